@@ -1,0 +1,483 @@
+//! A hand-written, span-aware JSON parser.
+//!
+//! Written by hand rather than on top of `serde_json` because serde's data model has no
+//! positions: we need the span of every value and key, in one pass, at close to `serde_json`'s
+//! speed (see `docs/benchmarks.md`). Strings without escapes are copied once, straight from the
+//! input; the text is already known to be UTF-8, so scanning bytes for `"`, `\` and control
+//! characters is enough.
+
+use std::sync::Arc;
+
+use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
+use crate::node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
+use crate::source::{SourceFile, Span};
+
+/// Parses the whole text of `source` as one JSON value.
+pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<Node, LoadError> {
+    let mut p = Parser {
+        text: source.text(),
+        bytes: source.text().as_bytes(),
+        pos: 0,
+        depth: 0,
+        max_depth: options.max_depth,
+        source,
+    };
+    // A byte order mark is tolerated at the very start, as most editors write one on request.
+    if p.bytes.starts_with("\u{feff}".as_bytes()) {
+        p.pos = 3;
+    }
+    p.skip_ws();
+    if p.pos >= p.bytes.len() {
+        return Err(p
+            .error_at(p.pos, LoadErrorKind::EmptyDocument, "the document is empty")
+            .with_help("write the OpenAPI definition as one JSON object"));
+    }
+    let root = p.value()?;
+    p.skip_ws();
+    if p.pos < p.bytes.len() {
+        return Err(p
+            .error_at(
+                p.pos,
+                LoadErrorKind::Syntax,
+                "unexpected text after the end of the document",
+            )
+            .with_help("a JSON file holds exactly one value; remove what follows it"));
+    }
+    Ok(root)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: u32,
+    max_depth: u32,
+    source: &'a Arc<SourceFile>,
+}
+
+impl Parser<'_> {
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn value(&mut self) -> Result<Node, LoadError> {
+        let start = self.pos;
+        match self.peek() {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => {
+                let (value, span) = self.string()?;
+                Ok(Node::new(
+                    span,
+                    NodeKind::String(StringValue {
+                        value,
+                        style: ScalarStyle::Json,
+                    }),
+                ))
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal(b"true", NodeKind::Bool(true)),
+            Some(b'f') => self.literal(b"false", NodeKind::Bool(false)),
+            Some(b'n') => self.literal(b"null", NodeKind::Null),
+            Some(_) => Err(self.unexpected(start, "a value")),
+            None => Err(self.unexpected(start, "a value")),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), LoadError> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(self
+                .error_at(
+                    self.pos,
+                    LoadErrorKind::TooDeep,
+                    format!("values nest deeper than {} levels", self.max_depth),
+                )
+                .with_help(
+                    "flatten the structure, or move nested schemas to components and `$ref` them",
+                ));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<Node, LoadError> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.skip_ws();
+                if self.peek() != Some(b'"') {
+                    let what = if self.peek() == Some(b'}') {
+                        "a key (JSON does not allow a trailing comma)"
+                    } else {
+                        "a key in double quotes"
+                    };
+                    return Err(self.unexpected(self.pos, what));
+                }
+                let (name, span) = self.string()?;
+                self.skip_ws();
+                if self.peek() != Some(b':') {
+                    return Err(self.unexpected(self.pos, "`:` after the key"));
+                }
+                self.pos += 1;
+                self.skip_ws();
+                let value = self.value()?;
+                members.push(Member {
+                    key: Key { name, span },
+                    value,
+                });
+                self.skip_ws();
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(self.unclosed(start, b'}')),
+                }
+            }
+        }
+        self.depth -= 1;
+        duplicates::check(&members, self.source)?;
+        Ok(Node::new(self.span_from(start), NodeKind::Object(members)))
+    }
+
+    fn array(&mut self) -> Result<Node, LoadError> {
+        let start = self.pos;
+        self.enter()?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+        } else {
+            loop {
+                self.skip_ws();
+                if self.peek() == Some(b']') {
+                    return Err(
+                        self.unexpected(self.pos, "a value (JSON does not allow a trailing comma)")
+                    );
+                }
+                items.push(self.value()?);
+                self.skip_ws();
+                match self.peek() {
+                    Some(b',') => self.pos += 1,
+                    Some(b']') => {
+                        self.pos += 1;
+                        break;
+                    }
+                    _ => return Err(self.unclosed(start, b']')),
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Node::new(self.span_from(start), NodeKind::Array(items)))
+    }
+
+    /// Parses a string at `"`; returns its decoded value and its span, quotes included.
+    fn string(&mut self) -> Result<(Box<str>, Span), LoadError> {
+        let start = self.pos;
+        let body = start + 1;
+        let mut i = body;
+        // Fast path: no escape, the value is a slice of the input.
+        loop {
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok((Box::from(&self.text[body..i]), self.span_from(start)));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => return Err(self.control_char(start, i)),
+                Some(_) => i += 1,
+                None => return Err(self.unterminated_string(start)),
+            }
+        }
+        let mut out = String::with_capacity(i - body + 16);
+        out.push_str(&self.text[body..i]);
+        let mut run = i;
+        loop {
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    out.push_str(&self.text[run..i]);
+                    self.pos = i + 1;
+                    return Ok((out.into_boxed_str(), self.span_from(start)));
+                }
+                Some(b'\\') => {
+                    out.push_str(&self.text[run..i]);
+                    i = self.escape(i, &mut out)?;
+                    run = i;
+                }
+                Some(&b) if b < 0x20 => return Err(self.control_char(start, i)),
+                Some(_) => i += 1,
+                None => return Err(self.unterminated_string(start)),
+            }
+        }
+    }
+
+    /// Decodes the escape at `at` (a backslash) into `out`; returns the offset after it.
+    fn escape(&self, at: usize, out: &mut String) -> Result<usize, LoadError> {
+        let c = match self.bytes.get(at + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => return self.unicode_escape(at, out),
+            _ => {
+                return Err(self
+                    .error_span(Span::new(at as u32, self.char_end(at + 1) as u32), LoadErrorKind::Syntax, "invalid escape in a string")
+                    .with_help(r#"valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX; write a backslash as \\"#));
+            }
+        };
+        out.push(c);
+        Ok(at + 2)
+    }
+
+    fn unicode_escape(&self, at: usize, out: &mut String) -> Result<usize, LoadError> {
+        let first = self.hex4(at)?;
+        if (0xD800..0xDC00).contains(&first) {
+            // A high surrogate must be followed by `\u` and a low surrogate.
+            if self.bytes.get(at + 6) == Some(&b'\\') && self.bytes.get(at + 7) == Some(&b'u') {
+                let second = self.hex4(at + 6)?;
+                if (0xDC00..0xE000).contains(&second) {
+                    let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                    if let Some(c) = char::from_u32(c) {
+                        out.push(c);
+                        return Ok(at + 12);
+                    }
+                }
+            }
+            return Err(self.lone_surrogate(at));
+        }
+        match char::from_u32(first) {
+            Some(c) => {
+                out.push(c);
+                Ok(at + 6)
+            }
+            None => Err(self.lone_surrogate(at)),
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Result<u32, LoadError> {
+        let digits = self
+            .bytes
+            .get(at + 2..at + 6)
+            .filter(|d| d.iter().all(u8::is_ascii_hexdigit));
+        match digits {
+            Some(d) => Ok(d.iter().fold(0, |acc, &b| {
+                acc * 16 + (b as char).to_digit(16).unwrap_or(0)
+            })),
+            None => Err(self
+                .error_span(
+                    Span::new(at as u32, (at as u32 + 2).min(self.bytes.len() as u32)),
+                    LoadErrorKind::Syntax,
+                    "`\\u` must be followed by four hexadecimal digits",
+                )
+                .with_help("write the character as \\uXXXX, e.g. \\u00e9")),
+        }
+    }
+
+    fn number(&mut self) -> Result<Node, LoadError> {
+        let start = self.pos;
+        let b = self.bytes;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            _ => return Err(self.bad_number(start, i)),
+        }
+        let mut integer = true;
+        if b.get(i) == Some(&b'.') {
+            integer = false;
+            i += 1;
+            if !b.get(i).is_some_and(u8::is_ascii_digit) {
+                return Err(self.bad_number(start, i));
+            }
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            integer = false;
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !b.get(i).is_some_and(u8::is_ascii_digit) {
+                return Err(self.bad_number(start, i));
+            }
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        let text = &self.text[start..i];
+        self.pos = i;
+        let value = parse_number(text, integer);
+        Ok(Node::new(
+            self.span_from(start),
+            NodeKind::Number(Number {
+                text: Box::from(text),
+                value,
+            }),
+        ))
+    }
+
+    fn literal(&mut self, word: &[u8], kind: NodeKind) -> Result<Node, LoadError> {
+        let start = self.pos;
+        if self.bytes[start..].starts_with(word) {
+            self.pos += word.len();
+            Ok(Node::new(self.span_from(start), kind))
+        } else {
+            Err(self.unexpected(start, "a value"))
+        }
+    }
+
+    fn span_from(&self, start: usize) -> Span {
+        Span::new(start as u32, self.pos as u32)
+    }
+
+    /// End of the character starting at `at` (for spans that must not split a character).
+    fn char_end(&self, at: usize) -> usize {
+        let mut end = (at + 1).min(self.bytes.len());
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        end
+    }
+
+    fn error_at(&self, at: usize, kind: LoadErrorKind, message: impl Into<String>) -> LoadError {
+        self.error_span(Span::empty(at as u32), kind, message)
+    }
+
+    fn error_span(&self, span: Span, kind: LoadErrorKind, message: impl Into<String>) -> LoadError {
+        LoadError::new(kind, self.source, span, message)
+    }
+
+    fn unexpected(&self, at: usize, expected: &str) -> LoadError {
+        match self.text.get(at..).and_then(|rest| rest.chars().next()) {
+            None => self
+                .error_at(
+                    at,
+                    LoadErrorKind::Syntax,
+                    format!("expected {expected}, found the end of the file"),
+                )
+                .with_help("the file looks truncated; complete or close the open values"),
+            Some(c) => {
+                let span = Span::new(at as u32, (at + c.len_utf8()) as u32);
+                let help = match c {
+                    '\'' => "JSON strings use double quotes",
+                    '/' | '#' => {
+                        "JSON has no comments; remove them, or write the definition in YAML"
+                    }
+                    c if c.is_alphabetic() => "JSON strings and keys must be in double quotes",
+                    _ => "fix the JSON syntax at this position",
+                };
+                self.error_span(
+                    span,
+                    LoadErrorKind::Syntax,
+                    format!("expected {expected}, found `{c}`"),
+                )
+                .with_help(help)
+            }
+        }
+    }
+
+    fn unclosed(&self, open: usize, close: u8) -> LoadError {
+        let (what, closer) = if close == b'}' {
+            ("object", "`}`")
+        } else {
+            ("array", "`]`")
+        };
+        let mut err = self.unexpected(self.pos, &format!("`,` or {closer}"));
+        err.related.push(super::Related {
+            span: Span::new(open as u32, open as u32 + 1),
+            message: format!("the {what} opened here"),
+        });
+        err.help = Some(format!(
+            "separate items with `,` and close the {what} with {closer}"
+        ));
+        err
+    }
+
+    fn unterminated_string(&self, start: usize) -> LoadError {
+        self.error_span(
+            Span::new(start as u32, start as u32 + 1),
+            LoadErrorKind::Syntax,
+            "unterminated string",
+        )
+        .with_help("close the string with a double quote")
+    }
+
+    fn control_char(&self, start: usize, at: usize) -> LoadError {
+        let b = self.bytes[at];
+        self.error_span(
+            Span::new(at as u32, at as u32 + 1),
+            LoadErrorKind::Syntax,
+            format!("control character U+{b:04X} inside a string"),
+        )
+        .with_related(
+            Span::new(start as u32, start as u32 + 1),
+            "the string starts here",
+        )
+        .with_help(if b == b'\n' {
+            "a JSON string cannot span lines: write a line break as \\n, or close the string"
+        } else {
+            "escape control characters (\\t, \\n, \\uXXXX)"
+        })
+    }
+
+    fn lone_surrogate(&self, at: usize) -> LoadError {
+        self.error_span(Span::new(at as u32, at as u32 + 6), LoadErrorKind::Syntax, "unpaired UTF-16 surrogate in a `\\u` escape")
+            .with_help("write a character outside the basic plane as a surrogate pair (\\uD83D\\uDE00) or as the character itself")
+    }
+
+    fn bad_number(&self, start: usize, at: usize) -> LoadError {
+        self.error_span(Span::new(start as u32, self.char_end(at) as u32), LoadErrorKind::Syntax, "invalid number")
+            .with_help("JSON numbers are like -12, 0.5 or 1e-3: no leading `+`, leading zeros, bare `.` or NaN")
+    }
+}
+
+/// Parses a number literal already checked against the JSON grammar.
+pub(super) fn parse_number(text: &str, integer: bool) -> NumberValue {
+    if integer {
+        if let Some(digits) = text.strip_prefix('-') {
+            if let Ok(n) = digits.parse::<u64>() {
+                if n <= i64::MAX as u64 + 1 {
+                    return NumberValue::NegInt((n as i64).wrapping_neg());
+                }
+            }
+        } else if let Ok(n) = text.parse::<u64>() {
+            return NumberValue::PosInt(n);
+        }
+    }
+    // The grammar was checked, so only overflow to infinity can happen, and f64 parsing
+    // saturates rather than failing.
+    NumberValue::Float(text.parse().unwrap_or(f64::NAN))
+}

@@ -1,0 +1,191 @@
+//! Loading YAML and JSON text into a spanned [`Node`] tree.
+//!
+//! Both loaders refuse what would make later locations wrong or the process unsafe: syntax
+//! errors, duplicate keys, non-UTF-8 bytes, excessive nesting and alias bombs. Each refusal is
+//! a [`LoadError`] that names the file, line and column and says what to do.
+
+mod duplicates;
+mod error;
+mod json;
+mod yaml;
+mod yaml_scalar;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use error::{LoadError, LoadErrorKind, Related};
+
+use crate::node::Node;
+use crate::source::{SourceFile, Span};
+
+/// The text formats a definition can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// JSON (RFC 8259).
+    Json,
+    /// YAML 1.2, one document, core schema.
+    Yaml,
+}
+
+impl Format {
+    /// The format an extension names (`json`, `yaml`, `yml`, any case).
+    #[must_use]
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        match ext.to_ascii_lowercase().as_str() {
+            "json" => Some(Format::Json),
+            "yaml" | "yml" => Some(Format::Yaml),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format from the text: JSON documents open with `{` or `[`. Everything else
+    /// is read as YAML (of which JSON is almost a subset, so a wrong guess still loads).
+    #[must_use]
+    pub fn sniff(text: &str) -> Format {
+        let trimmed = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+        if trimmed.starts_with(['{', '[']) {
+            Format::Json
+        } else {
+            Format::Yaml
+        }
+    }
+
+    /// The format of `source`: by its extension, else by sniffing its text.
+    #[must_use]
+    pub fn detect(source: &SourceFile) -> Format {
+        source
+            .extension()
+            .and_then(|e| Format::from_extension(&e))
+            .unwrap_or_else(|| Format::sniff(source.text()))
+    }
+}
+
+/// Limits that protect the loader from hostile input. The defaults load every real OpenAPI
+/// document we know of (see `docs/benchmarks.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Deepest nesting of arrays and objects accepted.
+    pub max_depth: u32,
+    /// Most nodes that YAML alias expansion may copy in one document.
+    pub max_alias_nodes: u64,
+    /// Most alias uses (`*anchor`) in one document.
+    pub max_aliases: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            max_depth: 256,
+            max_alias_nodes: 1_000_000,
+            max_aliases: 100_000,
+        }
+    }
+}
+
+/// A loaded document: its source and its tree.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The file, shared with everything located in it.
+    pub source: Arc<SourceFile>,
+    /// The format it was read as.
+    pub format: Format,
+    /// The root value.
+    pub root: Node,
+}
+
+/// Loads `source` in the format its extension names (or its content suggests).
+///
+/// # Errors
+/// A [`LoadError`] located in the file when the text is not one valid document.
+pub fn load(source: impl Into<Arc<SourceFile>>) -> Result<Document, LoadError> {
+    load_with(source.into(), &LoadOptions::default())
+}
+
+/// Loads `source` with explicit limits.
+///
+/// # Errors
+/// A [`LoadError`] located in the file when the text is not one valid document.
+pub fn load_with(source: Arc<SourceFile>, options: &LoadOptions) -> Result<Document, LoadError> {
+    let format = Format::detect(&source);
+    load_as(source, format, options)
+}
+
+/// Loads `source` as `format`.
+///
+/// # Errors
+/// A [`LoadError`] located in the file when the text is not one valid document.
+pub fn load_as(
+    source: Arc<SourceFile>,
+    format: Format,
+    options: &LoadOptions,
+) -> Result<Document, LoadError> {
+    if u32::try_from(source.text().len()).is_err() {
+        return Err(LoadError::new(
+            LoadErrorKind::TooLarge,
+            &source,
+            Span::empty(0),
+            "the file is larger than 4 GiB",
+        )
+        .with_help("split the definition into smaller files"));
+    }
+    let root = match format {
+        Format::Json => json::parse(&source, options)?,
+        Format::Yaml => yaml::parse(&source, options)?,
+    };
+    Ok(Document {
+        source,
+        format,
+        root,
+    })
+}
+
+/// Loads raw bytes named `name`, refusing non-UTF-8 input at the first bad byte.
+///
+/// # Errors
+/// [`LoadErrorKind::InvalidUtf8`] with the byte offset, or any error of [`load_with`].
+pub fn load_bytes(
+    name: impl Into<String>,
+    bytes: Vec<u8>,
+    options: &LoadOptions,
+) -> Result<Document, LoadError> {
+    let name = name.into();
+    match String::from_utf8(bytes) {
+        Ok(text) => load_with(Arc::new(SourceFile::new(name, text)), options),
+        Err(err) => Err(invalid_utf8(name, err)),
+    }
+}
+
+/// Reads and loads the file at `path`.
+///
+/// # Errors
+/// [`LoadErrorKind::Io`] when the file cannot be read, or any error of [`load_bytes`].
+pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Document, LoadError> {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => load_bytes(name, bytes, options),
+        Err(err) => Err(LoadError {
+            kind: LoadErrorKind::Io,
+            message: format!("cannot read the file: {err}"),
+            help: Some("check that the path exists and is readable".into()),
+            span: None,
+            related: Vec::new(),
+            source: Arc::new(SourceFile::new(name, String::new())),
+        }),
+    }
+}
+
+fn invalid_utf8(name: String, err: std::string::FromUtf8Error) -> LoadError {
+    let offset = err.utf8_error().valid_up_to();
+    let bytes = err.into_bytes();
+    // Keep the valid prefix as the text so the position can be shown with its line.
+    let prefix = String::from_utf8_lossy(&bytes[..offset]).into_owned();
+    let bad = bytes.get(offset).copied().unwrap_or(0);
+    let source = Arc::new(SourceFile::new(name, prefix));
+    LoadError::new(
+        LoadErrorKind::InvalidUtf8,
+        &source,
+        Span::empty(offset as u32),
+        format!("the file is not valid UTF-8: byte 0x{bad:02X} at byte offset {offset}"),
+    )
+    .with_help("save the file as UTF-8 (definitions must be UTF-8 encoded)")
+}

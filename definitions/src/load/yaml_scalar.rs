@@ -1,0 +1,230 @@
+//! YAML 1.2 core-schema scalar resolution and saphyr's character offsets.
+
+use std::borrow::Cow;
+
+use super::json::parse_number;
+use crate::node::{NodeKind, Number, NumberValue, ScalarStyle, StringValue};
+
+/// Resolves a scalar to null, boolean, number or string under the YAML 1.2 core schema.
+///
+/// Only plain scalars are resolved: a quoted or block scalar is always a string, and so is a
+/// plain one tagged `!!str`. YAML 1.1 words (`yes`, `off`) stay strings, as YAML 1.2 says.
+pub(super) fn resolve(value: Cow<'_, str>, style: ScalarStyle, forced_string: bool) -> NodeKind {
+    if style == ScalarStyle::Plain && !forced_string {
+        match &*value {
+            "" | "~" | "null" | "Null" | "NULL" => return NodeKind::Null,
+            "true" | "True" | "TRUE" => return NodeKind::Bool(true),
+            "false" | "False" | "FALSE" => return NodeKind::Bool(false),
+            text => {
+                if let Some(value) = number(text) {
+                    return NodeKind::Number(Number {
+                        text: text.into(),
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    NodeKind::String(StringValue {
+        value: value.into(),
+        style,
+    })
+}
+
+/// A core-schema number: decimal, `0o` octal, `0x` hexadecimal integers; decimal floats with
+/// optional exponent; `.inf`, `-.inf`, `.nan` in their three spellings.
+fn number(text: &str) -> Option<NumberValue> {
+    let b = text.as_bytes();
+    let first = *b.first()?;
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return None;
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        return radix(hex, 16);
+    }
+    if let Some(oct) = text.strip_prefix("0o") {
+        return radix(oct, 8);
+    }
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    match unsigned {
+        ".inf" | ".Inf" | ".INF" => {
+            return Some(NumberValue::Float(if first == b'-' {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }));
+        }
+        ".nan" | ".NaN" | ".NAN" if unsigned.len() == text.len() => {
+            return Some(NumberValue::Float(f64::NAN));
+        }
+        _ => {}
+    }
+    let digits = unsigned.as_bytes();
+    let mut i = 0;
+    let int_digits = count_digits(digits, &mut i);
+    let mut frac_digits = 0;
+    let mut integer = true;
+    if digits.get(i) == Some(&b'.') {
+        integer = false;
+        i += 1;
+        frac_digits = count_digits(digits, &mut i);
+    }
+    if int_digits + frac_digits == 0 {
+        return None;
+    }
+    if matches!(digits.get(i), Some(b'e' | b'E')) {
+        integer = false;
+        i += 1;
+        if matches!(digits.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if count_digits(digits, &mut i) == 0 {
+            return None;
+        }
+    }
+    if i != digits.len() {
+        return None;
+    }
+    let normalized = text.strip_prefix('+').unwrap_or(text);
+    if integer {
+        return Some(parse_number(normalized, true));
+    }
+    normalized.parse().ok().map(NumberValue::Float)
+}
+
+fn count_digits(b: &[u8], i: &mut usize) -> usize {
+    let start = *i;
+    while b.get(*i).is_some_and(u8::is_ascii_digit) {
+        *i += 1;
+    }
+    *i - start
+}
+
+fn radix(digits: &str, radix: u32) -> Option<NumberValue> {
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    match u64::from_str_radix(digits, radix) {
+        Ok(n) => Some(NumberValue::PosInt(n)),
+        Err(_) => Some(NumberValue::Float(f64::INFINITY)),
+    }
+}
+
+/// Converts saphyr's character indices into byte offsets.
+///
+/// Event positions arrive almost in order, so a cursor that walks from the previous position
+/// costs O(1) amortized per event; ASCII texts skip the walk entirely.
+pub(super) struct CharToByte<'a> {
+    text: &'a str,
+    ascii: bool,
+    chars: usize,
+    bytes: usize,
+}
+
+impl<'a> CharToByte<'a> {
+    pub(super) fn new(text: &'a str) -> Self {
+        CharToByte {
+            text,
+            ascii: text.is_ascii(),
+            chars: 0,
+            bytes: 0,
+        }
+    }
+
+    pub(super) fn byte(&mut self, char_index: usize) -> u32 {
+        if self.ascii {
+            return char_index.min(self.text.len()) as u32;
+        }
+        while self.chars < char_index {
+            match self.text[self.bytes..].chars().next() {
+                Some(c) => {
+                    self.bytes += c.len_utf8();
+                    self.chars += 1;
+                }
+                None => break,
+            }
+        }
+        while self.chars > char_index {
+            match self.text[..self.bytes].chars().next_back() {
+                Some(c) => {
+                    self.bytes -= c.len_utf8();
+                    self.chars -= 1;
+                }
+                None => break,
+            }
+        }
+        self.bytes as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(s: &str) -> NodeKind {
+        resolve(Cow::Borrowed(s), ScalarStyle::Plain, false)
+    }
+
+    #[test]
+    fn core_schema() {
+        assert_eq!(kind("~"), NodeKind::Null);
+        assert_eq!(kind("True"), NodeKind::Bool(true));
+        assert!(matches!(kind("yes"), NodeKind::String(_)));
+        assert!(matches!(
+            kind("0x1F"),
+            NodeKind::Number(Number {
+                value: NumberValue::PosInt(31),
+                ..
+            })
+        ));
+        assert!(matches!(
+            kind("0o17"),
+            NodeKind::Number(Number {
+                value: NumberValue::PosInt(15),
+                ..
+            })
+        ));
+        assert!(matches!(
+            kind("-12"),
+            NodeKind::Number(Number {
+                value: NumberValue::NegInt(-12),
+                ..
+            })
+        ));
+        assert!(matches!(
+            kind("+12"),
+            NodeKind::Number(Number {
+                value: NumberValue::PosInt(12),
+                ..
+            })
+        ));
+        assert!(
+            matches!(kind("1.5e3"), NodeKind::Number(Number { value: NumberValue::Float(f), .. }) if f == 1500.0)
+        );
+        assert!(
+            matches!(kind("-.inf"), NodeKind::Number(Number { value: NumberValue::Float(f), .. }) if f == f64::NEG_INFINITY)
+        );
+        assert!(matches!(kind("3.0.3"), NodeKind::String(_)));
+        assert!(matches!(kind("1_000"), NodeKind::String(_)));
+        assert!(matches!(kind("."), NodeKind::String(_)));
+        assert!(matches!(kind("-"), NodeKind::String(_)));
+        assert!(matches!(
+            resolve(Cow::Borrowed("12"), ScalarStyle::SingleQuoted, false),
+            NodeKind::String(_)
+        ));
+        assert!(matches!(
+            resolve(Cow::Borrowed("12"), ScalarStyle::Plain, true),
+            NodeKind::String(_)
+        ));
+    }
+
+    #[test]
+    fn char_offsets() {
+        let text = "é: €x";
+        let mut c = CharToByte::new(text);
+        assert_eq!(c.byte(3), 4);
+        assert_eq!(c.byte(4), 7);
+        assert_eq!(c.byte(1), 2);
+        assert_eq!(c.byte(99), text.len() as u32);
+    }
+}

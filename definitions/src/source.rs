@@ -1,0 +1,315 @@
+//! Source files, byte spans and the line index that turns offsets into lines and columns.
+//!
+//! Everything in this crate is located by byte [`Span`]s (like ruff's `TextRange`); lines and
+//! columns are computed only when a location is shown, through the [`LineIndex`] a
+//! [`SourceFile`] builds once.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+
+/// A half-open byte range `start..end` into a [`SourceFile`]'s text.
+///
+/// `u32` offsets keep nodes small; files over 4 GiB are refused by the loader.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    /// First byte of the range.
+    pub start: u32,
+    /// One past the last byte of the range.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from `start` to `end` (byte offsets).
+    #[must_use]
+    pub const fn new(start: u32, end: u32) -> Self {
+        Span { start, end }
+    }
+
+    /// An empty span at `offset`, for things located between characters (end of input).
+    #[must_use]
+    pub const fn empty(offset: u32) -> Self {
+        Span {
+            start: offset,
+            end: offset,
+        }
+    }
+
+    /// Length in bytes.
+    #[must_use]
+    pub const fn len(self) -> u32 {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// Whether the span covers no byte.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.end <= self.start
+    }
+
+    /// Whether `offset` lies inside the span.
+    #[must_use]
+    pub const fn contains(self, offset: u32) -> bool {
+        self.start <= offset && offset < self.end
+    }
+
+    /// The smallest span covering both.
+    #[must_use]
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    /// The span as a `usize` range, for slicing the source text.
+    #[must_use]
+    pub const fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        miette::SourceSpan::new((span.start as usize).into(), span.len() as usize)
+    }
+}
+
+/// A 1-based line and a 1-based column counted in characters (not bytes), as editors show them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LineCol {
+    /// Line number, starting at 1.
+    pub line: u32,
+    /// Column in Unicode scalar values, starting at 1.
+    pub column: u32,
+}
+
+impl fmt::Display for LineCol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Start offsets of every line of a text, built once per file.
+///
+/// Lines end at `\n`; a `\r` before it belongs to the previous line, so `\r\n` files get the same
+/// line numbers as editors show.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    line_starts: Vec<u32>,
+    /// When the whole text is ASCII, a column is a byte difference and needs no decoding.
+    ascii: bool,
+}
+
+impl LineIndex {
+    /// Indexes `text`.
+    #[must_use]
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
+        line_starts.push(0);
+        line_starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| (i + 1) as u32),
+        );
+        LineIndex {
+            line_starts,
+            ascii: text.is_ascii(),
+        }
+    }
+
+    /// Number of lines (a text without a final newline still counts its last line).
+    #[must_use]
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The line and column of byte `offset` in `text` (the text this index was built from).
+    ///
+    /// An offset inside a multi-byte character is reported at that character; an offset past
+    /// the end is clamped to the end.
+    #[must_use]
+    pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
+        let offset = offset.min(text.len() as u32);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        };
+        let line_start = self.line_starts[line];
+        let column = if self.ascii {
+            offset - line_start
+        } else {
+            let prefix = &text.as_bytes()[line_start as usize..offset as usize];
+            // Counting non-continuation bytes counts characters without requiring `offset` to be
+            // on a character boundary.
+            let started = prefix.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32;
+            // Inside a character, its lead byte is in the prefix: report that character.
+            started - u32::from(!text.is_char_boundary(offset as usize))
+        };
+        LineCol {
+            line: line as u32 + 1,
+            column: column + 1,
+        }
+    }
+
+    /// Byte offset of the start of 1-based `line`, if the text has that line.
+    #[must_use]
+    pub fn line_start(&self, line: u32) -> Option<u32> {
+        self.line_starts
+            .get((line as usize).checked_sub(1)?)
+            .copied()
+    }
+}
+
+/// A loaded text with its display name and line index.
+///
+/// Shared behind an `Arc` by the document, its errors and diagnostics.
+#[derive(Clone)]
+pub struct SourceFile {
+    name: String,
+    text: String,
+    lines: LineIndex,
+}
+
+impl fmt::Debug for SourceFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SourceFile")
+            .field("name", &self.name)
+            .field("len", &self.text.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SourceFile {
+    /// A source named `name` (usually the path as the user wrote it) holding `text`.
+    #[must_use]
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            name: name.into(),
+            text,
+            lines,
+        }
+    }
+
+    /// The name shown in locations (`name:line:column`).
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The whole text.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The file's extension, lower-cased, used to choose a format.
+    #[must_use]
+    pub fn extension(&self) -> Option<String> {
+        Path::new(&self.name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+    }
+
+    /// The line index.
+    #[must_use]
+    pub fn line_index(&self) -> &LineIndex {
+        &self.lines
+    }
+
+    /// The text covered by `span` (empty if the span is out of bounds or splits a character).
+    #[must_use]
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+
+    /// Line and column of byte `offset`.
+    #[must_use]
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        self.lines.line_col(&self.text, offset)
+    }
+
+    /// Start and end positions of `span`, for reports that give both (`end_line`, `end_column`).
+    #[must_use]
+    pub fn location(&self, span: Span) -> Location {
+        Location {
+            start: self.line_col(span.start),
+            end: self.line_col(span.end),
+        }
+    }
+
+    /// `name:line:column` of the start of `span`.
+    #[must_use]
+    pub fn describe(&self, span: Span) -> String {
+        format!("{}:{}", self.name, self.line_col(span.start))
+    }
+}
+
+/// Where a span starts and ends, in lines and columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// Position of the first character.
+    pub start: LineCol,
+    /// Position just past the last character.
+    pub end: LineCol,
+}
+
+impl miette::SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self
+            .text
+            .read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_positions() {
+        let src = SourceFile::new("a.yaml", "ab\ncd\n");
+        assert_eq!(src.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(src.line_col(2), LineCol { line: 1, column: 3 });
+        assert_eq!(src.line_col(3), LineCol { line: 2, column: 1 });
+        assert_eq!(src.line_col(6), LineCol { line: 3, column: 1 });
+        assert_eq!(src.line_col(99), LineCol { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn multibyte_columns_count_characters() {
+        // "é" is 2 bytes, "€" 3, "𝄞" 4.
+        let text = "x: é€𝄞z\ny";
+        let src = SourceFile::new("a.yaml", text);
+        let z = text.find('z').unwrap() as u32;
+        assert_eq!(src.line_col(z), LineCol { line: 1, column: 7 });
+        let y = text.find('y').unwrap() as u32;
+        assert_eq!(src.line_col(y), LineCol { line: 2, column: 1 });
+        // An offset inside "€" reports the column of "€".
+        let euro = text.find('€').unwrap() as u32;
+        assert_eq!(src.line_col(euro + 1), src.line_col(euro));
+    }
+
+    #[test]
+    fn crlf_lines() {
+        let src = SourceFile::new("a.json", "{\r\n  \"a\": 1\r\n}");
+        assert_eq!(src.line_col(5), LineCol { line: 2, column: 3 });
+        assert_eq!(src.line_index().line_start(3), Some(13));
+    }
+}
