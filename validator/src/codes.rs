@@ -1,0 +1,193 @@
+//! The code table: every rule's stable code, in one place.
+//!
+//! Codes are `SD` plus three digits; the first digit is the group:
+//!
+//! | group | what |
+//! |---|---|
+//! | `SD1xx` | loading: syntax, YAML hazards, OpenAPI structure, `$ref`s, shape of the `synchronization` section |
+//! | `SD2xx` | operation references (`/path/method`) |
+//! | `SD3xx` | placeholders (`{IntegrationId}`, `{Account.IntegrationId}`, server variables) |
+//! | `SD4xx` | transformation templates (`schemasTransformer`) |
+//! | `SD5xx` | pre- and post-synchronization actions |
+//! | `SD6xx` | synchronization entries (`module`, update semantics) |
+//! | `SD7xx` | security schemes |
+//! | `SD8xx` | reserved: type checking of templates against platform records and external schemas |
+//! | `SD9xx` | reserved: configuration and tool problems |
+//!
+//! A code is never reused: a removed rule keeps its number retired, so suppressions in users'
+//! `syncdef.toml` never start silencing something else.
+
+use crate::diagnostic::Severity;
+use crate::rule::RuleMeta;
+
+macro_rules! rule_codes {
+    ($( $code:literal => $module:ident :: $name:ident, )*) => {
+        /// Every rule, one variant each, named for the bad pattern it catches.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Rule {
+            $(
+                #[doc = concat!("`", $code, "`: see [`crate::rules::", stringify!($module), "`].")]
+                $name,
+            )*
+        }
+
+        impl Rule {
+            /// All rules, in code order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$name,)*];
+
+            /// The stable code, such as `SD202`.
+            #[must_use]
+            pub const fn code(self) -> &'static str {
+                match self {
+                    $(Rule::$name => $code,)*
+                }
+            }
+
+            /// Title, default severity and documentation.
+            #[must_use]
+            pub const fn meta(self) -> &'static RuleMeta {
+                match self {
+                    $(Rule::$name => &crate::rules::$module::$name::META,)*
+                }
+            }
+        }
+    };
+}
+
+rule_codes! {
+    // Loading and structure.
+    "SD100" => invalid_syntax::InvalidSyntax,
+    "SD101" => duplicate_key::DuplicateKey,
+    "SD102" => alias_bomb::AliasBomb,
+    "SD103" => excessive_nesting::ExcessiveNesting,
+    "SD104" => non_utf8_input::NonUtf8Input,
+    "SD105" => invalid_openapi::InvalidOpenApi,
+    "SD106" => broken_ref::BrokenRef,
+    "SD107" => circular_ref::CircularRef,
+    "SD108" => invalid_sync_structure::InvalidSyncStructure,
+    "SD109" => unknown_key::UnknownKey,
+    "SD110" => missing_sync_section::MissingSyncSection,
+    "SD111" => file_too_large::FileTooLarge,
+    // Operation references.
+    "SD201" => malformed_operation_ref::MalformedOperationRef,
+    "SD202" => unknown_operation_path::UnknownOperationPath,
+    "SD203" => method_not_on_path::MethodNotOnPath,
+    // Placeholders.
+    "SD301" => unknown_placeholder::UnknownPlaceholder,
+    "SD302" => unknown_placeholder_entry::UnknownPlaceholderEntry,
+    "SD303" => unsupplied_path_parameter::UnsuppliedPathParameter,
+    // Templates.
+    "SD401" => missing_template::MissingTemplate,
+    "SD402" => unused_template::UnusedTemplate,
+    "SD403" => template_syntax_error::TemplateSyntaxError,
+    "SD404" => foreign_template_root::ForeignTemplateRoot,
+    "SD405" => sync_token_without_pre_action::SyncTokenWithoutPreAction,
+    "SD406" => undeclared_server_variable::UndeclaredServerVariable,
+    // Actions.
+    "SD501" => unknown_action_type::UnknownActionType,
+    "SD502" => unknown_action_placement::UnknownActionPlacement,
+    "SD503" => incomplete_header_action::IncompleteHeaderAction,
+    "SD504" => unknown_synchronization_target::UnknownSynchronizationTarget,
+    "SD505" => entry_dependency_cycle::EntryDependencyCycle,
+    // Entries.
+    "SD601" => unknown_module::UnknownModule,
+    "SD602" => update_without_concurrency_token::UpdateWithoutConcurrencyToken,
+    "SD603" => update_without_external_id::UpdateWithoutExternalId,
+    "SD604" => update_not_sparse::UpdateNotSparse,
+    // Security.
+    "SD701" => unknown_security_scheme::UnknownSecurityScheme,
+    "SD702" => incomplete_oauth_flow::IncompleteOauthFlow,
+    "SD703" => undeclared_scope::UndeclaredScope,
+    "SD704" => missing_security::MissingSecurity,
+}
+
+/// Where the rule pages are published; `<CODE>.md` is appended.
+pub const DOCS_BASE_URL: &str = "https://github.com/syncdef/syncdef/blob/main/docs/rules/";
+
+impl Rule {
+    /// The rule whose code is `code` (case-insensitive, `sd202` works too).
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<Rule> {
+        Rule::ALL
+            .iter()
+            .copied()
+            .find(|rule| rule.code().eq_ignore_ascii_case(code.trim()))
+    }
+
+    /// The severity used when `syncdef.toml` says nothing.
+    #[must_use]
+    pub const fn default_severity(self) -> Severity {
+        self.meta().default_severity
+    }
+
+    /// The one-line title.
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        self.meta().title
+    }
+
+    /// The kebab-case name (`unknown-operation-path`).
+    #[must_use]
+    pub fn name(self) -> String {
+        self.meta().name()
+    }
+
+    /// The documentation in Markdown, as `syncdef explain` prints it.
+    #[must_use]
+    pub fn documentation(self) -> String {
+        self.meta().documentation()
+    }
+
+    /// The URL of the rule's docs page.
+    #[must_use]
+    pub fn url(self) -> String {
+        format!("{DOCS_BASE_URL}{}.md", self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for rule in Rule::ALL {
+            let code = rule.code();
+            assert!(seen.insert(code), "{code} is used twice");
+            assert!(
+                code.len() == 5 && code.starts_with("SD") && code[2..].bytes().all(|b| b.is_ascii_digit()),
+                "{code} is not SD + 3 digits"
+            );
+            // SD8xx and SD9xx are reserved groups.
+            assert!(!code.starts_with("SD8") && !code.starts_with("SD9"), "{code} is in a reserved group");
+        }
+    }
+
+    #[test]
+    fn every_rule_documents_every_section() {
+        let incomplete: Vec<String> = Rule::ALL
+            .iter()
+            .filter_map(|rule| {
+                let missing = rule.meta().missing_sections();
+                (!missing.is_empty()).then(|| format!("{}: {}", rule.code(), missing.join(", ")))
+            })
+            .collect();
+        assert!(incomplete.is_empty(), "rule docs lack sections:\n{}", incomplete.join("\n"));
+    }
+
+    #[test]
+    fn titles_are_one_line_without_final_period() {
+        for rule in Rule::ALL {
+            let title = rule.title();
+            assert!(!title.is_empty() && !title.contains('\n') && !title.ends_with('.'), "{}", rule.code());
+        }
+    }
+
+    #[test]
+    fn lookup_by_code() {
+        assert_eq!(Rule::from_code("sd202"), Some(Rule::UnknownOperationPath));
+        assert_eq!(Rule::from_code("SD999"), None);
+    }
+}

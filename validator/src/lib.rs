@@ -1,0 +1,34 @@
+//! Lint rules for synchronization definitions: stable codes, documented rules, diagnostics
+//! and their output formats.
+//!
+//! ```no_run
+//! use syncdef_validator::{Config, lint_paths, output::{OutputFormat, RenderOptions, render}};
+//!
+//! let report = lint_paths(&["catalog".into()], &Config::default());
+//! print!("{}", render(&report, OutputFormat::Human, &RenderOptions::default()));
+//! std::process::exit(report.exit_code(false));
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod checker;
+pub mod codes;
+pub mod config;
+pub mod diagnostic;
+pub mod discover;
+pub mod docs;
+mod lint;
+pub mod load_problem;
+pub mod output;
+pub mod platform;
+pub mod report;
+pub mod rule;
+pub mod rules;
+pub mod suggest;
+pub mod templates;
+
+pub use codes::Rule;
+pub use config::{ConfigError, RuleLevel, RuleSettings};
+pub use diagnostic::{Diagnostic, Label, Severity};
+pub use lint::{Config, lint_document, lint_paths, lint_text};
+pub use report::{FileReport, LintError, LintReport, Summary};

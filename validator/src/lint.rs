@@ -1,0 +1,219 @@
+//! The lint driver: files in, a sorted [`LintReport`] out.
+
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashMap;
+
+use syncdef_definitions::load::load_bytes;
+use syncdef_definitions::{Document, LoadErrorKind, LoadOptions, SourceFile};
+
+use crate::checker;
+use crate::codes::Rule;
+use crate::config::{ConfigError, RuleSettings};
+use crate::diagnostic::Diagnostic;
+use crate::discover::{self, Candidate};
+use crate::load_problem;
+use crate::report::{FileReport, LintError, LintReport};
+
+/// How a lint run is configured.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Settings given explicitly (`--config`); `None` finds the nearest `syncdef.toml` upward
+    /// from each linted file.
+    pub settings: Option<Arc<RuleSettings>>,
+    /// Files linted at once; `None` uses every available core.
+    pub jobs: Option<NonZeroUsize>,
+    /// Loader limits (nesting depth, alias expansion).
+    pub load: LoadOptions,
+}
+
+impl Config {
+    /// A configuration that uses the `syncdef.toml` at `path` for every file.
+    ///
+    /// # Errors
+    /// The file cannot be read or is invalid.
+    pub fn with_settings_file(path: &Path) -> Result<Config, ConfigError> {
+        Ok(Config {
+            settings: Some(Arc::new(RuleSettings::load(path)?)),
+            ..Config::default()
+        })
+    }
+}
+
+/// Lints files and directories (see [`crate::discover`] for which files a walk picks).
+///
+/// Files are linted in parallel; the report is sorted, so its order never depends on threads.
+#[must_use]
+pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
+    let (candidates, mut errors) = discover::collect(paths);
+    let (jobs, config_errors) = attach_settings(candidates, config);
+    errors.extend(config_errors);
+    let outcomes = run_parallel(&jobs, config);
+    let mut report = LintReport {
+        files: Vec::with_capacity(outcomes.len()),
+        errors,
+    };
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Linted(file) => report.files.push(file),
+            Outcome::Skipped => {}
+            Outcome::Failed(error) => report.errors.push(error),
+        }
+    }
+    report.sort();
+    report
+}
+
+/// Lints one in-memory text named `name` (editors, tests, the CLI's stdin mode).
+#[must_use]
+pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport {
+    let source = Arc::new(SourceFile::new(name, text));
+    let diagnostics = match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
+        Ok(doc) => lint_document(&doc, settings, true),
+        Err(error) => load_problem::diagnostics(&error, settings, Path::new(name)),
+    };
+    let mut file = FileReport { source, diagnostics };
+    file.diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    file
+}
+
+/// Lints a loaded document. `explicit` says whether the user named this file (a file without
+/// a synchronization section is then reported rather than ignored).
+#[must_use]
+pub fn lint_document(doc: &Document, settings: &RuleSettings, explicit: bool) -> Vec<Diagnostic> {
+    let path = PathBuf::from(doc.source.name());
+    let mut diagnostics = checker::check(doc, settings, &path);
+    if !explicit {
+        diagnostics.retain(|d| d.rule != Rule::MissingSyncSection);
+    }
+    diagnostics
+}
+
+struct Job {
+    candidate: Candidate,
+    settings: Arc<RuleSettings>,
+}
+
+enum Outcome {
+    Linted(FileReport),
+    Skipped,
+    Failed(LintError),
+}
+
+/// Finds each file's settings, reading each directory's `syncdef.toml` once.
+fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Vec<LintError>) {
+    let mut errors = Vec::new();
+    if let Some(settings) = &config.settings {
+        let jobs = candidates
+            .into_iter()
+            .map(|candidate| Job {
+                candidate,
+                settings: Arc::clone(settings),
+            })
+            .collect();
+        return (jobs, errors);
+    }
+    let default = Arc::new(RuleSettings::default());
+    let mut by_file: HashMap<PathBuf, Option<Arc<RuleSettings>>> = HashMap::new();
+    let mut jobs = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        let settings = match crate::config::find_config_file(&candidate.path) {
+            None => Some(Arc::clone(&default)),
+            Some(file) => by_file
+                .entry(file.clone())
+                .or_insert_with(|| match RuleSettings::load(&file) {
+                    Ok(s) => Some(Arc::new(s)),
+                    Err(e) => {
+                        errors.push(LintError {
+                            path: e.path.clone(),
+                            message: e.message,
+                        });
+                        None
+                    }
+                })
+                .clone(),
+        };
+        // A file whose configuration is broken is not linted: its severities are unknown.
+        if let Some(settings) = settings {
+            jobs.push(Job { candidate, settings });
+        }
+    }
+    (jobs, errors)
+}
+
+fn run_parallel(jobs: &[Job], config: &Config) -> Vec<Outcome> {
+    let threads = config
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get)
+        .min(jobs.len().max(1));
+    if threads <= 1 {
+        return jobs.iter().map(|job| lint_job(job, config)).collect();
+    }
+    // Workers take the next file from a shared counter: big and small files balance out
+    // without a work-stealing runtime.
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        done.push((i, lint_job(job, config)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, o)| o).collect()
+}
+
+fn lint_job(job: &Job, config: &Config) -> Outcome {
+    let path = &job.candidate.path;
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Outcome::Failed(LintError {
+                path: path.clone(),
+                message: format!("cannot read the file: {e}"),
+            });
+        }
+    };
+    if !job.candidate.explicit && !discover::may_hold_sync_section(&bytes) {
+        return Outcome::Skipped;
+    }
+    let name = path.display().to_string();
+    match load_bytes(name, bytes, &config.load) {
+        Ok(doc) => {
+            if !job.candidate.explicit && !checker::has_sync_section(&doc) {
+                return Outcome::Skipped;
+            }
+            let diagnostics = lint_document(&doc, &job.settings, job.candidate.explicit);
+            Outcome::Linted(FileReport {
+                source: Arc::clone(&doc.source),
+                diagnostics,
+            })
+        }
+        Err(error) if error.kind == LoadErrorKind::Io => Outcome::Failed(LintError {
+            path: path.clone(),
+            message: error.message,
+        }),
+        Err(error) => {
+            let diagnostics = load_problem::diagnostics(&error, &job.settings, path);
+            Outcome::Linted(FileReport {
+                source: Arc::clone(&error.source),
+                diagnostics,
+            })
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! GitHub Actions workflow commands: each diagnostic becomes an annotation on the pull request.
+//!
+//! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=SD202::message`
+//!
+//! Escaping follows the runner's rules (actions/toolkit `command.ts`): in the message `%`, `\r`
+//! and `\n` are percent-encoded; in property values `:` and `,` are too, since they delimit
+//! properties.
+
+use std::fmt::Write;
+
+use crate::diagnostic::Severity;
+use crate::report::LintReport;
+
+/// The report as workflow commands, one line per diagnostic.
+#[must_use]
+pub fn render(report: &LintReport) -> String {
+    let mut out = String::new();
+    for d in report.diagnostics() {
+        let command = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let location = d.location();
+        let mut message = d.message.clone();
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        let _ = writeln!(
+            out,
+            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+            escape_property(d.file.name()),
+            location.start.line,
+            location.start.column,
+            location.end.line,
+            location.end.column,
+            escape_property(d.code()),
+            escape_data(&message),
+        );
+    }
+    out
+}
+
+/// Escapes a command's message.
+#[must_use]
+pub fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a property value (`file=`, `title=`).
+#[must_use]
+pub fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_like_the_runner() {
+        assert_eq!(escape_data("50% done\r\nnext"), "50%25 done%0D%0Anext");
+        assert_eq!(escape_property("C:\\a,b.yaml"), "C%3A\\a%2Cb.yaml");
+    }
+}

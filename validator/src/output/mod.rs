@@ -1,0 +1,109 @@
+//! Output formats, one file each. Every renderer takes the same [`LintReport`].
+
+use std::io::{self, Write};
+
+use crate::report::LintReport;
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod sarif;
+
+/// How a report is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputFormat {
+    /// miette's graphical report: source snippet, code, help and docs link, then a summary.
+    Human,
+    /// One JSON object: `{"diagnostics": [...], "summary": {...}}`, 1-based lines and columns.
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...`), shown as annotations on the diff.
+    Github,
+}
+
+impl OutputFormat {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [OutputFormat; 4] = [
+        OutputFormat::Human,
+        OutputFormat::Json,
+        OutputFormat::Sarif,
+        OutputFormat::Github,
+    ];
+
+    /// The name used on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Human => "human",
+            OutputFormat::Json => "json",
+            OutputFormat::Sarif => "sarif",
+            OutputFormat::Github => "github",
+        }
+    }
+}
+
+impl std::str::FromStr for OutputFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OutputFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown format {s:?}: expected one of human, json, sarif, github"))
+    }
+}
+
+/// Options the renderers share.
+#[derive(Clone, Debug)]
+pub struct RenderOptions {
+    /// Use ANSI colors (human format only). The CLI decides from `--color` and `NO_COLOR`.
+    pub color: bool,
+    /// Terminal width for wrapping (human format only).
+    pub width: usize,
+    /// Print the docs link under each diagnostic (human format only).
+    pub links: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            color: false,
+            width: 100,
+            links: true,
+        }
+    }
+}
+
+/// Writes `report` to `out` in `format`.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn write_report(
+    out: &mut dyn Write,
+    report: &LintReport,
+    format: OutputFormat,
+    options: &RenderOptions,
+) -> io::Result<()> {
+    match format {
+        OutputFormat::Human => out.write_all(human::render(report, options).as_bytes()),
+        OutputFormat::Json => {
+            serde_json::to_writer_pretty(&mut *out, &json::to_value(report))?;
+            out.write_all(b"\n")
+        }
+        OutputFormat::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &sarif::to_value(report))?;
+            out.write_all(b"\n")
+        }
+        OutputFormat::Github => out.write_all(github::render(report).as_bytes()),
+    }
+}
+
+/// `report` rendered in `format` as a string.
+#[must_use]
+pub fn render(report: &LintReport, format: OutputFormat, options: &RenderOptions) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_report(&mut out, report, format, options);
+    String::from_utf8_lossy(&out).into_owned()
+}

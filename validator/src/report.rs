@@ -1,0 +1,124 @@
+//! The result of a lint run: per-file diagnostics plus the files that could not be linted.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use syncdef_definitions::SourceFile;
+
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// The diagnostics of one linted file.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// The file as loaded (its name is the path as found or given).
+    pub source: Arc<SourceFile>,
+    /// Its diagnostics, sorted by position then code.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A path that could not be linted at all: unreadable, missing, or its `syncdef.toml` is invalid.
+///
+/// These are tool errors (exit code 2), not findings about a definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LintError {
+    /// The path concerned.
+    pub path: PathBuf,
+    /// What went wrong and what to do, lowercase, no final period.
+    pub message: String,
+}
+
+impl std::fmt::Display for LintError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+/// Everything a lint run found, in a deterministic order whatever the thread scheduling.
+#[derive(Debug, Clone, Default)]
+pub struct LintReport {
+    /// One entry per linted file, sorted by file name.
+    pub files: Vec<FileReport>,
+    /// Paths that could not be linted, sorted by path.
+    pub errors: Vec<LintError>,
+}
+
+/// Counts for the summary line and the JSON `summary` object.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Files linted (those holding a synchronization section, or named explicitly).
+    pub files: usize,
+    /// Diagnostics of severity error.
+    pub errors: usize,
+    /// Diagnostics of severity warning.
+    pub warnings: usize,
+    /// Diagnostics of severity info.
+    pub infos: usize,
+}
+
+impl LintReport {
+    /// A report of already computed diagnostics, grouped by file and sorted.
+    #[must_use]
+    pub fn from_diagnostics(diagnostics: Vec<Diagnostic>) -> LintReport {
+        let mut files: Vec<FileReport> = Vec::new();
+        for d in diagnostics {
+            match files.iter_mut().find(|f| Arc::ptr_eq(&f.source, &d.file)) {
+                Some(file) => file.diagnostics.push(d),
+                None => files.push(FileReport {
+                    source: Arc::clone(&d.file),
+                    diagnostics: vec![d],
+                }),
+            }
+        }
+        let mut report = LintReport {
+            files,
+            errors: Vec::new(),
+        };
+        report.sort();
+        report
+    }
+
+    /// Sorts files by name and diagnostics by position, so output never depends on threads.
+    pub fn sort(&mut self) {
+        self.files.sort_by(|a, b| a.source.name().cmp(b.source.name()));
+        for file in &mut self.files {
+            file.diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
+        self.errors.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+
+    /// Every diagnostic, file by file.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|f| f.diagnostics.iter())
+    }
+
+    /// Counts of files and of diagnostics per severity.
+    #[must_use]
+    pub fn summary(&self) -> Summary {
+        let mut summary = Summary {
+            files: self.files.len(),
+            ..Summary::default()
+        };
+        for d in self.diagnostics() {
+            match d.severity {
+                Severity::Error => summary.errors += 1,
+                Severity::Warning => summary.warnings += 1,
+                Severity::Info => summary.infos += 1,
+            }
+        }
+        summary
+    }
+
+    /// The process exit code the CLI should use: 2 when a path could not be linted, 1 when
+    /// errors (or, with `deny_warnings`, warnings) were found, else 0.
+    #[must_use]
+    pub fn exit_code(&self, deny_warnings: bool) -> i32 {
+        let summary = self.summary();
+        if !self.errors.is_empty() {
+            2
+        } else if summary.errors > 0 || (deny_warnings && summary.warnings > 0) {
+            1
+        } else {
+            0
+        }
+    }
+}
