@@ -1,0 +1,101 @@
+//! A loaded synchronization definition: the document, its OpenAPI model, its
+//! `synchronization` model, and every structural problem found on the way.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::de;
+use crate::load::{self, Document, LoadError, LoadOptions};
+use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
+use crate::node::Node;
+use crate::refs;
+use crate::source::SourceFile;
+
+/// A synchronization definition, loaded and modelled.
+///
+/// Loading succeeds whenever the file is one valid YAML or JSON document; what is wrong inside
+/// it is in [`Definition::problems`], so a linter reports every mistake at once.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// The file.
+    pub source: Arc<SourceFile>,
+    /// The spanned tree of the whole document.
+    pub root: Node,
+    /// The OpenAPI part, when it deserializes (otherwise a [`ProblemKind::OpenApi`] problem
+    /// says where it does not).
+    pub openapi: Option<openapiv3::OpenAPI>,
+    /// The `synchronization` section, partial where it has problems.
+    pub sync: Option<Synchronization>,
+    /// Structural problems, in document order within each kind.
+    pub problems: Vec<LoadProblem>,
+}
+
+impl Definition {
+    /// Loads and models the file at `path`.
+    ///
+    /// # Errors
+    /// A [`LoadError`] when the file cannot be read or is not one valid document.
+    pub fn load_path(path: &Path) -> Result<Definition, LoadError> {
+        let doc = load::load_path(path, &LoadOptions::default())?;
+        Ok(Definition::from_document(doc))
+    }
+
+    /// Loads and models `source`.
+    ///
+    /// # Errors
+    /// A [`LoadError`] when the text is not one valid document.
+    pub fn load(source: SourceFile) -> Result<Definition, LoadError> {
+        Ok(Definition::from_document(load::load(source)?))
+    }
+
+    /// Models an already loaded document.
+    #[must_use]
+    pub fn from_document(doc: Document) -> Definition {
+        let Document { source, root, .. } = doc;
+        let (sync, mut problems) = model::build_sync(&root);
+        if sync.is_none() && !problems.iter().any(|p| p.kind == ProblemKind::WrongType) {
+            problems.push(
+                LoadProblem::new(ProblemKind::MissingSync, root.span, "", "the document has no `synchronization` section")
+                    .help("add a top-level `synchronization:` mapping entity keys (Account, Invoice) to their push operations"),
+            );
+        }
+        let openapi = match de::from_node::<openapiv3::OpenAPI>(&root, &model::SYNC_KEYS) {
+            Ok(api) => Some(api),
+            Err(err) => {
+                problems.push(openapi_problem(&root, &err));
+                None
+            }
+        };
+        problems.extend(refs::check(&root));
+        Definition {
+            source,
+            root,
+            openapi,
+            sync,
+            problems,
+        }
+    }
+
+    /// `file:line:column` of a problem.
+    #[must_use]
+    pub fn describe(&self, problem: &LoadProblem) -> String {
+        self.source.describe(problem.span)
+    }
+}
+
+fn openapi_problem(root: &Node, err: &de::DeError) -> LoadProblem {
+    let pointer = err.pointer();
+    let span = err.span.unwrap_or(root.span);
+    let mut message = format!("not a valid OpenAPI 3.0 document: {}", err.message);
+    if !pointer.is_empty() {
+        message.push_str(&format!(" (at {pointer})"));
+    }
+    let help = if err.message.contains("untagged enum ReferenceOr") {
+        "this must be either `$ref: '#/components/...'` or a complete object of the expected type; check its fields"
+    } else if err.message.contains("missing field") {
+        "add the missing field (see the OpenAPI 3.0 specification)"
+    } else {
+        "fix this node to match the OpenAPI 3.0 specification"
+    };
+    LoadProblem::new(ProblemKind::OpenApi, span, pointer, message).help(help)
+}

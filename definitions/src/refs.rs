@@ -1,0 +1,190 @@
+//! Local `$ref` resolution: broken and circular references, located.
+//!
+//! Only references inside the document (`#/components/...`) are followed. A schema may refer
+//! to itself through its properties (a tree of categories): that is legitimate recursion and
+//! is not reported. What cannot work is a chain of bare references that returns to its start
+//! (`A: {$ref: B}`, `B: {$ref: A}`): nothing ever supplies the content, and a tool that inlines
+//! references loops forever.
+
+use std::borrow::Cow;
+
+use crate::model::{LoadProblem, ProblemKind};
+use crate::node::{Node, NodeKind};
+use crate::pointer;
+use crate::source::Span;
+
+/// A `$ref` found in the document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefSite {
+    /// The reference as written (`#/components/schemas/Customer`).
+    pub target: String,
+    /// The `$ref` value's span.
+    pub span: Span,
+    /// JSON pointer of the object holding the `$ref`.
+    pub pointer: String,
+}
+
+/// Every `$ref` of the document, in document order.
+#[must_use]
+pub fn ref_sites(root: &Node) -> Vec<RefSite> {
+    let mut out = Vec::new();
+    root.walk(&mut |ptr, node| {
+        if let Some(r) = node.get("$ref") {
+            if let Some(target) = r.as_str() {
+                out.push(RefSite {
+                    target: target.to_owned(),
+                    span: r.span,
+                    pointer: ptr.to_owned(),
+                });
+            }
+        }
+    });
+    out
+}
+
+/// The node a local reference (`#/...`) points at, following chains of bare references.
+/// `None` when the reference is not local, broken or circular.
+#[must_use]
+pub fn resolve<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut current = reference.to_owned();
+    loop {
+        let node = target(root, &current)?;
+        match bare_ref(node) {
+            Some(next) if !seen.contains(&next.to_owned()) => {
+                seen.push(current);
+                current = next.to_owned();
+            }
+            Some(_) => return None,
+            None => return Some(node),
+        }
+    }
+}
+
+/// Checks every reference; returns the broken, circular and external ones.
+#[must_use]
+pub fn check(root: &Node) -> Vec<LoadProblem> {
+    let sites = ref_sites(root);
+    let mut problems = Vec::new();
+    let mut in_reported_cycle: Vec<String> = Vec::new();
+    for site in &sites {
+        if !site.target.starts_with('#') {
+            problems.push(
+                LoadProblem::new(ProblemKind::ExternalRef, site.span, &site.pointer, format!("`{}` refers to another document, which syncdef does not load", site.target))
+                    .help("move the referenced definition into `components` of this file and refer to it as `#/components/...`"),
+            );
+            continue;
+        }
+        match target(root, &site.target) {
+            None => problems.push(broken(root, site)),
+            Some(node) => {
+                if let Some(cycle) = cycle_from(root, &site.target, node) {
+                    if cycle.iter().any(|p| in_reported_cycle.contains(p)) {
+                        continue;
+                    }
+                    let mut p = LoadProblem::new(
+                        ProblemKind::CircularRef,
+                        site.span,
+                        &site.pointer,
+                        format!("`{}` is a circular reference: {}", site.target, cycle.join(" -> ")),
+                    )
+                    .help("one object of the chain must hold the definition itself instead of another `$ref`");
+                    for member in &cycle {
+                        if let Some(span) = target(root, member)
+                            .and_then(|n| n.get("$ref"))
+                            .map(|r| r.span)
+                        {
+                            p.related.push((span, format!("`{member}` refers on")));
+                        }
+                    }
+                    in_reported_cycle.extend(cycle);
+                    problems.push(p);
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The node at a `#/...` reference, decoding `%XX` escapes of the URI fragment first.
+fn target<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
+    let fragment = reference.strip_prefix('#')?;
+    root.pointer(&percent_decode(fragment))
+}
+
+/// The `$ref` of an object that is only a reference (siblings are ignored in OpenAPI 3.0).
+fn bare_ref(node: &Node) -> Option<&str> {
+    match &node.kind {
+        NodeKind::Object(_) => node.get("$ref")?.as_str(),
+        _ => None,
+    }
+}
+
+/// If following bare references from `start` (already resolved to `node`) comes back to a
+/// reference seen before, the references of that loop.
+fn cycle_from(root: &Node, start: &str, node: &Node) -> Option<Vec<String>> {
+    let mut chain = vec![start.to_owned()];
+    let mut node = node;
+    while let Some(next) = bare_ref(node) {
+        if let Some(at) = chain.iter().position(|c| c == next) {
+            return Some(chain.split_off(at));
+        }
+        chain.push(next.to_owned());
+        node = target(root, next)?;
+    }
+    None
+}
+
+fn broken(root: &Node, site: &RefSite) -> LoadProblem {
+    let fragment = site.target.trim_start_matches('#');
+    let decoded = percent_decode(fragment);
+    // Find the deepest existing parent to suggest its closest key.
+    let mut help =
+        "point the `$ref` at an existing definition, e.g. `#/components/schemas/Name`".to_owned();
+    if let Some((parent, last)) = pointer::split_last(&decoded) {
+        if let Some(NodeKind::Object(members)) = root.pointer(parent).map(|n| &n.kind) {
+            let last = pointer::unescape(last);
+            let best = members
+                .iter()
+                .map(|m| (strsim::jaro_winkler(&m.key.name, &last), &m.key.name))
+                .filter(|(score, _)| *score > 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, name)) = best {
+                help = format!("did you mean `#{parent}/{}`?", pointer::escape(name));
+            }
+        } else if root.pointer(parent).is_none() {
+            help = format!("`#{parent}` does not exist either; {help}");
+        }
+    }
+    LoadProblem::new(
+        ProblemKind::BrokenRef,
+        site.span,
+        &site.pointer,
+        format!("`{}` points at nothing", site.target),
+    )
+    .help(help)
+}
+
+fn percent_decode(s: &str) -> Cow<'_, str> {
+    if !s.contains('%') {
+        return Cow::Borrowed(s);
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            if let Some(v) = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+}
