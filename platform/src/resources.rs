@@ -1,0 +1,250 @@
+//! Single records, child collections, sync options and partial updates (spec 4.3 to 4.5).
+//!
+//! Records are `serde_json::Value`: the spec does not show the platforms' full field lists,
+//! and the engine reads them with JSONPath anyway. Ids are typed ([`crate::ids`]).
+
+use json_patch::Patch;
+use percent_encoding::utf8_percent_encode;
+use reqwest::Method;
+use serde_json::Value;
+
+use crate::client::{Body, PlatformClient, parse_json};
+use crate::error::PlatformError;
+use crate::ids::{
+    AccountId, InstallmentPlanId, InvoiceId, OrderId, OrderItemId, PaymentId, ProductId,
+    SubscriptionId, SystemId,
+};
+use crate::patch::check_supported;
+use crate::query::COMPONENT;
+
+/// `/seg/seg/...` with each segment escaped, so an id can never add a path level.
+fn path(segments: &[&str]) -> String {
+    segments
+        .iter()
+        .map(|s| format!("/{}", utf8_percent_encode(s, COMPONENT)))
+        .collect()
+}
+
+impl PlatformClient {
+    /// GET of one record at an escaped path; `null` or an empty body is `None`.
+    pub async fn get_optional(&self, path: &str) -> Result<Option<Value>, PlatformError> {
+        let value = self.get_json(&self.url(path, None)).await?;
+        Ok((!value.is_null()).then_some(value))
+    }
+
+    /// GET of one record at an escaped path; `null` is an error, since the record was asked
+    /// for by id and a 2xx without it means the platform answered something unexpected.
+    pub async fn get_record(&self, path: &str) -> Result<Value, PlatformError> {
+        let url = self.url(path, None);
+        let value = self.get_json(&url).await?;
+        if value.is_null() {
+            return Err(PlatformError::Decode {
+                method: Method::GET,
+                url: url.to_string(),
+                reason: "expected a record, got null or nothing".to_owned(),
+                body: String::new(),
+            });
+        }
+        Ok(value)
+    }
+
+    /// GET of a list at an escaped path: a plain array, an envelope (pages are followed) or
+    /// `null`, which is an empty list.
+    pub async fn get_list(&self, path: &str) -> Result<Vec<Value>, PlatformError> {
+        self.list_path(path).await
+    }
+
+    /// PATCH with a JSON Patch document at an escaped path. Operations other than `add`,
+    /// `replace` and `remove` are refused before sending. Returns the answer's body, if any.
+    pub async fn patch(&self, path: &str, patch: &Patch) -> Result<Option<Value>, PlatformError> {
+        check_supported(patch)?;
+        let url = self.url(path, None);
+        let bytes = serde_json::to_vec(patch)
+            .map_err(|e| PlatformError::Config(format!("cannot serialize the patch: {e}")))?;
+        let text = self
+            .execute(Method::PATCH, &url, &Body::JsonPatch(bytes))
+            .await?;
+        let value = parse_json(&Method::PATCH, &url, &text)?;
+        Ok((!value.is_null()).then_some(value))
+    }
+
+    /// `GET /api/accounts/{id}`.
+    pub async fn account(&self, id: AccountId) -> Result<Value, PlatformError> {
+        self.get_record(&path(&["api", "accounts", &id.to_string()]))
+            .await
+    }
+
+    /// `PATCH /api/accounts/{id}`.
+    pub async fn patch_account(
+        &self,
+        id: AccountId,
+        patch: &Patch,
+    ) -> Result<Option<Value>, PlatformError> {
+        self.patch(&path(&["api", "accounts", &id.to_string()]), patch)
+            .await
+    }
+
+    /// `GET /api/accounts/{id}/syncoptions/{systemId}`: the account's options for one
+    /// external system; `None` when the platform answers null.
+    pub async fn account_sync_options(
+        &self,
+        account: AccountId,
+        system: &SystemId,
+    ) -> Result<Option<Value>, PlatformError> {
+        let account = account.to_string();
+        self.get_optional(&path(&[
+            "api",
+            "accounts",
+            &account,
+            "syncoptions",
+            &system.0,
+        ]))
+        .await
+    }
+
+    /// `GET /api/accounts/{id}/orderingpricelist`: `None` when no price list fits (spec 7.2).
+    /// The spec does not name the product and unit parameters, so the caller passes them.
+    pub async fn ordering_price_list(
+        &self,
+        account: AccountId,
+        parameters: &[(&str, &str)],
+    ) -> Result<Option<Value>, PlatformError> {
+        let query: Vec<String> = parameters
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "{}={}",
+                    utf8_percent_encode(k, COMPONENT),
+                    utf8_percent_encode(v, COMPONENT)
+                )
+            })
+            .collect();
+        let account = account.to_string();
+        let url = self.url(
+            &path(&["api", "accounts", &account, "orderingpricelist"]),
+            Some(&query.join("&")),
+        );
+        let value = self.get_json(&url).await?;
+        Ok((!value.is_null()).then_some(value))
+    }
+
+    /// `GET /api/invoices/{id}` (a single-record read of a 2.1 collection, spec 4.4).
+    pub async fn invoice(&self, id: &InvoiceId) -> Result<Value, PlatformError> {
+        self.get_record(&path(&["api", "invoices", id.0.as_str()]))
+            .await
+    }
+
+    /// `GET /api/invoices/{id}/items`: the invoice lines, each with its order item id.
+    pub async fn invoice_items(&self, id: &InvoiceId) -> Result<Vec<Value>, PlatformError> {
+        self.get_list(&path(&["api", "invoices", id.0.as_str(), "items"]))
+            .await
+    }
+
+    /// `GET /api/invoices/{id}/orders`.
+    pub async fn invoice_orders(&self, id: &InvoiceId) -> Result<Vec<Value>, PlatformError> {
+        self.get_list(&path(&["api", "invoices", id.0.as_str(), "orders"]))
+            .await
+    }
+
+    /// `GET /api/orders/{id}`.
+    pub async fn order(&self, id: &OrderId) -> Result<Value, PlatformError> {
+        self.get_record(&path(&["api", "orders", id.0.as_str()]))
+            .await
+    }
+
+    /// `GET /api/orders/{id}/items`.
+    pub async fn order_items(&self, id: &OrderId) -> Result<Vec<Value>, PlatformError> {
+        self.get_list(&path(&["api", "orders", id.0.as_str(), "items"]))
+            .await
+    }
+
+    /// `GET /api/orders/{id}/items/{itemId}`.
+    pub async fn order_item(
+        &self,
+        order: &OrderId,
+        item: &OrderItemId,
+    ) -> Result<Value, PlatformError> {
+        self.get_record(&path(&[
+            "api",
+            "orders",
+            order.0.as_str(),
+            "items",
+            &item.0,
+        ]))
+        .await
+    }
+
+    /// `GET /api/products/{id}`.
+    pub async fn product(&self, id: &ProductId) -> Result<Value, PlatformError> {
+        self.get_record(&path(&["api", "products", id.0.as_str()]))
+            .await
+    }
+
+    /// `PATCH /api/products/{id}`.
+    pub async fn patch_product(
+        &self,
+        id: &ProductId,
+        patch: &Patch,
+    ) -> Result<Option<Value>, PlatformError> {
+        self.patch(&path(&["api", "products", id.0.as_str()]), patch)
+            .await
+    }
+
+    /// `GET /api/payments/{id}`.
+    pub async fn payment(&self, id: &PaymentId) -> Result<Value, PlatformError> {
+        self.get_record(&path(&["api", "payments", id.0.as_str()]))
+            .await
+    }
+
+    /// `GET /api/subscriptions/{id}`.
+    pub async fn subscription(&self, id: &SubscriptionId) -> Result<Value, PlatformError> {
+        self.get_record(&path(&["api", "subscriptions", id.0.as_str()]))
+            .await
+    }
+
+    /// `GET /api/subscriptions/{id}/currentInstallmentplan`: `None` when there is no active
+    /// plan (spec 7.2).
+    pub async fn current_installment_plan(
+        &self,
+        id: &SubscriptionId,
+    ) -> Result<Option<Value>, PlatformError> {
+        self.get_optional(&path(&[
+            "api",
+            "subscriptions",
+            id.0.as_str(),
+            "currentInstallmentplan",
+        ]))
+        .await
+    }
+
+    /// `GET /api/subscriptions/{id}/installmentplans`: empty when there are none (spec 7.2).
+    pub async fn installment_plans(
+        &self,
+        id: &SubscriptionId,
+    ) -> Result<Vec<Value>, PlatformError> {
+        self.get_list(&path(&[
+            "api",
+            "subscriptions",
+            id.0.as_str(),
+            "installmentplans",
+        ]))
+        .await
+    }
+
+    /// `GET /api/installmentplans/{id}/installments`: empty when there are none (spec 7.2).
+    pub async fn installments(&self, id: &InstallmentPlanId) -> Result<Vec<Value>, PlatformError> {
+        self.get_list(&path(&["api", "installmentplans", &id.0, "installments"]))
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path;
+
+    #[test]
+    fn segments_are_escaped() {
+        assert_eq!(path(&["api", "accounts", "5"]), "/api/accounts/5");
+        assert_eq!(path(&["api", "x", "../a b/c"]), "/api/x/..%2Fa%20b%2Fc");
+    }
+}
