@@ -6,6 +6,7 @@ pub mod load;
 pub mod model;
 pub mod node;
 pub mod operation_ref;
+pub mod path_match;
 pub mod pointer;
 pub mod refs;
 pub mod source;

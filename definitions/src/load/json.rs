@@ -88,9 +88,9 @@ impl Parser<'_> {
                 ))
             }
             Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(b't') => self.literal(b"true", NodeKind::Bool(true)),
-            Some(b'f') => self.literal(b"false", NodeKind::Bool(false)),
-            Some(b'n') => self.literal(b"null", NodeKind::Null),
+            Some(b't') => self.literal("true", NodeKind::Bool(true)),
+            Some(b'f') => self.literal("false", NodeKind::Bool(false)),
+            Some(b'n') => self.literal("null", NodeKind::Null),
             Some(_) => Err(self.unexpected(start, "a value")),
             None => Err(self.unexpected(start, "a value")),
         }
@@ -123,13 +123,12 @@ impl Parser<'_> {
         } else {
             loop {
                 self.skip_ws();
-                if self.peek() != Some(b'"') {
-                    let what = if self.peek() == Some(b'}') {
-                        "a key (JSON does not allow a trailing comma)"
-                    } else {
-                        "a key in double quotes"
-                    };
-                    return Err(self.unexpected(self.pos, what));
+                match self.peek() {
+                    Some(b'"') => {}
+                    Some(b'}') if !members.is_empty() => {
+                        return Err(self.trailing_comma(self.pos, "}"));
+                    }
+                    _ => return Err(self.unexpected(self.pos, "a key in double quotes")),
                 }
                 let (name, span) = self.string()?;
                 self.skip_ws();
@@ -171,9 +170,7 @@ impl Parser<'_> {
             loop {
                 self.skip_ws();
                 if self.peek() == Some(b']') {
-                    return Err(
-                        self.unexpected(self.pos, "a value (JSON does not allow a trailing comma)")
-                    );
+                    return Err(self.trailing_comma(self.pos, "]"));
                 }
                 items.push(self.value()?);
                 self.skip_ws();
@@ -305,7 +302,14 @@ impl Parser<'_> {
             i += 1;
         }
         match b.get(i) {
-            Some(b'0') => i += 1,
+            Some(b'0') => {
+                i += 1;
+                if b.get(i).is_some_and(u8::is_ascii_digit) {
+                    return Err(self
+                        .error_span(Span::new(start as u32, i as u32 + 1), LoadErrorKind::Syntax, "invalid number: leading zero")
+                        .with_help("write the number without leading zeros, or quote it if it is an identifier like a postal code"));
+                }
+            }
             Some(b'1'..=b'9') => {
                 while b.get(i).is_some_and(u8::is_ascii_digit) {
                     i += 1;
@@ -349,14 +353,31 @@ impl Parser<'_> {
         ))
     }
 
-    fn literal(&mut self, word: &[u8], kind: NodeKind) -> Result<Node, LoadError> {
+    fn literal(&mut self, word: &str, kind: NodeKind) -> Result<Node, LoadError> {
         let start = self.pos;
-        if self.bytes[start..].starts_with(word) {
+        let rest = &self.text[start..];
+        let len = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if &rest[..len] == word {
             self.pos += word.len();
-            Ok(Node::new(self.span_from(start), kind))
-        } else {
-            Err(self.unexpected(start, "a value"))
+            return Ok(Node::new(self.span_from(start), kind));
         }
+        let found = &rest[..len];
+        Err(self
+            .error_span(Span::new(start as u32, (start + len) as u32), LoadErrorKind::Syntax, format!("expected a value, found `{found}`"))
+            .with_help(format!("did you mean `{word}`? JSON literals are `true`, `false` and `null` in lower case; quote strings")))
+    }
+
+    /// A `,` directly before the closing bracket at `close`.
+    fn trailing_comma(&self, close: usize, bracket: &str) -> LoadError {
+        let comma = self.text[..close].rfind(',').unwrap_or(close);
+        self.error_span(
+            Span::new(comma as u32, comma as u32 + 1),
+            LoadErrorKind::Syntax,
+            format!("trailing comma before `{bracket}`"),
+        )
+        .with_help("JSON does not allow a comma after the last item; remove it")
     }
 
     fn span_from(&self, start: usize) -> Span {

@@ -316,6 +316,16 @@ impl Builder<'_> {
     fn scan_error(&mut self, err: &ScanError) -> LoadError {
         let at = self.offsets.byte(err.marker().index());
         let info = err.info();
+        if info.contains("unknown anchor") {
+            let text = self.source.text();
+            let end = text[at as usize..]
+                .find(|c: char| c.is_whitespace() || matches!(c, ',' | ']' | '}'))
+                .map_or(text.len(), |n| at as usize + n);
+            let span = Span::new(at, end as u32);
+            return self
+                .error(span, LoadErrorKind::UnknownAnchor, format!("alias `{}` refers to no anchor defined before it", self.slice(span)))
+                .with_help("define the anchor (`&name`) on a value above this alias, and finish that value before using it");
+        }
         let help = syntax_help(info);
         self.error(
             Span::empty(at),
