@@ -1,11 +1,51 @@
 //! Runs the enabled rules over one loaded document.
+//!
+//! Rules are dispatched by hand from one table (as ruff does): a rule that is `off` in
+//! `syncdef.toml` never runs.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use syncdef_definitions::Document;
+use syncdef_definitions::model::{LoadProblem, ProblemKind};
+use syncdef_definitions::{Definition, Document, Span};
 
+use crate::codes::Rule;
 use crate::config::RuleSettings;
+use crate::context::{Context, Sink};
 use crate::diagnostic::Diagnostic;
+use crate::rules;
+
+type Check = fn(&Context, &mut Sink);
+
+/// Each rule with a check of its own, in code order.
+const CHECKS: &[(Rule, Check)] = &[
+    (Rule::UnknownKey, rules::unknown_key::check),
+    (Rule::MalformedOperationRef, rules::malformed_operation_ref::check),
+    (Rule::UnknownOperationPath, rules::unknown_operation_path::check),
+    (Rule::MethodNotOnPath, rules::method_not_on_path::check),
+    (Rule::UnknownPlaceholder, rules::unknown_placeholder::check),
+    (Rule::UnknownPlaceholderEntry, rules::unknown_placeholder_entry::check),
+    (Rule::UnsuppliedPathParameter, rules::unsupplied_path_parameter::check),
+    (Rule::MissingTemplate, rules::missing_template::check),
+    (Rule::UnusedTemplate, rules::unused_template::check),
+    (Rule::TemplateSyntaxError, rules::template_syntax_error::check),
+    (Rule::ForeignTemplateRoot, rules::foreign_template_root::check),
+    (Rule::SyncTokenWithoutPreAction, rules::sync_token_without_pre_action::check),
+    (Rule::UndeclaredServerVariable, rules::undeclared_server_variable::check),
+    (Rule::UnknownActionType, rules::unknown_action_type::check),
+    (Rule::UnknownActionPlacement, rules::unknown_action_placement::check),
+    (Rule::IncompleteHeaderAction, rules::incomplete_header_action::check),
+    (Rule::UnknownSynchronizationTarget, rules::unknown_synchronization_target::check),
+    (Rule::EntryDependencyCycle, rules::entry_dependency_cycle::check),
+    (Rule::UnknownModule, rules::unknown_module::check),
+    (Rule::UpdateWithoutConcurrencyToken, rules::update_without_concurrency_token::check),
+    (Rule::UpdateWithoutExternalId, rules::update_without_external_id::check),
+    (Rule::UpdateNotSparse, rules::update_not_sparse::check),
+    (Rule::UnknownSecurityScheme, rules::unknown_security_scheme::check),
+    (Rule::IncompleteOauthFlow, rules::incomplete_oauth_flow::check),
+    (Rule::UndeclaredScope, rules::undeclared_scope::check),
+    (Rule::MissingSecurity, rules::missing_security::check),
+];
 
 /// Whether the document has a top-level `synchronization` or `x-synchronization` member.
 pub(crate) fn has_sync_section(doc: &Document) -> bool {
@@ -13,7 +53,71 @@ pub(crate) fn has_sync_section(doc: &Document) -> bool {
 }
 
 /// Every diagnostic of the enabled rules, with the configured severities.
-pub(crate) fn check(doc: &Document, settings: &RuleSettings, path: &Path) -> Vec<Diagnostic> {
-    let _ = (doc, settings, path);
-    Vec::new()
+pub(crate) fn check(def: &Definition, settings: &RuleSettings, path: &Path) -> Vec<Diagnostic> {
+    let mut sink = Sink::new(settings, path, Arc::clone(&def.source));
+    report_problems(def, &mut sink);
+    // Without a section (reported as SD110) no other rule applies.
+    if def.sync.is_some() {
+        let ctx = Context::new(def);
+        for (rule, check) in CHECKS {
+            if sink.enabled(*rule) {
+                check(&ctx, &mut sink);
+            }
+        }
+    }
+    sink.diagnostics
+}
+
+/// The rule a structural problem of the model is reported under.
+pub(crate) fn rule_for_problem(kind: ProblemKind) -> Rule {
+    match kind {
+        ProblemKind::OpenApi => Rule::InvalidOpenApi,
+        ProblemKind::BrokenRef | ProblemKind::ExternalRef => Rule::BrokenRef,
+        ProblemKind::CircularRef => Rule::CircularRef,
+        ProblemKind::ConflictingSyncKeys | ProblemKind::MissingSync => Rule::MissingSyncSection,
+        // Wrong types, missing fields and kinds added later: the section's shape.
+        _ => Rule::InvalidSyncStructure,
+    }
+}
+
+fn report_problems(def: &Definition, sink: &mut Sink) {
+    for problem in &def.problems {
+        let rule = rule_for_problem(problem.kind);
+        if !sink.enabled(rule) || reported_by_a_rule(def, problem) {
+            continue;
+        }
+        // A missing section is located at the whole document; underlining every line would
+        // bury the message, so point at the first key instead.
+        let span = if problem.kind == ProblemKind::MissingSync {
+            def.root.as_object().and_then(|m| m.first()).map_or(Span::empty(0), |m| m.key.span)
+        } else {
+            problem.span
+        };
+        let mut d = sink
+            .diagnostic(rule, span, problem.message.clone())
+            .with_pointer(problem.pointer.clone())
+            .with_optional_help(problem.help.clone());
+        for (span, message) in &problem.related {
+            d = d.with_label(*span, message.clone());
+        }
+        sink.push(d);
+    }
+}
+
+/// OpenAPI structure errors that a dedicated rule reports better (same root cause, one
+/// finding): an incomplete OAuth2 flow fails `openapiv3`'s parse too, but SD702 names every
+/// missing field at the flow.
+fn reported_by_a_rule(def: &Definition, problem: &LoadProblem) -> bool {
+    if problem.kind != ProblemKind::OpenApi {
+        return false;
+    }
+    let Some(rest) = problem.pointer.strip_prefix("/components/securitySchemes/") else {
+        return false;
+    };
+    // `openapiv3` reports the error at the scheme (an untagged enum), or below it.
+    let name = rest.split('/').next().unwrap_or(rest);
+    let flow_pointer = format!("/components/securitySchemes/{name}/flows/authorizationCode");
+    def.root.pointer(&flow_pointer).is_some_and(|flow| {
+        ["authorizationUrl", "tokenUrl", "scopes"].iter().any(|k| flow.get(k).is_none())
+    })
 }

@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod checker;
+mod context;
 pub mod codes;
 pub mod config;
 pub mod diagnostic;
@@ -30,5 +31,5 @@ pub mod templates;
 pub use codes::Rule;
 pub use config::{ConfigError, RuleLevel, RuleSettings};
 pub use diagnostic::{Diagnostic, Label, Severity};
-pub use lint::{Config, lint_document, lint_paths, lint_text};
+pub use lint::{Config, lint_definition, lint_document, lint_paths, lint_text};
 pub use report::{FileReport, LintError, LintReport, Summary};

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::collections::HashMap;
 
 use syncdef_definitions::load::load_bytes;
-use syncdef_definitions::{Document, LoadErrorKind, LoadOptions, SourceFile};
+use syncdef_definitions::{Definition, Document, LoadErrorKind, LoadOptions, SourceFile};
 
 use crate::checker;
 use crate::codes::Rule;
@@ -71,7 +71,7 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
 pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport {
     let source = Arc::new(SourceFile::new(name, text));
     let diagnostics = match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
-        Ok(doc) => lint_document(&doc, settings, true),
+        Ok(doc) => lint_document(doc, settings, true),
         Err(error) => load_problem::diagnostics(&error, settings, Path::new(name)),
     };
     let mut file = FileReport { source, diagnostics };
@@ -82,9 +82,15 @@ pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport 
 /// Lints a loaded document. `explicit` says whether the user named this file (a file without
 /// a synchronization section is then reported rather than ignored).
 #[must_use]
-pub fn lint_document(doc: &Document, settings: &RuleSettings, explicit: bool) -> Vec<Diagnostic> {
-    let path = PathBuf::from(doc.source.name());
-    let mut diagnostics = checker::check(doc, settings, &path);
+pub fn lint_document(doc: Document, settings: &RuleSettings, explicit: bool) -> Vec<Diagnostic> {
+    lint_definition(&Definition::from_document(doc), settings, explicit)
+}
+
+/// Lints a definition already built (the engine's loader and the linter share one parse).
+#[must_use]
+pub fn lint_definition(def: &Definition, settings: &RuleSettings, explicit: bool) -> Vec<Diagnostic> {
+    let path = PathBuf::from(def.source.name());
+    let mut diagnostics = checker::check(def, settings, &path);
     if !explicit {
         diagnostics.retain(|d| d.rule != Rule::MissingSyncSection);
     }
@@ -198,11 +204,9 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             if !job.candidate.explicit && !checker::has_sync_section(&doc) {
                 return Outcome::Skipped;
             }
-            let diagnostics = lint_document(&doc, &job.settings, job.candidate.explicit);
-            Outcome::Linted(FileReport {
-                source: Arc::clone(&doc.source),
-                diagnostics,
-            })
+            let source = Arc::clone(&doc.source);
+            let diagnostics = lint_document(doc, &job.settings, job.candidate.explicit);
+            Outcome::Linted(FileReport { source, diagnostics })
         }
         Err(error) if error.kind == LoadErrorKind::Io => Outcome::Failed(LintError {
             path: path.clone(),

@@ -22,6 +22,9 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
         .with_context_lines(1);
     let mut out = String::new();
     for d in report.diagnostics() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
         if handler.render_report(&mut out, d).is_err() {
             // miette fails only when a span lies outside the text; fall back to a plain line
             // rather than lose the finding.
@@ -37,6 +40,9 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
                 d.message
             );
         }
+    }
+    if !out.is_empty() {
+        out.push('\n');
     }
     for error in &report.errors {
         let _ = writeln!(out, "error: {error}");

@@ -11,38 +11,75 @@
 //! the last character. `pointer` and `help` are `null` when absent. The shape is a public
 //! contract: fields are only ever added.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::report::LintReport;
 
-/// The report as a JSON value.
+/// The document, with fields in the documented order.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    summary: JsonSummary,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    pointer: Option<&'a str>,
+    help: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    files: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+/// The report as a JSON string (pretty-printed, fields in the documented order).
 #[must_use]
-pub fn to_value(report: &LintReport) -> Value {
-    let diagnostics: Vec<Value> = report
+pub fn to_string(report: &LintReport) -> String {
+    let diagnostics = report
         .diagnostics()
         .map(|d| {
             let location = d.location();
-            json!({
-                "code": d.code(),
-                "severity": d.severity.as_str(),
-                "message": d.message,
-                "file": d.file.name(),
-                "line": location.start.line,
-                "column": location.start.column,
-                "end_line": location.end.line,
-                "end_column": location.end.column,
-                "pointer": d.pointer,
-                "help": d.help,
-            })
+            JsonDiagnostic {
+                code: d.code(),
+                severity: d.severity.as_str(),
+                message: &d.message,
+                file: d.file.name(),
+                line: location.start.line,
+                column: location.start.column,
+                end_line: location.end.line,
+                end_column: location.end.column,
+                pointer: d.pointer.as_deref(),
+                help: d.help.as_deref(),
+            }
         })
         .collect();
     let summary = report.summary();
-    json!({
-        "diagnostics": diagnostics,
-        "summary": {
-            "files": summary.files,
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-        }
-    })
+    let doc = JsonReport {
+        diagnostics,
+        summary: JsonSummary {
+            files: summary.files,
+            errors: summary.errors,
+            warnings: summary.warnings,
+        },
+    };
+    // Serializing plain structs of strings and integers cannot fail.
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// The report as a JSON value (for tools embedding it in a larger document).
+#[must_use]
+pub fn to_value(report: &LintReport) -> Value {
+    serde_json::from_str(&to_string(report)).unwrap_or(Value::Null)
 }

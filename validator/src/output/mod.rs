@@ -88,7 +88,7 @@ pub fn write_report(
     match format {
         OutputFormat::Human => out.write_all(human::render(report, options).as_bytes()),
         OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut *out, &json::to_value(report))?;
+            out.write_all(json::to_string(report).as_bytes())?;
             out.write_all(b"\n")
         }
         OutputFormat::Sarif => {

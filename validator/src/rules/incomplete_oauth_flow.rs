@@ -1,5 +1,10 @@
 //! `IncompleteOauthFlow`: an OAuth2 authorization code flow lacks a URL or its scopes.
 
+use syncdef_definitions::Node;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::rules::security::schemes;
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -34,5 +39,31 @@ declare_rule! {
     pub struct IncompleteOauthFlow {
         title: "an OAuth2 authorization code flow lacks a URL or its scopes",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for scheme in schemes(&ctx.doc.root) {
+        if scheme.value.get("type").and_then(Node::as_str) != Some("oauth2") {
+            continue;
+        }
+        let Some(flow) = scheme.value.get("flows").and_then(|f| f.member("authorizationCode")) else { continue };
+        let missing: Vec<&str> = ["authorizationUrl", "tokenUrl", "scopes"]
+            .into_iter()
+            .filter(|k| flow.value.get(k).is_none_or(Node::is_null))
+            .collect();
+        if missing.is_empty() {
+            continue;
+        }
+        let list = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+        let d = sink
+            .diagnostic(
+                Rule::IncompleteOauthFlow,
+                flow.key.span,
+                format!("the `authorizationCode` flow of `{}` has no {list}", scheme.key.name),
+            )
+            .with_pointer(format!("/components/securitySchemes/{}/flows/authorizationCode", syncdef_definitions::pointer::escape(&scheme.key.name)))
+            .with_help("an authorization code flow needs the URL users grant access at (`authorizationUrl`), the URL the code is exchanged at (`tokenUrl`) and the `scopes` it may request");
+        sink.push(d);
     }
 }

@@ -1,5 +1,7 @@
 //! `MalformedOperationRef`: an operation reference is not `/path/method`.
 
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -29,5 +31,18 @@ declare_rule! {
     pub struct MalformedOperationRef {
         title: "an operation reference is not `/path/method`",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for site in &info.operations {
+            let Err(error) = site.parsed else { continue };
+            let d = sink
+                .diagnostic(Rule::MalformedOperationRef, ctx.span_in(site.text, error.range.clone()), error.message.clone())
+                .with_pointer(site.pointer)
+                .with_help(error.help.clone());
+            sink.push(d);
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! `MethodNotOnPath`: the path exists but has no operation for that method.
 
+use crate::codes::Rule;
+use crate::context::{Context, Resolution, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -31,5 +33,33 @@ declare_rule! {
     pub struct MethodNotOnPath {
         title: "the path exists but has no operation for that method",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for site in &info.operations {
+            let (Resolution::NoMethod(path), Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            let methods = path.methods();
+            let help = match methods.as_slice() {
+                [] => format!("`{}` declares no operation; add `{}` to it", path.template, parsed.method),
+                _ => format!(
+                    "`{}` has {}; use one of them or add `{}` to the path",
+                    path.template,
+                    methods.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
+                    parsed.method
+                ),
+            };
+            let d = sink
+                .diagnostic(
+                    Rule::MethodNotOnPath,
+                    ctx.span_in(site.text, parsed.method_range.clone()),
+                    format!("`{}` has no `{}` operation", path.template, parsed.method),
+                )
+                .with_pointer(site.pointer)
+                .with_label(path.key_span, "the path is declared here")
+                .with_help(help);
+            sink.push(d);
+        }
     }
 }

@@ -1,5 +1,9 @@
 //! `MissingTemplate`: an operation has no transformation template.
 
+use crate::codes::Rule;
+use crate::context::{Context, EntryInfo, Resolution, Sink};
+use crate::suggest::did_you_mean;
+use crate::templates::{Need, OPERATIONS};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -35,4 +39,50 @@ declare_rule! {
         title: "an operation has no transformation template",
         severity: Error,
     }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for site in &info.operations {
+            let Some(op) = site.operation else { continue };
+            let Some(spec) = OPERATIONS.iter().find(|o| o.operation == op) else { continue };
+            for (need, suffix) in [(spec.request, "Request"), (spec.response, "Response")] {
+                let required = match need {
+                    Need::Required => true,
+                    Need::Optional => false,
+                    Need::WhenBody => has_request_body(ctx, site),
+                };
+                let name = format!("{op}{suffix}");
+                if !required || info.template(&name).is_some() || misspelt_as(info, &name) {
+                    continue;
+                }
+                let why = if suffix == "Request" {
+                    "the body sent to the external system"
+                } else {
+                    "what is read from the external system's answer"
+                };
+                let d = sink
+                    .diagnostic(Rule::MissingTemplate, site.text.span, format!("`{op}` has no `{name}` template"))
+                    .with_pointer(site.pointer)
+                    .with_help(format!("add `{name}` under `schemasTransformer`: it gives {why}"));
+                sink.push(d);
+            }
+        }
+    }
+}
+
+/// Whether the operation a `delete` targets declares a request body.
+fn has_request_body(ctx: &Context, site: &crate::context::OperationSite) -> bool {
+    match ctx.resolve(site) {
+        Resolution::Resolved { operation, .. } => operation.get("requestBody").is_some(),
+        _ => false,
+    }
+}
+
+/// A template whose name is a typo of `name` is reported by SD402 with a did-you-mean; one
+/// finding at the typo is better than two.
+fn misspelt_as(info: &EntryInfo, name: &str) -> bool {
+    info.templates.iter().any(|t| {
+        !crate::templates::known_names().any(|k| k == t.name()) && did_you_mean(t.name(), [name]).is_some()
+    })
 }

@@ -37,3 +37,4 @@ pub mod unused_template;
 pub mod update_not_sparse;
 pub mod update_without_concurrency_token;
 pub mod update_without_external_id;
+pub(crate) mod security;

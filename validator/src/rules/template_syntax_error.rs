@@ -1,5 +1,7 @@
 //! `TemplateSyntaxError`: a template does not compile.
 
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -27,5 +29,18 @@ declare_rule! {
     pub struct TemplateSyntaxError {
         title: "a template does not compile",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for template in &info.templates {
+            let Some(error) = &template.error else { continue };
+            let d = sink
+                .diagnostic(Rule::TemplateSyntaxError, error.span, format!("template `{}`: {}", template.name(), error.message))
+                .with_pointer(template.source.pointer.clone())
+                .with_optional_help(error.help.clone());
+            sink.push(d);
+        }
     }
 }

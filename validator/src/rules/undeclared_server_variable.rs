@@ -1,5 +1,8 @@
 //! `UndeclaredServerVariable`: a template reads a server variable that no server declares.
 
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::suggest::hint;
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -29,5 +32,33 @@ declare_rule! {
     pub struct UndeclaredServerVariable {
         title: "a template reads a server variable that no server declares",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for template in &info.templates {
+            for read in template.reads.iter().filter(|r| r.root == "serverVariables") {
+                let (Some(name), Some(span)) = (&read.member, read.member_span) else { continue };
+                if ctx.is_server_variable(name) {
+                    continue;
+                }
+                let help = hint(name, ctx.server_variables.iter().copied()).unwrap_or_else(|| {
+                    if ctx.server_variables.is_empty() {
+                        format!("declare `{name}` under `servers[].variables` with a `default` and a `description`")
+                    } else {
+                        format!(
+                            "declared variables: {}; or declare `{name}` under `servers[].variables`",
+                            ctx.server_variables.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+                        )
+                    }
+                });
+                let d = sink
+                    .diagnostic(Rule::UndeclaredServerVariable, span, format!("server variable `{name}` is not declared"))
+                    .with_pointer(template.source.pointer.clone())
+                    .with_help(help);
+                sink.push(d);
+            }
+        }
     }
 }

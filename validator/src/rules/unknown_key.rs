@@ -1,5 +1,10 @@
 //! `UnknownKey`: a key of the `synchronization` section is not one the format defines.
 
+use syncdef_definitions::model::UnknownField;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::suggest::hint;
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -31,4 +36,60 @@ declare_rule! {
         title: "a key of the `synchronization` section is not one the format defines",
         severity: Warning,
     }
+}
+
+const ENTRY_KEYS: &[&str] = &["description", "module", "push", "pull"];
+const PUSH_KEYS: &[&str] = &[
+    "create",
+    "update",
+    "delete",
+    "preSynchronizationAction",
+    "postSynchronizationAction",
+    "schemasTransformer",
+];
+const PULL_KEYS: &[&str] = &[
+    "read",
+    "batchRead",
+    "preSynchronizationAction",
+    "postSynchronizationAction",
+    "schemasTransformer",
+];
+const ACTION_KEYS: &[&str] = &["type", "path", "schema", "in"];
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        let entry = info.entry;
+        report(sink, &entry.unknown, ENTRY_KEYS, "an entry");
+        if let Some(push) = &entry.push {
+            report(sink, &push.common.unknown, PUSH_KEYS, "`push`");
+        }
+        if let Some(pull) = &entry.pull {
+            report(sink, &pull.common.unknown, PULL_KEYS, "`pull`");
+        }
+        for (_, action) in info.actions() {
+            report(sink, &action.unknown, ACTION_KEYS, "an action");
+        }
+    }
+}
+
+fn report(sink: &mut Sink, unknown: &[UnknownField], known: &[&str], owner: &str) {
+    for field in unknown {
+        let key = field.key.as_str();
+        // `x-` keys are vendor extensions, as in OpenAPI.
+        if key.starts_with("x-") {
+            continue;
+        }
+        let help = hint(key, known.iter().copied()).unwrap_or_else(|| {
+            format!("{owner} may have {}; remove the key or prefix it with `x-`", list(known))
+        });
+        let d = sink
+            .diagnostic(Rule::UnknownKey, field.key.span, format!("unknown key `{key}` in {owner}"))
+            .with_pointer(field.pointer.clone())
+            .with_help(help);
+        sink.push(d);
+    }
+}
+
+fn list(keys: &[&str]) -> String {
+    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
 }

@@ -1,5 +1,9 @@
 //! `UnknownModule`: `module` is not a platform module.
 
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::platform::MODULES;
+use crate::suggest::hint;
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -26,5 +30,20 @@ declare_rule! {
     pub struct UnknownModule {
         title: "`module` is not a platform module",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        let (Some(module), None) = (&info.entry.module, info.module) else { continue };
+        let names = MODULES.iter().map(|m| m.name);
+        let help = hint(module.as_str(), names.clone()).unwrap_or_else(|| {
+            format!("platform modules: {}", names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+        });
+        let d = sink
+            .diagnostic(Rule::UnknownModule, module.span, format!("`{}` is not a platform module", module.as_str()))
+            .with_pointer(format!("{}/module", info.entry.pointer))
+            .with_help(help);
+        sink.push(d);
     }
 }

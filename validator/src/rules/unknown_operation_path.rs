@@ -1,5 +1,8 @@
 //! `UnknownOperationPath`: an operation reference matches no path of `paths`.
 
+use crate::codes::Rule;
+use crate::context::{Context, Resolution, Sink};
+use crate::suggest::did_you_mean;
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -35,4 +38,60 @@ declare_rule! {
         title: "an operation reference matches no path of `paths`",
         severity: Error,
     }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for site in &info.operations {
+            let (Resolution::NoPath, Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            let path = &parsed.path;
+            let span = ctx.span_in(site.text, 0..path.len());
+            // Compare with placeholders blanked out: `{IntegrationId}` and `{id}` are equally
+            // good fillers and must not make a path look far away.
+            let wanted = blank_placeholders(path);
+            let suggestion = did_you_mean(
+                &wanted,
+                ctx.paths.entries().iter().map(|e| Candidate(blank_placeholders(e.template), e)),
+            );
+            let mut d = sink
+                .diagnostic(Rule::UnknownOperationPath, span, format!("`{path}` matches no path of `paths`"))
+                .with_pointer(site.pointer);
+            d = match suggestion {
+                Some(Candidate(_, entry)) => d
+                    .with_help(format!("did you mean `{}`?", entry.template))
+                    .with_label(entry.key_span, "the closest path"),
+                None => d.with_help("add the operation under `paths`, or correct the reference"),
+            };
+            sink.push(d);
+        }
+    }
+}
+
+struct Candidate<'e, 'a>(String, &'e crate::context::PathEntry<'a>);
+
+impl AsRef<str> for Candidate<'_, '_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// `/customer/{id}` -> `/customer/{}`.
+fn blank_placeholders(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                out.push('{');
+            }
+            '}' => {
+                depth -= 1;
+                out.push('}');
+            }
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }

@@ -1,5 +1,10 @@
 //! `UnknownPlaceholderEntry`: `{<Entry>.IntegrationId}` names no entry of the section.
 
+use syncdef_definitions::operation_ref::PlaceholderKind;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::suggest::hint;
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -29,5 +34,33 @@ declare_rule! {
     pub struct UnknownPlaceholderEntry {
         title: "`{<Entry>.IntegrationId}` names no entry of the section",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for site in &info.operations {
+            let Ok(parsed) = site.parsed else { continue };
+            for placeholder in &parsed.placeholders {
+                let PlaceholderKind::EntryIntegrationId { entry } = &placeholder.kind else { continue };
+                if ctx.entry_names().any(|n| n == entry) {
+                    continue;
+                }
+                // Point at the entry name, after the `{`.
+                let start = placeholder.range.start + 1;
+                let span = ctx.span_in(site.text, start..start + entry.len());
+                let help = hint(entry, ctx.entry_names()).unwrap_or_else(|| {
+                    format!(
+                        "`{{<Entry>.IntegrationId}}` names an entry of `synchronization`: {}",
+                        ctx.entry_names().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    )
+                });
+                let d = sink
+                    .diagnostic(Rule::UnknownPlaceholderEntry, span, format!("`{entry}` is not an entry of the `synchronization` section"))
+                    .with_pointer(site.pointer)
+                    .with_help(help);
+                sink.push(d);
+            }
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! `UnsuppliedPathParameter`: a path parameter of the target operation gets no value.
 
+use crate::codes::Rule;
+use crate::context::{Context, Resolution, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -33,5 +35,33 @@ declare_rule! {
     pub struct UnsuppliedPathParameter {
         title: "a path parameter of the target operation gets no value",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        for site in &info.operations {
+            let (Resolution::Resolved { path, bindings, .. }, Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            for binding in &bindings {
+                let filler = site.text.value.get(binding.range.clone()).unwrap_or("");
+                let copied = filler == format!("{{{}}}", binding.param);
+                if !copied || ctx.is_server_variable(binding.param) {
+                    continue;
+                }
+                let d = sink
+                    .diagnostic(
+                        Rule::UnsuppliedPathParameter,
+                        ctx.span_in(site.text, binding.range.clone()),
+                        format!("path parameter `{{{}}}` of `{} {}` gets no value", binding.param, parsed.method.as_str().to_uppercase(), path.template),
+                    )
+                    .with_pointer(site.pointer)
+                    .with_span_label("copied from the path template")
+                    .with_help(format!(
+                        "fill it with `{{IntegrationId}}`, `{{<Entry>.IntegrationId}}`, a literal value, or declare `{}` under `servers[].variables`",
+                        binding.param
+                    ));
+                sink.push(d);
+            }
+        }
     }
 }

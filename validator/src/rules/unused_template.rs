@@ -1,5 +1,11 @@
 //! `UnusedTemplate`: a template is used by no operation of its entry.
 
+use crate::codes::Rule;
+use syncdef_definitions::Node;
+
+use crate::context::{Context, EntryInfo, Sink};
+use crate::suggest::did_you_mean;
+use crate::templates::{OPERATIONS, split_template_name};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -38,4 +44,50 @@ declare_rule! {
         title: "a template is used by no operation of its entry",
         severity: Warning,
     }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        let declared = declared_operations(ctx, info);
+        let expected: Vec<String> = declared
+            .iter()
+            .flat_map(|op| [format!("{op}Request"), format!("{op}Response")])
+            .collect();
+        for template in &info.templates {
+            let name = template.name();
+            if expected.iter().any(|e| e == name) {
+                continue;
+            }
+            let known_op = split_template_name(name)
+                .map(|(op, _)| op)
+                .filter(|op| OPERATIONS.iter().any(|o| o.operation == *op));
+            let help = if let Some(s) = did_you_mean(name, expected.iter()) {
+                format!("did you mean `{s}`?")
+            } else if let Some(op) = known_op {
+                format!("the entry declares no `{op}` operation; add it, or delete this template")
+            } else {
+                "templates are named `{operation}Request` or `{operation}Response` after an operation of the entry; rename or delete this one".to_owned()
+            };
+            let d = sink
+                .diagnostic(Rule::UnusedTemplate, template.source.name.span, format!("template `{name}` is not used by any operation of `{}`", info.name()))
+                .with_pointer(template.source.pointer.clone())
+                .with_help(help);
+            sink.push(d);
+        }
+    }
+}
+
+/// Operation keys written in `push` and `pull`, even with a value of the wrong type (SD108
+/// reports that; its templates are not "unused" for it).
+fn declared_operations<'a>(ctx: &Context<'a>, info: &EntryInfo<'a>) -> Vec<&'static str> {
+    let objects = [
+        info.entry.push.as_ref().map(|p| p.pointer.as_str()),
+        info.entry.pull.as_ref().map(|p| p.pointer.as_str()),
+    ];
+    let nodes: Vec<&Node> = objects.into_iter().flatten().filter_map(|p| ctx.doc.root.pointer(p)).collect();
+    OPERATIONS
+        .iter()
+        .map(|o| o.operation)
+        .filter(|op| nodes.iter().any(|n| n.get(op).is_some()))
+        .collect()
 }

@@ -1,5 +1,9 @@
 //! `UpdateWithoutConcurrencyToken`: an update sends no concurrency token.
 
+use syncdef_definitions::model::ActionIn;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -36,5 +40,26 @@ declare_rule! {
     pub struct UpdateWithoutConcurrencyToken {
         title: "an update sends no concurrency token",
         severity: Warning,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        if info.operation("update").is_none() {
+            continue;
+        }
+        // A missing template is SD401's finding.
+        let Some(template) = info.template("updateRequest") else { continue };
+        let header_token = info.actions().any(|(pre, a)| {
+            pre && matches!(a.placement.as_ref().map(|p| &p.value), Some(ActionIn::Header))
+        });
+        if header_token || template.reads_root("syncToken") || template.error.is_some() {
+            continue;
+        }
+        let d = sink
+            .diagnostic(Rule::UpdateWithoutConcurrencyToken, template.source.name.span, "`updateRequest` sends no concurrency token")
+            .with_pointer(template.source.pointer.clone())
+            .with_help("read the token with a `preSynchronizationAction` (`in: Body`) and send it, e.g. `SyncToken: \"#valueof($.syncToken)\"`; or send it as `If-Match` with an `in: Header` action");
+        sink.push(d);
     }
 }

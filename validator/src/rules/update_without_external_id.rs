@@ -1,5 +1,9 @@
 //! `UpdateWithoutExternalId`: an update does not say which external record to change.
 
+use syncdef_definitions::operation_ref::PlaceholderKind;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -26,5 +30,23 @@ declare_rule! {
     pub struct UpdateWithoutExternalId {
         title: "an update does not say which external record to change",
         severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        let Some(site) = info.operation("update") else { continue };
+        let Ok(parsed) = site.parsed else { continue };
+        let Some(template) = info.template("updateRequest") else { continue };
+        let in_path = parsed.placeholders.iter().any(|p| p.kind == PlaceholderKind::IntegrationId);
+        if in_path || template.reads_root("externalId") || template.error.is_some() {
+            continue;
+        }
+        let d = sink
+            .diagnostic(Rule::UpdateWithoutExternalId, template.source.name.span, "the update does not say which external record to change")
+            .with_pointer(template.source.pointer.clone())
+            .with_label(site.text.span, "no `{IntegrationId}` in the path either")
+            .with_help("send the external identifier in the body (`Id: \"#valueof($.externalId)\"`) or put `{IntegrationId}` in the update path");
+        sink.push(d);
     }
 }

@@ -1,0 +1,263 @@
+//! What the rules share: the model, `paths` indexed once, templates analysed once, and the
+//! sink that applies `syncdef.toml` to what the rules report.
+
+mod paths;
+mod templates;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use syncdef_definitions::model::{
+    Action, ActionType, MethodCommon, OperationField, SyncEntry, Text,
+};
+use syncdef_definitions::operation_ref::{OperationRef, OperationRefError};
+use syncdef_definitions::{Definition, Node, SourceFile, Span};
+
+pub(crate) use paths::{Binding, PathEntry, PathIndex};
+pub(crate) use templates::Template;
+
+use crate::codes::Rule;
+use crate::config::RuleSettings;
+use crate::diagnostic::Diagnostic;
+use crate::platform::{self, Module};
+
+/// The shared, read-only view of one definition.
+pub(crate) struct Context<'a> {
+    pub doc: &'a Definition,
+    pub paths: PathIndex<'a>,
+    /// Names declared under `servers[].variables`, in document order, deduplicated.
+    pub server_variables: Vec<&'a str>,
+    pub entries: Vec<EntryInfo<'a>>,
+}
+
+/// An entry and what the rules derive from it.
+pub(crate) struct EntryInfo<'a> {
+    pub entry: &'a SyncEntry,
+    /// The platform module, when `module` names one.
+    pub module: Option<&'static Module>,
+    /// Templates of `push` and `pull`, analysed.
+    pub templates: Vec<Template<'a>>,
+    /// Every operation reference: operation fields and `ApiPath` action paths.
+    pub operations: Vec<OperationSite<'a>>,
+}
+
+/// Where an operation reference is written.
+pub(crate) struct OperationSite<'a> {
+    /// The operation key (`create`) for operation fields; `None` for actions.
+    pub operation: Option<&'a str>,
+    pub text: &'a Text,
+    pub pointer: &'a str,
+    pub parsed: &'a Result<OperationRef, OperationRefError>,
+}
+
+/// What an operation reference resolves to.
+pub(crate) enum Resolution<'a, 'i> {
+    /// Malformed: reported by SD201 only.
+    Malformed,
+    /// No path matches.
+    NoPath,
+    /// The path matches but lacks the method.
+    NoMethod(&'i PathEntry<'a>),
+    /// Found.
+    Resolved {
+        path: &'i PathEntry<'a>,
+        operation: &'a Node,
+        bindings: Vec<Binding<'a>>,
+    },
+}
+
+impl<'a> Context<'a> {
+    pub fn new(doc: &'a Definition) -> Self {
+        let text = doc.source.text();
+        let entries = doc
+            .sync
+            .as_ref()
+            .map(|s| s.entries.iter().map(|e| EntryInfo::new(e, text)).collect())
+            .unwrap_or_default();
+        Context {
+            doc,
+            paths: PathIndex::new(&doc.root),
+            server_variables: server_variables(&doc.root),
+            entries,
+        }
+    }
+
+    pub fn text(&self) -> &'a str {
+        self.doc.source.text()
+    }
+
+    /// The file span of `range` inside a string field.
+    pub fn span_in(&self, text: &Text, range: std::ops::Range<usize>) -> Span {
+        text.span_of(self.text(), range)
+    }
+
+    /// Resolves an operation reference against `paths`.
+    pub fn resolve<'s>(&'s self, site: &OperationSite<'a>) -> Resolution<'a, 's> {
+        let Ok(parsed) = site.parsed else {
+            return Resolution::Malformed;
+        };
+        // The path text lives in the model (owned by the caller for the context's lifetime).
+        let Some(found) = self.paths.find(path_of(site.text, parsed)) else {
+            return Resolution::NoPath;
+        };
+        match found.entry.operation(parsed.method) {
+            Some((operation, _)) => Resolution::Resolved {
+                path: found.entry,
+                operation,
+                bindings: found.bindings,
+            },
+            None => Resolution::NoMethod(found.entry),
+        }
+    }
+
+    /// Whether `name` is a declared server variable.
+    pub fn is_server_variable(&self, name: &str) -> bool {
+        self.server_variables.contains(&name)
+    }
+
+    /// Entry names, in document order.
+    pub fn entry_names(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.entries.iter().map(|e| e.entry.key.value.as_str())
+    }
+}
+
+/// The path part of a reference, borrowed from the field's text (the parse keeps an owned copy).
+fn path_of<'t>(text: &'t Text, parsed: &OperationRef) -> &'t str {
+    text.value.get(..parsed.path.len()).unwrap_or("")
+}
+
+impl<'a> EntryInfo<'a> {
+    fn new(entry: &'a SyncEntry, text: &str) -> Self {
+        let module = entry.module.as_ref().and_then(|m| platform::module(&m.value));
+        let mut templates = Vec::new();
+        let mut operations = Vec::new();
+        if let Some(push) = &entry.push {
+            for (name, field) in [("create", &push.create), ("update", &push.update), ("delete", &push.delete)] {
+                if let Some(field) = field {
+                    operations.push(OperationSite::of_field(name, field));
+                }
+            }
+            collect_common(&push.common, text, &mut templates, &mut operations);
+        }
+        if let Some(pull) = &entry.pull {
+            for (name, field) in [("read", &pull.read), ("batchRead", &pull.batch_read)] {
+                if let Some(field) = field {
+                    operations.push(OperationSite::of_field(name, field));
+                }
+            }
+            collect_common(&pull.common, text, &mut templates, &mut operations);
+        }
+        EntryInfo {
+            entry,
+            module,
+            templates,
+            operations,
+        }
+    }
+
+    pub fn name(&self) -> &'a str {
+        &self.entry.key.value
+    }
+
+    /// Every action of `push` and `pull`, pre then post.
+    pub fn actions(&self) -> impl Iterator<Item = (bool, &'a Action)> {
+        let commons = [
+            self.entry.push.as_ref().map(|p| &p.common),
+            self.entry.pull.as_ref().map(|p| &p.common),
+        ];
+        commons.into_iter().flatten().flat_map(|c| {
+            c.pre_actions
+                .iter()
+                .map(|a| (true, a))
+                .chain(c.post_actions.iter().map(|a| (false, a)))
+        })
+    }
+
+    /// The template named `name`.
+    pub fn template(&self, name: &str) -> Option<&Template<'a>> {
+        self.templates.iter().find(|t| t.name() == name)
+    }
+
+    /// The operation site of operation key `op` (`update`).
+    pub fn operation(&self, op: &str) -> Option<&OperationSite<'a>> {
+        self.operations.iter().find(|o| o.operation == Some(op))
+    }
+}
+
+impl<'a> OperationSite<'a> {
+    fn of_field(name: &'a str, field: &'a OperationField) -> Self {
+        OperationSite {
+            operation: Some(name),
+            text: &field.text,
+            pointer: &field.pointer,
+            parsed: &field.parsed,
+        }
+    }
+}
+
+fn collect_common<'a>(
+    common: &'a MethodCommon,
+    text: &str,
+    templates: &mut Vec<Template<'a>>,
+    operations: &mut Vec<OperationSite<'a>>,
+) {
+    templates.extend(common.templates.iter().map(|t| Template::analyse(t, text)));
+    for action in common.pre_actions.iter().chain(&common.post_actions) {
+        let is_api_path = matches!(action.kind.as_ref().map(|k| &k.value), Some(ActionType::ApiPath));
+        if let (true, Some(path), Some(parsed)) = (is_api_path, &action.path, &action.path_ref) {
+            operations.push(OperationSite {
+                operation: None,
+                text: path,
+                pointer: &action.pointer,
+                parsed,
+            });
+        }
+    }
+}
+
+fn server_variables(root: &Node) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for server in root.get("servers").and_then(Node::as_array).unwrap_or_default() {
+        for member in server.get("variables").and_then(Node::as_object).unwrap_or_default() {
+            if !names.contains(&&*member.key.name) {
+                names.push(&member.key.name);
+            }
+        }
+    }
+    names
+}
+
+/// Collects diagnostics, applying the configured severity (and dropping disabled rules).
+pub(crate) struct Sink<'s> {
+    settings: &'s RuleSettings,
+    path: &'s Path,
+    file: Arc<SourceFile>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'s> Sink<'s> {
+    pub fn new(settings: &'s RuleSettings, path: &'s Path, file: Arc<SourceFile>) -> Self {
+        Sink {
+            settings,
+            path,
+            file,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    pub fn enabled(&self, rule: Rule) -> bool {
+        self.settings.enabled(rule, self.path)
+    }
+
+    /// A diagnostic of `rule` in the linted file, to finish and [`Sink::push`].
+    pub fn diagnostic(&self, rule: Rule, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(rule, Arc::clone(&self.file), span, message)
+    }
+
+    pub fn push(&mut self, mut diagnostic: Diagnostic) {
+        if let Some(severity) = self.settings.severity(diagnostic.rule, self.path) {
+            diagnostic.severity = severity;
+            self.diagnostics.push(diagnostic);
+        }
+    }
+}

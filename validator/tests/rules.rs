@@ -1,0 +1,106 @@
+//! One test per rule: a fixture with exactly that mistake must produce that rule's diagnostics
+//! and nothing else; the human (no color) and JSON renderings are snapshotted.
+
+use std::path::{Path, PathBuf};
+
+use syncdef_validator::output::{OutputFormat, RenderOptions, render};
+use syncdef_validator::{Config, LintReport, Rule, RuleSettings, lint_paths};
+
+fn fixture(name: &str) -> PathBuf {
+    // Relative to the crate so file names in snapshots do not depend on the checkout.
+    Path::new("tests/fixtures").join(name)
+}
+
+fn lint(name: &str) -> LintReport {
+    let config = Config {
+        settings: Some(std::sync::Arc::new(RuleSettings::default())),
+        ..Config::default()
+    };
+    lint_paths(&[fixture(name)], &config)
+}
+
+fn check_rule(code: &str) {
+    let rule = Rule::from_code(code).expect("the code exists");
+    let report = lint(&format!("{code}.yaml"));
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    assert!(!codes.is_empty(), "{code}: no diagnostic");
+    assert!(
+        codes.iter().all(|c| *c == rule.code()),
+        "{code}: the fixture has one mistake, but got {codes:?}"
+    );
+    let options = RenderOptions { color: false, width: 100, links: false };
+    insta::assert_snapshot!(format!("{code}_human"), render(&report, OutputFormat::Human, &options));
+    insta::assert_snapshot!(format!("{code}_json"), render(&report, OutputFormat::Json, &options));
+}
+
+macro_rules! rule_tests {
+    ($($name:ident => $code:literal,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                check_rule($code);
+            }
+        )*
+    };
+}
+
+rule_tests! {
+    sd100_invalid_syntax => "SD100",
+    sd101_duplicate_key => "SD101",
+    sd102_alias_bomb => "SD102",
+    sd103_excessive_nesting => "SD103",
+    sd104_non_utf8_input => "SD104",
+    sd108_invalid_sync_structure => "SD108",
+    sd109_unknown_key => "SD109",
+    sd110_missing_sync_section => "SD110",
+    sd201_malformed_operation_ref => "SD201",
+    sd202_unknown_operation_path => "SD202",
+    sd203_method_not_on_path => "SD203",
+    sd301_unknown_placeholder => "SD301",
+    sd302_unknown_placeholder_entry => "SD302",
+    sd303_unsupplied_path_parameter => "SD303",
+    sd401_missing_template => "SD401",
+    sd402_unused_template => "SD402",
+    sd403_template_syntax_error => "SD403",
+    sd404_foreign_template_root => "SD404",
+    sd405_sync_token_without_pre_action => "SD405",
+    sd406_undeclared_server_variable => "SD406",
+    sd501_unknown_action_type => "SD501",
+    sd502_unknown_action_placement => "SD502",
+    sd503_incomplete_header_action => "SD503",
+    sd504_unknown_synchronization_target => "SD504",
+    sd505_entry_dependency_cycle => "SD505",
+    sd601_unknown_module => "SD601",
+    sd602_update_without_concurrency_token => "SD602",
+    sd603_update_without_external_id => "SD603",
+    sd604_update_not_sparse => "SD604",
+    sd701_unknown_security_scheme => "SD701",
+    sd702_incomplete_oauth_flow => "SD702",
+    sd703_undeclared_scope => "SD703",
+    sd704_missing_security => "SD704",
+}
+
+#[test]
+fn valid_definition_lints_clean() {
+    let report = lint("valid.yaml");
+    let found: Vec<String> = report
+        .diagnostics()
+        .map(|d| format!("{} {} {:?}", d.code(), d.message, d.location()))
+        .collect();
+    assert!(found.is_empty(), "{found:#?}");
+    assert_eq!(report.summary().files, 1);
+    assert_eq!(report.exit_code(true), 0);
+}
+
+#[test]
+fn every_rule_with_a_fixture_has_a_test() {
+    // Guards against adding a fixture (or a rule) and forgetting the test line above.
+    let source = include_str!("rules.rs");
+    for entry in std::fs::read_dir("tests/fixtures").expect("fixtures dir") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        if let Some(code) = name.strip_suffix(".yaml").filter(|c| c.starts_with("SD")) {
+            assert!(source.contains(&format!("=> \"{code}\"")), "{name} has no test");
+        }
+    }
+}
