@@ -1,0 +1,290 @@
+//! Static analysis for tools: every JSONPath a template reads and every function it calls,
+//! with locations, without evaluating anything.
+
+use std::ops::Range;
+
+use crate::error::Location;
+use crate::expr::{Call, Expr};
+use crate::path::JsonPath;
+use crate::template::{ExprNode, Node, Prop};
+
+/// What a path is evaluated against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathContext {
+    /// The record.
+    Root,
+    /// The current element of the loop with this alias.
+    LoopElement(String),
+    /// The token of the `#scope` with this alias.
+    Scope(String),
+    /// Each item of an array argument (`#sumatpath(array, path)`).
+    ArrayItem,
+    /// The output being built (`#replace`, `#delete`, and the second template of
+    /// `#applyover`).
+    Output,
+}
+
+/// A JSONPath the template reads.
+#[derive(Clone, Debug)]
+pub struct PathUse<'t> {
+    /// The compiled path (its steps carry byte ranges relative to the path text).
+    pub path: &'t JsonPath,
+    /// The function whose argument it is (`loop` and `scope` for keys).
+    pub function: &'static str,
+    /// The 1-based argument.
+    pub argument: usize,
+    /// Where the path text is: its range inside the key or string.
+    pub location: Location,
+    /// What it is evaluated against.
+    pub context: PathContext,
+}
+
+/// A function call in the template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallUse {
+    /// The function name, without `#`.
+    pub function: &'static str,
+    /// Where the call is.
+    pub location: Location,
+}
+
+#[derive(Clone)]
+enum Frame {
+    Loop(String),
+    Scope(String),
+}
+
+struct Walker<'t> {
+    stack: Vec<Frame>,
+    paths: Vec<PathUse<'t>>,
+    calls: Vec<CallUse>,
+    /// Inside an `#applyover` template: locations point at the enclosing literal.
+    outer: Option<(&'t ExprNode, Range<usize>)>,
+}
+
+pub(crate) fn paths(root: &Node) -> Vec<PathUse<'_>> {
+    let mut w = Walker::new();
+    w.node(root);
+    w.paths
+}
+
+pub(crate) fn calls(root: &Node) -> Vec<CallUse> {
+    let mut w = Walker::new();
+    w.node(root);
+    w.calls
+}
+
+fn alias_of(c: &Call, i: usize) -> Option<String> {
+    match c.args.get(i) {
+        Some(Expr::Lit(l)) => l.value.as_str().map(|s| s.trim().to_string()),
+        _ => None,
+    }
+}
+
+impl<'t> Walker<'t> {
+    fn new() -> Self {
+        Walker {
+            stack: Vec::new(),
+            paths: Vec::new(),
+            calls: Vec::new(),
+            outer: None,
+        }
+    }
+
+    fn location(&self, at: &ExprNode, span: &Range<usize>) -> Location {
+        let (node, span) = match &self.outer {
+            Some((n, s)) => (*n, s),
+            None => (at, span),
+        };
+        Location {
+            pointer: node.pointer.to_string(),
+            part: node.part,
+            range: span.clone(),
+            offset: node.text_offset.map(|o| o + span.start..o + span.end),
+        }
+    }
+
+    fn innermost_loop(&self) -> PathContext {
+        self.stack
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Loop(a) => Some(PathContext::LoopElement(a.clone())),
+                Frame::Scope(_) => None,
+            })
+            .unwrap_or(PathContext::Root)
+    }
+
+    fn named(&self, alias: &str) -> PathContext {
+        if alias == "root" {
+            return PathContext::Root;
+        }
+        self.stack
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Loop(a) if a == alias => Some(PathContext::LoopElement(a.clone())),
+                Frame::Scope(a) if a == alias => Some(PathContext::Scope(a.clone())),
+                _ => None,
+            })
+            .unwrap_or(PathContext::Root)
+    }
+
+    fn innermost_any(&self) -> PathContext {
+        match self.stack.last() {
+            Some(Frame::Loop(a)) => PathContext::LoopElement(a.clone()),
+            Some(Frame::Scope(a)) => PathContext::Scope(a.clone()),
+            None => PathContext::Root,
+        }
+    }
+
+    /// The context of argument `i` of `c`.
+    fn context(&self, c: &Call, i: usize) -> PathContext {
+        match (c.func.name, i) {
+            ("valueof", _) => match alias_of(c, 1) {
+                Some(a) => self.named(&a),
+                None => self
+                    .stack
+                    .iter()
+                    .rev()
+                    .find_map(|f| match f {
+                        Frame::Scope(a) => Some(PathContext::Scope(a.clone())),
+                        Frame::Loop(_) => None,
+                    })
+                    .unwrap_or(PathContext::Root),
+            },
+            ("loop" | "scope", _) => match alias_of(c, 2) {
+                Some(a) => self.named(&a),
+                None => self.innermost_any(),
+            },
+            ("currentvalueatpath" | "lastvalueatpath", _) => match alias_of(c, 1) {
+                Some(a) => self.named(&a),
+                None => self.innermost_loop(),
+            },
+            ("copy", _) => match alias_of(c, 1) {
+                Some(a) => self.named(&a),
+                None => self.innermost_loop(),
+            },
+            ("replace" | "delete", _) => PathContext::Output,
+            (_, 1) => PathContext::ArrayItem,
+            _ => self.innermost_loop(),
+        }
+    }
+
+    fn expr(&mut self, e: &'t Expr, at: &'t ExprNode) {
+        let Expr::Call(c) = e else { return };
+        self.calls.push(CallUse {
+            function: c.func.name,
+            location: self.location(at, &c.span),
+        });
+        for (i, a) in c.args.iter().enumerate() {
+            match a {
+                Expr::Call(_) => self.expr(a, at),
+                Expr::Lit(l) => {
+                    if let Some(p) = &l.path {
+                        self.paths.push(PathUse {
+                            path: p,
+                            function: c.func.name,
+                            argument: i + 1,
+                            location: self.location(at, &l.span),
+                            context: self.context(c, i),
+                        });
+                    }
+                    if let Some(t) = &l.template {
+                        self.nested(t, at, l.span.clone(), i);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An `#applyover` template: the first runs on the loop element or record with a fresh
+    /// state, the second on the first one's output.
+    fn nested(&mut self, t: &'t Node, at: &'t ExprNode, span: Range<usize>, i: usize) {
+        let saved_stack = std::mem::take(&mut self.stack);
+        let holder = self.outer.as_ref().map_or(at, |o| o.0);
+        let saved_outer = self.outer.replace((holder, span));
+        let base = if i == 0 {
+            match saved_stack
+                .iter()
+                .rev()
+                .find(|f| matches!(f, Frame::Loop(_)))
+            {
+                Some(f) => vec![f.clone()],
+                None => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        self.stack = base;
+        let first_path = self.paths.len();
+        self.node(t);
+        if i == 1 {
+            for p in &mut self.paths[first_path..] {
+                if p.context == PathContext::Root {
+                    p.context = PathContext::Output;
+                }
+            }
+        }
+        self.stack = saved_stack;
+        self.outer = saved_outer;
+    }
+
+    fn node(&mut self, n: &'t Node) {
+        match n {
+            Node::Const(_) => {}
+            Node::Expr(e) => self.expr(&e.expr, e),
+            Node::Array(items) => items.iter().for_each(|i| self.node(i)),
+            Node::Object(o) => {
+                for p in &o.props {
+                    match p {
+                        Prop::Value { value, .. } => self.node(value),
+                        Prop::Bulk { ops } => ops.iter().for_each(|op| self.expr(&op.expr, op)),
+                        Prop::IfGroup { cond, value } => {
+                            self.expr(&cond.expr, cond);
+                            self.node(value);
+                        }
+                        Prop::Eval { key, value } => {
+                            self.expr(&key.expr, key);
+                            self.node(value);
+                        }
+                        Prop::Loop { call, value } => {
+                            self.expr(&call.expr, call);
+                            let alias = match &call.expr {
+                                Expr::Call(c) => alias_of(c, 1),
+                                Expr::Lit(_) => None,
+                            };
+                            let n = self
+                                .stack
+                                .iter()
+                                .filter(|f| matches!(f, Frame::Loop(_)))
+                                .count();
+                            self.stack.push(Frame::Loop(
+                                alias.unwrap_or_else(|| format!("loop{}", n + 1)),
+                            ));
+                            self.node(value);
+                            self.stack.pop();
+                        }
+                        Prop::Scope { call, value } => {
+                            self.expr(&call.expr, call);
+                            let alias = match &call.expr {
+                                Expr::Call(c) => alias_of(c, 1),
+                                Expr::Lit(_) => None,
+                            };
+                            let n = self
+                                .stack
+                                .iter()
+                                .filter(|f| matches!(f, Frame::Scope(_)))
+                                .count();
+                            self.stack.push(Frame::Scope(
+                                alias.unwrap_or_else(|| format!("scope{}", n + 1)),
+                            ));
+                            self.node(value);
+                            self.stack.pop();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

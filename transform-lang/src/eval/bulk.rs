@@ -1,0 +1,167 @@
+//! The bulk functions of a `"#": [...]` property: `#copy`, `#replace`, `#delete`.
+
+use super::object::locate;
+use super::{Cx, Fail};
+use crate::error::{EvalError, EvalErrorKind};
+use crate::expr::{Call, Expr};
+use crate::path::Segment;
+use crate::settings::EvaluationMode;
+use crate::template::ExprNode;
+use crate::value::{Map, Value};
+
+fn fail(e: Fail) -> EvalError {
+    match e {
+        Fail::Soft(e) | Fail::Fatal(e) => e,
+    }
+}
+
+fn bulk_error(name: &str, message: String) -> EvalError {
+    let mut e = EvalError::new(EvalErrorKind::Bulk, message);
+    e.function = Some(name.into());
+    e
+}
+
+/// Runs the operations on `out`: every copy, then every replace, then every delete.
+pub(super) fn apply(cx: &mut Cx<'_>, ops: &[ExprNode], out: &mut Map) -> Result<(), EvalError> {
+    for phase in ["copy", "replace", "delete"] {
+        for op in ops {
+            let Expr::Call(call) = &op.expr else { continue };
+            if call.func.name != phase {
+                continue;
+            }
+            let r = match phase {
+                "copy" => copy(cx, call, out),
+                "replace" => replace(cx, call, out),
+                _ => delete(cx, call, out),
+            };
+            r.map_err(|mut e| {
+                if e.record_path.is_empty() {
+                    e.record_path = cx.record_path();
+                }
+                locate(e, op)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn copy(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError> {
+    let path = cx.path_arg(call, 0).map_err(fail)?;
+    let input = match cx.alias_arg(call, 1).map_err(fail)? {
+        Some(a) => cx.find_loop(Some(&a))?.current(),
+        None => cx.loop_input(),
+    };
+    let selected = path.select_value(&input);
+    let Value::Object(m) = selected else {
+        return Err(bulk_error(
+            "copy",
+            if selected.is_null() {
+                format!(
+                    "Invalid path for #copy: '{}' resolved to null!",
+                    path.text()
+                )
+            } else {
+                format!(
+                    "#copy needs an object, but '{}' selects a {}",
+                    path.text(),
+                    selected.type_name()
+                )
+            },
+        ));
+    };
+    let merge = cx
+        .settings
+        .mode
+        .contains(EvaluationMode::ADD_OR_REPLACE_PROPERTIES);
+    for (k, v) in m.iter() {
+        match out.get_mut(k) {
+            Some(existing) if merge => merge_into(existing, v),
+            Some(_) => {
+                return Err(bulk_error(
+                    "copy",
+                    format!(
+                        "#copy would add property '{k}' a second time; set the add-or-replace-properties mode to merge"
+                    ),
+                ));
+            }
+            None => out.insert(k.clone(), v.clone()),
+        }
+    }
+    Ok(())
+}
+
+/// AddOrReplaceProperties: the template's values win; objects merge recursively.
+fn merge_into(existing: &mut Value, copied: &Value) {
+    if let (Value::Object(e), Value::Object(c)) = (&mut *existing, copied) {
+        let e = std::sync::Arc::make_mut(e);
+        for (k, v) in c.iter() {
+            match e.get_mut(k) {
+                Some(x) => merge_into(x, v),
+                None => e.insert(k.clone(), v.clone()),
+            }
+        }
+    }
+}
+
+fn with_object<R>(out: &mut Map, f: impl FnOnce(&mut Value) -> R) -> R {
+    let mut v = Value::object(std::mem::take(out));
+    let r = f(&mut v);
+    if let Value::Object(m) = v {
+        *out = std::sync::Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone());
+    }
+    r
+}
+
+fn replace(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError> {
+    let path = cx.path_arg(call, 0).map_err(fail)?;
+    let value = cx.arg(call, 1).map_err(fail)?;
+    let text = path.text().to_string();
+    with_object(out, |root| {
+        let locations = path.locations(root);
+        if locations.is_empty() {
+            return Err(bulk_error(
+                "replace",
+                format!("Invalid path for #replace: '{text}' resolved to null!"),
+            ));
+        }
+        for loc in locations {
+            if let Some(slot) = root.pointer_mut(&loc) {
+                *slot = value.clone();
+            }
+        }
+        Ok(())
+    })
+}
+
+fn delete(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError> {
+    let path = cx.path_arg(call, 0).map_err(fail)?;
+    let text = path.text().to_string();
+    with_object(out, |root| {
+        let mut locations = path.locations(root);
+        if locations.is_empty() {
+            return Err(bulk_error(
+                "delete",
+                format!("Invalid path for #delete: '{text}' resolved to null!"),
+            ));
+        }
+        // Remove later array items first so earlier indexes stay valid.
+        locations.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| cmp_loc(b, a)));
+        for loc in locations {
+            root.remove_at(&loc);
+        }
+        Ok(())
+    })
+}
+
+fn cmp_loc(a: &[Segment], b: &[Segment]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x, y) {
+            (Segment::Index(i), Segment::Index(j)) => i.cmp(j),
+            _ => std::cmp::Ordering::Equal,
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    std::cmp::Ordering::Equal
+}

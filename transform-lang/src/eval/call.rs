@@ -1,0 +1,190 @@
+//! Calling functions: argument evaluation, conversions, and the fallback rules of
+//! `ReflectionHelper.Caller`.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rust_decimal::Decimal;
+
+use super::Cx;
+use crate::error::{EvalError, EvalErrorKind};
+use crate::expr::{Call, Expr};
+use crate::path::JsonPath;
+use crate::value::{Value, dotnet};
+
+/// How a function failed.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// Caught by `Caller`: the function's default value unless the Strict flag is set.
+    Soft(EvalError),
+    /// Escapes in every mode (JUST's errors outside `Caller`, our limits).
+    Fatal(EvalError),
+}
+
+impl From<EvalError> for Fail {
+    fn from(e: EvalError) -> Self {
+        Fail::Fatal(e)
+    }
+}
+
+impl Fail {
+    pub(crate) fn soft(kind: EvalErrorKind, message: impl Into<String>) -> Self {
+        Fail::Soft(EvalError::new(kind, message))
+    }
+
+    pub(crate) fn function(message: impl Into<String>) -> Self {
+        Fail::soft(EvalErrorKind::Function, message)
+    }
+
+    fn map(self, f: impl FnOnce(EvalError) -> EvalError) -> Self {
+        match self {
+            Fail::Soft(e) => Fail::Soft(f(e)),
+            Fail::Fatal(e) => Fail::Fatal(f(e)),
+        }
+    }
+}
+
+/// A JSONPath argument: compiled with the template, or built at run time.
+pub(crate) enum PathArg<'c> {
+    Compiled(&'c JsonPath),
+    Built(JsonPath),
+}
+
+impl std::ops::Deref for PathArg<'_> {
+    type Target = JsonPath;
+    fn deref(&self) -> &JsonPath {
+        match self {
+            PathArg::Compiled(p) => p,
+            PathArg::Built(p) => p,
+        }
+    }
+}
+
+impl Cx<'_> {
+    /// Evaluates an expression (a literal or a call).
+    pub(crate) fn eval_expr(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        match e {
+            Expr::Lit(l) => Ok(l.value.clone()),
+            Expr::Call(c) => self.call(c),
+        }
+    }
+
+    /// Calls a function, applying the mode's error rules.
+    pub(crate) fn call(&mut self, c: &Call) -> Result<Value, EvalError> {
+        self.step()?;
+        self.enter()?;
+        let mut result = (c.func.run)(self, c);
+        if matches!(result, Ok(Value::Null))
+            && self
+                .settings
+                .mode
+                .contains(crate::EvaluationMode::LOOK_IN_TRANSFORMED)
+            && !self.in_look_in_transformed
+        {
+            result = self.look_in_transformed(|cx| (c.func.run)(cx, c));
+        }
+        self.leave();
+        match result {
+            Ok(v) => {
+                self.produced(1)?;
+                Ok(v)
+            }
+            Err(Fail::Soft(_)) if !self.settings.mode.propagates_errors() => {
+                Ok(c.func.fallback.value())
+            }
+            Err(Fail::Soft(e) | Fail::Fatal(e)) => Err(self.annotate(e, c)),
+        }
+    }
+
+    fn annotate(&self, mut e: EvalError, c: &Call) -> EvalError {
+        if e.function.is_none() {
+            e.function = Some(c.func.name.to_string());
+        }
+        if e.record_path.is_empty() {
+            e.record_path = self.record_path();
+        }
+        e
+    }
+
+    /// Evaluates argument `i` (0-based); absent arguments are `null`.
+    pub(crate) fn arg(&mut self, c: &Call, i: usize) -> Result<Value, Fail> {
+        match c.args.get(i) {
+            None => Ok(Value::Null),
+            Some(e) => self.eval_expr(e).map_err(Fail::Fatal),
+        }
+    }
+
+    /// Argument `i` as an alias name (`None` when absent or null).
+    pub(crate) fn alias_arg(&mut self, c: &Call, i: usize) -> Result<Option<Arc<str>>, Fail> {
+        if i >= c.args.len() {
+            return Ok(None);
+        }
+        let v = self.arg(c, i)?;
+        Ok(dotnet::to_dotnet_string(&v).map(|s| Arc::from(s.trim())))
+    }
+
+    /// Argument `i` as a JSONPath: the compiled literal, or the text an expression built.
+    pub(crate) fn path_arg<'c>(&mut self, c: &'c Call, i: usize) -> Result<PathArg<'c>, Fail> {
+        if let Some(Expr::Lit(l)) = c.args.get(i)
+            && let Some(p) = &l.path
+        {
+            return Ok(PathArg::Compiled(p));
+        }
+        let v = self.arg(c, i)?;
+        let text = dotnet::to_dotnet_string(&v).unwrap_or(Cow::Borrowed(""));
+        JsonPath::parse(&text).map(PathArg::Built).map_err(|e| {
+            Fail::soft(
+                EvalErrorKind::InvalidPath,
+                format!("invalid JSONPath '{text}': {}", e.message),
+            )
+            .map(|e| e.with_argument(i + 1))
+        })
+    }
+
+    fn conversion_failed<T>(&self, v: &Value, to: &str, i: usize, default: T) -> Result<T, Fail> {
+        if self.settings.mode.is_exactly_strict() {
+            let shown = dotnet::to_dotnet_string(v).map_or("null".into(), |s| s.into_owned());
+            Err(Fail::Soft(
+                EvalError::new(
+                    EvalErrorKind::Conversion,
+                    format!("cannot convert '{shown}' ({}) to {to}", v.type_name()),
+                )
+                .with_argument(i + 1),
+            ))
+        } else {
+            Ok(default)
+        }
+    }
+
+    /// `GetTypedValue(v, decimal)`: the default 0 on failure unless the mode is exactly Strict.
+    pub(crate) fn to_decimal(&self, v: &Value, i: usize) -> Result<Decimal, Fail> {
+        match dotnet::to_decimal(v) {
+            Some(d) => Ok(d),
+            None if v.is_null() => Ok(Decimal::ZERO),
+            None => self.conversion_failed(v, "a decimal", i, Decimal::ZERO),
+        }
+    }
+
+    /// `GetTypedValue(v, int)`.
+    pub(crate) fn to_int(&self, v: &Value, i: usize) -> Result<i32, Fail> {
+        match dotnet::to_int(v) {
+            Some(n) => Ok(n),
+            None if v.is_null() => Ok(0),
+            None => self.conversion_failed(v, "an integer", i, 0),
+        }
+    }
+
+    /// `GetTypedValue(v, bool)`.
+    pub(crate) fn to_bool(&self, v: &Value, i: usize) -> Result<bool, Fail> {
+        match dotnet::to_bool(v) {
+            Some(b) => Ok(b),
+            None if v.is_null() => Ok(false),
+            None => self.conversion_failed(v, "a boolean", i, false),
+        }
+    }
+
+    /// Case rule of `ComparisonHelper`: case-sensitive only when the mode is exactly Strict.
+    pub(crate) fn ignore_case(&self) -> bool {
+        !self.settings.mode.is_exactly_strict()
+    }
+}

@@ -1,0 +1,182 @@
+//! The evaluation context: the record, the loop and scope stack, and the budget.
+
+use std::sync::Arc;
+
+use crate::error::{EvalError, EvalErrorKind};
+use crate::settings::Settings;
+use crate::value::{Map, Value};
+
+/// One entry of JUST's `State`: a loop element or a scope token.
+#[derive(Clone, Debug)]
+pub(crate) enum Frame {
+    Loop(LoopFrame),
+    Scope { alias: Arc<str>, value: Value },
+}
+
+/// A loop being iterated.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopFrame {
+    pub alias: Arc<str>,
+    /// The elements (for an object loop, one-property objects).
+    pub items: Arc<Vec<Value>>,
+    pub index: usize,
+    /// The member name, in an object loop.
+    pub property: Option<Arc<str>>,
+    /// The loop's path as written, for error messages.
+    pub path: Arc<str>,
+}
+
+impl LoopFrame {
+    pub(crate) fn current(&self) -> Value {
+        self.items.get(self.index).cloned().unwrap_or_default()
+    }
+}
+
+/// State of one `apply`.
+pub(crate) struct Cx<'s> {
+    pub settings: &'s Settings,
+    /// The record (replaced while `#applyover` and LookInTransformed re-evaluate).
+    pub input: Value,
+    pub frames: Vec<Frame>,
+    /// Objects being built, for LookInTransformed: (key in parent, properties so far).
+    pub building: Vec<(Option<Arc<str>>, Map)>,
+    pub in_look_in_transformed: bool,
+    pub depth: usize,
+    pub steps: usize,
+    pub nodes: usize,
+}
+
+impl<'s> Cx<'s> {
+    pub(crate) fn new(settings: &'s Settings, input: Value) -> Self {
+        Cx {
+            settings,
+            input,
+            frames: Vec::new(),
+            building: Vec::new(),
+            in_look_in_transformed: false,
+            depth: 0,
+            steps: 0,
+            nodes: 0,
+        }
+    }
+
+    /// The innermost loop.
+    pub(crate) fn innermost_loop(&self) -> Option<&LoopFrame> {
+        self.frames.iter().rev().find_map(|f| match f {
+            Frame::Loop(l) => Some(l),
+            Frame::Scope { .. } => None,
+        })
+    }
+
+    /// The loop named `alias`, or the innermost one.
+    pub(crate) fn find_loop(&self, alias: Option<&str>) -> Result<&LoopFrame, EvalError> {
+        let found = match alias {
+            None => self.innermost_loop(),
+            Some(a) => self.frames.iter().rev().find_map(|f| match f {
+                Frame::Loop(l) if l.alias.as_ref() == a => Some(l),
+                _ => None,
+            }),
+        };
+        found.ok_or_else(|| {
+            EvalError::new(
+                EvalErrorKind::Context,
+                match alias {
+                    None => "loop functions can only be used inside #loop".to_string(),
+                    Some(a) => format!("no enclosing loop is named '{a}'"),
+                },
+            )
+        })
+    }
+
+    /// Input of the generic path functions: the current loop element, or the record.
+    pub(crate) fn loop_input(&self) -> Value {
+        self.innermost_loop()
+            .map_or_else(|| self.input.clone(), LoopFrame::current)
+    }
+
+    /// Input of `#valueof`: the innermost scope, or the record; `alias` picks a scope or `root`.
+    pub(crate) fn scope_input(&self, alias: Option<&str>) -> Result<Value, EvalError> {
+        match alias {
+            None => Ok(self
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| match f {
+                    Frame::Scope { value, .. } => Some(value.clone()),
+                    Frame::Loop(_) => None,
+                })
+                .unwrap_or_else(|| self.input.clone())),
+            Some("root") => Ok(self.input.clone()),
+            Some(a) => self
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| match f {
+                    Frame::Scope { alias, value } if alias.as_ref() == a => Some(value.clone()),
+                    _ => None,
+                })
+                .ok_or_else(|| {
+                    EvalError::new(EvalErrorKind::Context, format!("no scope is named '{a}'"))
+                }),
+        }
+    }
+
+    /// Base of a `#loop`/`#scope` path: `alias` (a loop, a scope or `root`), or the innermost
+    /// loop element or scope (`State.GetHigherAlias`), or the record.
+    pub(crate) fn base_input(&self, alias: Option<&str>) -> Result<Value, EvalError> {
+        match alias {
+            Some("root") => Ok(self.input.clone()),
+            Some(a) => self
+                .frames
+                .iter()
+                .rev()
+                .find_map(|f| match f {
+                    Frame::Loop(l) if l.alias.as_ref() == a => Some(l.current()),
+                    Frame::Scope { alias, value } if alias.as_ref() == a => Some(value.clone()),
+                    _ => None,
+                })
+                .ok_or_else(|| {
+                    EvalError::new(
+                        EvalErrorKind::Context,
+                        format!("no enclosing loop or scope is named '{a}'"),
+                    )
+                }),
+            None => Ok(match self.frames.last() {
+                Some(Frame::Loop(l)) => l.current(),
+                Some(Frame::Scope { value, .. }) => value.clone(),
+                None => self.input.clone(),
+            }),
+        }
+    }
+
+    /// Where in the record evaluation is: the loop elements, outermost first.
+    pub(crate) fn record_path(&self) -> String {
+        let mut out = String::new();
+        for f in &self.frames {
+            if let Frame::Loop(l) = f {
+                if !out.is_empty() {
+                    out.push_str(" > ");
+                }
+                match &l.property {
+                    Some(p) => out.push_str(&format!("{}.{p}", l.path)),
+                    None => out.push_str(&format!("{}[{}]", l.path, l.index)),
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push('$');
+        }
+        out
+    }
+
+    pub(crate) fn loop_count(&self) -> usize {
+        self.frames
+            .iter()
+            .filter(|f| matches!(f, Frame::Loop(_)))
+            .count()
+    }
+
+    pub(crate) fn scope_count(&self) -> usize {
+        self.frames.len() - self.loop_count()
+    }
+}

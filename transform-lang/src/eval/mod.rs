@@ -1,0 +1,14 @@
+//! The evaluator: walks a compiled template against one record.
+
+mod array;
+mod bulk;
+mod call;
+mod context;
+mod limits;
+mod lookin;
+mod loops;
+mod object;
+
+pub(crate) use call::Fail;
+pub(crate) use context::{Cx, Frame, LoopFrame};
+pub(crate) use object::eval_node;

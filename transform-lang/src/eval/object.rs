@@ -1,0 +1,216 @@
+//! Objects: property walk in document order, then JUST's post-operations.
+
+use std::sync::Arc;
+
+use super::array::eval_array;
+use super::loops::{LoopOut, eval_loop, eval_scope};
+use super::{Cx, bulk};
+use crate::error::EvalError;
+use crate::expr::Expr;
+use crate::settings::EvaluationMode;
+use crate::template::{ExprNode, Node, ObjectNode, Prop};
+use crate::value::{Map, Value, dotnet};
+
+/// What an object template turns into.
+pub(super) enum ObjOut {
+    /// An ordinary value (usually the object).
+    Value(Value),
+    /// A loop (or an `#ifgroup` holding one) replaced the object with these items; inside an
+    /// array they are spliced in place.
+    Splice(Vec<Value>),
+}
+
+/// Evaluates any node; `key` is the property name the node sits under, if any.
+pub(crate) fn eval_node(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    key: Option<&Arc<str>>,
+) -> Result<Value, EvalError> {
+    match node {
+        Node::Const(v) => Ok(v.clone()),
+        Node::Expr(e) => eval_expr_node(cx, e),
+        Node::Object(o) => Ok(match eval_object(cx, o, key)? {
+            ObjOut::Value(v) => v,
+            ObjOut::Splice(items) => Value::array(items),
+        }),
+        Node::Array(items) => eval_array(cx, items),
+    }
+}
+
+/// Evaluates an expression node, attaching its template location to errors.
+pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Result<Value, EvalError> {
+    let v = cx.eval_expr(&e.expr).map_err(|err| locate(err, e))?;
+    if e.unescape_result
+        && let Value::String(s) = &v
+    {
+        let esc = cx.settings.escape_char;
+        if s.starts_with(esc) && s[esc.len_utf8()..].starts_with('#') {
+            return Ok(Value::from(&s[esc.len_utf8()..]));
+        }
+    }
+    Ok(v)
+}
+
+pub(super) fn locate(mut err: EvalError, e: &ExprNode) -> EvalError {
+    if err.pointer.is_empty() {
+        err.pointer = e.pointer.to_string();
+    }
+    err
+}
+
+/// The single argument of a key function (`#ifgroup(x)`, `#eval(x)`).
+fn key_argument<'e>(e: &'e ExprNode) -> Option<&'e Expr> {
+    match &e.expr {
+        Expr::Call(c) => c.args.first(),
+        Expr::Lit(_) => None,
+    }
+}
+
+pub(super) fn eval_object(
+    cx: &mut Cx<'_>,
+    o: &ObjectNode,
+    key: Option<&Arc<str>>,
+) -> Result<ObjOut, EvalError> {
+    cx.enter()?;
+    let tracking = cx
+        .settings
+        .mode
+        .contains(EvaluationMode::LOOK_IN_TRANSFORMED);
+    if tracking {
+        cx.building.push((key.cloned(), Map::new()));
+    }
+    let mut out = Map::with_capacity(o.props.len());
+    let result = if o.plain {
+        for p in &o.props {
+            if let Prop::Value { key, value } = p {
+                let v = eval_node(cx, value, Some(key))?;
+                if tracking && let Some((_, m)) = cx.building.last_mut() {
+                    m.insert(key.clone(), v.clone());
+                }
+                out.insert(key.clone(), v);
+            }
+        }
+        ObjOut::Value(Value::object(out))
+    } else {
+        eval_special(cx, o, out, tracking)?
+    };
+    if tracking {
+        cx.building.pop();
+    }
+    cx.leave();
+    cx.produced(1)?;
+    Ok(result)
+}
+
+fn eval_special(
+    cx: &mut Cx<'_>,
+    o: &ObjectNode,
+    mut out: Map,
+    tracking: bool,
+) -> Result<ObjOut, EvalError> {
+    let mut bulk_ops: Option<&[ExprNode]> = None;
+    let mut evals: Vec<(Arc<str>, Value)> = Vec::new();
+    let mut groups: Vec<Value> = Vec::new();
+    let mut loops: Vec<LoopOut> = Vec::new();
+    let mut scope: Option<Value> = None;
+    for p in &o.props {
+        match p {
+            Prop::Value { key, value } => {
+                let v = eval_node(cx, value, Some(key))?;
+                if tracking && let Some((_, m)) = cx.building.last_mut() {
+                    m.insert(key.clone(), v.clone());
+                }
+                out.insert(key.clone(), v);
+            }
+            Prop::Bulk { ops } => bulk_ops = Some(ops),
+            Prop::IfGroup { cond, value } => {
+                let c = match key_argument(cond) {
+                    Some(e) => cx.eval_expr(e).map_err(|err| locate(err, cond))?,
+                    None => Value::Null,
+                };
+                let on = match dotnet::to_bool(&c) {
+                    Some(b) => b,
+                    None if cx.settings.mode.is_exactly_strict() => {
+                        let mut err = EvalError::new(
+                            crate::EvalErrorKind::Conversion,
+                            format!(
+                                "the #ifgroup condition '{}' is not a boolean",
+                                c.to_json_compact()
+                            ),
+                        );
+                        err.function = Some("ifgroup".into());
+                        err.argument = Some(1);
+                        err.record_path = cx.record_path();
+                        return Err(locate(err, cond));
+                    }
+                    None => false,
+                };
+                if on {
+                    groups.push(eval_node(cx, value, None)?);
+                }
+            }
+            Prop::Loop { call, value } => {
+                loops.push(eval_loop(cx, call, value).map_err(|err| locate(err, call))?);
+            }
+            Prop::Eval { key, value } => {
+                let k = match key_argument(key) {
+                    Some(e) => cx.eval_expr(e).map_err(|err| locate(err, key))?,
+                    None => Value::Null,
+                };
+                let k: Arc<str> = dotnet::to_dotnet_string(&k)
+                    .map_or_else(|| Arc::from(""), |s| Arc::from(s.as_ref()));
+                let v = eval_node(cx, value, Some(&k))?;
+                evals.push((k, v));
+            }
+            Prop::Scope { call, value } => {
+                scope = Some(eval_scope(cx, call, value).map_err(|err| locate(err, call))?);
+            }
+        }
+    }
+    // Post-operations, in JUST's order: copy, replace, delete, eval, ifgroup, loop, scope.
+    if let Some(ops) = bulk_ops {
+        bulk::apply(cx, ops, &mut out)?;
+    }
+    for (k, v) in evals {
+        out.insert(k, v);
+    }
+    let mut replaced: Option<ObjOut> = None;
+    for g in groups {
+        match g {
+            Value::Object(m) => {
+                for (k, v) in m.iter() {
+                    out.insert(k.clone(), v.clone());
+                }
+            }
+            Value::Array(a) => replaced = Some(ObjOut::Splice(a.to_vec())),
+            _ => {}
+        }
+    }
+    if !loops.is_empty() {
+        let mut items: Option<Vec<Value>> = None;
+        let mut members: Option<Map> = None;
+        for l in loops {
+            match l {
+                LoopOut::Array(v) => items.get_or_insert_with(Vec::new).extend(v),
+                LoopOut::Object(m) => {
+                    let target = members.get_or_insert_with(Map::new);
+                    for (k, v) in m {
+                        target.insert(k, v);
+                    }
+                }
+                LoopOut::Removed => {}
+            }
+        }
+        if let Some(items) = items {
+            replaced = Some(ObjOut::Splice(items));
+        } else if let Some(m) = members {
+            replaced = Some(ObjOut::Value(Value::object(m)));
+        } else if out.is_empty() && replaced.is_none() {
+            replaced = Some(ObjOut::Value(Value::Null));
+        }
+    }
+    if let Some(s) = scope {
+        replaced = Some(ObjOut::Value(s));
+    }
+    Ok(replaced.unwrap_or_else(|| ObjOut::Value(Value::object(out))))
+}

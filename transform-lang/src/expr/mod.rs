@@ -1,0 +1,57 @@
+//! Expressions: the `#function(args)` strings of a template, parsed once into an AST.
+
+mod parse;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+pub(crate) use parse::{ExprError, parse_call_or_literal};
+
+use crate::functions::FuncDef;
+use crate::path::JsonPath;
+use crate::value::Value;
+
+/// A parsed argument or top-level expression.
+#[derive(Debug)]
+pub(crate) enum Expr {
+    /// A literal argument: always a string, never trimmed.
+    Lit(Lit),
+    /// A nested call.
+    Call(Box<Call>),
+}
+
+/// A literal argument.
+#[derive(Debug)]
+pub(crate) struct Lit {
+    /// The string value (escapes removed).
+    pub value: Value,
+    /// The argument compiled as a JSONPath, when the function reads it as one.
+    pub path: Option<Arc<JsonPath>>,
+    /// A template compiled from the literal (the arguments of `#applyover`).
+    pub template: Option<Arc<crate::template::Node>>,
+    /// Byte range in the key or string holding the expression.
+    pub span: Range<usize>,
+}
+
+/// A function call.
+#[derive(Debug)]
+pub(crate) struct Call {
+    /// The function.
+    pub func: &'static FuncDef,
+    /// Arguments in order.
+    pub args: Vec<Expr>,
+    /// Byte range of the whole call.
+    pub span: Range<usize>,
+}
+
+impl Expr {
+    /// Visits this expression and every nested call, depth-first.
+    pub(crate) fn visit<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        f(self);
+        if let Expr::Call(c) = self {
+            for a in &c.args {
+                a.visit(f);
+            }
+        }
+    }
+}

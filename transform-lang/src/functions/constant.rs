@@ -1,0 +1,65 @@
+//! Constants for characters that cannot be written literally in arguments.
+
+use super::{ArgKinds, Fallback, FuncDef, def};
+use crate::eval::{Cx, Fail};
+use crate::expr::Call;
+use crate::value::Value;
+
+pub(super) const DEFS: &[FuncDef] = &[
+    def(
+        "constant_comma",
+        0,
+        0,
+        "#constant_comma()",
+        "A comma: `,`.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        comma,
+    ),
+    def(
+        "constant_hash",
+        0,
+        0,
+        "#constant_hash()",
+        "A hash: `#`.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        hash,
+    ),
+    def(
+        "stringempty",
+        0,
+        0,
+        "#stringempty()",
+        "The empty string.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        empty_string,
+    ),
+    def(
+        "arrayempty",
+        0,
+        0,
+        "#arrayempty()",
+        "An empty array.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        empty_array,
+    ),
+];
+
+fn comma(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
+    Ok(Value::from(","))
+}
+
+fn hash(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
+    Ok(Value::from("#"))
+}
+
+fn empty_string(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
+    Ok(Value::from(""))
+}
+
+fn empty_array(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
+    Ok(Value::array(Vec::new()))
+}

@@ -1,0 +1,62 @@
+//! Path and existence: `#valueof`, `#exists`, `#existsandnotempty`.
+
+use super::{ArgKinds, Fallback, FuncDef, def};
+use crate::eval::{Cx, Fail};
+use crate::expr::Call;
+use crate::value::Value;
+
+pub(super) const DEFS: &[FuncDef] = &[
+    def(
+        "valueof",
+        1,
+        2,
+        "#valueof(path[, scopeAlias])",
+        "The token at `path` in the innermost #scope (or the record); null if missing, an array if several match.",
+        ArgKinds::Paths(&[0]),
+        Fallback::Null,
+        valueof,
+    ),
+    def(
+        "exists",
+        1,
+        1,
+        "#exists(path)",
+        "Whether `path` selects a token in the current loop element (or the record); a null value counts.",
+        ArgKinds::Paths(&[0]),
+        Fallback::False,
+        exists,
+    ),
+    def(
+        "existsandnotempty",
+        1,
+        1,
+        "#existsandnotempty(path)",
+        "Whether `path` selects a non-blank string or a non-empty array.",
+        ArgKinds::Paths(&[0]),
+        Fallback::False,
+        exists_and_not_empty,
+    ),
+];
+
+fn valueof(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let path = cx.path_arg(c, 0)?;
+    let alias = cx.alias_arg(c, 1)?;
+    let input = cx.scope_input(alias.as_deref())?;
+    Ok(path.select_value(&input))
+}
+
+fn exists(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let path = cx.path_arg(c, 0)?;
+    let input = cx.loop_input();
+    Ok(Value::Bool(path.exists(&input)))
+}
+
+fn exists_and_not_empty(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let path = cx.path_arg(c, 0)?;
+    let input = cx.loop_input();
+    Ok(Value::Bool(match path.select_value(&input) {
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        _ => false,
+    }))
+}

@@ -1,0 +1,317 @@
+//! Strings: concatenation, substrings, searching, length, comparison.
+
+use super::conditional::equals;
+use super::{ArgKinds, Fallback, FuncDef, def, text};
+use crate::EvalErrorKind;
+use crate::eval::{Cx, Fail};
+use crate::expr::Call;
+use crate::value::{Value, dotnet};
+
+pub(super) const DEFS: &[FuncDef] = &[
+    def(
+        "concat",
+        2,
+        2,
+        "#concat(a, b)",
+        "Joins two strings, or two arrays; a null side is ignored.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        concat,
+    ),
+    def(
+        "xconcat",
+        1,
+        usize::MAX,
+        "#xconcat(a, b, ...)",
+        "Joins any number of strings, numbers or arrays, skipping nulls.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        xconcat,
+    ),
+    def(
+        "substring",
+        3,
+        3,
+        "#substring(s, start, length)",
+        "`length` characters of `s` from `start` (0-based); out of range is an error.",
+        ArgKinds::Plain,
+        Fallback::Null,
+        substring,
+    ),
+    def(
+        "firstindexof",
+        2,
+        2,
+        "#firstindexof(s, x)",
+        "Index of the first `x` in `s`, or -1.",
+        ArgKinds::Plain,
+        Fallback::Zero,
+        first_index_of,
+    ),
+    def(
+        "lastindexof",
+        2,
+        2,
+        "#lastindexof(s, x)",
+        "Index of the last `x` in `s`, or -1.",
+        ArgKinds::Plain,
+        Fallback::Zero,
+        last_index_of,
+    ),
+    def(
+        "length",
+        1,
+        1,
+        "#length(x)",
+        "Characters of a string, items of an array, members of an object; `$.path` is read first.",
+        ArgKinds::PathsIfDollar(&[0]),
+        Fallback::Zero,
+        length,
+    ),
+    def(
+        "concatall",
+        1,
+        1,
+        "#concatall(array)",
+        "Joins the string forms of an array's items (`$.path` is read first).",
+        ArgKinds::PathsIfDollar(&[0]),
+        Fallback::Null,
+        concat_all,
+    ),
+    def(
+        "concatallatpath",
+        2,
+        2,
+        "#concatallatpath(array, path)",
+        "Joins the string forms of `path` in each item.",
+        ArgKinds::Mixed(&[0], &[1]),
+        Fallback::Null,
+        concat_all_at_path,
+    ),
+    def(
+        "stringequals",
+        2,
+        2,
+        "#stringequals(a, b)",
+        "Whether a and b are equal as strings (case-insensitive unless Strict).",
+        ArgKinds::Plain,
+        Fallback::False,
+        string_equals,
+    ),
+    def(
+        "stringcontains",
+        2,
+        2,
+        "#stringcontains(a, b)",
+        "Whether `a` contains `b` (case-insensitive unless Strict).",
+        ArgKinds::Plain,
+        Fallback::False,
+        string_contains,
+    ),
+];
+
+/// Joins two values the way `#concat` does.
+///
+/// Deviations from JUST (each a defect there): a number or boolean on either side joins by
+/// its string form instead of failing; `""` with null gives `""` instead of failing; two
+/// arrays keep the order of the second instead of reversing it.
+pub(crate) fn join(cx: &Cx<'_>, a: &Value, b: &Value) -> Result<Value, Fail> {
+    match (a, b) {
+        (Value::Null, Value::Null) => Ok(Value::Null),
+        (Value::Array(x), Value::Array(y)) => {
+            let mut out = Vec::with_capacity(x.len() + y.len());
+            out.extend(x.iter().cloned());
+            out.extend(y.iter().cloned());
+            Ok(Value::array(out))
+        }
+        (Value::Array(_), Value::Null) | (Value::Null, Value::Array(_)) => {
+            Ok(if a.is_null() { b.clone() } else { a.clone() })
+        }
+        (Value::Array(_), _) | (_, Value::Array(_)) => Err(Fail::function(format!(
+            "cannot join an array with a {}",
+            if a.as_array().is_some() {
+                b.type_name()
+            } else {
+                a.type_name()
+            }
+        ))),
+        (Value::Null, v) | (v, Value::Null) => Ok(match v {
+            Value::String(_) => v.clone(),
+            other => Value::from(text(other).unwrap_or_default().into_owned()),
+        }),
+        _ => {
+            let (x, y) = (text(a).unwrap_or_default(), text(b).unwrap_or_default());
+            cx.check_len(x.len() + y.len())?;
+            let mut s = String::with_capacity(x.len() + y.len());
+            s.push_str(&x);
+            s.push_str(&y);
+            Ok(Value::from(s))
+        }
+    }
+}
+
+fn concat(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let a = cx.arg(c, 0)?;
+    let b = cx.arg(c, 1)?;
+    join(cx, &a, &b)
+}
+
+fn xconcat(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let mut acc = Value::Null;
+    for i in 0..c.args.len() {
+        let v = cx.arg(c, i)?;
+        if !v.is_null() {
+            acc = join(cx, &acc, &v)?;
+        }
+    }
+    Ok(acc)
+}
+
+fn out_of_range(what: &str) -> Fail {
+    Fail::function(format!("{what} is out of range"))
+}
+
+fn substring(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let s = cx.arg(c, 0)?;
+    let start = cx.arg(c, 1)?;
+    let start = cx.to_int(&start, 1)?;
+    let len = cx.arg(c, 2)?;
+    let len = cx.to_int(&len, 2)?;
+    let s = text(&s).ok_or_else(|| Fail::function("the string is null"))?;
+    let (Ok(start), Ok(len)) = (usize::try_from(start), usize::try_from(len)) else {
+        return Err(out_of_range("start or length"));
+    };
+    let from = dotnet::utf16_to_byte(&s, start).ok_or_else(|| out_of_range("start"))?;
+    let to = start
+        .checked_add(len)
+        .and_then(|end| dotnet::utf16_to_byte(&s, end))
+        .ok_or_else(|| out_of_range("start + length"))?;
+    Ok(Value::from(&s[from..to]))
+}
+
+fn index_args(cx: &mut Cx<'_>, c: &Call) -> Result<(String, String), Fail> {
+    let s = cx.arg(c, 0)?;
+    let x = cx.arg(c, 1)?;
+    let s = text(&s)
+        .ok_or_else(|| Fail::function("the string is null"))?
+        .into_owned();
+    let x = text(&x)
+        .ok_or_else(|| Fail::function("the searched value is null"))?
+        .into_owned();
+    Ok((s, x))
+}
+
+fn first_index_of(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let (s, x) = index_args(cx, c)?;
+    Ok(Value::Int(
+        s.find(&x)
+            .map_or(-1, |b| dotnet::byte_to_utf16(&s, b) as i64),
+    ))
+}
+
+fn last_index_of(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let (s, x) = index_args(cx, c)?;
+    Ok(Value::Int(
+        s.rfind(&x)
+            .map_or(-1, |b| dotnet::byte_to_utf16(&s, b) as i64),
+    ))
+}
+
+/// Argument `i` read as a path against the loop input when compiled as one (or when it is a
+/// string starting with `$.`), else taken as is.
+pub(crate) fn path_or_value(cx: &mut Cx<'_>, c: &Call, i: usize) -> Result<Value, Fail> {
+    if let Some(crate::expr::Expr::Lit(l)) = c.args.get(i)
+        && let Some(p) = &l.path
+    {
+        return Ok(p.select_value(&cx.loop_input()));
+    }
+    let v = cx.arg(c, i)?;
+    match &v {
+        Value::String(s) if s.starts_with("$.") => {
+            let p = crate::path::JsonPath::parse(s).map_err(|e| {
+                Fail::soft(
+                    EvalErrorKind::InvalidPath,
+                    format!("invalid JSONPath '{s}': {}", e.message),
+                )
+            })?;
+            Ok(p.select_value(&cx.loop_input()))
+        }
+        _ => Ok(v),
+    }
+}
+
+fn length(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let v = path_or_value(cx, c, 0)?;
+    let n = match &v {
+        Value::String(s) => dotnet::utf16_len(s),
+        Value::Array(a) => a.len(),
+        Value::Object(o) => o.len(),
+        other => {
+            return Err(Fail::function(format!(
+                "cannot take the length of a {}",
+                other.type_name()
+            )));
+        }
+    };
+    Ok(Value::Int(n as i64))
+}
+
+fn join_all<'a>(cx: &Cx<'_>, items: impl Iterator<Item = Value>) -> Result<Value, Fail> {
+    let mut s = String::new();
+    for v in items {
+        if cx.settings.mode.is_exactly_strict() && !matches!(v, Value::String(_)) {
+            return Err(Fail::soft(
+                EvalErrorKind::Conversion,
+                format!(
+                    "every item must be a string in Strict mode, found a {}",
+                    v.type_name()
+                ),
+            ));
+        }
+        if let Some(t) = text(&v) {
+            s.push_str(&t);
+            cx.check_len(s.len())?;
+        }
+    }
+    Ok(Value::from(s))
+}
+
+fn array_arg(v: Value) -> Result<std::sync::Arc<Vec<Value>>, Fail> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => Err(Fail::function(format!(
+            "expected an array, found a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn concat_all(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let items = array_arg(path_or_value(cx, c, 0)?)?;
+    join_all(cx, items.iter().cloned())
+}
+
+fn concat_all_at_path(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let items = array_arg(path_or_value(cx, c, 0)?)?;
+    let path = cx.path_arg(c, 1)?;
+    join_all(cx, items.iter().map(|item| path.select_value(item)))
+}
+
+fn string_equals(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let a = cx.arg(c, 0)?;
+    let b = cx.arg(c, 1)?;
+    Ok(Value::Bool(equals(cx, &a, &b)))
+}
+
+fn string_contains(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
+    let a = cx.arg(c, 0)?;
+    let b = cx.arg(c, 1)?;
+    let (Some(a), Some(b)) = (text(&a), text(&b)) else {
+        return Ok(Value::Bool(false));
+    };
+    Ok(Value::Bool(if cx.ignore_case() {
+        a.to_lowercase().contains(&b.to_lowercase())
+    } else {
+        a.contains(b.as_ref())
+    }))
+}

@@ -1,0 +1,206 @@
+//! The JSONPath dialect of JUST.net: Newtonsoft's `SelectToken` (Json.NET 13 JPath).
+//!
+//! A path is parsed once into [`JsonPath`], whose [`Step`]s carry their byte range in the path
+//! text so that tools (the validator) can point at the exact step that names an unknown
+//! property. Evaluation borrows from the input: nothing is cloned until the caller asks for
+//! an owned [`Value`].
+
+mod eval;
+mod filter;
+mod parse;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+pub use filter::{CmpOp, FilterExpr, Operand};
+
+use crate::value::Value;
+
+/// A compiled JSONPath.
+#[derive(Clone, Debug)]
+pub struct JsonPath {
+    text: Arc<str>,
+    steps: Vec<Step>,
+    /// Whether every step selects at most one token (member names and indexes only): such
+    /// paths are walked without allocating.
+    singular: bool,
+}
+
+/// One step of a path and where it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// What the step selects.
+    pub kind: StepKind,
+    /// Whether the step is preceded by `..` (recursive descent).
+    pub recursive: bool,
+    /// Byte range of the step in the path text (including its `.`/`..`/brackets).
+    pub span: Range<usize>,
+}
+
+/// What a step selects.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepKind {
+    /// `$`: the root the path is evaluated against.
+    Root,
+    /// `@`: the current item (only inside filters).
+    Current,
+    /// `.name` or `['name']`.
+    Member(Arc<str>),
+    /// `['a','b']`.
+    Members(Vec<Arc<str>>),
+    /// `.*`: every member value of an object.
+    AnyMember,
+    /// `[n]`.
+    Index(i64),
+    /// `[0,2]`.
+    Indexes(Vec<i64>),
+    /// `[*]`: every array item.
+    AnyIndex,
+    /// `[start:end:step]`, Python semantics.
+    Slice {
+        /// First index (negative counts from the end).
+        start: Option<i64>,
+        /// End index, exclusive.
+        end: Option<i64>,
+        /// Step, never 0.
+        step: Option<i64>,
+    },
+    /// `[?(expr)]`: array items for which `expr` holds.
+    Filter(Box<FilterExpr>),
+}
+
+/// A path that does not parse, with the byte range of the offending text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathError {
+    /// What is wrong.
+    pub message: String,
+    /// Byte range in the path text.
+    pub span: Range<usize>,
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (at byte {})", self.message, self.span.start)
+    }
+}
+
+impl std::error::Error for PathError {}
+
+impl JsonPath {
+    /// Parses a path. A leading `$` is optional; backticks read as single quotes.
+    pub fn parse(text: &str) -> Result<Self, PathError> {
+        let steps = parse::parse(text)?;
+        let singular = steps.iter().all(|s| {
+            !s.recursive
+                && matches!(
+                    s.kind,
+                    StepKind::Root | StepKind::Member(_) | StepKind::Index(_)
+                )
+        });
+        Ok(JsonPath {
+            text: text.into(),
+            steps,
+            singular,
+        })
+    }
+
+    /// The path as written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The steps, in order (a leading `$` is a [`StepKind::Root`] step).
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The member names the path reads directly from its root, in order, stopping at the first
+    /// step that is not a plain member or index (used by schema checks).
+    pub fn member_chain(&self) -> impl Iterator<Item = (&str, &Range<usize>)> {
+        self.steps
+            .iter()
+            .skip_while(|s| s.kind == StepKind::Root)
+            .take_while(|s| {
+                !s.recursive
+                    && matches!(
+                        s.kind,
+                        StepKind::Member(_)
+                            | StepKind::Index(_)
+                            | StepKind::AnyIndex
+                            | StepKind::Filter(_)
+                    )
+            })
+            .filter_map(|s| match &s.kind {
+                StepKind::Member(m) => Some((m.as_ref(), &s.span)),
+                _ => None,
+            })
+    }
+
+    /// Every token the path selects, in document order.
+    pub fn select<'v>(&self, root: &'v Value) -> Vec<&'v Value> {
+        let mut out = Vec::new();
+        eval::select(self, root, &mut |v| out.push(v));
+        out
+    }
+
+    /// JUST's selection result: `null` when nothing matches, the token itself for one match, an
+    /// array of all matches for several.
+    pub fn select_value(&self, root: &Value) -> Value {
+        if self.singular {
+            return eval::select_singular(&self.steps, root)
+                .cloned()
+                .unwrap_or(Value::Null);
+        }
+        let mut first: Option<&Value> = None;
+        let mut many: Vec<Value> = Vec::new();
+        eval::select(self, root, &mut |v| match first {
+            None => first = Some(v),
+            Some(f) => {
+                if many.is_empty() {
+                    many.push(f.clone());
+                }
+                many.push(v.clone());
+            }
+        });
+        match (first, many.is_empty()) {
+            (None, _) => Value::Null,
+            (Some(v), true) => v.clone(),
+            (Some(_), false) => Value::array(many),
+        }
+    }
+
+    /// Whether the path selects at least one token (a JSON `null` counts).
+    pub fn exists(&self, root: &Value) -> bool {
+        if self.singular {
+            return eval::select_singular(&self.steps, root).is_some();
+        }
+        let mut found = false;
+        eval::select(self, root, &mut |_| found = true);
+        found
+    }
+
+    /// Locations (member names and indexes from the root) of every selected token, used to
+    /// replace or delete them.
+    pub fn locations(&self, root: &Value) -> Vec<Vec<Segment>> {
+        let mut out = Vec::new();
+        eval::select_located(self, root, &mut |_, loc| {
+            out.push(loc.iter().map(|s| s.to_owned_segment()).collect())
+        });
+        out
+    }
+
+    /// Whether the written path ends with a bracket step (`[...]`): JUST then wraps a single
+    /// non-array result of a loop into an array.
+    pub fn ends_with_bracket(&self) -> bool {
+        self.text.trim_end().ends_with(']')
+    }
+}
+
+/// One segment of a token's location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    /// An object member.
+    Key(Arc<str>),
+    /// An array item.
+    Index(usize),
+}

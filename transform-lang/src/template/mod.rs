@@ -1,0 +1,74 @@
+//! Templates: compile once, apply to many records.
+
+mod compile;
+pub(crate) mod lenient;
+mod node;
+
+use crate::analysis::{self, CallUse, PathUse};
+use crate::error::{CompileErrors, EvalError};
+use crate::eval::{Cx, eval_node};
+use crate::settings::Settings;
+use crate::value::Value;
+
+pub(crate) use compile::compile_runtime;
+pub(crate) use node::{ExprNode, Node, ObjectNode, Prop};
+
+/// A compiled template. Immutable, `Send + Sync`: share it between threads and apply it to
+/// any number of records; applying parses nothing.
+#[derive(Debug)]
+pub struct Template {
+    root: Node,
+    settings: Settings,
+}
+
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Template>();
+};
+
+impl Template {
+    /// Compiles a template given as a JSON value (object, array or scalar), from a
+    /// [`Value`] or a `serde_json::Value`. All errors are reported, not just the first.
+    pub fn compile(template: impl Into<Value>, settings: &Settings) -> Result<Self, CompileErrors> {
+        let template = template.into();
+        let root = compile::compile(&template, settings, None)?;
+        Ok(Template {
+            root,
+            settings: settings.clone(),
+        })
+    }
+
+    /// Compiles a template given as JSON text, read leniently like Newtonsoft (single quotes,
+    /// trailing commas, comments, unquoted names). Error locations also carry byte offsets
+    /// into `text`.
+    pub fn compile_str(text: &str, settings: &Settings) -> Result<Self, CompileErrors> {
+        let (template, source) =
+            lenient::parse(text, settings.limits.max_depth).map_err(|e| CompileErrors(vec![e]))?;
+        let root = compile::compile(&template, settings, Some(&source))?;
+        Ok(Template {
+            root,
+            settings: settings.clone(),
+        })
+    }
+
+    /// Applies the template to one record.
+    pub fn apply(&self, input: &Value) -> Result<Value, EvalError> {
+        let mut cx = Cx::new(&self.settings, input.clone());
+        eval_node(&mut cx, &self.root, None)
+    }
+
+    /// The settings the template was compiled with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Every JSONPath the template reads, with its location and context.
+    pub fn paths(&self) -> Vec<PathUse<'_>> {
+        analysis::paths(&self.root)
+    }
+
+    /// Every function call of the template, with its location.
+    pub fn calls(&self) -> Vec<CallUse> {
+        analysis::calls(&self.root)
+    }
+}

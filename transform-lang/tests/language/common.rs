@@ -1,0 +1,54 @@
+//! Helpers: `yields` compiles a template (JSON text), applies it to a record (JSON text) and
+//! compares the compact output text, so number formatting is checked too.
+
+use syncdef_transform::{EvaluationMode, Settings, Template, Value};
+
+pub fn run_with(settings: &Settings, template: &str, input: &str) -> Result<String, String> {
+    let t = Template::compile_str(template, settings).map_err(|e| e.to_string())?;
+    let input = Value::from_json_str(input).map_err(|e| e.to_string())?;
+    t.apply(&input)
+        .map(|v| v.to_json_compact())
+        .map_err(|e| e.to_string())
+}
+
+#[track_caller]
+pub fn yields(template: &str, input: &str, expected: &str) {
+    yields_in(EvaluationMode::default(), template, input, expected);
+}
+
+#[track_caller]
+pub fn yields_in(mode: EvaluationMode, template: &str, input: &str, expected: &str) {
+    match run_with(&Settings::with_mode(mode), template, input) {
+        Ok(out) => assert_eq!(out, expected, "template {template}"),
+        Err(e) => panic!("template {template} failed: {e}"),
+    }
+}
+
+#[track_caller]
+pub fn fails_in(mode: EvaluationMode, template: &str, input: &str) -> String {
+    match run_with(&Settings::with_mode(mode), template, input) {
+        Ok(out) => panic!("template {template} should fail, gave {out}"),
+        Err(e) => e,
+    }
+}
+
+/// One value: `{"r": <expr>}` applied to `input`, the output of `r`.
+#[track_caller]
+pub fn value(expr: &str, input: &str) -> String {
+    value_in(EvaluationMode::default(), expr, input)
+}
+
+#[track_caller]
+pub fn value_in(mode: EvaluationMode, expr: &str, input: &str) -> String {
+    let template = serde_json::json!({ "r": expr }).to_string();
+    let out = run_with(&Settings::with_mode(mode), &template, input)
+        .unwrap_or_else(|e| panic!("{expr} failed: {e}"));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("output is JSON");
+    // Re-extract the text of `r` exactly as written.
+    let prefix = "{\"r\":";
+    assert!(out.starts_with(prefix), "{out}");
+    let _ = v;
+    out[prefix.len()..out.len() - 1].to_string()
+}
+
+pub const STRICT: EvaluationMode = EvaluationMode::STRICT;
