@@ -79,6 +79,7 @@ fn property_type(
             problems.push(QueryProblem::UnknownFilterProperty {
                 property: property.to_owned(),
                 suggestion: did_you_mean(property, collection.property_names()),
+                known: collection.property_names().collect(),
             });
             None
         }

@@ -13,6 +13,8 @@ pub enum QueryProblem {
         property: String,
         /// The closest filterable property.
         suggestion: Option<&'static str>,
+        /// All filterable properties, listed when nothing is close.
+        known: Vec<&'static str>,
     },
     /// The literal's type does not fit the property's.
     WrongLiteral {
@@ -112,6 +114,14 @@ fn hint(suggestion: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 fn literal_advice(expected: PropertyType) -> &'static str {
     match expected {
         PropertyType::Int => "pass a whole number (i64)",
@@ -130,15 +140,29 @@ impl fmt::Display for QueryProblem {
         match self {
             Self::UnknownFilterProperty {
                 property,
-                suggestion,
-            } => write!(f, "`{property}` cannot be filtered on{}", hint(*suggestion)),
+                suggestion: Some(suggestion),
+                ..
+            } => write!(
+                f,
+                "`{property}` cannot be filtered on; did you mean `{suggestion}`?"
+            ),
+            Self::UnknownFilterProperty {
+                property,
+                suggestion: None,
+                known,
+            } => write!(
+                f,
+                "`{property}` cannot be filtered on; filterable properties: {}",
+                known.join(", ")
+            ),
             Self::WrongLiteral {
                 property,
                 expected,
                 found,
             } => write!(
                 f,
-                "`{property}` is {expected} but the value is a {found}: {}",
+                "`{property}` is {expected} but the value is {} {found}: {}",
+                article(found),
                 literal_advice(*expected)
             ),
             Self::UnorderedComparison { property, ty, op } => write!(
@@ -163,16 +187,16 @@ impl fmt::Display for QueryProblem {
                 orderable,
             } => write!(
                 f,
-                "`{property}` cannot be ordered by{}; orderable properties: {}",
-                hint(*suggestion),
-                orderable.join(", ")
+                "`{property}` cannot be ordered by (orderable: {}){}",
+                orderable.join(", "),
+                hint(*suggestion)
             ),
             Self::NotOrderable {
                 property,
                 orderable,
             } => write!(
                 f,
-                "`{property}` can be filtered on but not ordered by; orderable properties: {}",
+                "`{property}` can be filtered on but not ordered by (orderable: {})",
                 orderable.join(", ")
             ),
             Self::OrderNotShown { property } => write!(
@@ -207,9 +231,9 @@ impl fmt::Display for QueryProblem {
                 suggestion,
             } => write!(
                 f,
-                "`{value}` is not a valid `{{{name}}}`{}; use one of: {}",
-                hint(*suggestion),
-                allowed.join(", ")
+                "`{value}` is not a valid `{{{name}}}` (one of: {}){}",
+                allowed.join(", "),
+                hint(*suggestion)
             ),
             Self::ZeroPageSize => f.write_str("the page size must be at least 1"),
         }
