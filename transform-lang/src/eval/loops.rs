@@ -35,7 +35,12 @@ fn key_call(e: &ExprNode) -> Result<&Call, EvalError> {
 
 /// Evaluates the `path` argument of a loop or scope against its base: the alias given as
 /// argument `base_arg`, or the innermost loop element or scope.
-fn source(cx: &mut Cx<'_>, call: &Call, base_arg: usize) -> Result<(Value, Arc<str>), EvalError> {
+fn source(
+    cx: &mut Cx<'_>,
+    call: &Call,
+    base_arg: usize,
+    wrap: bool,
+) -> Result<(Value, Arc<str>), EvalError> {
     let base_alias = cx.alias_arg(call, base_arg).map_err(fail)?;
     let select = |cx: &Cx<'_>, path: &JsonPath| -> Result<Value, EvalError> {
         let base = cx.base_input(base_alias.as_deref())?;
@@ -44,7 +49,7 @@ fn source(cx: &mut Cx<'_>, call: &Call, base_arg: usize) -> Result<(Value, Arc<s
         // looped over as a one-element array.
         Ok(match v {
             Value::Null | Value::Array(_) => v,
-            v if path.ends_with_bracket() => Value::array(vec![v]),
+            v if wrap && path.ends_with_bracket() => Value::array(vec![v]),
             v => v,
         })
     };
@@ -79,7 +84,7 @@ pub(super) fn eval_loop(
     body: &Node,
 ) -> Result<LoopOut, EvalError> {
     let call = key_call(key)?;
-    let (src, path_text) = source(cx, call, 2)?;
+    let (src, path_text) = source(cx, call, 2, true)?;
     let alias: Arc<str> = match cx.alias_arg(call, 1).map_err(fail)? {
         Some(a) => a,
         None => format!("loop{}", cx.loop_count() + 1).into(),
@@ -155,7 +160,7 @@ pub(super) fn eval_loop(
 
 pub(super) fn eval_scope(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Result<Value, EvalError> {
     let call = key_call(key)?;
-    let (value, _) = source(cx, call, 2)?;
+    let (value, _) = source(cx, call, 2, false)?;
     let alias: Arc<str> = match cx.alias_arg(call, 1).map_err(fail)? {
         Some(a) => a,
         None => format!("scope{}", cx.scope_count() + 1).into(),
