@@ -271,6 +271,7 @@ impl PlatformClient {
         }
         let status = response.status();
         tracing::debug!(%method, %url, status = status.as_u16(), "platform answered");
+        let retry_after = retry_after(response.headers());
         let text = response
             .text()
             .await
@@ -281,6 +282,7 @@ impl PlatformClient {
                 url: url.to_string(),
                 status: status.as_u16(),
                 body: truncate_body(&text),
+                retry_after,
             });
         }
         Ok(text)
@@ -319,6 +321,18 @@ impl PlatformClient {
         let text = self.execute(Method::GET, url, &Body::None).await?;
         parse_json(&Method::GET, url, &text)
     }
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is rare on APIs and is ignored).
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    headers
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .map(Duration::from_secs)
 }
 
 /// Parses a 2xx body; empty means `null` (some endpoints answer 200 with nothing for "none").

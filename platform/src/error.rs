@@ -24,6 +24,8 @@ pub enum PlatformError {
         status: u16,
         /// Response body, truncated to 2 KiB.
         body: String,
+        /// The `Retry-After` header in seconds, if the platform sent one (429, 503).
+        retry_after: Option<std::time::Duration>,
     },
     /// No answer within the configured timeout.
     #[error(
@@ -145,6 +147,14 @@ impl PlatformError {
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Status { status, .. } | Self::TokenRefused { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// How long the platform asked to wait before retrying (`Retry-After`), if it said.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        match self {
+            Self::Status { retry_after, .. } => *retry_after,
             _ => None,
         }
     }

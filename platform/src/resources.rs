@@ -11,11 +11,11 @@ use serde_json::Value;
 use crate::client::{Body, PlatformClient, parse_json};
 use crate::error::PlatformError;
 use crate::ids::{
-    AccountId, InstallmentPlanId, InvoiceId, OrderId, OrderItemId, PaymentId, ProductId,
+    AccountId, InstallmentPlanId, InvoiceId, OrderId, OrderItemId, PaymentId, ProductId, RecordId,
     SubscriptionId, SystemId,
 };
 use crate::patch::check_supported;
-use crate::query::COMPONENT;
+use crate::query::{COMPONENT, Collection};
 
 /// `/seg/seg/...` with each segment escaped, so an id can never add a path level.
 fn path(segments: &[&str]) -> String {
@@ -66,6 +66,24 @@ impl PlatformClient {
             .await?;
         let value = parse_json(&Method::PATCH, &url, &text)?;
         Ok((!value.is_null()).then_some(value))
+    }
+
+    /// `GET <collection>/{id}`: one record of any collection of spec 2.1 (spec 4.4), e.g.
+    /// `client.record(&collections::CONTACTS, &AccountId(5))`. Collections whose path has
+    /// placeholders have no single-record route in the spec and are refused.
+    pub async fn record(
+        &self,
+        collection: &Collection,
+        id: &impl RecordId,
+    ) -> Result<Value, PlatformError> {
+        if !collection.path_params.is_empty() {
+            return Err(PlatformError::Config(format!(
+                "{} has no single-record route in the spec; use get_record with the full path",
+                collection.path
+            )));
+        }
+        let id = utf8_percent_encode(&id.to_string(), COMPONENT).to_string();
+        self.get_record(&format!("{}/{id}", collection.path)).await
     }
 
     /// `GET /api/accounts/{id}`.

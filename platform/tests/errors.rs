@@ -54,6 +54,20 @@ async fn statuses_are_classified() {
 }
 
 #[tokio::test]
+async fn retry_after_is_reported() {
+    let (server, client) = server_and_client().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "7"))
+        .mount(&server)
+        .await;
+
+    let error = client.account(AccountId(1)).await.unwrap_err();
+    assert!(error.is_retryable());
+    assert_eq!(error.retry_after(), Some(Duration::from_secs(7)));
+    assert!(error.to_string().contains("rate limited"), "{error}");
+}
+
+#[tokio::test]
 async fn long_bodies_are_truncated() {
     let (server, client) = server_and_client().await;
     let body = "é".repeat(5000);

@@ -8,7 +8,7 @@ use syncdef_platform::ids::{
     AccountId, InstallmentPlanId, InvoiceId, OrderId, OrderItemId, RecordId, SubscriptionId,
     SystemId,
 };
-use syncdef_platform::{Patch, PatchBuilder, PlatformError};
+use syncdef_platform::{Patch, PatchBuilder, PlatformError, collections};
 use wiremock::matchers::{body_json, header, method, path, query_param};
 use wiremock::{Mock, ResponseTemplate};
 
@@ -38,6 +38,31 @@ async fn single_records_and_their_ids() {
     let invoice_id: InvoiceId = INVOICE.parse().expect("guid");
     let invoice = client.invoice(&invoice_id).await.expect("invoice");
     assert_eq!(InvoiceId::from_record(&invoice), Ok(invoice_id));
+}
+
+#[tokio::test]
+async fn any_main_collection_reads_one_record() {
+    let (server, client) = server_and_client().await;
+    Mock::given(method("GET"))
+        .and(path("/api/contacts/9"))
+        .respond_with(ok(json!({"id": 9, "firstName": "Ann"})))
+        .expect(1)
+        .mount(&server)
+        .await;
+
+    let contact = client
+        .record(&collections::CONTACTS, &AccountId(9))
+        .await
+        .expect("contact");
+    assert_eq!(contact["firstName"], "Ann");
+    let error = client
+        .record(&collections::PRICELIST_ITEMS, &AccountId(1))
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("no single-record route"),
+        "{error}"
+    );
 }
 
 #[tokio::test]

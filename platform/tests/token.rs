@@ -91,10 +91,10 @@ async fn token_is_reused_while_fresh() {
 #[tokio::test]
 async fn token_is_replaced_shortly_before_expiry() {
     let server = MockServer::start().await;
-    // Lives 2 s; the 60 s skew is capped at half the lifetime, so it is replaced after 1 s.
+    // Lives 4 s; the 60 s skew is capped at half the lifetime, so it is replaced after 2 s.
     Mock::given(method("POST"))
         .and(path("/oauth/token"))
-        .respond_with(token_response("token-1", 2))
+        .respond_with(token_response("token-1", 4))
         .up_to_n_times(1)
         .mount(&server)
         .await;
@@ -119,7 +119,7 @@ async fn token_is_replaced_shortly_before_expiry() {
 
     client.account(AccountId(1)).await.expect("first call");
     client.account(AccountId(1)).await.expect("reuses token-1");
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    tokio::time::sleep(Duration::from_millis(2100)).await;
     client.account(AccountId(1)).await.expect("refreshes");
     client.account(AccountId(1)).await.expect("reuses token-2");
     assert_eq!(token_requests(&server).await.len(), 2);
