@@ -39,7 +39,7 @@ impl fmt::Display for Location {
         };
         write!(
             f,
-            "{pointer} {part} at {}..{}",
+            "{pointer} ({part}, bytes {}..{})",
             self.range.start, self.range.end
         )
     }

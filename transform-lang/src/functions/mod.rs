@@ -205,7 +205,7 @@ fn closest(name: &str, candidates: impl Iterator<Item = &'static str>) -> Option
     let lower = name.to_ascii_lowercase();
     candidates
         .map(|c| (strsim::damerau_levenshtein(&lower, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 4) && *d < c.len())
+        .filter(|(d, c)| *d <= 1.max(c.len() / 3) && *d < c.len())
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }

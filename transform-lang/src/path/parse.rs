@@ -68,6 +68,11 @@ impl Parser<'_> {
     }
 
     fn err_here(&self, message: impl Into<String>) -> PathError {
+        if self.i >= self.b.len() {
+            // At the end of the path: point at its last character.
+            let start = self.s[..self.i].char_indices().last().map_or(0, |(i, _)| i);
+            return self.err(message, start, self.i);
+        }
         let end = self.s[self.i..]
             .chars()
             .next()

@@ -127,7 +127,7 @@ fn steps_carry_spans() {
 #[test]
 fn syntax_errors_point_at_the_character() {
     for (path, at) in [
-        ("$.a[", 4),
+        ("$.a[", 3),
         ("$.a[?(@.b == )]", 13),
         ("$.a[?(@.b =~ /(/)]", 13),
         ("$.a[1:2:0]", 8),

@@ -1,1 +1,157 @@
-use crate::common::*;
+//! Property tests: no input makes compilation or evaluation panic or recurse without bound.
+
+use proptest::prelude::*;
+use syncdef_transform::path::JsonPath;
+use syncdef_transform::{Settings, Template, Value};
+
+/// Fragments that make up expressions, paths and template text.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("#valueof(".to_string()),
+        Just("#ifcondition(".to_string()),
+        Just("#loop(".to_string()),
+        Just("#xconcat(".to_string()),
+        Just("#applyover(".to_string()),
+        Just("#add(".to_string()),
+        Just("#substring(".to_string()),
+        Just("#currentvalue()".to_string()),
+        Just("$.a".to_string()),
+        Just("$..b".to_string()),
+        Just("[?(@.x == 1)]".to_string()),
+        Just("[*]".to_string()),
+        Just("[1:2]".to_string()),
+        Just("'".to_string()),
+        Just("`".to_string()),
+        Just(",".to_string()),
+        Just("(".to_string()),
+        Just(")".to_string()),
+        Just("/".to_string()),
+        Just("{".to_string()),
+        Just("}".to_string()),
+        Just("[".to_string()),
+        Just("]".to_string()),
+        Just("=~ /a/".to_string()),
+        "[a-z0-9 ]{0,4}",
+    ]
+}
+
+fn expression() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..24).prop_map(|v| v.concat())
+}
+
+fn record() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::Int),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::Double),
+        "[a-z$#@.]{0,6}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(6, 64, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::array),
+            prop::collection::vec(("[a-e]", inner), 0..6).prop_map(|kv| {
+                Value::object(kv.into_iter().map(|(k, v)| (k.into(), v)).collect())
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn paths_never_panic(text in expression(), doc in record()) {
+        if let Ok(p) = JsonPath::parse(&text) {
+            let _ = p.select_value(&doc);
+        }
+    }
+
+    #[test]
+    fn expressions_never_panic(expr in expression(), doc in record()) {
+        let template = Value::object([("r".into(), Value::from(format!("#{expr}")))].into_iter().collect());
+        for mode in ["default", "strict", "look-in-transformed,strict"] {
+            let settings = Settings::with_mode(syncdef_transform::EvaluationMode::parse_list(mode).unwrap());
+            if let Ok(t) = Template::compile(&template, &settings) {
+                let _ = t.apply(&doc);
+            }
+        }
+    }
+
+    #[test]
+    fn template_text_never_panics(text in expression(), doc in record()) {
+        if let Ok(t) = Template::compile_str(&text, &Settings::default()) {
+            let _ = t.apply(&doc);
+        }
+    }
+
+    #[test]
+    fn loops_over_random_records(doc in record()) {
+        let t = Template::compile_str(
+            r##"{"#loop($..*)": {"v": "#currentvalue()", "#loop($.*)": "#currentindex()", "s": "#sum($.a)"}}"##,
+            &Settings::default(),
+        ).unwrap();
+        let _ = t.apply(&doc);
+    }
+}
+
+#[test]
+fn deeply_nested_templates_are_rejected() {
+    let depth = 10_000;
+    let text = "{\"a\":".repeat(depth) + "1" + &"}".repeat(depth);
+    let e = Template::compile_str(&text, &Settings::default()).unwrap_err();
+    assert!(e.to_string().contains("nests too deeply"), "{e}");
+    // Built as a value (not text), the compiler's own limit applies.
+    let mut v = Value::from(1);
+    for _ in 0..depth {
+        v = Value::object([("a".into(), v)].into_iter().collect());
+    }
+    let e = Template::compile(&v, &Settings::default()).unwrap_err();
+    assert!(e.to_string().contains("deeper than"), "{e}");
+    drop_deep(v);
+}
+
+/// Dropping a very deep value recursively could overflow; unwrap it iteratively.
+fn drop_deep(mut v: Value) {
+    loop {
+        let next = match &mut v {
+            Value::Object(o) => std::sync::Arc::get_mut(o).and_then(|m| m.remove("a")),
+            _ => None,
+        };
+        match next {
+            Some(n) => v = n,
+            None => break,
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_calls_are_rejected() {
+    let expr = "#concat(".repeat(500) + "a" + &",b)".repeat(500);
+    let template = Value::object([("r".into(), Value::from(expr))].into_iter().collect());
+    let e = Template::compile(&template, &Settings::default()).unwrap_err();
+    assert!(e.to_string().contains("nested more than"), "{e}");
+}
+
+#[test]
+fn deeply_nested_filters_are_rejected() {
+    let path = "$".to_string() + &"[?(@".repeat(200) + &")]".repeat(200);
+    assert!(JsonPath::parse(&path).is_err());
+}
+
+#[test]
+fn huge_strings_are_handled() {
+    let big = "x".repeat(4 << 20);
+    let t = Template::compile_str(
+        r##"{"n": "#length(#valueof($.s))", "i": "#firstindexof(#valueof($.s),y)"}"##,
+        &Settings::default(),
+    )
+    .unwrap();
+    let input = Value::object([("s".into(), Value::from(big))].into_iter().collect());
+    assert_eq!(
+        t.apply(&input).unwrap().to_json_compact(),
+        r#"{"n":4194304,"i":-1}"#
+    );
+}
