@@ -55,8 +55,15 @@ pub(crate) enum CollectionBody {
     },
 }
 
+/// A body of neither shape, handed back so the error can show it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ShapeError {
+    pub(crate) reason: String,
+    pub(crate) body: Value,
+}
+
 /// Reads either shape; `null` is an empty result (spec part 7: "returns an empty list").
-pub(crate) fn parse_collection(body: Value) -> Result<CollectionBody, String> {
+pub(crate) fn parse_collection(body: Value) -> Result<CollectionBody, ShapeError> {
     match body {
         Value::Null => Ok(CollectionBody::Array(Vec::new())),
         Value::Array(items) => Ok(CollectionBody::Array(items)),
@@ -64,13 +71,22 @@ pub(crate) fn parse_collection(body: Value) -> Result<CollectionBody, String> {
             let data = match object.remove(names::DATA) {
                 Some(Value::Array(items)) => items,
                 Some(Value::Null) => Vec::new(),
-                Some(_) => return Err(format!("`{}` is not an array", names::DATA)),
+                Some(other) => {
+                    object.insert(names::DATA.to_owned(), other);
+                    return Err(ShapeError {
+                        reason: format!("`{}` is not an array", names::DATA),
+                        body: Value::Object(object),
+                    });
+                }
                 None => {
-                    return Err(format!(
-                        "expected an array or a paging envelope with `{}`; got an object with keys {}",
-                        names::DATA,
-                        keys(&object)
-                    ));
+                    return Err(ShapeError {
+                        reason: format!(
+                            "expected an array or a paging envelope with `{}`; got an object with keys {}",
+                            names::DATA,
+                            keys(&object)
+                        ),
+                        body: Value::Object(object),
+                    });
                 }
             };
             Ok(CollectionBody::Envelope {
@@ -79,14 +95,17 @@ pub(crate) fn parse_collection(body: Value) -> Result<CollectionBody, String> {
                 next: next_link(object.get(names::LINKS)),
             })
         }
-        other => Err(format!(
-            "expected an array or a paging envelope, got {}",
-            match other {
-                Value::Bool(_) => "a boolean",
-                Value::Number(_) => "a number",
-                _ => "a string",
-            }
-        )),
+        other => Err(ShapeError {
+            reason: format!(
+                "expected an array or a paging envelope, got {}",
+                match other {
+                    Value::Bool(_) => "a boolean",
+                    Value::Number(_) => "a number",
+                    _ => "a string",
+                }
+            ),
+            body: other,
+        }),
     }
 }
 
@@ -158,7 +177,8 @@ mod tests {
     #[test]
     fn other_objects_are_refused_with_their_keys() {
         let error = parse_collection(json!({"items": []})).unwrap_err();
-        assert!(error.contains("`items`"), "{error}");
+        assert!(error.reason.contains("`items`"), "{}", error.reason);
+        assert_eq!(error.body, json!({"items": []}));
         assert!(parse_collection(json!("x")).is_err());
     }
 }

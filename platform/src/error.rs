@@ -107,6 +107,10 @@ pub enum PlatformError {
     /// A JSON Patch with operations the platform does not take.
     #[error(transparent)]
     Patch(#[from] UnsupportedPatch),
+    /// The call cannot be made as asked (for example a single-record read on a collection
+    /// that has no such route).
+    #[error("{0}")]
+    Usage(String),
     /// The client configuration is unusable.
     #[error("invalid platform client configuration: {0}")]
     Config(String),

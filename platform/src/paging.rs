@@ -137,12 +137,11 @@ impl Pager {
         self.fetched += 1;
         self.visited.insert(url.to_string());
         let body = self.client.get_json(&url).await?;
-        let shown = truncate_body(&body.to_string());
-        let parsed = parse_collection(body).map_err(|reason| PlatformError::Decode {
+        let parsed = parse_collection(body).map_err(|e| PlatformError::Decode {
             method: Method::GET,
             url: url.to_string(),
-            reason,
-            body: shown,
+            reason: e.reason,
+            body: truncate_body(&e.body.to_string()),
         })?;
         match parsed {
             CollectionBody::Array(records) => {

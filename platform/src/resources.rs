@@ -60,7 +60,7 @@ impl PlatformClient {
         check_supported(patch)?;
         let url = self.url(path, None);
         let bytes = serde_json::to_vec(patch)
-            .map_err(|e| PlatformError::Config(format!("cannot serialize the patch: {e}")))?;
+            .map_err(|e| PlatformError::Usage(format!("cannot serialize the patch: {e}")))?;
         let text = self
             .execute(Method::PATCH, &url, &Body::JsonPatch(bytes))
             .await?;
@@ -77,7 +77,7 @@ impl PlatformClient {
         id: &impl RecordId,
     ) -> Result<Value, PlatformError> {
         if !collection.path_params.is_empty() {
-            return Err(PlatformError::Config(format!(
+            return Err(PlatformError::Usage(format!(
                 "{} has no single-record route in the spec; use get_record with the full path",
                 collection.path
             )));

@@ -222,7 +222,7 @@ impl fmt::Display for Filter {
                 f,
                 "{}({property}, {})",
                 function.name(),
-                Literal::String(value.clone())
+                super::literal::Quoted(value)
             ),
             Self::And(left, right) => {
                 left.fmt_operand(f, 2)?;

@@ -128,7 +128,7 @@ impl DateTime {
             .or_else(|| rest.strip_suffix('z'))
             .or_else(|| rest.strip_suffix("+00:00"))
             .unwrap_or(rest);
-        if rest.contains(['+', 'Z', 'z']) || rest.matches('-').count() > 0 {
+        if rest.contains(['+', '-', 'Z', 'z']) {
             return Err(invalid(
                 "only UTC offsets (Z or +00:00) are accepted; convert the time to UTC first",
             ));
@@ -241,7 +241,7 @@ impl fmt::Display for Literal {
     /// The `$filter` spelling: strings quoted with `'` doubled inside, numbers and booleans bare.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::String(s) => write!(f, "'{}'", s.replace('\'', "''")),
+            Self::String(s) => Quoted(s).fmt(f),
             Self::Int(n) => write!(f, "{n}"),
             Self::Decimal(n) => write!(f, "{n}"),
             Self::Bool(b) => write!(f, "{b}"),
@@ -249,6 +249,22 @@ impl fmt::Display for Literal {
             Self::DateTime(t) => write!(f, "datetime'{t}'"),
             Self::Guid(g) => write!(f, "{g}"),
         }
+    }
+}
+
+/// A string literal: single quotes, with each `'` inside doubled (OData's escape).
+pub(crate) struct Quoted<'a>(pub(crate) &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("'")?;
+        for (i, part) in self.0.split('\'').enumerate() {
+            if i > 0 {
+                f.write_str("''")?;
+            }
+            f.write_str(part)?;
+        }
+        f.write_str("'")
     }
 }
 
