@@ -137,6 +137,9 @@ impl PlatformClientBuilder {
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
             .user_agent(concat!("syncdef-platform/", env!("CARGO_PKG_VERSION")))
+            // A redirect turns the token POST into a GET and hides a wrong base URL; report
+            // it instead, with its target, so the user fixes the configuration.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| PlatformError::Config(format!("cannot set up HTTP: {e}")))?;
         let token_url = endpoint(&base, "/oauth/token");
@@ -272,6 +275,11 @@ impl PlatformClient {
         let status = response.status();
         tracing::debug!(%method, %url, status = status.as_u16(), "platform answered");
         let retry_after = retry_after(response.headers());
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let text = response
             .text()
             .await
@@ -281,7 +289,10 @@ impl PlatformClient {
                 method,
                 url: url.to_string(),
                 status: status.as_u16(),
-                body: truncate_body(&text),
+                body: match location {
+                    Some(location) => format!("(Location: {location}) {}", truncate_body(&text)),
+                    None => truncate_body(&text),
+                },
                 retry_after,
             });
         }

@@ -118,6 +118,7 @@ pub enum PlatformError {
 
 fn status_advice(status: u16) -> &'static str {
     match status {
+        300..=399 => " (the platform redirects; set the base URL to the address in Location)",
         400 => " (the platform rejected the request; check the filter, ids and body)",
         401 => {
             " (still unauthorized after a fresh token; check that the application user may use the API)"

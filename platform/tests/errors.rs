@@ -54,6 +54,27 @@ async fn statuses_are_classified() {
 }
 
 #[tokio::test]
+async fn redirects_are_reported_not_followed() {
+    let (server, client) = server_and_client().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(301)
+                .insert_header("Location", "https://bss.example.com/api/accounts/1"),
+        )
+        .mount(&server)
+        .await;
+
+    let error = client.account(AccountId(1)).await.unwrap_err();
+    assert_eq!(error.status(), Some(301));
+    let text = error.to_string();
+    assert!(
+        text.contains("Location: https://bss.example.com/api/accounts/1"),
+        "{text}"
+    );
+    assert!(text.contains("set the base URL"), "{text}");
+}
+
+#[tokio::test]
 async fn retry_after_is_reported() {
     let (server, client) = server_and_client().await;
     Mock::given(method("GET"))
