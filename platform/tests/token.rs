@@ -197,6 +197,54 @@ async fn concurrent_callers_share_one_token_request() {
 }
 
 #[tokio::test]
+async fn concurrent_401s_share_one_refresh() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/oauth/token"))
+        .respond_with(token_response("revoked", 3600))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/oauth/token"))
+        .respond_with(token_response("token-2", 3600).set_delay(Duration::from_millis(100)))
+        .mount(&server)
+        .await;
+    // The warm-up call succeeds with the first token, so every concurrent call starts with it.
+    Mock::given(method("GET"))
+        .and(path("/api/accounts/0"))
+        .and(header("authorization", "Bearer revoked"))
+        .respond_with(account_ok())
+        .with_priority(1)
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(header("authorization", "Bearer revoked"))
+        .respond_with(ResponseTemplate::new(401).set_delay(Duration::from_millis(50)))
+        .expect(5)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(header("authorization", "Bearer token-2"))
+        .respond_with(account_ok())
+        .expect(5)
+        .mount(&server)
+        .await;
+    let client = builder(&server).build().expect("client");
+    client.account(AccountId(0)).await.expect("warm-up");
+
+    let calls = (1..6).map(|i| {
+        let client = client.clone();
+        tokio::spawn(async move { client.account(AccountId(i)).await })
+    });
+    for call in futures::future::join_all(calls).await {
+        call.expect("task").expect("account");
+    }
+    assert_eq!(token_requests(&server).await.len(), 2);
+}
+
+#[tokio::test]
 async fn a_refused_token_request_names_the_fix_and_hides_secrets() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
