@@ -20,29 +20,77 @@ type Check = fn(&Context, &mut Sink);
 /// Each rule with a check of its own, in code order.
 const CHECKS: &[(Rule, Check)] = &[
     (Rule::UnknownKey, rules::unknown_key::check),
-    (Rule::MalformedOperationRef, rules::malformed_operation_ref::check),
-    (Rule::UnknownOperationPath, rules::unknown_operation_path::check),
+    (
+        Rule::MalformedOperationRef,
+        rules::malformed_operation_ref::check,
+    ),
+    (
+        Rule::UnknownOperationPath,
+        rules::unknown_operation_path::check,
+    ),
     (Rule::MethodNotOnPath, rules::method_not_on_path::check),
     (Rule::UnknownPlaceholder, rules::unknown_placeholder::check),
-    (Rule::UnknownPlaceholderEntry, rules::unknown_placeholder_entry::check),
-    (Rule::UnsuppliedPathParameter, rules::unsupplied_path_parameter::check),
+    (
+        Rule::UnknownPlaceholderEntry,
+        rules::unknown_placeholder_entry::check,
+    ),
+    (
+        Rule::UnsuppliedPathParameter,
+        rules::unsupplied_path_parameter::check,
+    ),
     (Rule::MissingTemplate, rules::missing_template::check),
     (Rule::UnusedTemplate, rules::unused_template::check),
-    (Rule::TemplateSyntaxError, rules::template_syntax_error::check),
-    (Rule::ForeignTemplateRoot, rules::foreign_template_root::check),
-    (Rule::SyncTokenWithoutPreAction, rules::sync_token_without_pre_action::check),
-    (Rule::UndeclaredServerVariable, rules::undeclared_server_variable::check),
+    (
+        Rule::TemplateSyntaxError,
+        rules::template_syntax_error::check,
+    ),
+    (
+        Rule::ForeignTemplateRoot,
+        rules::foreign_template_root::check,
+    ),
+    (
+        Rule::SyncTokenWithoutPreAction,
+        rules::sync_token_without_pre_action::check,
+    ),
+    (
+        Rule::UndeclaredServerVariable,
+        rules::undeclared_server_variable::check,
+    ),
     (Rule::UnknownActionType, rules::unknown_action_type::check),
-    (Rule::UnknownActionPlacement, rules::unknown_action_placement::check),
-    (Rule::IncompleteHeaderAction, rules::incomplete_header_action::check),
-    (Rule::UnknownSynchronizationTarget, rules::unknown_synchronization_target::check),
-    (Rule::EntryDependencyCycle, rules::entry_dependency_cycle::check),
+    (
+        Rule::UnknownActionPlacement,
+        rules::unknown_action_placement::check,
+    ),
+    (
+        Rule::IncompleteHeaderAction,
+        rules::incomplete_header_action::check,
+    ),
+    (
+        Rule::UnknownSynchronizationTarget,
+        rules::unknown_synchronization_target::check,
+    ),
+    (
+        Rule::EntryDependencyCycle,
+        rules::entry_dependency_cycle::check,
+    ),
     (Rule::UnknownModule, rules::unknown_module::check),
-    (Rule::UpdateWithoutConcurrencyToken, rules::update_without_concurrency_token::check),
-    (Rule::UpdateWithoutExternalId, rules::update_without_external_id::check),
+    (
+        Rule::UpdateWithoutConcurrencyToken,
+        rules::update_without_concurrency_token::check,
+    ),
+    (
+        Rule::UpdateWithoutExternalId,
+        rules::update_without_external_id::check,
+    ),
     (Rule::UpdateNotSparse, rules::update_not_sparse::check),
-    (Rule::UnknownSecurityScheme, rules::unknown_security_scheme::check),
-    (Rule::IncompleteOauthFlow, rules::incomplete_oauth_flow::check),
+    (
+        Rule::UnknownSecurityScheme,
+        rules::unknown_security_scheme::check,
+    ),
+    (
+        Rule::IncompleteOauthFlow,
+        rules::incomplete_oauth_flow::check,
+    ),
     (Rule::UndeclaredScope, rules::undeclared_scope::check),
     (Rule::MissingSecurity, rules::missing_security::check),
 ];
@@ -89,7 +137,10 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
         // A missing section is located at the whole document; underlining every line would
         // bury the message, so point at the first key instead.
         let span = if problem.kind == ProblemKind::MissingSync {
-            def.root.as_object().and_then(|m| m.first()).map_or(Span::empty(0), |m| m.key.span)
+            def.root
+                .as_object()
+                .and_then(|m| m.first())
+                .map_or(Span::empty(0), |m| m.key.span)
         } else {
             problem.span
         };
@@ -118,6 +169,8 @@ fn reported_by_a_rule(def: &Definition, problem: &LoadProblem) -> bool {
     let name = rest.split('/').next().unwrap_or(rest);
     let flow_pointer = format!("/components/securitySchemes/{name}/flows/authorizationCode");
     def.root.pointer(&flow_pointer).is_some_and(|flow| {
-        ["authorizationUrl", "tokenUrl", "scopes"].iter().any(|k| flow.get(k).is_none())
+        ["authorizationUrl", "tokenUrl", "scopes"]
+            .iter()
+            .any(|k| flow.get(k).is_none())
     })
 }

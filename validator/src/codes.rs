@@ -157,11 +157,16 @@ mod tests {
             let code = rule.code();
             assert!(seen.insert(code), "{code} is used twice");
             assert!(
-                code.len() == 5 && code.starts_with("SD") && code[2..].bytes().all(|b| b.is_ascii_digit()),
+                code.len() == 5
+                    && code.starts_with("SD")
+                    && code[2..].bytes().all(|b| b.is_ascii_digit()),
                 "{code} is not SD + 3 digits"
             );
             // SD8xx and SD9xx are reserved groups.
-            assert!(!code.starts_with("SD8") && !code.starts_with("SD9"), "{code} is in a reserved group");
+            assert!(
+                !code.starts_with("SD8") && !code.starts_with("SD9"),
+                "{code} is in a reserved group"
+            );
         }
     }
 
@@ -174,14 +179,22 @@ mod tests {
                 (!missing.is_empty()).then(|| format!("{}: {}", rule.code(), missing.join(", ")))
             })
             .collect();
-        assert!(incomplete.is_empty(), "rule docs lack sections:\n{}", incomplete.join("\n"));
+        assert!(
+            incomplete.is_empty(),
+            "rule docs lack sections:\n{}",
+            incomplete.join("\n")
+        );
     }
 
     #[test]
     fn titles_are_one_line_without_final_period() {
         for rule in Rule::ALL {
             let title = rule.title();
-            assert!(!title.is_empty() && !title.contains('\n') && !title.ends_with('.'), "{}", rule.code());
+            assert!(
+                !title.is_empty() && !title.contains('\n') && !title.ends_with('.'),
+                "{}",
+                rule.code()
+            );
         }
     }
 

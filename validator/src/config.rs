@@ -158,7 +158,11 @@ impl RuleSettings {
         let mut per_file = Vec::new();
         for (glob, codes) in &raw.per_file_ignores.0 {
             let mut set = GlobSetBuilder::new();
-            set.add(Glob::new(glob).map_err(|e| error(format!("invalid glob {glob:?} in [per-file-ignores]: {e}")))?);
+            set.add(
+                Glob::new(glob).map_err(|e| {
+                    error(format!("invalid glob {glob:?} in [per-file-ignores]: {e}"))
+                })?,
+            );
             let set = set
                 .build()
                 .map_err(|e| error(format!("invalid glob {glob:?} in [per-file-ignores]: {e}")))?;
@@ -242,7 +246,8 @@ pub fn find_config_file(start: &Path) -> Option<PathBuf> {
 /// `file` relative to `root` when both can be made absolute and one contains the other;
 /// otherwise `file` unchanged.
 fn relative_to(file: &Path, root: &Path) -> PathBuf {
-    let (Ok(file_abs), Ok(root_abs)) = (std::path::absolute(file), std::path::absolute(root)) else {
+    let (Ok(file_abs), Ok(root_abs)) = (std::path::absolute(file), std::path::absolute(root))
+    else {
         return file.to_owned();
     };
     file_abs
@@ -279,19 +284,34 @@ sd602 = "error"
         let file = Path::new("/repo/catalog/qbo.yaml");
         assert_eq!(s.severity(Rule::UnusedTemplate, file), None);
         assert_eq!(s.severity(Rule::MissingSecurity, file), None);
-        assert_eq!(s.severity(Rule::UpdateWithoutConcurrencyToken, file), Some(Severity::Error));
+        assert_eq!(
+            s.severity(Rule::UpdateWithoutConcurrencyToken, file),
+            Some(Severity::Error)
+        );
         assert_eq!(s.severity(Rule::UnknownKey, file), Some(Severity::Warning));
-        assert_eq!(s.severity(Rule::UnknownKey, Path::new("/repo/legacy/a/b.yaml")), None);
-        assert_eq!(s.severity(Rule::UnknownModule, Path::new("/repo/legacy/b.yaml")), Some(Severity::Error));
+        assert_eq!(
+            s.severity(Rule::UnknownKey, Path::new("/repo/legacy/a/b.yaml")),
+            None
+        );
+        assert_eq!(
+            s.severity(Rule::UnknownModule, Path::new("/repo/legacy/b.yaml")),
+            Some(Severity::Error)
+        );
     }
 
     #[test]
     fn unknown_code_is_refused_with_a_suggestion() {
-        let err = RuleSettings::parse("[rules]\nSD40 = \"off\"\n", Path::new("syncdef.toml")).unwrap_err();
-        assert!(err.message.contains("unknown rule code \"SD40\""), "{}", err.message);
+        let err = RuleSettings::parse("[rules]\nSD40 = \"off\"\n", Path::new("syncdef.toml"))
+            .unwrap_err();
+        assert!(
+            err.message.contains("unknown rule code \"SD40\""),
+            "{}",
+            err.message
+        );
         let err = RuleSettings::parse("[rule]\n", Path::new("syncdef.toml")).unwrap_err();
         assert!(err.message.contains("unknown field"), "{}", err.message);
-        let err = RuleSettings::parse("[rules]\nSD402 = \"loud\"\n", Path::new("syncdef.toml")).unwrap_err();
+        let err = RuleSettings::parse("[rules]\nSD402 = \"loud\"\n", Path::new("syncdef.toml"))
+            .unwrap_err();
         assert!(err.message.contains("unknown variant"), "{}", err.message);
     }
 }

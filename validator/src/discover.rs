@@ -34,7 +34,11 @@ const SKIPPED_DIRS: [&str; 2] = ["node_modules", "target"];
 #[must_use]
 pub fn collect(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<LintError>) {
     let default = [PathBuf::from(".")];
-    let paths = if paths.is_empty() { &default[..] } else { paths };
+    let paths = if paths.is_empty() {
+        &default[..]
+    } else {
+        paths
+    };
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for path in paths {

@@ -12,9 +12,9 @@
 #![warn(missing_docs)]
 
 mod checker;
-mod context;
 pub mod codes;
 pub mod config;
+mod context;
 pub mod diagnostic;
 pub mod discover;
 pub mod docs;
@@ -25,6 +25,7 @@ pub mod platform;
 pub mod report;
 pub mod rule;
 pub mod rules;
+pub mod schema;
 pub mod suggest;
 pub mod templates;
 

@@ -1,10 +1,10 @@
 //! The lint driver: files in, a sorted [`LintReport`] out.
 
+use std::collections::HashMap;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::collections::HashMap;
 
 use syncdef_definitions::load::load_bytes;
 use syncdef_definitions::{Definition, Document, LoadErrorKind, LoadOptions, SourceFile};
@@ -70,12 +70,17 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
 #[must_use]
 pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport {
     let source = Arc::new(SourceFile::new(name, text));
-    let diagnostics = match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
-        Ok(doc) => lint_document(doc, settings, true),
-        Err(error) => load_problem::diagnostics(&error, settings, Path::new(name)),
+    let diagnostics =
+        match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
+            Ok(doc) => lint_document(doc, settings, true),
+            Err(error) => load_problem::diagnostics(&error, settings, Path::new(name)),
+        };
+    let mut file = FileReport {
+        source,
+        diagnostics,
     };
-    let mut file = FileReport { source, diagnostics };
-    file.diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    file.diagnostics
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     file
 }
 
@@ -88,7 +93,11 @@ pub fn lint_document(doc: Document, settings: &RuleSettings, explicit: bool) -> 
 
 /// Lints a definition already built (the engine's loader and the linter share one parse).
 #[must_use]
-pub fn lint_definition(def: &Definition, settings: &RuleSettings, explicit: bool) -> Vec<Diagnostic> {
+pub fn lint_definition(
+    def: &Definition,
+    settings: &RuleSettings,
+    explicit: bool,
+) -> Vec<Diagnostic> {
     let path = PathBuf::from(def.source.name());
     let mut diagnostics = checker::check(def, settings, &path);
     if !explicit {
@@ -143,7 +152,10 @@ fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Ve
         };
         // A file whose configuration is broken is not linted: its severities are unknown.
         if let Some(settings) = settings {
-            jobs.push(Job { candidate, settings });
+            jobs.push(Job {
+                candidate,
+                settings,
+            });
         }
     }
     (jobs, errors)
@@ -206,7 +218,10 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             }
             let source = Arc::clone(&doc.source);
             let diagnostics = lint_document(doc, &job.settings, job.candidate.explicit);
-            Outcome::Linted(FileReport { source, diagnostics })
+            Outcome::Linted(FileReport {
+                source,
+                diagnostics,
+            })
         }
         Err(error) if error.kind == LoadErrorKind::Io => Outcome::Failed(LintError {
             path: path.clone(),

@@ -21,14 +21,46 @@ pub struct Module {
 
 /// Every module, in the order the docs list them.
 pub const MODULES: &[Module] = &[
-    Module { name: "Accounts", root: "account", children: &[] },
-    Module { name: "Contacts", root: "contact", children: &[] },
-    Module { name: "Orders", root: "order", children: &["OrderItems"] },
-    Module { name: "Invoices", root: "invoice", children: &["InvoiceItems"] },
-    Module { name: "Products", root: "product", children: &[] },
-    Module { name: "Payments", root: "payment", children: &[] },
-    Module { name: "Cases", root: "case", children: &[] },
-    Module { name: "Subscriptions", root: "subscription", children: &[] },
+    Module {
+        name: "Accounts",
+        root: "account",
+        children: &[],
+    },
+    Module {
+        name: "Contacts",
+        root: "contact",
+        children: &[],
+    },
+    Module {
+        name: "Orders",
+        root: "order",
+        children: &["OrderItems"],
+    },
+    Module {
+        name: "Invoices",
+        root: "invoice",
+        children: &["InvoiceItems"],
+    },
+    Module {
+        name: "Products",
+        root: "product",
+        children: &[],
+    },
+    Module {
+        name: "Payments",
+        root: "payment",
+        children: &[],
+    },
+    Module {
+        name: "Cases",
+        root: "case",
+        children: &[],
+    },
+    Module {
+        name: "Subscriptions",
+        root: "subscription",
+        children: &[],
+    },
 ];
 
 /// JSONPath roots every template may read, whatever its module.
@@ -49,14 +81,23 @@ pub fn module_by_root(root: &str) -> Option<&'static Module> {
 /// A Markdown table of the modules, for the generated docs.
 #[must_use]
 pub fn markdown_table() -> String {
-    let mut out = String::from("| `module` | template root | child collections (`ApiSynchronization`) |\n|---|---|---|\n");
+    let mut out = String::from(
+        "| `module` | template root | child collections (`ApiSynchronization`) |\n|---|---|---|\n",
+    );
     for m in MODULES {
         let children = if m.children.is_empty() {
             "none".to_owned()
         } else {
-            m.children.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+            m.children
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
-        out.push_str(&format!("| `{}` | `$.{}` | {} |\n", m.name, m.root, children));
+        out.push_str(&format!(
+            "| `{}` | `$.{}` | {} |\n",
+            m.name, m.root, children
+        ));
     }
     out
 }

@@ -79,9 +79,11 @@ impl LintReport {
 
     /// Sorts files by name and diagnostics by position, so output never depends on threads.
     pub fn sort(&mut self) {
-        self.files.sort_by(|a, b| a.source.name().cmp(b.source.name()));
+        self.files
+            .sort_by(|a, b| a.source.name().cmp(b.source.name()));
         for file in &mut self.files {
-            file.diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            file.diagnostics
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         }
         self.errors.sort_by(|a, b| a.path.cmp(&b.path));
     }

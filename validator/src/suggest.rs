@@ -18,7 +18,9 @@ where
             continue;
         }
         let score = strsim::normalized_damerau_levenshtein(&lowered, &name.to_lowercase());
-        if score >= threshold(input.chars().count()) && best.as_ref().is_none_or(|(b, _)| score > *b) {
+        if score >= threshold(input.chars().count())
+            && best.as_ref().is_none_or(|(b, _)| score > *b)
+        {
             best = Some((score, candidate));
         }
     }

@@ -39,11 +39,36 @@ pub struct OperationTemplates {
 
 /// Every operation key of the format.
 pub const OPERATIONS: &[OperationTemplates] = &[
-    OperationTemplates { section: "push", operation: "create", request: Need::Required, response: Need::Required },
-    OperationTemplates { section: "push", operation: "update", request: Need::Required, response: Need::Optional },
-    OperationTemplates { section: "push", operation: "delete", request: Need::WhenBody, response: Need::Optional },
-    OperationTemplates { section: "pull", operation: "read", request: Need::Optional, response: Need::Required },
-    OperationTemplates { section: "pull", operation: "batchRead", request: Need::Optional, response: Need::Required },
+    OperationTemplates {
+        section: "push",
+        operation: "create",
+        request: Need::Required,
+        response: Need::Required,
+    },
+    OperationTemplates {
+        section: "push",
+        operation: "update",
+        request: Need::Required,
+        response: Need::Optional,
+    },
+    OperationTemplates {
+        section: "push",
+        operation: "delete",
+        request: Need::WhenBody,
+        response: Need::Optional,
+    },
+    OperationTemplates {
+        section: "pull",
+        operation: "read",
+        request: Need::Optional,
+        response: Need::Required,
+    },
+    OperationTemplates {
+        section: "pull",
+        operation: "batchRead",
+        request: Need::Optional,
+        response: Need::Required,
+    },
 ];
 
 /// The operation key of a template name and whether it is the request (`true`) or response
@@ -66,9 +91,12 @@ pub fn is_request_template(name: &str) -> bool {
 
 /// Every template name the format defines.
 pub fn known_names() -> impl Iterator<Item = String> {
-    OPERATIONS
-        .iter()
-        .flat_map(|o| [format!("{}Request", o.operation), format!("{}Response", o.operation)])
+    OPERATIONS.iter().flat_map(|o| {
+        [
+            format!("{}Request", o.operation),
+            format!("{}Response", o.operation),
+        ]
+    })
 }
 
 /// A Markdown table for the generated docs.

@@ -22,23 +22,47 @@ fn span_of(text: &str, needle: &str) -> Span {
 /// that the GitHub format must escape (`%`, `:`, `,`, newlines).
 fn shared_report() -> LintReport {
     let file = Arc::new(SourceFile::new("catalog/qbo, online.yaml", TEXT));
-    let module = Diagnostic::new(Rule::UnknownModule, Arc::clone(&file), span_of(TEXT, "Acounts"), "`Acounts` is not a platform module")
-        .with_pointer("/synchronization/Customer/module")
-        .with_help("did you mean `Accounts`?");
-    let method = Diagnostic::new(Rule::MethodNotOnPath, Arc::clone(&file), span_of(TEXT, "put"), "`/customer` has no `put` operation")
-        .with_pointer("/synchronization/Customer/push/create")
-        .with_label(span_of(TEXT, "create"), "in this operation")
-        .with_help("`/customer` has `post`; use one of them\nor add `put` to the path");
-    let template = Diagnostic::new(Rule::UnusedTemplate, Arc::clone(&file), span_of(TEXT, "updateRequst"), "template `updateRequst` is not used: 100% sure, see: docs")
-        .with_pointer("/synchronization/Customer/push/schemasTransformer/updateRequst")
-        .with_help("did you mean `updateRequest`?");
-    let mut info = Diagnostic::new(Rule::UnknownKey, Arc::clone(&file), span_of(TEXT, "société"), "a note about `société`");
+    let module = Diagnostic::new(
+        Rule::UnknownModule,
+        Arc::clone(&file),
+        span_of(TEXT, "Acounts"),
+        "`Acounts` is not a platform module",
+    )
+    .with_pointer("/synchronization/Customer/module")
+    .with_help("did you mean `Accounts`?");
+    let method = Diagnostic::new(
+        Rule::MethodNotOnPath,
+        Arc::clone(&file),
+        span_of(TEXT, "put"),
+        "`/customer` has no `put` operation",
+    )
+    .with_pointer("/synchronization/Customer/push/create")
+    .with_label(span_of(TEXT, "create"), "in this operation")
+    .with_help("`/customer` has `post`; use one of them\nor add `put` to the path");
+    let template = Diagnostic::new(
+        Rule::UnusedTemplate,
+        Arc::clone(&file),
+        span_of(TEXT, "updateRequst"),
+        "template `updateRequst` is not used: 100% sure, see: docs",
+    )
+    .with_pointer("/synchronization/Customer/push/schemasTransformer/updateRequst")
+    .with_help("did you mean `updateRequest`?");
+    let mut info = Diagnostic::new(
+        Rule::UnknownKey,
+        Arc::clone(&file),
+        span_of(TEXT, "société"),
+        "a note about `société`",
+    );
     info.severity = Severity::Info;
     LintReport::from_diagnostics(vec![template, module, info, method])
 }
 
 fn options() -> RenderOptions {
-    RenderOptions { color: false, width: 100, links: false }
+    RenderOptions {
+        color: false,
+        width: 100,
+        links: false,
+    }
 }
 
 #[test]
@@ -48,8 +72,18 @@ fn human() {
 
 #[test]
 fn human_with_color_has_ansi_codes_and_without_has_none() {
-    let colored = render(&shared_report(), OutputFormat::Human, &RenderOptions { color: true, ..options() });
-    assert!(colored.contains("\u{1b}["), "color requested but no ANSI escape");
+    let colored = render(
+        &shared_report(),
+        OutputFormat::Human,
+        &RenderOptions {
+            color: true,
+            ..options()
+        },
+    );
+    assert!(
+        colored.contains("\u{1b}["),
+        "color requested but no ANSI escape"
+    );
     assert!(!render(&shared_report(), OutputFormat::Human, &options()).contains("\u{1b}["));
 }
 
@@ -67,27 +101,38 @@ fn github() {
 fn sarif_snapshot() {
     // Rules' full documentation is long; the snapshot keeps results and one rule descriptor.
     let mut log = sarif::to_value(&shared_report());
-    let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().cloned().unwrap_or_default();
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(rules.len(), Rule::ALL.len());
-    log["runs"][0]["tool"]["driver"]["rules"] = serde_json::Value::Array(rules.into_iter().filter(|r| r["id"] == "SD601").collect());
+    log["runs"][0]["tool"]["driver"]["rules"] =
+        serde_json::Value::Array(rules.into_iter().filter(|r| r["id"] == "SD601").collect());
     log["runs"][0]["tool"]["driver"]["semanticVersion"] = "<version>".into();
     insta::assert_json_snapshot!(log);
 }
 
 #[test]
 fn sarif_validates_against_the_schema() {
-    let mut schema: serde_json::Value = serde_json::from_str(include_str!("sarif-2.1.0-rtm.5.json")).expect("schema is JSON");
+    let mut schema: serde_json::Value =
+        serde_json::from_str(include_str!("sarif-2.1.0-rtm.5.json")).expect("schema is JSON");
     // Known erratum of the published schema: the `language` patterns (of `run` and `toolComponent`) end with a stray
     // `]`, which meta-validation rejects as a regex. Fix that one pattern in memory; our logs
     // never set `language`, and everything else is validated as published.
     for owner in ["run", "toolComponent"] {
         let pattern = &mut schema["definitions"][owner]["properties"]["language"]["pattern"];
-        assert_eq!(pattern, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$", "the erratum is where expected");
+        assert_eq!(
+            pattern, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+            "the erratum is where expected"
+        );
         *pattern = "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$".into();
     }
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
     let log = sarif::to_value(&shared_report());
-    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{errors:#?}");
     // The check can fail: an invalid level is refused.
     let mut broken = log;
@@ -104,14 +149,28 @@ fn sarif_meets_github_requirements() {
     let run = &log["runs"][0];
     for rule in run["tool"]["driver"]["rules"].as_array().expect("rules") {
         assert!(rule["id"].is_string() && rule["shortDescription"]["text"].is_string());
-        assert!(rule["helpUri"].as_str().is_some_and(|u| u.starts_with("https://")));
-        assert!(["error", "warning", "note"].contains(&rule["defaultConfiguration"]["level"].as_str().unwrap_or("")));
+        assert!(
+            rule["helpUri"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("https://"))
+        );
+        assert!(
+            ["error", "warning", "note"]
+                .contains(&rule["defaultConfiguration"]["level"].as_str().unwrap_or(""))
+        );
     }
     for result in run["results"].as_array().expect("results") {
         let location = &result["locations"][0]["physicalLocation"];
         let uri = location["artifactLocation"]["uri"].as_str().expect("uri");
-        assert!(!uri.starts_with('/') && !uri.contains("://"), "{uri} is not relative");
-        assert!(location["region"]["startLine"].as_u64().is_some_and(|l| l >= 1));
+        assert!(
+            !uri.starts_with('/') && !uri.contains("://"),
+            "{uri} is not relative"
+        );
+        assert!(
+            location["region"]["startLine"]
+                .as_u64()
+                .is_some_and(|l| l >= 1)
+        );
         assert!(result["message"]["text"].is_string());
     }
 }

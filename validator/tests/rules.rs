@@ -19,9 +19,9 @@ fn lint(name: &str) -> LintReport {
     lint_paths(&[fixture(name)], &config)
 }
 
-fn check_rule(code: &str) {
+fn check_rule(code: &str, fixture: &str) {
     let rule = Rule::from_code(code).expect("the code exists");
-    let report = lint(&format!("{code}.yaml"));
+    let report = lint(&format!("{fixture}.yaml"));
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
     assert!(!codes.is_empty(), "{code}: no diagnostic");
@@ -29,17 +29,28 @@ fn check_rule(code: &str) {
         codes.iter().all(|c| *c == rule.code()),
         "{code}: the fixture has one mistake, but got {codes:?}"
     );
-    let options = RenderOptions { color: false, width: 100, links: false };
-    insta::assert_snapshot!(format!("{code}_human"), render(&report, OutputFormat::Human, &options));
-    insta::assert_snapshot!(format!("{code}_json"), render(&report, OutputFormat::Json, &options));
+    let options = RenderOptions {
+        color: false,
+        width: 100,
+        links: false,
+    };
+    insta::assert_snapshot!(
+        format!("{fixture}_human"),
+        render(&report, OutputFormat::Human, &options)
+    );
+    insta::assert_snapshot!(
+        format!("{fixture}_json"),
+        render(&report, OutputFormat::Json, &options)
+    );
 }
 
 macro_rules! rule_tests {
-    ($($name:ident => $code:literal,)*) => {
+    ($($name:ident => $code:literal $(in $fixture:literal)?,)*) => {
         $(
             #[test]
             fn $name() {
-                check_rule($code);
+                let fixture = [$($fixture,)? $code][0];
+                check_rule($code, fixture);
             }
         )*
     };
@@ -63,6 +74,8 @@ rule_tests! {
     sd401_missing_template => "SD401",
     sd402_unused_template => "SD402",
     sd403_template_syntax_error => "SD403",
+    sd403_unknown_function => "SD403" in "SD403_function",
+    sd403_error_inside_string_template => "SD403" in "SD403_string",
     sd404_foreign_template_root => "SD404",
     sd405_sync_token_without_pre_action => "SD405",
     sd406_undeclared_server_variable => "SD406",
@@ -98,9 +111,15 @@ fn every_rule_with_a_fixture_has_a_test() {
     // Guards against adding a fixture (or a rule) and forgetting the test line above.
     let source = include_str!("rules.rs");
     for entry in std::fs::read_dir("tests/fixtures").expect("fixtures dir") {
-        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
-        if let Some(code) = name.strip_suffix(".yaml").filter(|c| c.starts_with("SD")) {
-            assert!(source.contains(&format!("=> \"{code}\"")), "{name} has no test");
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if let Some(stem) = name.strip_suffix(".yaml").filter(|c| c.starts_with("SD")) {
+            let tested = source.contains(&format!("=> \"{stem}\","))
+                || source.contains(&format!("in \"{stem}\","));
+            assert!(tested, "{name} has no test");
         }
     }
 }

@@ -128,11 +128,18 @@ fn path_of<'t>(text: &'t Text, parsed: &OperationRef) -> &'t str {
 
 impl<'a> EntryInfo<'a> {
     fn new(entry: &'a SyncEntry, text: &str) -> Self {
-        let module = entry.module.as_ref().and_then(|m| platform::module(&m.value));
+        let module = entry
+            .module
+            .as_ref()
+            .and_then(|m| platform::module(&m.value));
         let mut templates = Vec::new();
         let mut operations = Vec::new();
         if let Some(push) = &entry.push {
-            for (name, field) in [("create", &push.create), ("update", &push.update), ("delete", &push.delete)] {
+            for (name, field) in [
+                ("create", &push.create),
+                ("update", &push.update),
+                ("delete", &push.delete),
+            ] {
                 if let Some(field) = field {
                     operations.push(OperationSite::of_field(name, field));
                 }
@@ -203,7 +210,10 @@ fn collect_common<'a>(
 ) {
     templates.extend(common.templates.iter().map(|t| Template::analyse(t, text)));
     for action in common.pre_actions.iter().chain(&common.post_actions) {
-        let is_api_path = matches!(action.kind.as_ref().map(|k| &k.value), Some(ActionType::ApiPath));
+        let is_api_path = matches!(
+            action.kind.as_ref().map(|k| &k.value),
+            Some(ActionType::ApiPath)
+        );
         if let (true, Some(path), Some(parsed)) = (is_api_path, &action.path, &action.path_ref) {
             operations.push(OperationSite {
                 operation: None,
@@ -217,8 +227,16 @@ fn collect_common<'a>(
 
 fn server_variables(root: &Node) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
-    for server in root.get("servers").and_then(Node::as_array).unwrap_or_default() {
-        for member in server.get("variables").and_then(Node::as_object).unwrap_or_default() {
+    for server in root
+        .get("servers")
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+    {
+        for member in server
+            .get("variables")
+            .and_then(Node::as_object)
+            .unwrap_or_default()
+        {
             if !names.contains(&&*member.key.name) {
                 names.push(&member.key.name);
             }

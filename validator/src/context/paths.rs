@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
-use syncdef_definitions::{Node, Span};
 use syncdef_definitions::operation_ref::HttpMethod;
+use syncdef_definitions::{Node, Span};
 
 /// One piece of a template segment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,11 @@ impl<'a> PathIndex<'a> {
         for member in members {
             let template: &str = &member.key.name;
             let segments: Vec<Vec<Piece<'a>>> = template.split('/').map(pieces).collect();
-            index.by_len.entry(segments.len()).or_default().push(index.entries.len());
+            index
+                .by_len
+                .entry(segments.len())
+                .or_default()
+                .push(index.entries.len());
             index.entries.push(PathEntry {
                 template,
                 key_span: member.key.span,
@@ -110,16 +114,17 @@ impl<'a> PathIndex<'a> {
             let entry = &self.entries[i];
             let mut bindings = Vec::new();
             let mut score = 0;
-            let matched = entry.segments.iter().zip(&segments).all(|(tpl, (offset, text))| {
-                match match_segment(tpl, text, *offset) {
-                    Some((s, b)) => {
-                        score += s;
-                        bindings.extend(b);
-                        true
-                    }
-                    None => false,
-                }
-            });
+            let matched =
+                entry.segments.iter().zip(&segments).all(
+                    |(tpl, (offset, text))| match match_segment(tpl, text, *offset) {
+                        Some((s, b)) => {
+                            score += s;
+                            bindings.extend(b);
+                            true
+                        }
+                        None => false,
+                    },
+                );
             if matched && best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, PathMatch { entry, bindings }));
             }
@@ -146,7 +151,9 @@ fn pieces(segment: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let mut rest = segment;
     while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else { break };
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
         if open > 0 {
             out.push(Piece::Lit(&rest[..open]));
         }
@@ -161,7 +168,11 @@ fn pieces(segment: &str) -> Vec<Piece<'_>> {
 
 /// Matches one reference segment (at `offset` in the reference path) against a template
 /// segment: the literal characters matched and each parameter's binding.
-fn match_segment<'a>(tpl: &[Piece<'a>], text: &str, offset: usize) -> Option<(usize, Vec<Binding<'a>>)> {
+fn match_segment<'a>(
+    tpl: &[Piece<'a>],
+    text: &str,
+    offset: usize,
+) -> Option<(usize, Vec<Binding<'a>>)> {
     let mut bindings = Vec::new();
     if match_from(tpl, text, 0, offset, &mut bindings) {
         let literal = tpl
@@ -180,7 +191,13 @@ fn match_segment<'a>(tpl: &[Piece<'a>], text: &str, offset: usize) -> Option<(us
 /// Backtracking match of `tpl` against `text[pos..]`. Segments are short (a few pieces), so
 /// backtracking stays cheap. A parameter never splits a reference placeholder: `{` ... `}` in
 /// the reference is consumed whole.
-fn match_from<'a>(tpl: &[Piece<'a>], text: &str, pos: usize, offset: usize, out: &mut Vec<Binding<'a>>) -> bool {
+fn match_from<'a>(
+    tpl: &[Piece<'a>],
+    text: &str,
+    pos: usize,
+    offset: usize,
+    out: &mut Vec<Binding<'a>>,
+) -> bool {
     match tpl.split_first() {
         None => pos == text.len(),
         Some((Piece::Lit(lit), rest)) => {
@@ -226,12 +243,24 @@ mod tests {
     fn plain_and_odata_segments() {
         assert_eq!(bind("customer", "customer"), Some(vec![]));
         assert_eq!(bind("customer", "customers"), None);
-        assert_eq!(bind("{id}", "{IntegrationId}"), Some(vec![("id".into(), "{IntegrationId}".into())]));
         assert_eq!(
-            bind("SalesInvoice(No='{No}',Document_Type='{Type}')", "SalesInvoice(No='{IntegrationId}',Document_Type='Invoice')"),
-            Some(vec![("Type".into(), "Invoice".into()), ("No".into(), "{IntegrationId}".into())])
+            bind("{id}", "{IntegrationId}"),
+            Some(vec![("id".into(), "{IntegrationId}".into())])
         );
-        assert_eq!(bind("companies({id})", "companies(abc)"), Some(vec![("id".into(), "abc".into())]));
+        assert_eq!(
+            bind(
+                "SalesInvoice(No='{No}',Document_Type='{Type}')",
+                "SalesInvoice(No='{IntegrationId}',Document_Type='Invoice')"
+            ),
+            Some(vec![
+                ("Type".into(), "Invoice".into()),
+                ("No".into(), "{IntegrationId}".into())
+            ])
+        );
+        assert_eq!(
+            bind("companies({id})", "companies(abc)"),
+            Some(vec![("id".into(), "abc".into())])
+        );
         assert_eq!(bind("{id}", ""), None);
     }
 }

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use syncdef_definitions::load::load_as;
 use syncdef_definitions::model::{TemplateBody, TemplateSource, Text};
-use syncdef_definitions::{Format, LoadOptions, Node, NodeKind, SourceFile, Span};
+use syncdef_definitions::{Format, LoadOptions, Node, SourceFile, Span};
+use syncdef_transform::{Location, NodePart};
+use syncdef_transform::{PathContext, Settings, Template as TransformTemplate};
 
 /// A template's tree and how to locate its characters in the file.
 pub(crate) enum Tree<'a> {
@@ -47,7 +49,8 @@ pub(crate) struct PathRead {
 pub(crate) struct Template<'a> {
     pub source: &'a TemplateSource,
     pub tree: Option<Tree<'a>>,
-    pub error: Option<TemplateError>,
+    /// Why the template does not compile (every error, in template order).
+    pub errors: Vec<TemplateError>,
     pub reads: Vec<PathRead>,
 }
 
@@ -56,13 +59,16 @@ impl<'a> Template<'a> {
         let mut template = Template {
             source,
             tree: None,
-            error: None,
+            errors: Vec::new(),
             reads: Vec::new(),
         };
         match &source.body {
             TemplateBody::Node(node) => template.tree = Some(Tree::Inline(node)),
             TemplateBody::JsonText(text) => {
-                let inner = Arc::new(SourceFile::new(source.name.value.clone(), text.value.clone()));
+                let inner = Arc::new(SourceFile::new(
+                    source.name.value.clone(),
+                    text.value.clone(),
+                ));
                 match load_as(Arc::clone(&inner), Format::Json, &LoadOptions::default()) {
                     Ok(doc) => {
                         template.tree = Some(Tree::Parsed {
@@ -73,7 +79,7 @@ impl<'a> Template<'a> {
                     }
                     Err(e) => {
                         let range = e.span.map_or(0..text.value.len(), Span::range);
-                        template.error = Some(TemplateError {
+                        template.errors.push(TemplateError {
                             span: text.span_of(file_text, range),
                             message: format!("the template is not valid JSON: {}", e.message),
                             help: Some(e.help.unwrap_or_else(|| {
@@ -85,21 +91,8 @@ impl<'a> Template<'a> {
             }
         }
         if let Some(tree) = &template.tree {
-            let mut reads = Vec::new();
-            visit_strings(tree.root(), &mut |node, value| {
-                for (range, root, member) in scan_paths(value) {
-                    let span = tree.span_in(file_text, node, range.clone());
-                    let root_span = tree.span_in(file_text, node, root.1.clone());
-                    let member_span = member.as_ref().map(|m| tree.span_in(file_text, node, m.1.clone()));
-                    reads.push(PathRead {
-                        root: root.0,
-                        member: member.map(|m| m.0),
-                        span,
-                        root_span,
-                        member_span,
-                    });
-                }
-            });
+            let (errors, reads) = analyse_tree(tree, file_text);
+            template.errors.extend(errors);
             template.reads = reads;
         }
         template
@@ -132,6 +125,36 @@ impl Tree<'_> {
         }
     }
 
+    /// The file span of `range` inside the key or string value a template-language location
+    /// names (its pointer is relative to the template root).
+    pub fn locate(&self, file_text: &str, location: &Location, range: Range<usize>) -> Span {
+        let root = self.root();
+        match location.part {
+            NodePart::Value => match root.pointer(&location.pointer) {
+                Some(node) => self.span_in(file_text, node, range),
+                None => self.node_span(file_text, root.span),
+            },
+            NodePart::Key => match root.pointer_key_span(&location.pointer) {
+                Some(key) => {
+                    let text = match self {
+                        Tree::Inline(_) => file_text,
+                        Tree::Parsed { inner, .. } => inner.text(),
+                    };
+                    // Keys of templates are names without escapes; skip an opening quote.
+                    let quote =
+                        matches!(text.as_bytes().get(key.start as usize), Some(b'"' | b'\''));
+                    let start = key.start as usize + usize::from(quote);
+                    let inner = Span::new(
+                        (start + range.start) as u32,
+                        (start + range.end).min(key.end as usize) as u32,
+                    );
+                    self.node_span(file_text, inner)
+                }
+                None => self.node_span(file_text, root.span),
+            },
+        }
+    }
+
     /// The file span of `range` of the decoded value of string `node` of this tree.
     pub fn span_in(&self, file_text: &str, node: &Node, range: Range<usize>) -> Span {
         let Some(text) = Text::from_node(node) else {
@@ -147,97 +170,53 @@ impl Tree<'_> {
     }
 }
 
-/// Calls `visit` on every string value of the tree (keys are names, not expressions).
-fn visit_strings<'n>(node: &'n Node, visit: &mut dyn FnMut(&'n Node, &'n str)) {
-    match &node.kind {
-        NodeKind::String(s) => visit(node, &s.value),
-        NodeKind::Array(items) => items.iter().for_each(|i| visit_strings(i, visit)),
-        NodeKind::Object(members) => members.iter().for_each(|m| visit_strings(&m.value, visit)),
-        _ => {}
-    }
-}
-
-/// Functions whose JSONPath argument is relative to the current loop item, not the record.
-const LOOP_RELATIVE: [&str; 3] = ["currentvalueatpath(", "lastvalueatpath(", "currentvalue("];
-
-type Named = (String, Range<usize>);
-
-/// Every `$.name...` (or `$['name']`) in a template string: its range, its root and the member
-/// under the root. JSONPaths relative to a loop item are skipped.
-fn scan_paths(value: &str) -> Vec<(Range<usize>, Named, Option<Named>)> {
-    let bytes = value.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'$' {
-            i += 1;
+/// Compiles the template with the template language and collects its errors and the
+/// JSONPaths it reads from the record, all located in the file.
+fn analyse_tree(tree: &Tree<'_>, file_text: &str) -> (Vec<TemplateError>, Vec<PathRead>) {
+    let compiled = match TransformTemplate::compile(tree.root().to_json(), &Settings::default()) {
+        Ok(compiled) => compiled,
+        Err(errors) => {
+            let errors = errors
+                .errors()
+                .iter()
+                .map(|e| TemplateError {
+                    span: tree.locate(file_text, &e.location, e.location.range.clone()),
+                    message: e.message.clone(),
+                    help: e.help.clone(),
+                })
+                .collect();
+            return (errors, Vec::new());
+        }
+    };
+    let mut reads = Vec::new();
+    for use_ in compiled.paths() {
+        // Paths relative to a loop item, a scope or the output are not record reads.
+        if use_.context != PathContext::Root {
             continue;
         }
-        let start = i;
-        let before = value[..start].trim_end();
-        if LOOP_RELATIVE.iter().any(|f| before.ends_with(f)) {
-            i += 1;
-            continue;
-        }
-        let Some((root, after_root)) = segment(value, start + 1) else {
-            i += 1;
+        let base = use_.location.range.start;
+        let mut chain = use_.path.member_chain();
+        let Some((root, root_range)) = chain.next() else {
             continue;
         };
-        let member = segment(value, after_root);
-        let mut end = member.as_ref().map_or(after_root, |(_, e)| *e);
-        // The rest of the path: further segments, indices and filters, up to a delimiter.
-        let mut depth = 0i32;
-        while end < bytes.len() {
-            match bytes[end] {
-                b'[' | b'(' => depth += 1,
-                b']' if depth > 0 => depth -= 1,
-                b')' if depth > 0 => depth -= 1,
-                b',' | b')' | b' ' | b'"' if depth == 0 => break,
-                _ => {}
-            }
-            end += 1;
-        }
-        out.push((start..end, root, member.map(|(n, _)| n)));
-        i = end.max(start + 1);
+        let member = chain.next();
+        // A step's range covers its syntax (`.name`, `['name']`); point at the name itself.
+        let path_text = use_.path.text();
+        let at = |name: &str, r: &Range<usize>| {
+            let offset = path_text
+                .get(r.clone())
+                .and_then(|t| t.find(name))
+                .unwrap_or(0);
+            let start = base + r.start + offset;
+            tree.locate(file_text, &use_.location, start..start + name.len())
+        };
+        reads.push(PathRead {
+            root: root.to_owned(),
+            member: member.map(|(m, _)| m.to_owned()),
+            span: tree.locate(file_text, &use_.location, use_.location.range.clone()),
+            root_span: at(root, root_range),
+            member_span: member.map(|(m, r)| at(m, r)),
+        });
     }
-    out
-}
-
-/// A `.name` or `['name']` segment starting at `pos`: its name and range, and where it ends.
-fn segment(value: &str, pos: usize) -> Option<(Named, usize)> {
-    let rest = value.get(pos..)?;
-    if let Some(name) = rest.strip_prefix('.') {
-        let len = name
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@' || c == '-'))
-            .unwrap_or(name.len());
-        (len > 0).then(|| ((name[..len].to_owned(), pos + 1..pos + 1 + len), pos + 1 + len))
-    } else if let Some(quoted) = rest.strip_prefix("['") {
-        let len = quoted.find("']")?;
-        Some(((quoted[..len].to_owned(), pos + 2..pos + 2 + len), pos + 2 + len + 2))
-    } else {
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_roots_and_members() {
-        let found = scan_paths("#ifcondition(#valueof($.account.accountCurrency),,,#valueof($.serverVariables.realmId))");
-        let roots: Vec<_> = found.iter().map(|(_, r, m)| (r.0.as_str(), m.as_ref().map(|m| m.0.as_str()))).collect();
-        assert_eq!(roots, [("account", Some("accountCurrency")), ("serverVariables", Some("realmId"))]);
-        let (range, _, _) = &found[0];
-        assert_eq!(&"#ifcondition(#valueof($.account.accountCurrency),,,"[range.clone()], "$.account.accountCurrency");
-    }
-
-    #[test]
-    fn filters_and_loop_relative_paths() {
-        let found = scan_paths("#valueof($.account.addresses[?(@.isBilling==true)].city)");
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0, 9..55);
-        assert!(scan_paths("#currentvalueatpath($.amount)").is_empty());
-        assert_eq!(scan_paths("#valueof($['invoice'])")[0].1.0, "invoice");
-    }
+    (Vec::new(), reads)
 }

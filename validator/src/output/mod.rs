@@ -50,7 +50,9 @@ impl std::str::FromStr for OutputFormat {
         OutputFormat::ALL
             .into_iter()
             .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown format {s:?}: expected one of human, json, sarif, github"))
+            .ok_or_else(|| {
+                format!("unknown format {s:?}: expected one of human, json, sarif, github")
+            })
     }
 }
 

@@ -87,7 +87,10 @@ fn rule_descriptor(rule: Rule) -> Value {
 }
 
 fn rule_index(rule: Rule) -> usize {
-    Rule::ALL.iter().position(|r| *r == rule).unwrap_or_default()
+    Rule::ALL
+        .iter()
+        .position(|r| *r == rule)
+        .unwrap_or_default()
 }
 
 /// The first paragraph of the "What it does" section.
@@ -147,7 +150,10 @@ mod tests {
 
     #[test]
     fn uris_are_relative_and_encoded() {
-        assert_eq!(artifact_uri("./catalog/qbo online.yaml"), "catalog/qbo%20online.yaml");
+        assert_eq!(
+            artifact_uri("./catalog/qbo online.yaml"),
+            "catalog/qbo%20online.yaml"
+        );
         assert_eq!(artifact_uri("catalog\\bc.yaml"), "catalog/bc.yaml");
     }
 }

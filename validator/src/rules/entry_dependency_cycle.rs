@@ -62,12 +62,24 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let mut edges = Vec::new();
     for (i, info) in ctx.entries.iter().enumerate() {
         for (pre, action) in info.actions() {
-            let is_sync = matches!(action.kind.as_ref().map(|k| &k.value), Some(ActionType::ApiSynchronization));
-            let (true, Some(path)) = (is_sync, &action.path) else { continue };
-            let Some(j) = index(path.as_str()) else { continue };
+            let is_sync = matches!(
+                action.kind.as_ref().map(|k| &k.value),
+                Some(ActionType::ApiSynchronization)
+            );
+            let (true, Some(path)) = (is_sync, &action.path) else {
+                continue;
+            };
+            let Some(j) = index(path.as_str()) else {
+                continue;
+            };
             // A pre-action pushes the other entry first; a post-action pushes it after.
             let (before, after) = if pre { (j, i) } else { (i, j) };
-            edges.push(Edge { before, after, span: path.span, pointer: format!("{}/path", action.pointer) });
+            edges.push(Edge {
+                before,
+                after,
+                span: path.span,
+                pointer: format!("{}/path", action.pointer),
+            });
         }
     }
     let mut reported = vec![false; ctx.entries.len()];
@@ -75,11 +87,16 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         if reported[start] {
             continue;
         }
-        let Some(cycle) = find_cycle(start, &edges) else { continue };
+        let Some(cycle) = find_cycle(start, &edges) else {
+            continue;
+        };
         for &e in &cycle {
             reported[edges[e].after] = true;
         }
-        let names: Vec<&str> = cycle.iter().map(|&e| ctx.entries[edges[e].before].name()).collect();
+        let names: Vec<&str> = cycle
+            .iter()
+            .map(|&e| ctx.entries[edges[e].before].name())
+            .collect();
         let first = &edges[cycle[0]];
         let mut d = sink
             .diagnostic(
@@ -98,7 +115,13 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 
 /// Edges of a cycle through entry `start`, if there is one (depth-first, entries are few).
 fn find_cycle(start: usize, edges: &[Edge]) -> Option<Vec<usize>> {
-    fn dfs(node: usize, start: usize, edges: &[Edge], path: &mut Vec<usize>, seen: &mut Vec<usize>) -> bool {
+    fn dfs(
+        node: usize,
+        start: usize,
+        edges: &[Edge],
+        path: &mut Vec<usize>,
+        seen: &mut Vec<usize>,
+    ) -> bool {
         for (i, e) in edges.iter().enumerate().filter(|(_, e)| e.before == node) {
             path.push(i);
             if e.after == start {

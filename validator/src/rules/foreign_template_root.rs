@@ -3,9 +3,9 @@
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
 use crate::platform::{COMMON_ROOTS, module_by_root};
+use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
 use crate::templates::is_request_template;
-use crate::rule::declare_rule;
 
 declare_rule! {
     /// ## What it does
@@ -42,20 +42,27 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         // Without a known module the allowed roots are unknown: SD601 reports the module.
         let Some(module) = info.module else { continue };
-        for template in info.templates.iter().filter(|t| is_request_template(t.name())) {
+        for template in info
+            .templates
+            .iter()
+            .filter(|t| is_request_template(t.name()))
+        {
             for read in &template.reads {
                 if read.root == module.root || COMMON_ROOTS.contains(&read.root.as_str()) {
                     continue;
                 }
                 let allowed = std::iter::once(module.root).chain(COMMON_ROOTS.iter().copied());
-                let help = match (module_by_root(&read.root), did_you_mean(&read.root, allowed)) {
+                let help = match (
+                    module_by_root(&read.root),
+                    did_you_mean(&read.root, allowed),
+                ) {
                     (_, Some(s)) => format!("did you mean `$.{s}`?"),
                     (Some(other), None) => format!(
-                        "`$.{}` is the record of `{}` entries; a `{}` entry reads its record as `$.{}`",
+                        "`$.{}` is the record of `{}` entries; `{}` entries read their record as `$.{}`",
                         other.root, other.name, module.name, module.root
                     ),
                     (None, None) => format!(
-                        "a `{}` template reads `$.{}`, `$.serverVariables`, `$.externalId` or `$.syncToken`",
+                        "templates of `{}` entries read `$.{}`, `$.serverVariables`, `$.externalId` or `$.syncToken`",
                         module.name, module.root
                     ),
                 };
@@ -63,7 +70,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     .diagnostic(
                         Rule::ForeignTemplateRoot,
                         read.root_span,
-                        format!("`$.{}` is not available to templates of a `{}` entry", read.root, module.name),
+                        format!(
+                            "`$.{}` is not available to templates of `{}` entries",
+                            read.root, module.name
+                        ),
                     )
                     .with_pointer(template.source.pointer.clone())
                     .with_help(help);

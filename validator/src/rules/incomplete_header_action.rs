@@ -37,7 +37,9 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for (_, action) in info.actions() {
-            let Some(placement) = &action.placement else { continue };
+            let Some(placement) = &action.placement else {
+                continue;
+            };
             if placement.value != ActionIn::Header {
                 continue;
             }
@@ -45,10 +47,13 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 Some(s) => (s.header.is_some(), s.header_value.is_some()),
                 None => (false, false),
             };
-            let missing: Vec<&str> = [(!header).then_some("`header`"), (!value).then_some("`headerValue`")]
-                .into_iter()
-                .flatten()
-                .collect();
+            let missing: Vec<&str> = [
+                (!header).then_some("`header`"),
+                (!value).then_some("`headerValue`"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             if missing.is_empty() {
                 continue;
             }

@@ -4,8 +4,8 @@ use syncdef_definitions::Node;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::rules::security::schemes;
 use crate::rule::declare_rule;
+use crate::rules::security::schemes;
 
 declare_rule! {
     /// ## What it does
@@ -47,7 +47,13 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         if scheme.value.get("type").and_then(Node::as_str) != Some("oauth2") {
             continue;
         }
-        let Some(flow) = scheme.value.get("flows").and_then(|f| f.member("authorizationCode")) else { continue };
+        let Some(flow) = scheme
+            .value
+            .get("flows")
+            .and_then(|f| f.member("authorizationCode"))
+        else {
+            continue;
+        };
         let missing: Vec<&str> = ["authorizationUrl", "tokenUrl", "scopes"]
             .into_iter()
             .filter(|k| flow.value.get(k).is_none_or(Node::is_null))
@@ -55,7 +61,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         if missing.is_empty() {
             continue;
         }
-        let list = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+        let list = missing
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let d = sink
             .diagnostic(
                 Rule::IncompleteOauthFlow,

@@ -39,7 +39,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         for site in &info.operations {
             let Err(error) = site.parsed else { continue };
             let d = sink
-                .diagnostic(Rule::MalformedOperationRef, ctx.span_in(site.text, error.range.clone()), error.message.clone())
+                .diagnostic(
+                    Rule::MalformedOperationRef,
+                    ctx.span_in(site.text, error.range.clone()),
+                    error.message.clone(),
+                )
                 .with_pointer(site.pointer)
                 .with_help(error.help.clone());
             sink.push(d);

@@ -39,14 +39,23 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
-            let (Resolution::NoMethod(path), Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            let (Resolution::NoMethod(path), Ok(parsed)) = (ctx.resolve(site), site.parsed) else {
+                continue;
+            };
             let methods = path.methods();
             let help = match methods.as_slice() {
-                [] => format!("`{}` declares no operation; add `{}` to it", path.template, parsed.method),
+                [] => format!(
+                    "`{}` declares no operation; add `{}` to it",
+                    path.template, parsed.method
+                ),
                 _ => format!(
                     "`{}` has {}; use one of them or add `{}` to the path",
                     path.template,
-                    methods.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
+                    methods
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     parsed.method
                 ),
             };

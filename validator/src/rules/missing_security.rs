@@ -43,7 +43,9 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         Some(m) => (m.key.span, "/security"),
         // No key to point at: point at the start of the document's first key.
         None => (
-            root.as_object().and_then(|m| m.first()).map_or(Span::empty(0), |m| m.key.span),
+            root.as_object()
+                .and_then(|m| m.first())
+                .map_or(Span::empty(0), |m| m.key.span),
             "",
         ),
     };

@@ -2,9 +2,9 @@
 
 use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Resolution, Sink};
+use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
 use crate::templates::{Need, OPERATIONS};
-use crate::rule::declare_rule;
 
 declare_rule! {
     /// ## What it does
@@ -45,7 +45,9 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
             let Some(op) = site.operation else { continue };
-            let Some(spec) = OPERATIONS.iter().find(|o| o.operation == op) else { continue };
+            let Some(spec) = OPERATIONS.iter().find(|o| o.operation == op) else {
+                continue;
+            };
             for (need, suffix) in [(spec.request, "Request"), (spec.response, "Response")] {
                 let required = match need {
                     Need::Required => true,
@@ -62,9 +64,15 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     "what is read from the external system's answer"
                 };
                 let d = sink
-                    .diagnostic(Rule::MissingTemplate, site.text.span, format!("`{op}` has no `{name}` template"))
+                    .diagnostic(
+                        Rule::MissingTemplate,
+                        site.text.span,
+                        format!("`{op}` has no `{name}` template"),
+                    )
                     .with_pointer(site.pointer)
-                    .with_help(format!("add `{name}` under `schemasTransformer`: it gives {why}"));
+                    .with_help(format!(
+                        "add `{name}` under `schemasTransformer`: it gives {why}"
+                    ));
                 sink.push(d);
             }
         }
@@ -83,6 +91,7 @@ fn has_request_body(ctx: &Context, site: &crate::context::OperationSite) -> bool
 /// finding at the typo is better than two.
 fn misspelt_as(info: &EntryInfo, name: &str) -> bool {
     info.templates.iter().any(|t| {
-        !crate::templates::known_names().any(|k| k == t.name()) && did_you_mean(t.name(), [name]).is_some()
+        !crate::templates::known_names().any(|k| k == t.name())
+            && did_you_mean(t.name(), [name]).is_some()
     })
 }

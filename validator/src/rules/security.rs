@@ -21,7 +21,11 @@ pub(crate) fn schemes(root: &Node) -> &[Member] {
 pub(crate) fn requirements(root: &Node) -> Vec<Requirement<'_>> {
     let mut out = Vec::new();
     collect(root.get("security"), "/security".to_owned(), &mut out);
-    for path in root.get("paths").and_then(Node::as_object).unwrap_or_default() {
+    for path in root
+        .get("paths")
+        .and_then(Node::as_object)
+        .unwrap_or_default()
+    {
         for op in path.value.as_object().unwrap_or_default() {
             let mut p = String::from("/paths");
             pointer::push(&mut p, &path.key.name);
@@ -34,7 +38,12 @@ pub(crate) fn requirements(root: &Node) -> Vec<Requirement<'_>> {
 }
 
 fn collect<'a>(security: Option<&'a Node>, base: String, out: &mut Vec<Requirement<'a>>) {
-    for (i, requirement) in security.and_then(Node::as_array).unwrap_or_default().iter().enumerate() {
+    for (i, requirement) in security
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         for member in requirement.as_object().unwrap_or_default() {
             let mut p = format!("{base}/{i}");
             pointer::push(&mut p, &member.key.name);

@@ -4,8 +4,8 @@ use syncdef_definitions::model::ActionIn;
 
 use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Sink};
-use crate::suggest::did_you_mean;
 use crate::rule::declare_rule;
+use crate::suggest::did_you_mean;
 
 declare_rule! {
     /// ## What it does
@@ -59,7 +59,9 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         }
         for template in &info.templates {
             // One finding per template: every further read has the same cause.
-            let Some(read) = template.reads.iter().find(|r| r.root == "syncToken") else { continue };
+            let Some(read) = template.reads.iter().find(|r| r.root == "syncToken") else {
+                continue;
+            };
             let d = sink
                 .diagnostic(Rule::SyncTokenWithoutPreAction, read.span, format!("`{}` reads `$.syncToken` but no pre-action supplies it", template.name()))
                 .with_pointer(template.source.pointer.clone())

@@ -35,12 +35,17 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for template in &info.templates {
-            let Some(error) = &template.error else { continue };
-            let d = sink
-                .diagnostic(Rule::TemplateSyntaxError, error.span, format!("template `{}`: {}", template.name(), error.message))
-                .with_pointer(template.source.pointer.clone())
-                .with_optional_help(error.help.clone());
-            sink.push(d);
+            for error in &template.errors {
+                let d = sink
+                    .diagnostic(
+                        Rule::TemplateSyntaxError,
+                        error.span,
+                        format!("template `{}`: {}", template.name(), error.message),
+                    )
+                    .with_pointer(template.source.pointer.clone())
+                    .with_optional_help(error.help.clone());
+                sink.push(d);
+            }
         }
     }
 }

@@ -4,9 +4,9 @@ use syncdef_definitions::Node;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
+use crate::rule::declare_rule;
 use crate::rules::security::{requirements, schemes};
 use crate::suggest::hint;
-use crate::rule::declare_rule;
 
 declare_rule! {
     /// ## What it does
@@ -37,7 +37,12 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let schemes = schemes(&ctx.doc.root);
     for requirement in requirements(&ctx.doc.root) {
-        let Some(scheme) = schemes.iter().find(|s| s.key.name == requirement.member.key.name) else { continue };
+        let Some(scheme) = schemes
+            .iter()
+            .find(|s| s.key.name == requirement.member.key.name)
+        else {
+            continue;
+        };
         if scheme.value.get("type").and_then(Node::as_str) != Some("oauth2") {
             continue;
         }
@@ -52,15 +57,30 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             .flatten()
             .map(|m| &*m.key.name)
             .collect();
-        for (i, scope) in requirement.member.value.as_array().unwrap_or_default().iter().enumerate() {
+        for (i, scope) in requirement
+            .member
+            .value
+            .as_array()
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             let Some(name) = scope.as_str() else { continue };
             if declared.contains(&name) {
                 continue;
             }
-            let help = hint(name, declared.iter().copied())
-                .unwrap_or_else(|| format!("declare `{name}` in the `scopes` of a flow of `{}`", scheme.key.name));
+            let help = hint(name, declared.iter().copied()).unwrap_or_else(|| {
+                format!(
+                    "declare `{name}` in the `scopes` of a flow of `{}`",
+                    scheme.key.name
+                )
+            });
             let d = sink
-                .diagnostic(Rule::UndeclaredScope, scope.span, format!("scope `{name}` is not declared by `{}`", scheme.key.name))
+                .diagnostic(
+                    Rule::UndeclaredScope,
+                    scope.span,
+                    format!("scope `{name}` is not declared by `{}`", scheme.key.name),
+                )
                 .with_pointer(format!("{}/{i}", requirement.pointer))
                 .with_help(help);
             sink.push(d);

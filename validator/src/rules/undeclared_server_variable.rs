@@ -2,8 +2,8 @@
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -38,8 +38,14 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for template in &info.templates {
-            for read in template.reads.iter().filter(|r| r.root == "serverVariables") {
-                let (Some(name), Some(span)) = (&read.member, read.member_span) else { continue };
+            for read in template
+                .reads
+                .iter()
+                .filter(|r| r.root == "serverVariables")
+            {
+                let (Some(name), Some(span)) = (&read.member, read.member_span) else {
+                    continue;
+                };
                 if ctx.is_server_variable(name) {
                     continue;
                 }
@@ -54,7 +60,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     }
                 });
                 let d = sink
-                    .diagnostic(Rule::UndeclaredServerVariable, span, format!("server variable `{name}` is not declared"))
+                    .diagnostic(
+                        Rule::UndeclaredServerVariable,
+                        span,
+                        format!("server variable `{name}` is not declared"),
+                    )
                     .with_pointer(template.source.pointer.clone())
                     .with_help(help);
                 sink.push(d);

@@ -4,8 +4,8 @@ use syncdef_definitions::model::ActionIn;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -39,12 +39,20 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for (_, action) in info.actions() {
-            let Some(placement) = &action.placement else { continue };
-            let ActionIn::Unknown(written) = &placement.value else { continue };
+            let Some(placement) = &action.placement else {
+                continue;
+            };
+            let ActionIn::Unknown(written) = &placement.value else {
+                continue;
+            };
             let help = hint(written, ["Body", "Header"])
                 .unwrap_or_else(|| "use `Body` (a value templates read as `$.syncToken`) or `Header` (a request header named by `schema.header`)".into());
             let d = sink
-                .diagnostic(Rule::UnknownActionPlacement, placement.span, format!("`in` must be `Body` or `Header`, not `{written}`"))
+                .diagnostic(
+                    Rule::UnknownActionPlacement,
+                    placement.span,
+                    format!("`in` must be `Body` or `Header`, not `{written}`"),
+                )
                 .with_pointer(format!("{}/in", action.pointer))
                 .with_help(help);
             sink.push(d);

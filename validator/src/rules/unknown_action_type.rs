@@ -4,8 +4,8 @@ use syncdef_definitions::model::ActionType;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -42,11 +42,17 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for (_, action) in info.actions() {
             let Some(kind) = &action.kind else { continue };
-            let ActionType::Unknown(written) = &kind.value else { continue };
+            let ActionType::Unknown(written) = &kind.value else {
+                continue;
+            };
             let help = hint(written, ["ApiPath", "ApiSynchronization"])
                 .unwrap_or_else(|| "use `ApiPath` to call an external operation, or `ApiSynchronization` to synchronize a child collection or another entry".into());
             let d = sink
-                .diagnostic(Rule::UnknownActionType, kind.span, format!("`{written}` is not an action type"))
+                .diagnostic(
+                    Rule::UnknownActionType,
+                    kind.span,
+                    format!("`{written}` is not an action type"),
+                )
                 .with_pointer(format!("{}/type", action.pointer))
                 .with_help(help);
             sink.push(d);

@@ -4,8 +4,8 @@ use syncdef_definitions::model::UnknownField;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -80,10 +80,17 @@ fn report(sink: &mut Sink, unknown: &[UnknownField], known: &[&str], owner: &str
             continue;
         }
         let help = hint(key, known.iter().copied()).unwrap_or_else(|| {
-            format!("{owner} may have {}; remove the key or prefix it with `x-`", list(known))
+            format!(
+                "{owner} may have {}; remove the key or prefix it with `x-`",
+                list(known)
+            )
         });
         let d = sink
-            .diagnostic(Rule::UnknownKey, field.key.span, format!("unknown key `{key}` in {owner}"))
+            .diagnostic(
+                Rule::UnknownKey,
+                field.key.span,
+                format!("unknown key `{key}` in {owner}"),
+            )
             .with_pointer(field.pointer.clone())
             .with_help(help);
         sink.push(d);
@@ -91,5 +98,8 @@ fn report(sink: &mut Sink, unknown: &[UnknownField], known: &[&str], owner: &str
 }
 
 fn list(keys: &[&str]) -> String {
-    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -3,8 +3,8 @@
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
 use crate::platform::MODULES;
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -35,13 +35,25 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
-        let (Some(module), None) = (&info.entry.module, info.module) else { continue };
+        let (Some(module), None) = (&info.entry.module, info.module) else {
+            continue;
+        };
         let names = MODULES.iter().map(|m| m.name);
         let help = hint(module.as_str(), names.clone()).unwrap_or_else(|| {
-            format!("platform modules: {}", names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+            format!(
+                "platform modules: {}",
+                names
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         });
         let d = sink
-            .diagnostic(Rule::UnknownModule, module.span, format!("`{}` is not a platform module", module.as_str()))
+            .diagnostic(
+                Rule::UnknownModule,
+                module.span,
+                format!("`{}` is not a platform module", module.as_str()),
+            )
             .with_pointer(format!("{}/module", info.entry.pointer))
             .with_help(help);
         sink.push(d);

@@ -2,8 +2,8 @@
 
 use crate::codes::Rule;
 use crate::context::{Context, Resolution, Sink};
-use crate::suggest::did_you_mean;
 use crate::rule::declare_rule;
+use crate::suggest::did_you_mean;
 
 declare_rule! {
     /// ## What it does
@@ -43,7 +43,9 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
-            let (Resolution::NoPath, Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            let (Resolution::NoPath, Ok(parsed)) = (ctx.resolve(site), site.parsed) else {
+                continue;
+            };
             let path = &parsed.path;
             let span = ctx.span_in(site.text, 0..path.len());
             // Compare with placeholders blanked out: `{IntegrationId}` and `{id}` are equally
@@ -51,10 +53,17 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let wanted = blank_placeholders(path);
             let suggestion = did_you_mean(
                 &wanted,
-                ctx.paths.entries().iter().map(|e| Candidate(blank_placeholders(e.template), e)),
+                ctx.paths
+                    .entries()
+                    .iter()
+                    .map(|e| Candidate(blank_placeholders(e.template), e)),
             );
             let mut d = sink
-                .diagnostic(Rule::UnknownOperationPath, span, format!("`{path}` matches no path of `paths`"))
+                .diagnostic(
+                    Rule::UnknownOperationPath,
+                    span,
+                    format!("`{path}` matches no path of `paths`"),
+                )
                 .with_pointer(site.pointer);
             d = match suggestion {
                 Some(Candidate(_, entry)) => d

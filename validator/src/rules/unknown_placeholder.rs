@@ -4,8 +4,8 @@ use syncdef_definitions::operation_ref::PlaceholderKind;
 
 use crate::codes::Rule;
 use crate::context::{Context, Resolution, Sink};
-use crate::suggest::did_you_mean;
 use crate::rule::declare_rule;
+use crate::suggest::did_you_mean;
 
 declare_rule! {
     /// ## What it does
@@ -44,9 +44,15 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         for site in &info.operations {
             // On an unresolved reference SD202 is the finding; placeholders are judged against
             // the path they fill.
-            let (Resolution::Resolved { bindings, .. }, Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            let (Resolution::Resolved { bindings, .. }, Ok(parsed)) =
+                (ctx.resolve(site), site.parsed)
+            else {
+                continue;
+            };
             for placeholder in &parsed.placeholders {
-                if placeholder.kind != PlaceholderKind::Name || ctx.is_server_variable(&placeholder.name) {
+                if placeholder.kind != PlaceholderKind::Name
+                    || ctx.is_server_variable(&placeholder.name)
+                {
                     continue;
                 }
                 // A placeholder that copies the parameter it fills is SD303's finding.
@@ -66,7 +72,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     None => "use `{IntegrationId}`, `{<Entry>.IntegrationId}` or a variable declared under `servers[].variables`".to_owned(),
                 };
                 let d = sink
-                    .diagnostic(Rule::UnknownPlaceholder, ctx.span_in(site.text, placeholder.range.clone()), format!("unknown placeholder `{{{name}}}`"))
+                    .diagnostic(
+                        Rule::UnknownPlaceholder,
+                        ctx.span_in(site.text, placeholder.range.clone()),
+                        format!("unknown placeholder `{{{name}}}`"),
+                    )
                     .with_pointer(site.pointer)
                     .with_help(help);
                 sink.push(d);

@@ -4,8 +4,8 @@ use syncdef_definitions::operation_ref::PlaceholderKind;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -42,7 +42,9 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         for site in &info.operations {
             let Ok(parsed) = site.parsed else { continue };
             for placeholder in &parsed.placeholders {
-                let PlaceholderKind::EntryIntegrationId { entry } = &placeholder.kind else { continue };
+                let PlaceholderKind::EntryIntegrationId { entry } = &placeholder.kind else {
+                    continue;
+                };
                 if ctx.entry_names().any(|n| n == entry) {
                     continue;
                 }
@@ -52,11 +54,18 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 let help = hint(entry, ctx.entry_names()).unwrap_or_else(|| {
                     format!(
                         "`{{<Entry>.IntegrationId}}` names an entry of `synchronization`: {}",
-                        ctx.entry_names().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                        ctx.entry_names()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 });
                 let d = sink
-                    .diagnostic(Rule::UnknownPlaceholderEntry, span, format!("`{entry}` is not an entry of the `synchronization` section"))
+                    .diagnostic(
+                        Rule::UnknownPlaceholderEntry,
+                        span,
+                        format!("`{entry}` is not an entry of the `synchronization` section"),
+                    )
                     .with_pointer(site.pointer)
                     .with_help(help);
                 sink.push(d);

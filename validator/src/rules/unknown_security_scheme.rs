@@ -2,9 +2,9 @@
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
+use crate::rule::declare_rule;
 use crate::rules::security::{requirements, schemes};
 use crate::suggest::hint;
-use crate::rule::declare_rule;
 
 declare_rule! {
     /// ## What it does
@@ -49,12 +49,20 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             } else {
                 format!(
                     "defined schemes: {}",
-                    schemes.iter().map(|s| format!("`{}`", s.key.name)).collect::<Vec<_>>().join(", ")
+                    schemes
+                        .iter()
+                        .map(|s| format!("`{}`", s.key.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             }
         });
         let d = sink
-            .diagnostic(Rule::UnknownSecurityScheme, requirement.member.key.span, format!("security scheme `{name}` is not defined"))
+            .diagnostic(
+                Rule::UnknownSecurityScheme,
+                requirement.member.key.span,
+                format!("security scheme `{name}` is not defined"),
+            )
             .with_pointer(requirement.pointer.clone())
             .with_help(help);
         sink.push(d);

@@ -4,8 +4,8 @@ use syncdef_definitions::model::ActionType;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
-use crate::suggest::hint;
 use crate::rule::declare_rule;
+use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
@@ -40,8 +40,13 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         let children: &[&str] = info.module.map_or(&[], |m| m.children);
         for (_, action) in info.actions() {
-            let is_sync = matches!(action.kind.as_ref().map(|k| &k.value), Some(ActionType::ApiSynchronization));
-            let (true, Some(path)) = (is_sync, &action.path) else { continue };
+            let is_sync = matches!(
+                action.kind.as_ref().map(|k| &k.value),
+                Some(ActionType::ApiSynchronization)
+            );
+            let (true, Some(path)) = (is_sync, &action.path) else {
+                continue;
+            };
             let target = path.as_str();
             if children.contains(&target) || ctx.entry_names().any(|n| n == target) {
                 continue;
@@ -50,14 +55,24 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let help = hint(target, candidates.iter()).unwrap_or_else(|| {
                 format!(
                     "name a child collection of the module or an entry: {}",
-                    candidates.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                    candidates
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             });
             let d = sink
                 .diagnostic(
                     Rule::UnknownSynchronizationTarget,
                     path.span,
-                    format!("`{target}` is neither a child collection of `{}` nor an entry", info.entry.module.as_ref().map_or("this module", |m| m.as_str())),
+                    format!(
+                        "`{target}` is neither a child collection of `{}` nor an entry",
+                        info.entry
+                            .module
+                            .as_ref()
+                            .map_or("this module", |m| m.as_str())
+                    ),
                 )
                 .with_pointer(format!("{}/path", action.pointer))
                 .with_help(help);

@@ -41,7 +41,11 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
-            let (Resolution::Resolved { path, bindings, .. }, Ok(parsed)) = (ctx.resolve(site), site.parsed) else { continue };
+            let (Resolution::Resolved { path, bindings, .. }, Ok(parsed)) =
+                (ctx.resolve(site), site.parsed)
+            else {
+                continue;
+            };
             for binding in &bindings {
                 let filler = site.text.value.get(binding.range.clone()).unwrap_or("");
                 let copied = filler == format!("{{{}}}", binding.param);

@@ -4,9 +4,9 @@ use crate::codes::Rule;
 use syncdef_definitions::Node;
 
 use crate::context::{Context, EntryInfo, Sink};
+use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
 use crate::templates::{OPERATIONS, split_template_name};
-use crate::rule::declare_rule;
 
 declare_rule! {
     /// ## What it does
@@ -69,7 +69,14 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 "templates are named `{operation}Request` or `{operation}Response` after an operation of the entry; rename or delete this one".to_owned()
             };
             let d = sink
-                .diagnostic(Rule::UnusedTemplate, template.source.name.span, format!("template `{name}` is not used by any operation of `{}`", info.name()))
+                .diagnostic(
+                    Rule::UnusedTemplate,
+                    template.source.name.span,
+                    format!(
+                        "template `{name}` is not used by any operation of `{}`",
+                        info.name()
+                    ),
+                )
                 .with_pointer(template.source.pointer.clone())
                 .with_help(help);
             sink.push(d);
@@ -84,7 +91,11 @@ fn declared_operations<'a>(ctx: &Context<'a>, info: &EntryInfo<'a>) -> Vec<&'sta
         info.entry.push.as_ref().map(|p| p.pointer.as_str()),
         info.entry.pull.as_ref().map(|p| p.pointer.as_str()),
     ];
-    let nodes: Vec<&Node> = objects.into_iter().flatten().filter_map(|p| ctx.doc.root.pointer(p)).collect();
+    let nodes: Vec<&Node> = objects
+        .into_iter()
+        .flatten()
+        .filter_map(|p| ctx.doc.root.pointer(p))
+        .collect();
     OPERATIONS
         .iter()
         .map(|o| o.operation)

@@ -32,18 +32,30 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
-        let Some(site) = info.operation("update") else { continue };
-        let Resolution::Resolved { operation, .. } = ctx.resolve(site) else { continue };
+        let Some(site) = info.operation("update") else {
+            continue;
+        };
+        let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+            continue;
+        };
         if !body_has_sparse(&ctx.doc.root, operation) {
             continue;
         }
-        let Some(template) = info.template("updateRequest") else { continue };
+        let Some(template) = info.template("updateRequest") else {
+            continue;
+        };
         let Some(tree) = &template.tree else { continue };
         let sparse = tree.root().member("sparse");
         let (span, message) = match sparse {
             Some(m) if matches!(m.value.kind, NodeKind::Bool(true)) => continue,
-            Some(m) => (tree.node_span(ctx.text(), m.value.span), "`sparse` must be the boolean `true`".to_owned()),
-            None => (template.source.name.span, "`updateRequest` does not mark the update as sparse".to_owned()),
+            Some(m) => (
+                tree.node_span(ctx.text(), m.value.span),
+                "`sparse` must be the boolean `true`".to_owned(),
+            ),
+            None => (
+                template.source.name.span,
+                "`updateRequest` does not mark the update as sparse".to_owned(),
+            ),
         };
         let d = sink
             .diagnostic(Rule::UpdateNotSparse, span, message)
@@ -57,10 +69,15 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 /// Whether a JSON request body schema of `operation` declares a `sparse` property (directly,
 /// through local `$ref`s or in an `allOf` part).
 fn body_has_sparse(root: &Node, operation: &Node) -> bool {
-    let Some(content) = resolve(root, operation.get("requestBody")).and_then(|b| b.get("content")).and_then(Node::as_object) else {
+    let Some(content) = resolve(root, operation.get("requestBody"))
+        .and_then(|b| b.get("content"))
+        .and_then(Node::as_object)
+    else {
         return false;
     };
-    content.iter().any(|media| schema_has(root, resolve(root, media.value.get("schema")), 0))
+    content
+        .iter()
+        .any(|media| schema_has(root, resolve(root, media.value.get("schema")), 0))
 }
 
 fn schema_has(root: &Node, schema: Option<&Node>, depth: u32) -> bool {
@@ -68,7 +85,11 @@ fn schema_has(root: &Node, schema: Option<&Node>, depth: u32) -> bool {
     if depth > 16 {
         return false;
     }
-    if schema.get("properties").and_then(|p| p.get("sparse")).is_some() {
+    if schema
+        .get("properties")
+        .and_then(|p| p.get("sparse"))
+        .is_some()
+    {
         return true;
     }
     schema

@@ -49,11 +49,16 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         }
         // A missing template is SD401's finding.
-        let Some(template) = info.template("updateRequest") else { continue };
+        let Some(template) = info.template("updateRequest") else {
+            continue;
+        };
         let header_token = info.actions().any(|(pre, a)| {
-            pre && matches!(a.placement.as_ref().map(|p| &p.value), Some(ActionIn::Header))
+            pre && matches!(
+                a.placement.as_ref().map(|p| &p.value),
+                Some(ActionIn::Header)
+            )
         });
-        if header_token || template.reads_root("syncToken") || template.error.is_some() {
+        if header_token || template.reads_root("syncToken") || !template.errors.is_empty() {
             continue;
         }
         let d = sink

@@ -35,11 +35,18 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
-        let Some(site) = info.operation("update") else { continue };
+        let Some(site) = info.operation("update") else {
+            continue;
+        };
         let Ok(parsed) = site.parsed else { continue };
-        let Some(template) = info.template("updateRequest") else { continue };
-        let in_path = parsed.placeholders.iter().any(|p| p.kind == PlaceholderKind::IntegrationId);
-        if in_path || template.reads_root("externalId") || template.error.is_some() {
+        let Some(template) = info.template("updateRequest") else {
+            continue;
+        };
+        let in_path = parsed
+            .placeholders
+            .iter()
+            .any(|p| p.kind == PlaceholderKind::IntegrationId);
+        if in_path || template.reads_root("externalId") || !template.errors.is_empty() {
             continue;
         }
         let d = sink

@@ -1,0 +1,226 @@
+//! A JSON Schema of the `synchronization` extension, for editors (`syncdef schema`).
+//!
+//! Draft-07: the YAML language server (VS Code's YAML extension, and JetBrains IDEs) supports it
+//! fully, including `if`/`then`, and it is the draft editors' schema stores default to. The
+//! schema describes a whole definition file but constrains only `synchronization` and
+//! `x-synchronization`; the OpenAPI part is left to an OpenAPI schema (see
+//! `docs/editor-setup.md`). Module names and template names come from the same tables the rules
+//! use, so the schema and the linter cannot disagree.
+
+use serde_json::{Map, Value, json};
+
+use crate::platform::MODULES;
+use crate::templates::{Need, OPERATIONS};
+
+/// The `$id` of the schema.
+pub const SCHEMA_ID: &str =
+    "https://github.com/syncdef/syncdef/blob/main/docs/synchronization.schema.json";
+
+/// The lower-case HTTP methods an operation reference may end with.
+const METHODS: &str = "get|put|post|delete|options|head|patch|trace";
+
+/// The JSON Schema (draft-07) of a definition's `synchronization` section.
+#[must_use]
+pub fn synchronization_schema() -> Value {
+    let operation_ref = json!({
+        "type": "string",
+        "description": "An operation of the external system: the path as written under `paths` (path parameters filled with a literal, `{IntegrationId}`, `{<Entry>.IntegrationId}` or a server variable), then `/` and the lower-case HTTP method. Example: `/v3/company/{realmId}/customer/post`.",
+        "pattern": format!("^/.*/({METHODS})$"),
+    });
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": SCHEMA_ID,
+        "title": "syncdef synchronization definition",
+        "description": "An OpenAPI 3.0 document describing an external system, extended with a top-level `synchronization` section that says how the platform's records are pushed to (and pulled from) it.",
+        "type": "object",
+        "properties": {
+            "synchronization": { "$ref": "#/definitions/synchronization" },
+            "x-synchronization": {
+                "$ref": "#/definitions/synchronization",
+                "description": "The `synchronization` section under an OpenAPI extension key, for tools that reject unknown top-level keys. Use one of the two keys, not both."
+            }
+        },
+        "definitions": {
+            "synchronization": {
+                "type": "object",
+                "description": "Entries keyed by entity name (`Customer`, `Invoice`): how each kind of platform record is synchronized. The key is how other entries refer to it (`{Customer.IntegrationId}`, `ApiSynchronization` paths).",
+                "additionalProperties": { "$ref": "#/definitions/entry" }
+            },
+            "entry": {
+                "type": "object",
+                "description": "How one kind of platform record is synchronized with the external system.",
+                "required": ["module"],
+                "properties": {
+                    "description": { "type": "string", "description": "A short description of the entry, shown in the integration's settings." },
+                    "module": {
+                        "description": "The platform module whose records this entry synchronizes. It decides the record root templates read (`$.account` for `Accounts`...).",
+                        "enum": MODULES.iter().map(|m| m.name).collect::<Vec<_>>(),
+                        "markdownEnumDescriptions": MODULES.iter().map(|m| format!("records read as `$.{}`", m.root)).collect::<Vec<_>>()
+                    },
+                    "push": { "$ref": "#/definitions/push" },
+                    "pull": { "$ref": "#/definitions/pull" }
+                },
+                "patternProperties": { "^x-": { "description": "An extension, ignored by syncdef." } },
+                "additionalProperties": false
+            },
+            "push": method_schema("push", "Sending platform records to the external system.", &operation_ref),
+            "pull": method_schema("pull", "Receiving records from the external system.", &operation_ref),
+            "actions": {
+                "type": "object",
+                "description": "Actions keyed by name, run in document order.",
+                "additionalProperties": { "$ref": "#/definitions/action" }
+            },
+            "action": {
+                "type": "object",
+                "description": "A call made before or after the push, or another synchronization run with it.",
+                "required": ["type", "path"],
+                "properties": {
+                    "type": {
+                        "description": "`ApiPath` calls an operation of the external system; `ApiSynchronization` synchronizes a child collection of the module (`InvoiceItems`) or another entry.",
+                        "enum": ["ApiPath", "ApiSynchronization"]
+                    },
+                    "path": {
+                        "type": "string",
+                        "description": "For `ApiPath`, an operation reference (`/customer/{IntegrationId}/get`); for `ApiSynchronization`, the child collection or entry to synchronize."
+                    },
+                    "schema": { "$ref": "#/definitions/actionSchema" },
+                    "in": {
+                        "description": "Where the value read by the action goes: `Body` (templates read it as `$.syncToken`) or `Header` (the header named by `schema.header`).",
+                        "enum": ["Body", "Header"]
+                    }
+                },
+                "allOf": [
+                    {
+                        "if": { "properties": { "type": { "const": "ApiPath" } } },
+                        "then": { "properties": { "path": operation_ref } }
+                    },
+                    {
+                        "if": { "properties": { "in": { "const": "Header" } }, "required": ["in"] },
+                        "then": { "properties": { "schema": { "required": ["header", "headerValue"] } }, "required": ["schema"] }
+                    }
+                ],
+                "patternProperties": { "^x-": { "description": "An extension, ignored by syncdef." } },
+                "additionalProperties": false
+            },
+            "actionSchema": {
+                "type": "object",
+                "description": "What the action reads from the response. Every other key maps a name to the response field it is read from (`SyncToken: Customer.SyncToken`).",
+                "properties": {
+                    "type": { "description": "The type of the value read.", "enum": ["String"] },
+                    "header": { "type": "string", "description": "For `in: Header`: the request header to send (`If-Match`)." },
+                    "headerValue": { "type": "string", "description": "For `in: Header`: the response field that supplies the header's value (`@odata.etag`)." }
+                },
+                "additionalProperties": { "type": "string", "description": "The response field this value is read from." }
+            },
+            "templates": templates_schema(),
+            "template": {
+                "description": "A transformation template (JUST syntax: `#valueof($.account.name)`, `#ifcondition(...)`), written as an object, or as a string holding JSON text.",
+                "type": ["object", "array", "string"]
+            }
+        }
+    })
+}
+
+fn method_schema(section: &str, description: &str, operation_ref: &Value) -> Value {
+    let mut properties = Map::new();
+    for op in OPERATIONS.iter().filter(|o| o.section == section) {
+        let mut schema = operation_ref.clone();
+        schema["description"] = Value::String(format!(
+            "The `{}` operation. {}",
+            op.operation,
+            operation_ref["description"].as_str().unwrap_or_default()
+        ));
+        properties.insert(op.operation.to_owned(), schema);
+    }
+    properties.insert(
+        "preSynchronizationAction".into(),
+        json!({ "$ref": "#/definitions/actions", "description": "Actions run before the operation: fetch a concurrency token, push a parent record first." }),
+    );
+    properties.insert(
+        "postSynchronizationAction".into(),
+        json!({ "$ref": "#/definitions/actions", "description": "Actions run after the operation: push child records." }),
+    );
+    properties.insert(
+        "schemasTransformer".into(),
+        json!({ "$ref": "#/definitions/templates" }),
+    );
+    json!({
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "patternProperties": { "^x-": { "description": "An extension, ignored by syncdef." } },
+        "additionalProperties": false
+    })
+}
+
+fn templates_schema() -> Value {
+    let mut properties = Map::new();
+    for op in OPERATIONS {
+        for (suffix, need, what) in [
+            ("Request", op.request, "builds the body sent"),
+            (
+                "Response",
+                op.response,
+                "reads the external system's answer",
+            ),
+        ] {
+            let need = match need {
+                Need::Required => "required when the entry declares it",
+                Need::WhenBody => "required when its operation has a request body",
+                Need::Optional => "optional",
+            };
+            properties.insert(
+                format!("{}{suffix}", op.operation),
+                json!({
+                    "$ref": "#/definitions/template",
+                    "description": format!("The template of `{}.{}` that {what} ({need}).", op.section, op.operation)
+                }),
+            );
+        }
+    }
+    json!({
+        "type": "object",
+        "description": "Templates named `{operation}Request` and `{operation}Response`, one per use.",
+        "properties": properties,
+        "additionalProperties": { "$ref": "#/definitions/template" }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every property schema carries a description, so editors show help on hover.
+    #[test]
+    fn every_property_is_described() {
+        fn visit(value: &Value, path: &str, missing: &mut Vec<String>) {
+            let Some(object) = value.as_object() else {
+                return;
+            };
+            if let Some(props) = object.get("properties").and_then(Value::as_object) {
+                for (name, schema) in props {
+                    let described = schema.get("description").is_some()
+                        || schema.get("$ref").is_some_and(|r| {
+                            r.as_str().is_some_and(|r| r.starts_with("#/definitions/"))
+                        });
+                    if !described {
+                        missing.push(format!("{path}/{name}"));
+                    }
+                }
+            }
+            for (key, child) in object {
+                visit(child, &format!("{path}/{key}"), missing);
+            }
+        }
+        let schema = synchronization_schema();
+        let mut missing = Vec::new();
+        visit(&schema, "", &mut missing);
+        assert!(missing.is_empty(), "{missing:#?}");
+        for (name, def) in schema["definitions"].as_object().unwrap() {
+            assert!(
+                def.get("description").is_some(),
+                "definition {name} has no description"
+            );
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The editor schema accepts the valid definition and rejects a misspelt module, and the
+//! committed copy in `docs/` is current.
+
+use std::path::Path;
+
+use syncdef_definitions::{SourceFile, load};
+use syncdef_validator::schema::synchronization_schema;
+
+fn instance(fixture: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(Path::new("tests/fixtures").join(fixture)).expect("fixture");
+    load(SourceFile::new(fixture, text))
+        .expect("loads")
+        .root
+        .to_json()
+}
+
+#[test]
+fn schema_accepts_valid_and_rejects_mistakes() {
+    let schema = synchronization_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let valid = instance("valid.yaml");
+    let errors: Vec<String> = validator
+        .iter_errors(&valid)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    for fixture in [
+        "SD601.yaml",
+        "SD501.yaml",
+        "SD502.yaml",
+        "SD503.yaml",
+        "SD201.yaml",
+        "SD109.yaml",
+    ] {
+        assert!(
+            !validator.is_valid(&instance(fixture)),
+            "{fixture} should not validate"
+        );
+    }
+}
+
+#[test]
+fn committed_schema_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/synchronization.schema.json");
+    let expected = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&synchronization_schema()).expect("serializes")
+    );
+    if std::env::var_os("UPDATE_DOCS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &expected).expect("write schema");
+    }
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        current == expected,
+        "docs/synchronization.schema.json is out of date; run `UPDATE_DOCS=1 cargo test -p syncdef-validator --test schema`"
+    );
+}
