@@ -1,0 +1,51 @@
+//! `syncdef`: lint, transform and dry-run synchronization definitions.
+//!
+//! The binary only parses arguments, calls the libraries and prints; every decision that a
+//! library user would also need lives in a library crate.
+
+mod color;
+mod commands;
+mod failure;
+mod snippet;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Lint, transform and dry-run synchronization definitions.
+#[derive(Debug, Parser)]
+#[command(name = "syncdef", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Lint definitions: every mistake, located at its file, line and column.
+    Lint(commands::lint::LintArgs),
+    /// Apply a template to a record (or to every line of a JSON Lines file).
+    Transform(commands::transform::TransformArgs),
+    /// List the lint rules with their codes, default severities and titles.
+    Rules(commands::rules::RulesArgs),
+    /// Print the documentation of one lint rule.
+    Explain(commands::explain::ExplainArgs),
+    /// Print the JSON Schema of the `synchronization` section, for editors.
+    Schema,
+}
+
+fn main() -> ExitCode {
+    // clap exits with 2 on usage errors and 0 for --help/--version, as documented.
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Lint(args) => commands::lint::run(&args),
+        Command::Transform(args) => commands::transform::run(&args),
+        Command::Rules(args) => commands::rules::run(&args),
+        Command::Explain(args) => commands::explain::run(&args),
+        Command::Schema => commands::schema::run(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
+    }
+}

@@ -1,0 +1,64 @@
+//! Helpers shared by the end-to-end tests: run the built `syncdef` binary and capture what it
+//! prints, with colors off and paths relative to the workspace root so snapshots are stable.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What one run printed and returned.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// The workspace root: tests run the binary from there so that file names in output are short
+/// and the same on every machine.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// A fixture path relative to the workspace root.
+pub fn fixture(name: &str) -> String {
+    format!("tests/fixtures/{name}")
+}
+
+fn command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_syncdef"));
+    cmd.args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .env("COLUMNS", "100");
+    cmd
+}
+
+pub fn syncdef(args: &[&str]) -> Run {
+    syncdef_with_stdin(args, "")
+}
+
+pub fn syncdef_with_stdin(args: &[&str], stdin: &str) -> Run {
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the syncdef binary starts");
+    if let Some(mut input) = child.stdin.take() {
+        // The command may exit before reading (usage errors); a closed pipe is fine then.
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let output = child
+        .wait_with_output()
+        .expect("syncdef runs to completion");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}

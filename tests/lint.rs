@@ -1,0 +1,103 @@
+//! End-to-end tests of `syncdef lint`, `rules`, `explain` and `schema`.
+
+mod common;
+
+use common::{fixture, syncdef};
+
+#[test]
+fn a_valid_definition_lints_clean() {
+    let out = syncdef(&["lint", &fixture("lint/valid.yaml")]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    insta::assert_snapshot!(out.stdout);
+}
+
+#[test]
+fn mistakes_are_reported_with_their_location_in_every_format() {
+    let file = fixture("lint/mistakes.yaml");
+    for format in ["human", "json", "github", "sarif"] {
+        let out = syncdef(&["lint", "--format", format, &file]);
+        assert_eq!(out.code, 1, "{format}: {}{}", out.stdout, out.stderr);
+        insta::assert_snapshot!(format!("mistakes_{format}"), out.stdout);
+    }
+}
+
+#[test]
+fn json_format_has_the_documented_shape() {
+    let out = syncdef(&["lint", "--format", "json", &fixture("lint/mistakes.yaml")]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    let diagnostics = report["diagnostics"]
+        .as_array()
+        .expect("a diagnostics array");
+    assert!(!diagnostics.is_empty());
+    for d in diagnostics {
+        for key in [
+            "code",
+            "severity",
+            "message",
+            "file",
+            "line",
+            "column",
+            "end_line",
+            "end_column",
+            "pointer",
+            "help",
+        ] {
+            assert!(d.get(key).is_some(), "missing {key} in {d}");
+        }
+        assert!(d["line"].as_u64().is_some_and(|l| l >= 1));
+    }
+    assert_eq!(report["summary"]["files"], 1);
+    assert!(report["summary"]["errors"].as_u64().is_some_and(|e| e >= 2));
+}
+
+#[test]
+fn directories_are_searched_for_definitions() {
+    let out = syncdef(&["lint", "--format", "json", &fixture("lint")]);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    assert_eq!(report["summary"]["files"], 2, "{}", out.stdout);
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn unreadable_paths_exit_with_2() {
+    let out = syncdef(&[
+        "lint",
+        "--format",
+        "json",
+        "tests/fixtures/lint/missing.yaml",
+    ]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("missing.yaml"), "{}", out.stderr);
+}
+
+#[test]
+fn rules_lists_every_rule_and_explain_prints_one() {
+    let rules = syncdef(&["rules"]);
+    assert_eq!(rules.code, 0);
+    let first = rules.stdout.lines().next().expect("at least one rule");
+    let code = first.split_whitespace().next().expect("a code");
+    let explain = syncdef(&["explain", code]);
+    assert_eq!(explain.code, 0, "{}", explain.stderr);
+    assert!(explain.stdout.starts_with(code));
+    assert!(
+        explain.stdout.contains("## What it does"),
+        "{}",
+        explain.stdout
+    );
+
+    let unknown = syncdef(&["explain", "SD9999"]);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("syncdef rules"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn schema_is_a_json_schema() {
+    let out = syncdef(&["schema"]);
+    assert_eq!(out.code, 0);
+    let schema: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    assert!(schema.get("$schema").is_some(), "{}", out.stdout);
+}
