@@ -14,6 +14,7 @@ use crate::config::RuleSettings;
 use crate::context::{Context, Sink};
 use crate::diagnostic::Diagnostic;
 use crate::rules;
+use crate::suggest::did_you_mean;
 
 type Check = fn(&Context, &mut Sink);
 
@@ -129,14 +130,24 @@ pub(crate) fn rule_for_problem(kind: ProblemKind) -> Rule {
 }
 
 fn report_problems(def: &Definition, sink: &mut Sink) {
+    // A file without a synchronization section is not a definition: that is the one finding,
+    // its OpenAPI problems would only bury it.
+    let missing_sync = def.sync.is_none()
+        && def
+            .problems
+            .iter()
+            .any(|p| p.kind == ProblemKind::MissingSync);
     for problem in &def.problems {
+        if missing_sync && problem.kind != ProblemKind::MissingSync {
+            continue;
+        }
         let rule = rule_for_problem(problem.kind);
         if !sink.enabled(rule) || reported_by_a_rule(def, problem) {
             continue;
         }
-        // A missing section is located at the whole document; underlining every line would
-        // bury the message, so point at the first key instead.
-        let span = if problem.kind == ProblemKind::MissingSync {
+        // Problems of the document as a whole are located at its first key: underlining every
+        // line would bury the message.
+        let span = if problem.span == def.root.span {
             def.root
                 .as_object()
                 .and_then(|m| m.first())
@@ -144,15 +155,34 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
         } else {
             problem.span
         };
+        let mut help = problem.help.clone();
+        let mut span = span;
+        if problem.kind == ProblemKind::MissingSync {
+            if let Some(key) = misspelt_sync_key(&def.root) {
+                help = Some(format!(
+                    "`{}` is not read as the section: did you mean `synchronization`?",
+                    key.name
+                ));
+                span = key.span;
+            }
+        }
         let mut d = sink
             .diagnostic(rule, span, problem.message.clone())
             .with_pointer(problem.pointer.clone())
-            .with_optional_help(problem.help.clone());
+            .with_optional_help(help);
         for (span, message) in &problem.related {
             d = d.with_label(*span, message.clone());
         }
         sink.push(d);
     }
+}
+
+/// A top-level key that looks like a misspelt `synchronization` (`synchronisation`).
+fn misspelt_sync_key(root: &syncdef_definitions::Node) -> Option<&syncdef_definitions::Key> {
+    root.as_object()?
+        .iter()
+        .map(|m| &m.key)
+        .find(|k| did_you_mean(&k.name, ["synchronization", "x-synchronization"]).is_some())
 }
 
 /// OpenAPI structure errors that a dedicated rule reports better (same root cause, one

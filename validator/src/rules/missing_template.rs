@@ -66,7 +66,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 let d = sink
                     .diagnostic(
                         Rule::MissingTemplate,
-                        site.text.span,
+                        site.key_span,
                         format!("`{op}` has no `{name}` template"),
                     )
                     .with_pointer(site.pointer)
