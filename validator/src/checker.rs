@@ -147,7 +147,7 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
         }
         // Problems of the document as a whole are located at its first key: underlining every
         // line would bury the message.
-        let span = if problem.span == def.root.span {
+        let mut span = if problem.span == def.root.span {
             def.root
                 .as_object()
                 .and_then(|m| m.first())
@@ -156,15 +156,14 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
             problem.span
         };
         let mut help = problem.help.clone();
-        let mut span = span;
-        if problem.kind == ProblemKind::MissingSync {
-            if let Some(key) = misspelt_sync_key(&def.root) {
-                help = Some(format!(
-                    "`{}` is not read as the section: did you mean `synchronization`?",
-                    key.name
-                ));
-                span = key.span;
-            }
+        if problem.kind == ProblemKind::MissingSync
+            && let Some(key) = misspelt_sync_key(&def.root)
+        {
+            help = Some(format!(
+                "`{}` is not read as the section: did you mean `synchronization`?",
+                key.name
+            ));
+            span = key.span;
         }
         let mut d = sink
             .diagnostic(rule, span, problem.message.clone())
