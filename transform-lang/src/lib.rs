@@ -4,7 +4,7 @@
 //! use syncdef_transform::{Settings, Template, Value};
 //!
 //! let template = Template::compile_str(
-//!     r#"{ "DisplayName": "#valueof($.account.name)", "Taxable": "#valueof($.account.isTaxable)" }"#,
+//!     r##"{ "DisplayName": "#valueof($.account.name)", "Taxable": "#valueof($.account.isTaxable)" }"##,
 //!     &Settings::default(),
 //! ).unwrap();
 //! let record = Value::from_json_str(r#"{"account": {"name": "Acme", "isTaxable": true}}"#).unwrap();

@@ -120,7 +120,11 @@ impl Cx<'_> {
             return Ok(None);
         }
         let v = self.arg(c, i)?;
-        Ok(dotnet::to_dotnet_string(&v).map(|s| Arc::from(s.trim())))
+        Ok(match v {
+            // The common case, a literal alias: share its string.
+            Value::String(s) if s.trim().len() == s.len() => Some(s),
+            v => dotnet::to_dotnet_string(&v).map(|s| Arc::from(s.trim())),
+        })
     }
 
     /// Argument `i` as a JSONPath: the compiled literal, or the text an expression built.

@@ -10,13 +10,34 @@ use crate::value::{Map, Value};
 #[derive(Clone, Debug)]
 pub(crate) enum Frame {
     Loop(LoopFrame),
-    Scope { alias: Arc<str>, value: Value },
+    Scope { alias: Alias, value: Value },
+}
+
+/// A loop or scope name: given in the template, or JUST's default `loop<n>`/`scope<n>`,
+/// kept unformatted so that entering a loop allocates nothing.
+#[derive(Clone, Debug)]
+pub(crate) enum Alias {
+    Named(Arc<str>),
+    Default(&'static str, usize),
+}
+
+impl Alias {
+    pub(crate) fn is(&self, name: &str) -> bool {
+        match self {
+            Alias::Named(a) => a.as_ref() == name,
+            Alias::Default(prefix, n) => {
+                name.strip_prefix(prefix)
+                    .and_then(|rest| rest.parse::<usize>().ok())
+                    == Some(*n)
+            }
+        }
+    }
 }
 
 /// A loop being iterated.
 #[derive(Clone, Debug)]
 pub(crate) struct LoopFrame {
-    pub alias: Arc<str>,
+    pub alias: Alias,
     /// The elements (for an object loop, one-property objects).
     pub items: Arc<Vec<Value>>,
     pub index: usize,
@@ -73,7 +94,7 @@ impl<'s> Cx<'s> {
         let found = match alias {
             None => self.innermost_loop(),
             Some(a) => self.frames.iter().rev().find_map(|f| match f {
-                Frame::Loop(l) if l.alias.as_ref() == a => Some(l),
+                Frame::Loop(l) if l.alias.is(a) => Some(l),
                 _ => None,
             }),
         };
@@ -90,29 +111,36 @@ impl<'s> Cx<'s> {
 
     /// Input of the generic path functions: the current loop element, or the record.
     pub(crate) fn loop_input(&self) -> Value {
-        self.innermost_loop()
-            .map_or_else(|| self.input.clone(), LoopFrame::current)
+        self.loop_input_ref().clone()
     }
 
-    /// Input of `#valueof`: the innermost scope, or the record; `alias` picks a scope or `root`.
-    pub(crate) fn scope_input(&self, alias: Option<&str>) -> Result<Value, EvalError> {
+    /// [`Cx::loop_input`] without the reference count traffic.
+    pub(crate) fn loop_input_ref(&self) -> &Value {
+        match self.innermost_loop() {
+            Some(l) => l.items.get(l.index).unwrap_or(&Value::Null),
+            None => &self.input,
+        }
+    }
+
+    /// `#valueof`'s input, borrowed.
+    pub(crate) fn scope_input_ref(&self, alias: Option<&str>) -> Result<&Value, EvalError> {
         match alias {
             None => Ok(self
                 .frames
                 .iter()
                 .rev()
                 .find_map(|f| match f {
-                    Frame::Scope { value, .. } => Some(value.clone()),
+                    Frame::Scope { value, .. } => Some(value),
                     Frame::Loop(_) => None,
                 })
-                .unwrap_or_else(|| self.input.clone())),
-            Some("root") => Ok(self.input.clone()),
+                .unwrap_or(&self.input)),
+            Some("root") => Ok(&self.input),
             Some(a) => self
                 .frames
                 .iter()
                 .rev()
                 .find_map(|f| match f {
-                    Frame::Scope { alias, value } if alias.as_ref() == a => Some(value.clone()),
+                    Frame::Scope { alias, value } if alias.is(a) => Some(value),
                     _ => None,
                 })
                 .ok_or_else(|| {
@@ -131,8 +159,8 @@ impl<'s> Cx<'s> {
                 .iter()
                 .rev()
                 .find_map(|f| match f {
-                    Frame::Loop(l) if l.alias.as_ref() == a => Some(l.current()),
-                    Frame::Scope { alias, value } if alias.as_ref() == a => Some(value.clone()),
+                    Frame::Loop(l) if l.alias.is(a) => Some(l.current()),
+                    Frame::Scope { alias, value } if alias.is(a) => Some(value.clone()),
                     _ => None,
                 })
                 .ok_or_else(|| {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::object::eval_node;
-use super::{Cx, Fail, Frame, LoopFrame};
+use super::{Alias, Cx, Fail, Frame, LoopFrame};
 use crate::error::{EvalError, EvalErrorKind};
 use crate::expr::{Call, Expr};
 use crate::path::JsonPath;
@@ -85,9 +85,9 @@ pub(super) fn eval_loop(
 ) -> Result<LoopOut, EvalError> {
     let call = key_call(key)?;
     let (src, path_text) = source(cx, call, 2, true)?;
-    let alias: Arc<str> = match cx.alias_arg(call, 1).map_err(fail)? {
-        Some(a) => a,
-        None => format!("loop{}", cx.loop_count() + 1).into(),
+    let alias = match cx.alias_arg(call, 1).map_err(fail)? {
+        Some(a) => Alias::Named(a),
+        None => Alias::Default("loop", cx.loop_count() + 1),
     };
     cx.enter()?;
     let out = match src {
@@ -161,9 +161,9 @@ pub(super) fn eval_loop(
 pub(super) fn eval_scope(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Result<Value, EvalError> {
     let call = key_call(key)?;
     let (value, _) = source(cx, call, 2, false)?;
-    let alias: Arc<str> = match cx.alias_arg(call, 1).map_err(fail)? {
-        Some(a) => a,
-        None => format!("scope{}", cx.scope_count() + 1).into(),
+    let alias = match cx.alias_arg(call, 1).map_err(fail)? {
+        Some(a) => Alias::Named(a),
+        None => Alias::Default("scope", cx.scope_count() + 1),
     };
     cx.enter()?;
     cx.frames.push(Frame::Scope { alias, value });

@@ -10,5 +10,5 @@ mod loops;
 mod object;
 
 pub(crate) use call::Fail;
-pub(crate) use context::{Cx, Frame, LoopFrame};
+pub(crate) use context::{Alias, Cx, Frame, LoopFrame};
 pub(crate) use object::eval_node;

@@ -59,7 +59,7 @@ pub(super) fn locate(mut err: EvalError, e: &ExprNode) -> EvalError {
 }
 
 /// The single argument of a key function (`#ifgroup(x)`, `#eval(x)`).
-fn key_argument<'e>(e: &'e ExprNode) -> Option<&'e Expr> {
+fn key_argument(e: &ExprNode) -> Option<&Expr> {
     match &e.expr {
         Expr::Call(c) => c.args.first(),
         Expr::Lit(_) => None,
@@ -87,7 +87,8 @@ pub(super) fn eval_object(
                 if tracking && let Some((_, m)) = cx.building.last_mut() {
                     m.insert(key.clone(), v.clone());
                 }
-                out.insert(key.clone(), v);
+                // Template keys are unique (the template is a JSON object).
+                out.push_unique(key.clone(), v);
             }
         }
         ObjOut::Value(Value::object(out))

@@ -39,7 +39,12 @@ pub(crate) fn equals(cx: &Cx<'_>, a: &Value, b: &Value) -> bool {
         (None, None) => true,
         (Some(x), Some(y)) => {
             if cx.ignore_case() {
-                x == y || x.to_lowercase() == y.to_lowercase()
+                x == y
+                    || if x.is_ascii() && y.is_ascii() {
+                        x.eq_ignore_ascii_case(&y)
+                    } else {
+                        x.to_lowercase() == y.to_lowercase()
+                    }
             } else {
                 x == y
             }

@@ -80,9 +80,9 @@ pub(super) const DEFS: &[FuncDef] = &[
 ];
 
 /// The loop named by argument `i`, or the innermost loop.
-fn frame(cx: &mut Cx<'_>, c: &Call, i: usize) -> Result<LoopFrame, Fail> {
+fn frame<'x>(cx: &'x mut Cx<'_>, c: &Call, i: usize) -> Result<&'x LoopFrame, Fail> {
     let alias = cx.alias_arg(c, i)?;
-    Ok(cx.find_loop(alias.as_deref())?.clone())
+    Ok(cx.find_loop(alias.as_deref())?)
 }
 
 fn current_value(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
@@ -102,17 +102,22 @@ fn last_value(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
 }
 
 fn current_value_at_path(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    let f = frame(cx, c, 1)?;
     let path = cx.path_arg(c, 0)?;
-    Ok(path.select_value(&f.current()))
+    let f = frame(cx, c, 1)?;
+    Ok(f.items
+        .get(f.index)
+        .map_or(Value::Null, |v| path.select_value(v)))
 }
 
 fn last_value_at_path(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    let f = frame(cx, c, 1)?;
     let path = cx.path_arg(c, 0)?;
+    let f = frame(cx, c, 1)?;
     Ok(f.items.last().map_or(Value::Null, |v| path.select_value(v)))
 }
 
 fn current_property(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    Ok(frame(cx, c, 0)?.property.map_or(Value::Null, Value::String))
+    Ok(frame(cx, c, 0)?
+        .property
+        .clone()
+        .map_or(Value::Null, Value::String))
 }

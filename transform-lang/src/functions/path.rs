@@ -41,20 +41,17 @@ pub(super) const DEFS: &[FuncDef] = &[
 fn valueof(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let path = cx.path_arg(c, 0)?;
     let alias = cx.alias_arg(c, 1)?;
-    let input = cx.scope_input(alias.as_deref())?;
-    Ok(path.select_value(&input))
+    Ok(path.select_value(cx.scope_input_ref(alias.as_deref())?))
 }
 
 fn exists(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let path = cx.path_arg(c, 0)?;
-    let input = cx.loop_input();
-    Ok(Value::Bool(path.exists(&input)))
+    Ok(Value::Bool(path.exists(cx.loop_input_ref())))
 }
 
 fn exists_and_not_empty(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let path = cx.path_arg(c, 0)?;
-    let input = cx.loop_input();
-    Ok(Value::Bool(match path.select_value(&input) {
+    Ok(Value::Bool(match path.select_value(cx.loop_input_ref()) {
         Value::String(s) => !s.trim().is_empty(),
         Value::Array(a) => !a.is_empty(),
         _ => false,

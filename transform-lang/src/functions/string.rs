@@ -256,7 +256,7 @@ fn length(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     Ok(Value::Int(n as i64))
 }
 
-fn join_all<'a>(cx: &Cx<'_>, items: impl Iterator<Item = Value>) -> Result<Value, Fail> {
+fn join_all(cx: &Cx<'_>, items: impl Iterator<Item = Value>) -> Result<Value, Fail> {
     let mut s = String::new();
     for v in items {
         if cx.settings.mode.is_exactly_strict() && !matches!(v, Value::String(_)) {

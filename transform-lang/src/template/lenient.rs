@@ -34,7 +34,7 @@ impl SourceMap {
 }
 
 /// Parses template text into a value and its source map.
-pub(crate) fn parse(text: &str, max_depth: usize) -> Result<(Value, SourceMap), CompileError> {
+pub(crate) fn parse(text: &str, max_depth: usize) -> Result<(Value, SourceMap), Box<CompileError>> {
     let mut p = Reader {
         s: text,
         b: text.as_bytes(),
@@ -52,7 +52,7 @@ pub(crate) fn parse(text: &str, max_depth: usize) -> Result<(Value, SourceMap), 
 }
 
 /// Parses JSON text leniently, without keeping locations (`#applyover` templates).
-pub(crate) fn parse_value(text: &str, max_depth: usize) -> Result<Value, CompileError> {
+pub(crate) fn parse_value(text: &str, max_depth: usize) -> Result<Value, Box<CompileError>> {
     parse(text, max_depth).map(|(v, _)| v)
 }
 
@@ -65,8 +65,8 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn err(&self, message: &str) -> CompileError {
-        CompileError {
+    fn err(&self, message: &str) -> Box<CompileError> {
+        Box::new(CompileError {
             kind: CompileErrorKind::InvalidTemplate,
             message: format!("invalid template JSON: {message}"),
             help: Some("check the template text near this offset".into()),
@@ -76,10 +76,10 @@ impl Reader<'_> {
                 range: self.i..self.i,
                 offset: Some(self.i..(self.i + 1).min(self.b.len())),
             },
-        }
+        })
     }
 
-    fn ws(&mut self) -> Result<(), CompileError> {
+    fn ws(&mut self) -> Result<(), Box<CompileError>> {
         loop {
             match self.b.get(self.i) {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.i += 1,
@@ -107,7 +107,7 @@ impl Reader<'_> {
         }
     }
 
-    fn value(&mut self, pointer: String, depth: usize) -> Result<Value, CompileError> {
+    fn value(&mut self, pointer: String, depth: usize) -> Result<Value, Box<CompileError>> {
         if depth > self.max_depth {
             return Err(self.err("the template nests too deeply"));
         }
@@ -127,7 +127,7 @@ impl Reader<'_> {
         Ok(v)
     }
 
-    fn object(&mut self, pointer: &str, depth: usize) -> Result<Value, CompileError> {
+    fn object(&mut self, pointer: &str, depth: usize) -> Result<Value, Box<CompileError>> {
         self.i += 1;
         let mut map = Map::new();
         loop {
@@ -169,7 +169,7 @@ impl Reader<'_> {
         Ok(Value::object(map))
     }
 
-    fn array(&mut self, pointer: &str, depth: usize) -> Result<Value, CompileError> {
+    fn array(&mut self, pointer: &str, depth: usize) -> Result<Value, Box<CompileError>> {
         self.i += 1;
         let mut items = Vec::new();
         loop {
@@ -194,7 +194,7 @@ impl Reader<'_> {
         Ok(Value::array(items))
     }
 
-    fn bare_name(&mut self) -> Result<String, CompileError> {
+    fn bare_name(&mut self) -> Result<String, Box<CompileError>> {
         let start = self.i;
         while self
             .b
@@ -210,7 +210,7 @@ impl Reader<'_> {
     }
 
     /// A quoted string; the flag says whether it had no escapes (offsets map one to one).
-    fn string(&mut self) -> Result<(String, bool), CompileError> {
+    fn string(&mut self) -> Result<(String, bool), Box<CompileError>> {
         let q = self.b[self.i];
         self.i += 1;
         let mut out = String::new();
@@ -255,14 +255,14 @@ impl Reader<'_> {
         }
     }
 
-    fn hex4(&mut self) -> Result<u32, CompileError> {
+    fn hex4(&mut self) -> Result<u32, Box<CompileError>> {
         let hex = self.s.get(self.i..self.i + 4).unwrap_or("");
         let v = u32::from_str_radix(hex, 16).map_err(|_| self.err("invalid \\u escape"))?;
         self.i += 4;
         Ok(v)
     }
 
-    fn scalar(&mut self) -> Result<Value, CompileError> {
+    fn scalar(&mut self) -> Result<Value, Box<CompileError>> {
         let start = self.i;
         while self
             .b

@@ -43,7 +43,7 @@ impl Template {
     /// into `text`.
     pub fn compile_str(text: &str, settings: &Settings) -> Result<Self, CompileErrors> {
         let (template, source) =
-            lenient::parse(text, settings.limits.max_depth).map_err(|e| CompileErrors(vec![e]))?;
+            lenient::parse(text, settings.limits.max_depth).map_err(|e| CompileErrors(vec![*e]))?;
         let root = compile::compile(&template, settings, Some(&source))?;
         Ok(Template {
             root,

@@ -11,7 +11,7 @@ use rust_decimal::prelude::ToPrimitive;
 use super::Value;
 
 /// The .NET (Core 3.0+) default `double.ToString()`: shortest round-trip digits, scientific
-/// notation (`1E+15`, `1E-05`) when the exponent is at least 15 or below -5.
+/// notation (`1E+15`, `1E-05`) when the exponent is at least 15 or below -4.
 pub(crate) fn double_to_string(d: f64) -> String {
     if d.is_nan() {
         return "NaN".into();
@@ -35,7 +35,7 @@ pub(crate) fn double_to_string(d: f64) -> String {
     if neg {
         out.push('-');
     }
-    if !(-5..15).contains(&exp) {
+    if !(-4..15).contains(&exp) {
         out.push_str(&digits[..1]);
         if digits.len() > 1 {
             out.push('.');
