@@ -5,6 +5,9 @@
 
 use std::time::Duration;
 
+#[path = "support/cpu_time.rs"]
+mod cpu_time;
+
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use syncdef_transform::{JsonPath, Value};
 
@@ -24,7 +27,7 @@ const SELECTIONS: &[(&str, &str)] = &[
     ("descendant", "$..postCode"),
 ];
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
     let ours_record = Value::from_json_str(RECORD).expect("record");
     let serde_record: serde_json::Value = serde_json::from_str(RECORD).expect("record");
     let mut g = c.benchmark_group("jsonpath");
@@ -68,6 +71,7 @@ fn bench(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default()
+        .with_measurement(cpu_time::CpuTime)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))
         .sample_size(20);

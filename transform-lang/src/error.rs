@@ -156,19 +156,23 @@ pub struct EvalError {
     pub record_path: String,
 }
 
+/// Evaluation results carry the error boxed: the `Ok` path (a 24-byte `Value`) stays small
+/// through every layer of calls.
+pub(crate) type Res<T> = Result<T, Box<EvalError>>;
+
 impl EvalError {
-    pub(crate) fn new(kind: EvalErrorKind, message: impl Into<String>) -> Self {
-        EvalError {
+    pub(crate) fn new(kind: EvalErrorKind, message: impl Into<String>) -> Box<Self> {
+        Box::new(EvalError {
             kind,
             message: message.into(),
             function: None,
             argument: None,
             pointer: String::new(),
             record_path: String::new(),
-        }
+        })
     }
 
-    pub(crate) fn with_argument(mut self, n: usize) -> Self {
+    pub(crate) fn with_argument(mut self: Box<Self>, n: usize) -> Box<Self> {
         self.argument.get_or_insert(n);
         self
     }

@@ -2,11 +2,11 @@
 
 use super::Cx;
 use super::object::{ObjOut, eval_expr_node, eval_object};
-use crate::error::EvalError;
+use crate::error::Res;
 use crate::template::Node;
 use crate::value::Value;
 
-pub(super) fn eval_array(cx: &mut Cx<'_>, items: &[Node]) -> Result<Value, EvalError> {
+pub(super) fn eval_array(cx: &mut Cx<'_>, items: &[Node]) -> Res<Value> {
     cx.enter()?;
     let mut out = Vec::with_capacity(items.len());
     for n in items {

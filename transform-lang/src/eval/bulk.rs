@@ -2,27 +2,27 @@
 
 use super::object::locate;
 use super::{Cx, Fail};
-use crate::error::{EvalError, EvalErrorKind};
+use crate::error::{EvalError, EvalErrorKind, Res};
 use crate::expr::{Call, Expr};
 use crate::path::Segment;
 use crate::settings::EvaluationMode;
 use crate::template::ExprNode;
 use crate::value::{Map, Value};
 
-fn fail(e: Fail) -> EvalError {
+fn fail(e: Fail) -> Box<EvalError> {
     match e {
         Fail::Soft(e) | Fail::Fatal(e) => e,
     }
 }
 
-fn bulk_error(name: &str, message: String) -> EvalError {
+fn bulk_error(name: &str, message: String) -> Box<EvalError> {
     let mut e = EvalError::new(EvalErrorKind::Bulk, message);
     e.function = Some(name.into());
     e
 }
 
 /// Runs the operations on `out`: every copy, then every replace, then every delete.
-pub(super) fn apply(cx: &mut Cx<'_>, ops: &[ExprNode], out: &mut Map) -> Result<(), EvalError> {
+pub(super) fn apply(cx: &mut Cx<'_>, ops: &[ExprNode], out: &mut Map) -> Res<()> {
     for phase in ["copy", "replace", "delete"] {
         for op in ops {
             let Expr::Call(call) = &op.expr else { continue };
@@ -45,7 +45,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, ops: &[ExprNode], out: &mut Map) -> Result<
     Ok(())
 }
 
-fn copy(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError> {
+fn copy(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
     let path = cx.path_arg(call, 0).map_err(fail)?;
     let input = match cx.alias_arg(call, 1).map_err(fail)? {
         Some(a) => cx.find_loop(Some(&a))?.current(),
@@ -112,7 +112,7 @@ fn with_object<R>(out: &mut Map, f: impl FnOnce(&mut Value) -> R) -> R {
     r
 }
 
-fn replace(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError> {
+fn replace(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
     let path = cx.path_arg(call, 0).map_err(fail)?;
     let value = cx.arg(call, 1).map_err(fail)?;
     let text = path.text().to_string();
@@ -133,7 +133,7 @@ fn replace(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError>
     })
 }
 
-fn delete(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Result<(), EvalError> {
+fn delete(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
     let path = cx.path_arg(call, 0).map_err(fail)?;
     let text = path.text().to_string();
     with_object(out, |root| {

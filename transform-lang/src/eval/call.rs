@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rust_decimal::Decimal;
 
 use super::Cx;
-use crate::error::{EvalError, EvalErrorKind};
+use crate::error::{EvalError, EvalErrorKind, Res};
 use crate::expr::{Call, Expr};
 use crate::path::JsonPath;
 use crate::value::{Value, dotnet};
@@ -16,13 +16,13 @@ use crate::value::{Value, dotnet};
 #[derive(Debug)]
 pub(crate) enum Fail {
     /// Caught by `Caller`: the function's default value unless the Strict flag is set.
-    Soft(EvalError),
+    Soft(Box<EvalError>),
     /// Escapes in every mode (JUST's errors outside `Caller`, our limits).
-    Fatal(EvalError),
+    Fatal(Box<EvalError>),
 }
 
-impl From<EvalError> for Fail {
-    fn from(e: EvalError) -> Self {
+impl From<Box<EvalError>> for Fail {
+    fn from(e: Box<EvalError>) -> Self {
         Fail::Fatal(e)
     }
 }
@@ -36,7 +36,7 @@ impl Fail {
         Fail::soft(EvalErrorKind::Function, message)
     }
 
-    fn map(self, f: impl FnOnce(EvalError) -> EvalError) -> Self {
+    fn map(self, f: impl FnOnce(Box<EvalError>) -> Box<EvalError>) -> Self {
         match self {
             Fail::Soft(e) => Fail::Soft(f(e)),
             Fail::Fatal(e) => Fail::Fatal(f(e)),
@@ -62,7 +62,7 @@ impl std::ops::Deref for PathArg<'_> {
 
 impl Cx<'_> {
     /// Evaluates an expression (a literal or a call).
-    pub(crate) fn eval_expr(&mut self, e: &Expr) -> Result<Value, EvalError> {
+    pub(crate) fn eval_expr(&mut self, e: &Expr) -> Res<Value> {
         match e {
             Expr::Lit(l) => Ok(l.value.clone()),
             Expr::Call(c) => self.call(c),
@@ -70,9 +70,11 @@ impl Cx<'_> {
     }
 
     /// Calls a function, applying the mode's error rules.
-    pub(crate) fn call(&mut self, c: &Call) -> Result<Value, EvalError> {
+    pub(crate) fn call(&mut self, c: &Call) -> Res<Value> {
+        // Call nesting is bounded when the expression is parsed; only the step count needs
+        // a check here. Objects and arrays a function builds are counted where they are
+        // built, and strings by `limits.max_string_len`.
         self.step()?;
-        self.enter()?;
         let mut result = (c.func.run)(self, c);
         if matches!(result, Ok(Value::Null))
             && self
@@ -83,12 +85,8 @@ impl Cx<'_> {
         {
             result = self.look_in_transformed(|cx| (c.func.run)(cx, c));
         }
-        self.leave();
         match result {
-            Ok(v) => {
-                self.produced(1)?;
-                Ok(v)
-            }
+            Ok(v) => Ok(v),
             Err(Fail::Soft(_)) if !self.settings.mode.propagates_errors() => {
                 Ok(c.func.fallback.value())
             }
@@ -96,7 +94,7 @@ impl Cx<'_> {
         }
     }
 
-    fn annotate(&self, mut e: EvalError, c: &Call) -> EvalError {
+    fn annotate(&self, mut e: Box<EvalError>, c: &Call) -> Box<EvalError> {
         if e.function.is_none() {
             e.function = Some(c.func.name.to_string());
         }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::error::{EvalError, EvalErrorKind};
+use crate::error::{EvalError, EvalErrorKind, Res};
 use crate::settings::Settings;
 use crate::value::{Map, Value};
 
@@ -90,7 +90,7 @@ impl<'s> Cx<'s> {
     }
 
     /// The loop named `alias`, or the innermost one.
-    pub(crate) fn find_loop(&self, alias: Option<&str>) -> Result<&LoopFrame, EvalError> {
+    pub(crate) fn find_loop(&self, alias: Option<&str>) -> Res<&LoopFrame> {
         let found = match alias {
             None => self.innermost_loop(),
             Some(a) => self.frames.iter().rev().find_map(|f| match f {
@@ -123,7 +123,7 @@ impl<'s> Cx<'s> {
     }
 
     /// `#valueof`'s input, borrowed.
-    pub(crate) fn scope_input_ref(&self, alias: Option<&str>) -> Result<&Value, EvalError> {
+    pub(crate) fn scope_input_ref(&self, alias: Option<&str>) -> Res<&Value> {
         match alias {
             None => Ok(self
                 .frames
@@ -151,7 +151,7 @@ impl<'s> Cx<'s> {
 
     /// Base of a `#loop`/`#scope` path: `alias` (a loop, a scope or `root`), or the innermost
     /// loop element or scope (`State.GetHigherAlias`), or the record.
-    pub(crate) fn base_input(&self, alias: Option<&str>) -> Result<Value, EvalError> {
+    pub(crate) fn base_input(&self, alias: Option<&str>) -> Res<Value> {
         match alias {
             Some("root") => Ok(self.input.clone()),
             Some(a) => self

@@ -1,11 +1,11 @@
 //! Enforcement of [`crate::Limits`].
 
 use super::Cx;
-use crate::error::{EvalError, EvalErrorKind};
+use crate::error::{EvalError, EvalErrorKind, Res};
 
 impl Cx<'_> {
     /// Counts one function call or loop iteration.
-    pub(crate) fn step(&mut self) -> Result<(), EvalError> {
+    pub(crate) fn step(&mut self) -> Res<()> {
         self.steps += 1;
         if self.steps > self.settings.limits.max_steps {
             return Err(limit(format!(
@@ -17,7 +17,7 @@ impl Cx<'_> {
     }
 
     /// Counts `n` output values.
-    pub(crate) fn produced(&mut self, n: usize) -> Result<(), EvalError> {
+    pub(crate) fn produced(&mut self, n: usize) -> Res<()> {
         self.nodes += n;
         if self.nodes > self.settings.limits.max_output_nodes {
             return Err(limit(format!(
@@ -29,7 +29,7 @@ impl Cx<'_> {
     }
 
     /// Enters one level of nesting.
-    pub(crate) fn enter(&mut self) -> Result<(), EvalError> {
+    pub(crate) fn enter(&mut self) -> Res<()> {
         self.depth += 1;
         if self.depth > self.settings.limits.max_depth {
             return Err(limit(format!(
@@ -45,7 +45,7 @@ impl Cx<'_> {
     }
 
     /// Checks a string about to be built.
-    pub(crate) fn check_len(&self, len: usize) -> Result<(), EvalError> {
+    pub(crate) fn check_len(&self, len: usize) -> Res<()> {
         if len > self.settings.limits.max_string_len {
             return Err(limit(format!(
                 "a string would be {len} bytes long, more than limits.max_string_len ({})",
@@ -56,6 +56,6 @@ impl Cx<'_> {
     }
 }
 
-fn limit(message: String) -> EvalError {
+fn limit(message: String) -> Box<EvalError> {
     EvalError::new(EvalErrorKind::LimitExceeded, message)
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::object::eval_node;
 use super::{Alias, Cx, Fail, Frame, LoopFrame};
-use crate::error::{EvalError, EvalErrorKind};
+use crate::error::{EvalError, EvalErrorKind, Res};
 use crate::expr::{Call, Expr};
 use crate::path::JsonPath;
 use crate::template::{ExprNode, Node};
@@ -20,13 +20,13 @@ pub(super) enum LoopOut {
     Removed,
 }
 
-fn fail(e: Fail) -> EvalError {
+fn fail(e: Fail) -> Box<EvalError> {
     match e {
         Fail::Soft(e) | Fail::Fatal(e) => e,
     }
 }
 
-fn key_call(e: &ExprNode) -> Result<&Call, EvalError> {
+fn key_call(e: &ExprNode) -> Res<&Call> {
     match &e.expr {
         Expr::Call(c) => Ok(c),
         Expr::Lit(_) => Err(EvalError::new(EvalErrorKind::Function, "not a call")),
@@ -35,14 +35,9 @@ fn key_call(e: &ExprNode) -> Result<&Call, EvalError> {
 
 /// Evaluates the `path` argument of a loop or scope against its base: the alias given as
 /// argument `base_arg`, or the innermost loop element or scope.
-fn source(
-    cx: &mut Cx<'_>,
-    call: &Call,
-    base_arg: usize,
-    wrap: bool,
-) -> Result<(Value, Arc<str>), EvalError> {
+fn source(cx: &mut Cx<'_>, call: &Call, base_arg: usize, wrap: bool) -> Res<(Value, Arc<str>)> {
     let base_alias = cx.alias_arg(call, base_arg).map_err(fail)?;
-    let select = |cx: &Cx<'_>, path: &JsonPath| -> Result<Value, EvalError> {
+    let select = |cx: &Cx<'_>, path: &JsonPath| -> Res<Value> {
         let base = cx.base_input(base_alias.as_deref())?;
         let v = path.select_value(&base);
         // A single non-array match of a path ending in `[...]` (a filter, an index) is
@@ -78,11 +73,7 @@ fn source(
     }
 }
 
-pub(super) fn eval_loop(
-    cx: &mut Cx<'_>,
-    key: &ExprNode,
-    body: &Node,
-) -> Result<LoopOut, EvalError> {
+pub(super) fn eval_loop(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Res<LoopOut> {
     let call = key_call(key)?;
     let (src, path_text) = source(cx, call, 2, true)?;
     let alias = match cx.alias_arg(call, 1).map_err(fail)? {
@@ -158,7 +149,7 @@ pub(super) fn eval_loop(
     Ok(out)
 }
 
-pub(super) fn eval_scope(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Result<Value, EvalError> {
+pub(super) fn eval_scope(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Res<Value> {
     let call = key_call(key)?;
     let (value, _) = source(cx, call, 2, false)?;
     let alias = match cx.alias_arg(call, 1).map_err(fail)? {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::array::eval_array;
 use super::loops::{LoopOut, eval_loop, eval_scope};
 use super::{Cx, bulk};
-use crate::error::EvalError;
+use crate::error::{EvalError, Res};
 use crate::expr::Expr;
 use crate::settings::EvaluationMode;
 use crate::template::{ExprNode, Node, ObjectNode, Prop};
@@ -21,11 +21,7 @@ pub(super) enum ObjOut {
 }
 
 /// Evaluates any node; `key` is the property name the node sits under, if any.
-pub(crate) fn eval_node(
-    cx: &mut Cx<'_>,
-    node: &Node,
-    key: Option<&Arc<str>>,
-) -> Result<Value, EvalError> {
+pub(crate) fn eval_node(cx: &mut Cx<'_>, node: &Node, key: Option<&Arc<str>>) -> Res<Value> {
     match node {
         Node::Const(v) => Ok(v.clone()),
         Node::Expr(e) => eval_expr_node(cx, e),
@@ -38,7 +34,7 @@ pub(crate) fn eval_node(
 }
 
 /// Evaluates an expression node, attaching its template location to errors.
-pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Result<Value, EvalError> {
+pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Res<Value> {
     let v = cx.eval_expr(&e.expr).map_err(|err| locate(err, e))?;
     if e.unescape_result
         && let Value::String(s) = &v
@@ -51,7 +47,7 @@ pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Result<Value, Eva
     Ok(v)
 }
 
-pub(super) fn locate(mut err: EvalError, e: &ExprNode) -> EvalError {
+pub(super) fn locate(mut err: Box<EvalError>, e: &ExprNode) -> Box<EvalError> {
     if err.pointer.is_empty() {
         err.pointer = e.pointer.to_string();
     }
@@ -66,11 +62,7 @@ fn key_argument(e: &ExprNode) -> Option<&Expr> {
     }
 }
 
-pub(super) fn eval_object(
-    cx: &mut Cx<'_>,
-    o: &ObjectNode,
-    key: Option<&Arc<str>>,
-) -> Result<ObjOut, EvalError> {
+pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>>) -> Res<ObjOut> {
     cx.enter()?;
     let tracking = cx
         .settings
@@ -103,12 +95,7 @@ pub(super) fn eval_object(
     Ok(result)
 }
 
-fn eval_special(
-    cx: &mut Cx<'_>,
-    o: &ObjectNode,
-    mut out: Map,
-    tracking: bool,
-) -> Result<ObjOut, EvalError> {
+fn eval_special(cx: &mut Cx<'_>, o: &ObjectNode, mut out: Map, tracking: bool) -> Res<ObjOut> {
     let mut bulk_ops: Option<&[ExprNode]> = None;
     let mut evals: Vec<(Arc<str>, Value)> = Vec::new();
     let mut groups: Vec<Value> = Vec::new();

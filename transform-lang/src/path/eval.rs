@@ -143,13 +143,13 @@ fn apply<'v, S: Sink<'v>>(
     match (&step.kind, node) {
         (StepKind::Root | StepKind::Current, _) => walk(rest, node, root, loc, sink),
         (StepKind::Member(name), Value::Object(o)) => {
-            if let Some((k, v)) = o.iter().find(|(k, _)| k.as_ref() == name.as_ref()) {
+            if let Some((k, v)) = o.get_key_value(name) {
                 with(Seg::Key(k), rest, v, root, loc, sink);
             }
         }
         (StepKind::Members(names), Value::Object(o)) => {
             for name in names {
-                if let Some((k, v)) = o.iter().find(|(k, _)| k.as_ref() == name.as_ref()) {
+                if let Some((k, v)) = o.get_key_value(name) {
                     with(Seg::Key(k), rest, v, root, loc, sink);
                 }
             }

@@ -7,6 +7,7 @@ use super::lenient::SourceMap;
 use super::{ExprNode, Node, ObjectNode, Prop};
 use crate::error::{
     CompileError, CompileErrorKind, CompileErrors, EvalError, EvalErrorKind, Location, NodePart,
+    Res,
 };
 use crate::expr::{Expr, ExprError, parse_call_or_literal};
 use crate::functions::{self, Placement};
@@ -32,7 +33,7 @@ pub(crate) fn compile(
 }
 
 /// Compiles a template built at run time (`#applyover`).
-pub(crate) fn compile_runtime(template: &Value, settings: &Settings) -> Result<Node, EvalError> {
+pub(crate) fn compile_runtime(template: &Value, settings: &Settings) -> Res<Node> {
     compile(template, settings, None).map_err(|e| {
         EvalError::new(
             EvalErrorKind::InvalidTemplate,

@@ -54,7 +54,7 @@ impl Template {
     /// Applies the template to one record.
     pub fn apply(&self, input: &Value) -> Result<Value, EvalError> {
         let mut cx = Cx::new(&self.settings, input.clone());
-        eval_node(&mut cx, &self.root, None)
+        eval_node(&mut cx, &self.root, None).map_err(|e| *e)
     }
 
     /// The settings the template was compiled with.

@@ -41,15 +41,23 @@ impl Map {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.entries
             .iter()
-            .find(|(k, _)| k.as_ref() == key)
+            .find(|(k, _)| same_key(k, key))
             .map(|(_, v)| v)
+    }
+
+    /// The stored key and value of `key`.
+    pub fn get_key_value(&self, key: &str) -> Option<(&Arc<str>, &Value)> {
+        self.entries
+            .iter()
+            .find(|(k, _)| same_key(k, key))
+            .map(|(k, v)| (k, v))
     }
 
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         self.entries
             .iter_mut()
-            .find(|(k, _)| k.as_ref() == key)
+            .find(|(k, _)| same_key(k, key))
             .map(|(_, v)| v)
     }
 
@@ -101,6 +109,13 @@ impl Map {
     pub fn first(&self) -> Option<(&Arc<str>, &Value)> {
         self.entries.first().map(|(k, v)| (k, v))
     }
+}
+
+/// Key equality with cheap rejections first: lookups scan, and most keys differ in length
+/// or first byte, which spares a `memcmp` call per member.
+#[inline]
+fn same_key(k: &str, key: &str) -> bool {
+    k.len() == key.len() && k.as_bytes().first() == key.as_bytes().first() && k == key
 }
 
 impl FromIterator<(Arc<str>, Value)> for Map {
