@@ -1,0 +1,115 @@
+//! The definition's OAuth2 scheme and the client's credentials.
+
+use std::path::Path;
+
+use openapiv3::{OpenAPI, ReferenceOr, SecurityScheme};
+
+use super::{AuthError, Secret};
+
+/// The authorization-code flow of the definition's OAuth2 security scheme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OAuthSettings {
+    /// The scheme's name under `components.securitySchemes`.
+    pub scheme: String,
+    /// `authorizationUrl`.
+    pub authorization_url: String,
+    /// `tokenUrl` (or `refreshUrl` for refreshes when given).
+    pub token_url: String,
+    /// `refreshUrl`, when it differs.
+    pub refresh_url: Option<String>,
+    /// The scopes `security` requires (all of the flow's when it names none).
+    pub scopes: Vec<String>,
+}
+
+impl OAuthSettings {
+    /// The first OAuth2 scheme with an authorization-code flow that `security` lists.
+    ///
+    /// # Errors
+    /// When the definition has none.
+    pub fn from_openapi(api: &OpenAPI) -> Result<OAuthSettings, AuthError> {
+        let schemes = api.components.as_ref().map(|c| &c.security_schemes);
+        for requirement in api.security.iter().flatten() {
+            for (name, required) in requirement {
+                let Some(ReferenceOr::Item(SecurityScheme::OAuth2 { flows, .. })) =
+                    schemes.and_then(|s| s.get(name))
+                else {
+                    continue;
+                };
+                let Some(flow) = &flows.authorization_code else {
+                    continue;
+                };
+                let scopes = if required.is_empty() {
+                    flow.scopes.keys().cloned().collect()
+                } else {
+                    required.clone()
+                };
+                return Ok(OAuthSettings {
+                    scheme: name.clone(),
+                    authorization_url: flow.authorization_url.clone(),
+                    token_url: flow.token_url.clone(),
+                    refresh_url: flow.refresh_url.clone(),
+                    scopes,
+                });
+            }
+        }
+        Err(AuthError::new(
+            "the definition's `security` lists no OAuth2 scheme with an authorizationCode flow",
+        ))
+    }
+}
+
+/// The OAuth2 client id and secret of the integration's app. Read from the environment or a
+/// file, never from command-line arguments (they show in process lists and shell history).
+#[derive(Clone, Debug)]
+pub struct ClientCredentials {
+    /// The client id (not secret, but kept with the secret).
+    pub id: String,
+    /// The client secret, if the app has one (PKCE-only public clients do not).
+    pub secret: Option<Secret>,
+}
+
+/// Environment variable holding the client id.
+pub const CLIENT_ID_VAR: &str = "SYNCDEF_CLIENT_ID";
+/// Environment variable holding the client secret.
+pub const CLIENT_SECRET_VAR: &str = "SYNCDEF_CLIENT_SECRET";
+
+impl ClientCredentials {
+    /// `SYNCDEF_CLIENT_ID` and `SYNCDEF_CLIENT_SECRET`.
+    ///
+    /// # Errors
+    /// When `SYNCDEF_CLIENT_ID` is not set.
+    pub fn from_env() -> Result<ClientCredentials, AuthError> {
+        let id = std::env::var(CLIENT_ID_VAR).map_err(|_| {
+            AuthError::new(format!(
+                "set {CLIENT_ID_VAR} and {CLIENT_SECRET_VAR}, or pass --client-file with a JSON file {{\"client_id\": ..., \"client_secret\": ...}}"
+            ))
+        })?;
+        let secret = std::env::var(CLIENT_SECRET_VAR).ok().map(Secret::new);
+        Ok(ClientCredentials { id, secret })
+    }
+
+    /// A JSON file `{"client_id": "...", "client_secret": "..."}`.
+    ///
+    /// # Errors
+    /// When the file cannot be read or lacks `client_id`.
+    pub fn from_file(path: &Path) -> Result<ClientCredentials, AuthError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| AuthError::new(format!("cannot read {}: {e}", path.display())))?;
+        let json: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| AuthError::new(format!("{} is not JSON: {e}", path.display())))?;
+        let id = json
+            .get("client_id")
+            .and_then(|v| v.as_str())
+            .ok_or_else(|| {
+                AuthError::new(format!("{} has no string `client_id`", path.display()))
+            })?;
+        let secret = json
+            .get("client_secret")
+            .and_then(|v| v.as_str())
+            .map(Secret::new);
+        Ok(ClientCredentials {
+            id: id.to_owned(),
+            secret,
+        })
+    }
+}

@@ -1,0 +1,83 @@
+//! Bearer tokens for the external system: the provider trait the engine asks, a static token,
+//! and OAuth2 (authorization code with PKCE, refresh, a token store).
+
+mod client;
+mod login;
+mod oauth;
+mod secret;
+mod store;
+
+use futures::future::BoxFuture;
+
+pub use client::{CLIENT_ID_VAR, CLIENT_SECRET_VAR, ClientCredentials, OAuthSettings};
+pub use login::{LoginFlow, LoginOptions, LoginResult};
+pub use oauth::OAuth2Provider;
+pub use secret::Secret;
+pub use store::{FileTokenStore, MemoryTokenStore, StoredTokens, TokenStore};
+
+/// Why no token could be had. Messages never include a token or a secret.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct AuthError {
+    /// What happened and what to do.
+    pub message: String,
+}
+
+impl AuthError {
+    /// An error with `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        AuthError {
+            message: message.into(),
+        }
+    }
+}
+
+/// Gives the engine the bearer token of each request, and a new one when the external system
+/// refuses it. Shared by every push: implementations synchronise their own refreshes.
+pub trait TokenProvider: Send + Sync {
+    /// The access token to send, or `None` to send no `Authorization` header.
+    fn token(&self) -> BoxFuture<'_, Result<Option<Secret>, AuthError>>;
+
+    /// Called once when a request carrying `rejected` got a 401: returns a fresh token to retry
+    /// with, or `None` when there is none to try (the push then fails as an authentication
+    /// error).
+    fn refresh<'a>(
+        &'a self,
+        rejected: &'a Secret,
+    ) -> BoxFuture<'a, Result<Option<Secret>, AuthError>>;
+}
+
+/// Sends no token (an external system without authentication, or a dry-run).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoToken;
+
+impl TokenProvider for NoToken {
+    fn token(&self) -> BoxFuture<'_, Result<Option<Secret>, AuthError>> {
+        Box::pin(std::future::ready(Ok(None)))
+    }
+
+    fn refresh<'a>(&'a self, _: &'a Secret) -> BoxFuture<'a, Result<Option<Secret>, AuthError>> {
+        Box::pin(std::future::ready(Ok(None)))
+    }
+}
+
+/// Sends one fixed token (the vendor's "Bearer Token" instance setting); never refreshes.
+#[derive(Clone, Debug)]
+pub struct StaticToken(Secret);
+
+impl StaticToken {
+    /// A provider of `token`.
+    pub fn new(token: impl Into<String>) -> Self {
+        StaticToken(Secret::new(token))
+    }
+}
+
+impl TokenProvider for StaticToken {
+    fn token(&self) -> BoxFuture<'_, Result<Option<Secret>, AuthError>> {
+        Box::pin(std::future::ready(Ok(Some(self.0.clone()))))
+    }
+
+    fn refresh<'a>(&'a self, _: &'a Secret) -> BoxFuture<'a, Result<Option<Secret>, AuthError>> {
+        Box::pin(std::future::ready(Ok(None)))
+    }
+}

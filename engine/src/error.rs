@@ -1,0 +1,153 @@
+//! Errors of loading and pushing, and the classification a sync worker acts on.
+
+use std::fmt;
+
+use serde::Serialize;
+use syncdef_validator::{Diagnostic, Severity};
+
+/// What kind of failure a push met, so that a worker knows what to do next without parsing
+/// messages. The classes are stable; retry policies (issue 7) key on them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum ErrorClass {
+    /// The definition, the instance settings or the caller's input is wrong (a missing
+    /// external id for a placeholder, a template that fails, a server variable without value).
+    /// Retrying will not help: fix the definition or the input.
+    Configuration,
+    /// The external system refused the credentials (401 after one refresh, 403), or no token
+    /// could be obtained. Re-authorize (`syncdef auth login`).
+    Authentication,
+    /// The external system rejected the record (`success: false`, 400, 409, 412, 422).
+    /// Fix the record or its mapping; a stale concurrency token is one of these.
+    ExternalValidation,
+    /// A fault that may pass: 429, 5xx, a timeout or a connection error before the request
+    /// was sent. Retry later.
+    Transient,
+    /// The request may have been carried out but its answer is unknown or unreadable (a
+    /// timeout after sending, a success without an id). Check the external system before
+    /// retrying, or a create may be duplicated.
+    UnknownOutcome,
+}
+
+impl ErrorClass {
+    /// The class of an HTTP error status.
+    #[must_use]
+    pub fn from_status(status: u16) -> ErrorClass {
+        match status {
+            401 | 403 => ErrorClass::Authentication,
+            408 | 429 | 500..=599 => ErrorClass::Transient,
+            400..=499 => ErrorClass::ExternalValidation,
+            // A redirect the transport did not follow (to another host): the server URL of the
+            // definition or instance is wrong.
+            300..=399 => ErrorClass::Configuration,
+            _ => ErrorClass::UnknownOutcome,
+        }
+    }
+
+    /// The name used in JSON output and messages.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorClass::Configuration => "configuration",
+            ErrorClass::Authentication => "authentication",
+            ErrorClass::ExternalValidation => "externalValidation",
+            ErrorClass::Transient => "transient",
+            ErrorClass::UnknownOutcome => "unknownOutcome",
+        }
+    }
+}
+
+impl fmt::Display for ErrorClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a push failed: its class, a message saying what happened, and the external system's
+/// own error messages when it gave any. Never holds a secret: messages are built from masked
+/// data only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PushError {
+    /// What to do about it.
+    pub class: ErrorClass,
+    /// The step that failed (`create`, `SyncToken`, ...), when one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
+    /// What happened and, where it helps, what to do.
+    pub message: String,
+}
+
+impl PushError {
+    /// An error of `class`.
+    pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
+        PushError {
+            class,
+            step: None,
+            message: message.into(),
+        }
+    }
+
+    /// A configuration error.
+    pub fn configuration(message: impl Into<String>) -> Self {
+        PushError::new(ErrorClass::Configuration, message)
+    }
+
+    /// The same error, attributed to `step`.
+    #[must_use]
+    pub fn at(mut self, step: &str) -> Self {
+        self.step = Some(step.to_owned());
+        self
+    }
+}
+
+impl fmt::Display for PushError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.step {
+            Some(step) => write!(f, "{step}: {} ({})", self.message, self.class),
+            None => write!(f, "{} ({})", self.message, self.class),
+        }
+    }
+}
+
+impl std::error::Error for PushError {}
+
+/// A definition the engine refuses to load: it has lint errors (or cannot be modelled). Holds
+/// every diagnostic so the caller can render them like `syncdef lint` does.
+#[derive(Debug)]
+pub struct LoadRefused {
+    /// All diagnostics, errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Gaps found while compiling a definition the validator let through (a template the
+    /// engine cannot compile); empty when the lint errors refused it.
+    pub problems: Vec<String>,
+}
+
+impl LoadRefused {
+    /// The error diagnostics only.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+}
+
+impl fmt::Display for LoadRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.errors().count() == 0 && !self.problems.is_empty() {
+            return write!(
+                f,
+                "the definition cannot be pushed: {}",
+                self.problems.join("; ")
+            );
+        }
+        let n = self.errors().count();
+        write!(
+            f,
+            "the definition has {n} lint error{}; run `syncdef lint` on it and fix them",
+            if n == 1 { "" } else { "s" }
+        )
+    }
+}
+
+impl std::error::Error for LoadRefused {}

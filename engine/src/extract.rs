@@ -1,0 +1,215 @@
+//! Reading the external system's answer: the response template's `{id, errors, success}`
+//! (spec 2.6 rule 7, 7.1), the id's conversion, and error messages of failed answers.
+
+use serde_json::Value as Json;
+use syncdef_transform::{Template, Value};
+
+use crate::error::PushError;
+use crate::lookup;
+
+/// What the response template extracted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Extracted {
+    /// The external id, as a string.
+    pub id: Option<String>,
+    /// `errors`.
+    pub errors: Vec<String>,
+    /// `success` (true when the template does not say).
+    pub success: bool,
+    /// The template's whole output, for the audit trail.
+    pub output: Option<Json>,
+}
+
+/// The response body as JSON: `null` when empty, an error when it is not JSON and a template
+/// has to read it.
+pub(crate) fn body(bytes: &[u8]) -> Result<Json, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Json::Null);
+    }
+    serde_json::from_slice(bytes).map_err(|e| format!("the response body is not JSON: {e}"))
+}
+
+/// Applies `template` (if any) to the response body.
+///
+/// - `success` must be a boolean, or the string `"true"`/`"false"`; missing or null means true.
+/// - `errors` is an array; strings are kept, other items written as JSON. A single string is one
+///   error.
+/// - `id` may be a string or a number; null or an empty string is no id.
+pub(crate) fn extract(template: Option<&Template>, body: &Json) -> Result<Extracted, PushError> {
+    let Some(template) = template else {
+        return Ok(Extracted {
+            id: None,
+            errors: Vec::new(),
+            success: true,
+            output: None,
+        });
+    };
+    let out = template
+        .apply(&Value::from(body))
+        .map_err(|e| PushError::configuration(format!("the response template failed: {e}")))?;
+    let out = Json::from(out);
+    let success = match out.get("success") {
+        None | Some(Json::Null) => true,
+        Some(Json::Bool(b)) => *b,
+        Some(Json::String(s)) if s.eq_ignore_ascii_case("true") => true,
+        Some(Json::String(s)) if s.eq_ignore_ascii_case("false") => false,
+        Some(other) => {
+            return Err(PushError::configuration(format!(
+                "the response template gives `success: {other}`; it must be true or false"
+            )));
+        }
+    };
+    let errors = match out.get("errors") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Array(items)) => items.iter().filter_map(error_text).collect(),
+        Some(one) => error_text(one).into_iter().collect(),
+    };
+    let id = match out.get("id") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(s)) if s.is_empty() => None,
+        Some(v) => Some(id_text(v).ok_or_else(|| {
+            PushError::configuration(format!(
+                "the response template gives `id: {v}`; it must be a string or a number"
+            ))
+        })?),
+    };
+    Ok(Extracted {
+        id,
+        errors,
+        success,
+        output: Some(out),
+    })
+}
+
+fn error_text(v: &Json) -> Option<String> {
+    match v {
+        Json::Null => None,
+        Json::String(s) if s.is_empty() => None,
+        Json::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn id_text(v: &Json) -> Option<String> {
+    match v {
+        Json::String(s) => Some(s.clone()),
+        Json::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => Some(i.to_string()),
+            // A whole number written as a double (`67.0`) is the id 67.
+            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(format!("{f:.0}")),
+            _ => Some(n.to_string()),
+        },
+        _ => None,
+    }
+}
+
+/// The id as an `int64` when it is one: optional sign and ASCII digits only (QuickBooks' `"67"`).
+/// Ids like `"INV-1"` or GUIDs stay strings only.
+pub(crate) fn id_number(id: &str) -> Option<i64> {
+    let digits = id.strip_prefix('-').unwrap_or(id);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    id.parse().ok()
+}
+
+/// The external system's messages in a failed answer, for the known shapes: QuickBooks'
+/// `Fault.Error[]` (`Message: Detail (code)`), OData's `error.message`, an `errors` array, a
+/// `message`. Unknown shapes give nothing; the body is in the audit trail.
+pub(crate) fn error_messages(body: &Json) -> Vec<String> {
+    if let Some(Json::Array(items)) = lookup::field(body, "Fault.Error") {
+        return items
+            .iter()
+            .map(|e| {
+                let text = |k: &str| e.get(k).and_then(lookup::scalar_text);
+                let mut m = text("Message").unwrap_or_default();
+                if let Some(d) = text("Detail").filter(|d| *d != m) {
+                    if !m.is_empty() {
+                        m.push_str(": ");
+                    }
+                    m.push_str(&d);
+                }
+                if let Some(c) = text("code") {
+                    m.push_str(&format!(" (code {c})"));
+                }
+                m
+            })
+            .collect();
+    }
+    if let Some(m) = lookup::field(body, "error.message").and_then(lookup::scalar_text) {
+        let code = lookup::field(body, "error.code").and_then(lookup::scalar_text);
+        return vec![match code {
+            Some(c) => format!("{m} ({c})"),
+            None => m,
+        }];
+    }
+    if let Some(Json::Array(items)) = body.get("errors") {
+        return items
+            .iter()
+            .filter_map(|e| {
+                e.get("message")
+                    .and_then(lookup::scalar_text)
+                    .or_else(|| error_text(e))
+            })
+            .collect();
+    }
+    ["message", "Message", "error_description", "error"]
+        .iter()
+        .find_map(|k| body.get(*k).and_then(lookup::scalar_text))
+        .into_iter()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use syncdef_transform::Settings;
+
+    #[test]
+    fn ids() {
+        assert_eq!(id_number("67"), Some(67));
+        assert_eq!(id_number("-3"), Some(-3));
+        assert_eq!(id_number("INV-1"), None);
+        assert_eq!(id_number(""), None);
+        assert_eq!(id_number("99999999999999999999"), None);
+    }
+
+    #[test]
+    fn template_result() {
+        let t = Template::compile_str(
+            r##"{"id": "#valueof($.Customer.Id)", "success": true, "errors": []}"##,
+            &Settings::default(),
+        )
+        .unwrap();
+        let e = extract(Some(&t), &json!({"Customer": {"Id": "67"}})).unwrap();
+        assert_eq!(e.id.as_deref(), Some("67"));
+        assert!(e.success);
+        let t = Template::compile(
+            json!({"id": 7.0, "success": "false", "errors": ["no"]}),
+            &Settings::default(),
+        )
+        .unwrap();
+        let e = extract(Some(&t), &Json::Null).unwrap();
+        assert_eq!(
+            (e.id.as_deref(), e.success, e.errors),
+            (Some("7"), false, vec!["no".to_owned()])
+        );
+    }
+
+    #[test]
+    fn fault_messages() {
+        let qb = json!({"Fault": {"Error": [{"Message": "Stale Object Error", "Detail": "You and Bob were working on this at the same time.", "code": "5010"}], "type": "ValidationFault"}});
+        assert_eq!(
+            error_messages(&qb),
+            vec![
+                "Stale Object Error: You and Bob were working on this at the same time. (code 5010)"
+            ]
+        );
+        let odata = json!({"error": {"code": "BadRequest_InvalidToken", "message": "Could not validate the client concurrency token"}});
+        assert_eq!(
+            error_messages(&odata),
+            vec!["Could not validate the client concurrency token (BadRequest_InvalidToken)"]
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! The push engine: carries out the push of a synchronization definition (spec 2.6) for one
+//! platform record at a time: pre-synchronization actions, create / update / delete, response
+//! extraction and post-synchronization actions. The dry-run and the real push are the same code
+//! with a different [`Transport`].
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use syncdef_definitions::Definition;
+//! use syncdef_engine::{Engine, RecordState, ReqwestTransport, StaticToken};
+//! use syncdef_transform::Value;
+//!
+//! let definition = Definition::load_path("quickbooks-online.yaml".as_ref())?;
+//! let loaded = Engine::load(definition)?; // refuses a definition with lint errors
+//! let engine = loaded
+//!     .engine
+//!     .with_transport(Arc::new(ReqwestTransport::new()?))
+//!     .with_token_provider(Arc::new(StaticToken::new("access-token")));
+//! let record = Value::from_json_str(r#"{"name": "Acme"}"#)?;
+//! let outcome = engine.push("Account", &record, &RecordState::new()).await;
+//! if let Some(id) = outcome.external_id() {
+//!     println!("store {id} as the account's external id");
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! Layers, in the order a push flows: [`plan`] (the definition compiled once), [`state`] (what
+//! the caller knows of the record), request building (URL, placeholders, body), [`transport`]
+//! (real or recorded HTTP), extraction (the response template), [`outcome`] (typed result and
+//! audit trail, secrets masked). [`auth`] provides bearer tokens, OAuth2 included.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod action;
+pub mod auth;
+mod engine;
+mod error;
+mod extract;
+mod lookup;
+pub mod mask;
+pub mod outcome;
+pub mod plan;
+mod request;
+mod run;
+mod servers;
+pub mod state;
+mod synth;
+pub mod transport;
+
+pub use action::{Phase, SyncRequest, Synchronizer};
+pub use auth::{NoToken, StaticToken, TokenProvider};
+pub use engine::{Engine, Loaded};
+pub use error::{ErrorClass, LoadRefused, PushError};
+pub use outcome::{Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse};
+pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
+pub use state::{Intent, RecordState};
+pub use transport::{
+    HttpRequest, HttpResponse, RecordingTransport, ReqwestTransport, StepResponse, Transport,
+    TransportError,
+};

@@ -1,0 +1,132 @@
+//! Masking secrets in everything the engine shows: audit trails, dry-run output, errors.
+//!
+//! A header, JSON member or query parameter is secret when its name, lower-cased with `-` and
+//! `_` removed, is one of the credential names below or contains `password` or `secret`. The
+//! list is deliberately exact rather than "contains token": `SyncToken` (QuickBooks'
+//! concurrency token) is what a dry-run must show, not hide.
+
+use serde_json::Value as Json;
+
+/// What a masked value is replaced with.
+pub const MASK: &str = "***";
+
+const SECRET_NAMES: &[&str] = &[
+    "accesstoken",
+    "apikey",
+    "apisecret",
+    "authorization",
+    "authtoken",
+    "bearertoken",
+    "code",
+    "codeverifier",
+    "cookie",
+    "idtoken",
+    "proxyauthorization",
+    "refreshtoken",
+    "sessiontoken",
+    "setcookie",
+    "token",
+    "xapikey",
+];
+
+/// Whether a header, member or parameter named `name` holds a secret.
+#[must_use]
+pub fn is_secret_name(name: &str) -> bool {
+    let norm: String = name
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    SECRET_NAMES.contains(&norm.as_str()) || norm.contains("password") || norm.contains("secret")
+}
+
+/// The shown value of header `name`: masked when secret, keeping an `Authorization` scheme
+/// (`Bearer ***`) because which scheme is sent matters when debugging.
+#[must_use]
+pub fn header_value(name: &str, value: &str) -> String {
+    if !is_secret_name(name) {
+        return value.to_owned();
+    }
+    match value.split_once(' ') {
+        Some((scheme, _)) if name.eq_ignore_ascii_case("authorization") => {
+            format!("{scheme} {MASK}")
+        }
+        _ => MASK.to_owned(),
+    }
+}
+
+/// `json` with every secret member's value replaced, at any depth.
+#[must_use]
+pub fn json(value: &Json) -> Json {
+    match value {
+        Json::Object(map) => Json::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let shown = if is_secret_name(k) && !v.is_null() {
+                        Json::String(MASK.to_owned())
+                    } else {
+                        json(v)
+                    };
+                    (k.clone(), shown)
+                })
+                .collect(),
+        ),
+        Json::Array(items) => Json::Array(items.iter().map(json).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `url` with the values of secret query parameters and any user-info password replaced.
+#[must_use]
+pub fn url(url: &url::Url) -> String {
+    let mut shown = url.clone();
+    if shown.password().is_some() {
+        let _ = shown.set_password(Some(MASK));
+    }
+    if shown.query().is_some() && url.query_pairs().any(|(k, _)| is_secret_name(&k)) {
+        let pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .map(|(k, v)| {
+                let v = if is_secret_name(&k) {
+                    MASK.to_owned()
+                } else {
+                    v.into_owned()
+                };
+                (k.into_owned(), v)
+            })
+            .collect();
+        shown.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    shown.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(is_secret_name("Authorization"));
+        assert!(is_secret_name("refresh_token"));
+        assert!(is_secret_name("X-Api-Key"));
+        assert!(is_secret_name("client_secret"));
+        assert!(is_secret_name("userPassword"));
+        assert!(!is_secret_name("SyncToken"));
+        assert!(!is_secret_name("If-Match"));
+        assert!(!is_secret_name("DisplayName"));
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(header_value("Authorization", "Bearer abc"), "Bearer ***");
+        assert_eq!(header_value("X-Api-Key", "abc"), "***");
+        assert_eq!(header_value("If-Match", "W/\"1\""), "W/\"1\"");
+        let body = serde_json::json!({"a": {"password": "p", "SyncToken": "3"}, "token": null});
+        assert_eq!(
+            json(&body),
+            serde_json::json!({"a": {"password": "***", "SyncToken": "3"}, "token": null})
+        );
+        let u = url::Url::parse("https://u:p@h/x?access_token=s&q=1").unwrap();
+        assert_eq!(url(&u), "https://u:***@h/x?access_token=***&q=1");
+    }
+}

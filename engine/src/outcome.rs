@@ -1,0 +1,190 @@
+//! The typed result of a push and its audit trail.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use crate::error::PushError;
+use crate::mask;
+use crate::plan::OperationKind;
+use crate::transport::{HttpRequest, HttpResponse};
+
+/// What became of the record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PushStatus {
+    /// The record was created; store [`PushOutcome::external_id`].
+    Created,
+    /// The record was updated.
+    Updated,
+    /// The record was deleted.
+    Deleted,
+    /// The push failed; see [`PushOutcome::error`].
+    Failed,
+}
+
+/// The result of one push: status, external id, errors, and every request and response.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PushOutcome {
+    /// The entry pushed (`Account`).
+    pub entry: String,
+    /// The operation chosen, once chosen.
+    pub operation: Option<OperationKind>,
+    /// What became of the record.
+    pub status: PushStatus,
+    /// The record's external id (new on a create), as the external system writes it.
+    pub external_id: Option<String>,
+    /// The external id as an integer, when it is one (the spec's `int64` id).
+    pub external_id_number: Option<i64>,
+    /// The external system's own error messages (`errors` of the response, a fault's text).
+    pub errors: Vec<String>,
+    /// Why the push failed, classified.
+    pub error: Option<PushError>,
+    /// A post-action that failed after the record itself was pushed: the record's status and
+    /// id stand (store the id), and the post-action should be run again.
+    pub post_action_error: Option<PushError>,
+    /// Every request sent, in order, with its response; secrets masked.
+    pub exchanges: Vec<Exchange>,
+    /// What each template produced (request bodies, response extractions); secrets masked.
+    pub templates: Vec<TemplateOutput>,
+    /// Things the caller should know that are not errors (a pre-action skipped on a create, a
+    /// synthesised response).
+    pub notes: Vec<String>,
+    /// Time the whole push took.
+    #[serde(serialize_with = "millis")]
+    pub duration: Duration,
+}
+
+impl PushOutcome {
+    /// Whether the record was pushed.
+    #[must_use]
+    pub fn is_success(&self) -> bool {
+        self.status != PushStatus::Failed
+    }
+
+    /// The external id to store for the record.
+    #[must_use]
+    pub fn external_id(&self) -> Option<&str> {
+        self.external_id.as_deref()
+    }
+}
+
+/// The output of one template.
+#[derive(Clone, Debug, Serialize)]
+pub struct TemplateOutput {
+    /// The template's name (`createRequest`).
+    pub name: String,
+    /// What it produced.
+    pub output: Json,
+}
+
+/// One request and its response (or why there is none).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Exchange {
+    /// The push step (`create`, `update`, an action's name).
+    pub step: String,
+    /// 1, or 2 for the retry after a token refresh.
+    pub attempt: u32,
+    /// The request as sent, secrets masked.
+    pub request: RecordedRequest,
+    /// The response, if one came.
+    pub response: Option<RecordedResponse>,
+    /// Why no response came.
+    pub error: Option<String>,
+    /// When the request was sent, from the start of the push.
+    #[serde(serialize_with = "millis")]
+    pub started: Duration,
+    /// How long it took.
+    #[serde(serialize_with = "millis")]
+    pub duration: Duration,
+}
+
+/// A request as recorded, secrets masked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecordedRequest {
+    /// Upper-case method.
+    pub method: String,
+    /// The URL, secret query parameters masked.
+    pub url: String,
+    /// Headers in the order sent (a JSON object in serialized form).
+    #[serde(serialize_with = "header_map")]
+    pub headers: Vec<(String, String)>,
+    /// The body as JSON (`null` when there is none).
+    pub body: Json,
+}
+
+impl RecordedRequest {
+    pub(crate) fn from_http(request: &HttpRequest) -> Self {
+        RecordedRequest {
+            method: request.method.as_str().to_ascii_uppercase(),
+            url: mask::url(&request.url),
+            headers: request
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
+                .collect(),
+            body: request.body.as_deref().map_or(Json::Null, body_json),
+        }
+    }
+}
+
+/// A response as recorded, secrets masked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecordedResponse {
+    /// The status code.
+    pub status: u16,
+    /// Headers (a JSON object in serialized form).
+    #[serde(serialize_with = "header_map")]
+    pub headers: Vec<(String, String)>,
+    /// The body: JSON when it parses, otherwise its text.
+    pub body: Json,
+    /// Whether a dry-run made this response up.
+    pub synthesized: bool,
+}
+
+impl RecordedResponse {
+    pub(crate) fn from_http(response: &HttpResponse) -> Self {
+        RecordedResponse {
+            status: response.status,
+            headers: response
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
+                .collect(),
+            body: body_json(&response.body),
+            synthesized: response.synthesized,
+        }
+    }
+}
+
+/// Bodies are shown as JSON with secret members masked; a body that is not JSON is shown as
+/// text, cut at 4 KiB so that an HTML error page does not swamp the audit trail.
+fn body_json(bytes: &[u8]) -> Json {
+    if bytes.is_empty() {
+        return Json::Null;
+    }
+    match serde_json::from_slice::<Json>(bytes) {
+        Ok(v) => mask::json(&v),
+        Err(_) => {
+            let text = String::from_utf8_lossy(bytes);
+            let cut: String = text.chars().take(4096).collect();
+            Json::String(cut)
+        }
+    }
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((d.as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0)
+}
+
+fn header_map<S: serde::Serializer>(headers: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(headers.len()))?;
+    for (k, v) in headers {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}

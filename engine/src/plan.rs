@@ -1,0 +1,346 @@
+//! The definition compiled once for pushing: per entry, its operations with their templates
+//! and sample responses, and its actions. Immutable and shared by every push.
+
+use std::sync::Arc;
+
+use openapiv3::OpenAPI;
+use syncdef_definitions::Definition;
+use syncdef_definitions::model::{
+    Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
+};
+use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
+use syncdef_definitions::path_match::{Resolution, resolve};
+use syncdef_transform::{Settings, Template};
+use syncdef_validator::platform;
+
+use crate::servers::ServerTemplate;
+use crate::synth;
+use crate::transport::SampleResponse;
+
+/// Which push operation a request carries out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OperationKind {
+    /// `push.create`.
+    Create,
+    /// `push.update`.
+    Update,
+    /// `push.delete`.
+    Delete,
+}
+
+impl OperationKind {
+    /// The key in the definition, also the template prefix and the step name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OperationKind::Create => "create",
+            OperationKind::Update => "update",
+            OperationKind::Delete => "delete",
+        }
+    }
+}
+
+/// One external call: where it goes and how its body is made.
+#[derive(Debug)]
+pub(crate) struct CallPlan {
+    /// The operation reference as written (`/v3/company/{realmId}/customer/post`).
+    pub reference: OperationRef,
+    /// The request body template (`createRequest`), if any.
+    pub request: Option<Template>,
+    /// The response template (`createResponse`), if any.
+    pub response: Option<Template>,
+    /// What a dry-run answers when given nothing.
+    pub sample: Arc<SampleResponse>,
+}
+
+impl CallPlan {
+    /// Whether a placeholder needs the record's own external id.
+    pub fn needs_external_id(&self) -> bool {
+        self.reference
+            .placeholders
+            .iter()
+            .any(|p| p.kind == PlaceholderKind::IntegrationId)
+    }
+}
+
+/// Where an `ApiPath` action puts what it read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// `in: Body`: each `(name, response field)` becomes available to templates.
+    Body(Vec<(String, String)>),
+    /// `in: Header`: send header `name` with the value of response field `source`.
+    Header {
+        /// The request header (`If-Match`).
+        name: String,
+        /// The response field (`@odata.etag`).
+        source: String,
+    },
+    /// Nothing is read (the call is made for its effect).
+    Nothing,
+}
+
+/// One pre- or post-synchronization action.
+#[derive(Debug)]
+pub(crate) enum ActionPlan {
+    /// `ApiPath`: call an operation and read a value from its response.
+    Call {
+        name: String,
+        call: CallPlan,
+        placement: Placement,
+    },
+    /// `ApiSynchronization`: have the caller push a related entry or child collection.
+    Synchronize { name: String, target: String },
+}
+
+/// One entry (`Account`) compiled for pushing.
+#[derive(Debug)]
+pub struct EntryPlan {
+    /// The entry's key.
+    pub name: String,
+    /// The JSONPath root its record is given under (`account` for `$.account`).
+    pub root: String,
+    pub(crate) create: Option<CallPlan>,
+    pub(crate) update: Option<CallPlan>,
+    pub(crate) delete: Option<CallPlan>,
+    pub(crate) pre_actions: Vec<ActionPlan>,
+    pub(crate) post_actions: Vec<ActionPlan>,
+}
+
+impl EntryPlan {
+    pub(crate) fn operation(&self, kind: OperationKind) -> Option<&CallPlan> {
+        match kind {
+            OperationKind::Create => self.create.as_ref(),
+            OperationKind::Update => self.update.as_ref(),
+            OperationKind::Delete => self.delete.as_ref(),
+        }
+    }
+
+    /// Whether the entry defines `kind`.
+    #[must_use]
+    pub fn has(&self, kind: OperationKind) -> bool {
+        self.operation(kind).is_some()
+    }
+}
+
+/// A whole definition compiled for pushing.
+#[derive(Debug)]
+pub struct DefinitionPlan {
+    /// The definition's file name, for messages.
+    pub name: String,
+    pub(crate) server: ServerTemplate,
+    pub(crate) entries: Vec<EntryPlan>,
+    pub(crate) api: OpenAPI,
+}
+
+impl DefinitionPlan {
+    /// The entry named `name`.
+    #[must_use]
+    pub fn entry(&self, name: &str) -> Option<&EntryPlan> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The entry names, in document order.
+    pub fn entry_names(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| e.name.as_str())
+    }
+
+    /// The OpenAPI part of the definition (security schemes for OAuth2).
+    #[must_use]
+    pub fn openapi(&self) -> &OpenAPI {
+        &self.api
+    }
+
+    /// Compiles `definition`. The validator has passed it, so what it guarantees is checked
+    /// again only to turn a gap into a message rather than a panic.
+    pub(crate) fn compile(definition: &Definition) -> Result<DefinitionPlan, Vec<String>> {
+        let mut problems = Vec::new();
+        let Some(api) = definition.openapi.clone() else {
+            return Err(vec!["the OpenAPI part of the definition is invalid".into()]);
+        };
+        let Some(sync) = &definition.sync else {
+            return Err(vec![
+                "the definition has no `synchronization` section".into(),
+            ]);
+        };
+        let server = match ServerTemplate::from_openapi(&api) {
+            Ok(s) => s,
+            Err(e) => return Err(vec![e]),
+        };
+        let settings = Settings::default();
+        let mut entries = Vec::new();
+        for entry in &sync.entries {
+            match compile_entry(&api, entry, &settings) {
+                Ok(e) => entries.push(e),
+                Err(mut p) => problems.append(&mut p),
+            }
+        }
+        if problems.is_empty() {
+            Ok(DefinitionPlan {
+                name: definition.source.name().to_owned(),
+                server,
+                entries,
+                api,
+            })
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+fn compile_entry(
+    api: &OpenAPI,
+    entry: &SyncEntry,
+    settings: &Settings,
+) -> Result<EntryPlan, Vec<String>> {
+    let name = entry.key.value.clone();
+    let mut problems = Vec::new();
+    let root = match entry.module.as_ref().map(|m| platform::module(&m.value)) {
+        Some(Some(m)) => m.root.to_owned(),
+        _ => {
+            problems.push(format!("entry `{name}`: unknown or missing `module`"));
+            String::new()
+        }
+    };
+    let Some(push) = &entry.push else {
+        return Err(vec![format!("entry `{name}` has no `push`")]);
+    };
+    let templates = &push.common.templates;
+    let mut op = |kind: OperationKind, field: &Option<OperationField>| {
+        let field = field.as_ref()?;
+        let prefix = kind.as_str();
+        match call_plan(api, &field.parsed, templates, prefix, settings) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                problems.push(format!("entry `{name}`, `{prefix}`: {e}"));
+                None
+            }
+        }
+    };
+    let create = op(OperationKind::Create, &push.create);
+    let update = op(OperationKind::Update, &push.update);
+    let delete = op(OperationKind::Delete, &push.delete);
+    let mut actions = |list: &[Action]| {
+        list.iter()
+            .filter_map(|a| match action_plan(api, a, templates, settings) {
+                Ok(plan) => Some(plan),
+                Err(e) => {
+                    problems.push(format!("entry `{name}`, action `{}`: {e}", a.name.value));
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let pre_actions = actions(&push.common.pre_actions);
+    let post_actions = actions(&push.common.post_actions);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(EntryPlan {
+        name,
+        root,
+        create,
+        update,
+        delete,
+        pre_actions,
+        post_actions,
+    })
+}
+
+fn call_plan(
+    api: &OpenAPI,
+    parsed: &Result<OperationRef, syncdef_definitions::operation_ref::OperationRefError>,
+    templates: &[TemplateSource],
+    prefix: &str,
+    settings: &Settings,
+) -> Result<CallPlan, String> {
+    let reference = parsed.clone().map_err(|e| e.message)?;
+    let sample = match resolve(api, &reference) {
+        Resolution::Found { operation, .. } => synth::sample(api, operation),
+        _ => return Err(format!("`{reference}` names no operation of the document")),
+    };
+    Ok(CallPlan {
+        request: template(templates, &format!("{prefix}Request"), settings)?,
+        response: template(templates, &format!("{prefix}Response"), settings)?,
+        reference,
+        sample: Arc::new(sample),
+    })
+}
+
+fn template(
+    templates: &[TemplateSource],
+    name: &str,
+    settings: &Settings,
+) -> Result<Option<Template>, String> {
+    let Some(source) = templates.iter().find(|t| t.name.value == name) else {
+        return Ok(None);
+    };
+    let compiled = match &source.body {
+        TemplateBody::Node(node) => Template::compile(node.to_json(), settings),
+        TemplateBody::JsonText(text) => Template::compile_str(&text.value, settings),
+    };
+    compiled
+        .map(Some)
+        .map_err(|e| format!("template `{name}` does not compile: {e}"))
+}
+
+fn action_plan(
+    api: &OpenAPI,
+    action: &Action,
+    templates: &[TemplateSource],
+    settings: &Settings,
+) -> Result<ActionPlan, String> {
+    let name = action.name.value.clone();
+    let path = action
+        .path
+        .as_ref()
+        .map(|p| p.value.clone())
+        .ok_or("the action has no `path`")?;
+    match action.kind.as_ref().map(|k| &k.value) {
+        Some(ActionType::ApiSynchronization) => Ok(ActionPlan::Synchronize { name, target: path }),
+        Some(ActionType::ApiPath) => {
+            let parsed = action
+                .path_ref
+                .clone()
+                .ok_or("the action's `path` is not an operation reference")?;
+            let call = call_plan(api, &parsed, templates, &name, settings)?;
+            Ok(ActionPlan::Call {
+                placement: placement(action)?,
+                name,
+                call,
+            })
+        }
+        Some(ActionType::Unknown(t)) => Err(format!("unknown action type `{t}`")),
+        None => Err("the action has no `type`".into()),
+    }
+}
+
+fn placement(action: &Action) -> Result<Placement, String> {
+    let Some(schema) = &action.schema else {
+        return Ok(Placement::Nothing);
+    };
+    match action.placement.as_ref().map(|p| &p.value) {
+        Some(ActionIn::Header) => {
+            let name = schema
+                .header
+                .as_ref()
+                .ok_or("`in: Header` needs `schema.header`")?;
+            let source = schema
+                .header_value
+                .as_ref()
+                .ok_or("`in: Header` needs `schema.headerValue`")?;
+            Ok(Placement::Header {
+                name: name.value.clone(),
+                source: source.value.clone(),
+            })
+        }
+        Some(ActionIn::Body) | None => Ok(Placement::Body(
+            schema
+                .fields
+                .iter()
+                .map(|f| (f.name.value.clone(), f.source.value.clone()))
+                .collect(),
+        )),
+        Some(ActionIn::Unknown(v)) => Err(format!("unknown `in: {v}`")),
+    }
+}

@@ -1,0 +1,142 @@
+//! Building a request: the URL from the server and the operation reference with its
+//! placeholders filled and percent-encoded, and the headers every push request carries.
+
+use std::collections::BTreeMap;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
+use url::Url;
+
+use crate::error::PushError;
+
+/// Everything but RFC 3986's unreserved characters is encoded in a placeholder value, so a
+/// value can never add a segment (`/`), a query (`?`), a fragment (`#`), or close an OData key
+/// literal (`'`, `,`, `)`).
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The values placeholders are filled with.
+pub(crate) struct Fill<'a> {
+    pub external_id: Option<&'a str>,
+    pub related: &'a BTreeMap<String, String>,
+    pub variables: &'a BTreeMap<String, String>,
+}
+
+/// The absolute URL of `reference` on `base`.
+pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Result<Url, PushError> {
+    let path = &reference.path;
+    let mut out = String::with_capacity(path.len() + 16);
+    let mut at = 0;
+    for p in &reference.placeholders {
+        out.push_str(&path[at..p.range.start]);
+        let value = match &p.kind {
+            PlaceholderKind::IntegrationId => fill.external_id.ok_or_else(|| {
+                PushError::configuration(format!(
+                    "`{reference}` needs the record's external id (`{{IntegrationId}}`), and the record has none"
+                ))
+            })?,
+            PlaceholderKind::EntryIntegrationId { entry } => fill
+                .related
+                .get(entry)
+                .map(String::as_str)
+                .ok_or_else(|| {
+                    PushError::configuration(format!(
+                        "`{reference}` needs the external id of the related `{entry}` (`{{{}}}`); pass it in the record state (`--related {entry}=ID`) or push the `{entry}` first",
+                        p.name
+                    ))
+                })?,
+            PlaceholderKind::Name => fill
+                .variables
+                .get(&p.name)
+                .map(String::as_str)
+                .ok_or_else(|| {
+                    PushError::configuration(format!(
+                        "`{{{}}}` in `{reference}` is neither `IntegrationId`, `<Entry>.IntegrationId` nor a server variable",
+                        p.name
+                    ))
+                })?,
+        };
+        if value.is_empty() || value == "." || value == ".." {
+            return Err(PushError::configuration(format!(
+                "`{{{}}}` in `{reference}` would be `{value}`, which is not a usable path value",
+                p.name
+            )));
+        }
+        // Inside an OData key literal (`No='{IntegrationId}'`) a quote is escaped by doubling
+        // it before percent-encoding; the server decodes first, then parses the literal.
+        let quoted = path[..p.range.start].ends_with('\'') && path[p.range.end..].starts_with('\'');
+        if quoted && value.contains('\'') {
+            out.extend(utf8_percent_encode(&value.replace('\'', "''"), SEGMENT));
+        } else {
+            out.extend(utf8_percent_encode(value, SEGMENT));
+        }
+        at = p.range.end;
+    }
+    out.push_str(&path[at..]);
+    let mut url = base.clone();
+    let joined = format!("{}{}", base.path().trim_end_matches('/'), out);
+    url.set_path(&joined);
+    // The URL is built from the server's origin only; checked anyway, because a request that
+    // leaves the definition's server would carry its bearer token elsewhere.
+    if url.origin() != base.origin() {
+        return Err(PushError::configuration(format!(
+            "`{reference}` leads off the server `{base}`; refused"
+        )));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(reference: &str, id: &str) -> Result<String, PushError> {
+        let base = Url::parse("https://h.example/base/").unwrap();
+        let reference = OperationRef::parse(reference).unwrap();
+        let related = BTreeMap::from([("Account".to_owned(), "a/b".to_owned())]);
+        let variables = BTreeMap::from([("realmId".to_owned(), "123".to_owned())]);
+        let fill = Fill {
+            external_id: Some(id),
+            related: &related,
+            variables: &variables,
+        };
+        url(&base, &reference, &fill).map(|u| u.to_string())
+    }
+
+    #[test]
+    fn encodes_values_as_segments() {
+        assert_eq!(
+            build(
+                "/v3/company/{realmId}/customer/{IntegrationId}/get",
+                "1/../x?y#z"
+            )
+            .unwrap(),
+            "https://h.example/base/v3/company/123/customer/1%2F..%2Fx%3Fy%23z"
+        );
+        assert_eq!(
+            build("/x/{Account.IntegrationId}/get", "1").unwrap(),
+            "https://h.example/base/x/a%2Fb"
+        );
+    }
+
+    #[test]
+    fn odata_literals_double_quotes() {
+        assert_eq!(
+            build(
+                "/SalesInvoice(No='{IntegrationId}',Document_Type='Invoice')/put",
+                "O'Neil 1"
+            )
+            .unwrap(),
+            "https://h.example/base/SalesInvoice(No='O%27%27Neil%201',Document_Type='Invoice')"
+        );
+    }
+
+    #[test]
+    fn refuses_dot_segments() {
+        assert!(build("/customer/{IntegrationId}/get", "..").is_err());
+        assert!(build("/customer/{IntegrationId}/get", "").is_err());
+    }
+}

@@ -1,0 +1,319 @@
+//! One push in progress: what it has found so far (the scope templates and placeholders read)
+//! and what it has done (the audit trail), and the sending of each request.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value as Json;
+use syncdef_transform::{Map, Value};
+use url::Url;
+
+use crate::auth::Secret;
+use crate::engine::Engine;
+use crate::error::{ErrorClass, PushError};
+use crate::extract;
+use crate::mask;
+use crate::outcome::{
+    Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse, TemplateOutput,
+};
+use crate::plan::{CallPlan, OperationKind};
+use crate::request::Fill;
+use crate::servers::Server;
+use crate::state::RecordState;
+use crate::transport::{HttpRequest, HttpResponse, TransportError};
+
+/// What templates and placeholders can read, growing as pre-actions run.
+pub(crate) struct Scope {
+    pub external_id: Option<String>,
+    pub related: BTreeMap<String, String>,
+    pub server: Server,
+    /// Values read by `in: Body` actions, in the order read, by schema name.
+    pub body_values: Vec<(String, String)>,
+    /// Headers set by `in: Header` actions, sent on the push request.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Scope {
+    pub fn new(state: &RecordState, server: Server) -> Scope {
+        Scope {
+            external_id: state.external_id.clone(),
+            related: state.related.clone(),
+            server,
+            body_values: Vec::new(),
+            headers: Vec::new(),
+        }
+    }
+
+    pub fn fill(&self) -> Fill<'_> {
+        Fill {
+            external_id: self.external_id.as_deref(),
+            related: &self.related,
+            variables: &self.server.variables,
+        }
+    }
+
+    /// The template input: `$.<root>` (the record), `$.serverVariables`, `$.externalId`,
+    /// `$.syncToken` (the first value a Body pre-action read) and `$.syncTokens` (all of them
+    /// by schema name).
+    pub fn input(&self, root: &str, record: &Value) -> Value {
+        let text = |s: &Option<String>| s.as_deref().map_or(Value::Null, Value::from);
+        let mut vars = Map::with_capacity(self.server.variables.len());
+        for (k, v) in &self.server.variables {
+            vars.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
+        }
+        let mut tokens = Map::with_capacity(self.body_values.len());
+        for (k, v) in &self.body_values {
+            tokens.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
+        }
+        let mut input = Map::with_capacity(5);
+        input.insert(Arc::from(root), record.clone());
+        input.insert(Arc::from("serverVariables"), Value::object(vars));
+        input.insert(Arc::from("externalId"), text(&self.external_id));
+        input.insert(
+            Arc::from("syncToken"),
+            text(&self.body_values.first().map(|(_, v)| v.clone())),
+        );
+        input.insert(Arc::from("syncTokens"), Value::object(tokens));
+        Value::object(input)
+    }
+}
+
+/// The audit trail and results of one push.
+pub(crate) struct Run {
+    entry: String,
+    started: Instant,
+    pub operation: Option<OperationKind>,
+    pub external_id: Option<String>,
+    pub errors: Vec<String>,
+    pub post_action_error: Option<PushError>,
+    exchanges: Vec<Exchange>,
+    templates: Vec<TemplateOutput>,
+    notes: Vec<String>,
+}
+
+impl Run {
+    pub fn new(entry: &str) -> Run {
+        Run {
+            entry: entry.to_owned(),
+            started: Instant::now(),
+            operation: None,
+            external_id: None,
+            errors: Vec::new(),
+            post_action_error: None,
+            exchanges: Vec::new(),
+            templates: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
+    pub fn template(&mut self, name: String, output: &Json) {
+        self.templates.push(TemplateOutput {
+            name,
+            output: mask::json(output),
+        });
+    }
+
+    pub fn finish(self, result: Result<PushStatus, PushError>) -> PushOutcome {
+        let (status, error) = match result {
+            Ok(status) => (status, None),
+            Err(e) => (PushStatus::Failed, Some(e)),
+        };
+        let external_id_number = self.external_id.as_deref().and_then(extract::id_number);
+        PushOutcome {
+            entry: self.entry,
+            operation: self.operation,
+            status,
+            external_id: self.external_id,
+            external_id_number,
+            errors: self.errors,
+            error,
+            post_action_error: self.post_action_error,
+            exchanges: self.exchanges,
+            templates: self.templates,
+            notes: self.notes,
+            duration: self.started.elapsed(),
+        }
+    }
+
+    /// The body of `call` from its `{step}Request` template, serialized as the template language
+    /// writes it (keeping .NET number forms such as `2.10`).
+    pub fn request_body(
+        &mut self,
+        call: &CallPlan,
+        step: &str,
+        input: &Value,
+    ) -> Result<Option<Vec<u8>>, PushError> {
+        let Some(template) = &call.request else {
+            return Ok(None);
+        };
+        let out = template.apply(input).map_err(|e| {
+            PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
+        })?;
+        self.template(format!("{step}Request"), &Json::from(&out));
+        if out.is_null() {
+            return Ok(None);
+        }
+        Ok(Some(out.to_json_compact().into_bytes()))
+    }
+
+    /// Sends one request with the engine's transport and token, retrying once with a refreshed
+    /// token after a 401. Every attempt is recorded.
+    pub async fn send(
+        &mut self,
+        engine: &Engine,
+        step: &str,
+        call: &CallPlan,
+        url: Url,
+        body: Option<Vec<u8>>,
+        extra_headers: &[(String, String)],
+    ) -> Result<HttpResponse, PushError> {
+        let Some(transport) = &engine.transport else {
+            return Err(PushError::configuration(
+                "the engine has no transport: give it one with Engine::with_transport",
+            ));
+        };
+        let token = engine
+            .tokens
+            .token()
+            .await
+            .map_err(|e| PushError::new(ErrorClass::Authentication, e.message).at(step))?;
+        let mut request = HttpRequest {
+            step: Arc::from(step),
+            method: call.reference.method,
+            url,
+            headers: headers(token.as_ref(), body.is_some(), extra_headers),
+            body,
+            sample: Some(Arc::clone(&call.sample)),
+        };
+        let response = self.attempt(transport.as_ref(), &request, 1).await?;
+        let Some(rejected) = token.filter(|_| response.status == 401) else {
+            return Ok(response);
+        };
+        let fresh = engine
+            .tokens
+            .refresh(&rejected)
+            .await
+            .map_err(|e| PushError::new(ErrorClass::Authentication, e.message).at(step))?;
+        let Some(fresh) = fresh else {
+            return Ok(response);
+        };
+        request.headers = headers(Some(&fresh), request.body.is_some(), extra_headers);
+        self.attempt(transport.as_ref(), &request, 2).await
+    }
+
+    async fn attempt(
+        &mut self,
+        transport: &dyn crate::transport::Transport,
+        request: &HttpRequest,
+        attempt: u32,
+    ) -> Result<HttpResponse, PushError> {
+        let started = self.started.elapsed();
+        let at = Instant::now();
+        let result = transport.send(request).await;
+        let duration = at.elapsed();
+        let recorded = RecordedRequest::from_http(request);
+        let step = request.step.to_string();
+        match result {
+            Ok(response) => {
+                if response.synthesized {
+                    let source = request.sample.as_ref().map_or("none", |s| s.source);
+                    self.note(format!(
+                        "step `{step}`: no response given; answered with one synthesised from the operation's {}",
+                        match source {
+                            "example" => "example",
+                            "schema" => "response schema",
+                            _ => "declaration (it declares no JSON response: empty body)",
+                        }
+                    ));
+                }
+                self.exchanges.push(Exchange {
+                    step,
+                    attempt,
+                    request: recorded,
+                    response: Some(RecordedResponse::from_http(&response)),
+                    error: None,
+                    started,
+                    duration,
+                });
+                Ok(response)
+            }
+            Err(e) => {
+                self.exchanges.push(Exchange {
+                    step: step.clone(),
+                    attempt,
+                    request: recorded,
+                    response: None,
+                    error: Some(e.to_string()),
+                    started,
+                    duration,
+                });
+                let class = match &e {
+                    TransportError::NotSent(_) => ErrorClass::Transient,
+                    TransportError::NoAnswer(_)
+                        if request.method
+                            == syncdef_definitions::operation_ref::HttpMethod::Get =>
+                    {
+                        ErrorClass::Transient
+                    }
+                    TransportError::NoAnswer(_) => ErrorClass::UnknownOutcome,
+                    _ => ErrorClass::Configuration,
+                };
+                Err(PushError::new(class, e.to_string()).at(&step))
+            }
+        }
+    }
+
+    /// A non-2xx answer is a failed step: the external system's messages are kept, and the
+    /// status gives the class.
+    pub fn check_status(&mut self, step: &str, response: &HttpResponse) -> Result<(), PushError> {
+        if response.is_success() {
+            return Ok(());
+        }
+        let status = response.status;
+        let messages = extract::body(&response.body)
+            .map(|b| extract::error_messages(&b))
+            .unwrap_or_default();
+        let mut message = format!("the external system answered HTTP {status}");
+        if (300..400).contains(&status) {
+            match response.header("location") {
+                Some(to) => message.push_str(&format!(
+                    " redirecting to {to}; redirects to another host are never followed: fix the server URL"
+                )),
+                None => message.push_str(" (a redirect without Location)"),
+            }
+        } else if status == 401 {
+            message.push_str(" (unauthorized, also after a token refresh): authorize again with `syncdef auth login`");
+        }
+        if !messages.is_empty() {
+            message.push_str(": ");
+            message.push_str(&messages.join("; "));
+        }
+        self.errors = messages;
+        Err(PushError::new(ErrorClass::from_status(status), message).at(step))
+    }
+}
+
+fn headers(
+    token: Option<&Secret>,
+    has_body: bool,
+    extra: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut h = Vec::with_capacity(3 + extra.len());
+    h.push(("accept".to_owned(), "application/json".to_owned()));
+    if has_body {
+        h.push(("content-type".to_owned(), "application/json".to_owned()));
+    }
+    if let Some(token) = token {
+        h.push((
+            "authorization".to_owned(),
+            format!("Bearer {}", token.expose()),
+        ));
+    }
+    h.extend(extra.iter().cloned());
+    h
+}

@@ -1,0 +1,114 @@
+//! How requests reach the external system: a trait, a real implementation over `reqwest` and a
+//! recording one for dry-runs and tests. The engine builds every request the same way whatever
+//! the transport, which is what makes a dry-run show exactly what a push would send.
+
+mod recording;
+mod reqwest_transport;
+
+use std::fmt;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use syncdef_definitions::operation_ref::HttpMethod;
+use url::Url;
+
+pub use recording::{RecordingTransport, StepResponse};
+pub use reqwest_transport::{ReqwestTransport, ReqwestTransportBuilder};
+
+/// A response the engine would expect from an operation, derived once from the definition (its
+/// example or its schema); a [`RecordingTransport`] answers with it when given no response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleResponse {
+    /// The first success status the operation declares (200 when none).
+    pub status: u16,
+    /// The body.
+    pub body: serde_json::Value,
+    /// Where it came from (`example` or `schema`), for the dry-run's note.
+    pub source: &'static str,
+}
+
+/// One HTTP request, built by the engine.
+#[derive(Clone, Debug)]
+pub struct HttpRequest {
+    /// The push step it belongs to: `create`, `update`, `delete`, or an action's name.
+    pub step: Arc<str>,
+    /// The method.
+    pub method: HttpMethod,
+    /// The absolute URL, always on one of the definition's servers.
+    pub url: Url,
+    /// Headers in the order they are sent, secrets unmasked (transports must not log them).
+    pub headers: Vec<(String, String)>,
+    /// The JSON body, serialized.
+    pub body: Option<Vec<u8>>,
+    /// The operation's sample response, for transports that synthesise answers.
+    pub sample: Option<Arc<SampleResponse>>,
+}
+
+/// One HTTP response.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HttpResponse {
+    /// The status code.
+    pub status: u16,
+    /// Headers in the order received.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+    /// Whether the transport made this response up (dry-run synthesis) rather than receiving it.
+    pub synthesized: bool,
+}
+
+impl HttpResponse {
+    /// The first header named `name` (case-insensitive).
+    #[must_use]
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the status is 2xx.
+    #[must_use]
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// Why a request got no response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportError {
+    /// The request never left: no connection, DNS failure, TLS failure. Safe to retry.
+    NotSent(String),
+    /// The request may have been received but no complete answer came (timeout, reset after
+    /// sending). A create must not be re-sent blindly.
+    NoAnswer(String),
+    /// The request was refused by policy before sending: a URL off the definition's servers,
+    /// a redirect to another host.
+    Refused(String),
+    /// A recording transport has no response for the step and cannot synthesise one.
+    NoResponse(String),
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::NotSent(m) => write!(f, "the request could not be sent: {m}"),
+            TransportError::NoAnswer(m) => write!(f, "no answer to the request: {m}"),
+            TransportError::Refused(m) => write!(f, "the request was refused: {m}"),
+            TransportError::NoResponse(m) => write!(f, "no response to play back: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for TransportError {}
+
+/// Sends requests. Implementations must be cheap to share (`Arc<dyn Transport>`) and safe to
+/// call from many tasks at once.
+pub trait Transport: Send + Sync {
+    /// Sends `request` and returns the full response.
+    fn send<'a>(
+        &'a self,
+        request: &'a HttpRequest,
+    ) -> BoxFuture<'a, Result<HttpResponse, TransportError>>;
+}
