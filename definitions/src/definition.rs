@@ -8,8 +8,8 @@ use crate::de;
 use crate::load::{self, Document, LoadError, LoadOptions};
 use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
 use crate::node::Node;
-use crate::refs;
 use crate::source::SourceFile;
+use crate::{openapi_error, refs};
 
 /// A synchronization definition, loaded and modelled.
 ///
@@ -62,11 +62,13 @@ impl Definition {
         let openapi = match de::from_node::<openapiv3::OpenAPI>(&root, &model::SYNC_KEYS) {
             Ok(api) => Some(api),
             Err(err) => {
-                problems.push(openapi_problem(&root, &err));
+                problems.push(openapi_error::problem(&root, &err));
                 None
             }
         };
         problems.extend(refs::check(&root));
+        // Document order reads best, and is stable for snapshots.
+        problems.sort_by_key(|p| (p.span.start, p.span.end));
         Definition {
             source,
             root,
@@ -81,21 +83,4 @@ impl Definition {
     pub fn describe(&self, problem: &LoadProblem) -> String {
         self.source.describe(problem.span)
     }
-}
-
-fn openapi_problem(root: &Node, err: &de::DeError) -> LoadProblem {
-    let pointer = err.pointer();
-    let span = err.span.unwrap_or(root.span);
-    let mut message = format!("not a valid OpenAPI 3.0 document: {}", err.message);
-    if !pointer.is_empty() {
-        message.push_str(&format!(" (at {pointer})"));
-    }
-    let help = if err.message.contains("untagged enum ReferenceOr") {
-        "this must be either `$ref: '#/components/...'` or a complete object of the expected type; check its fields"
-    } else if err.message.contains("missing field") {
-        "add the missing field (see the OpenAPI 3.0 specification)"
-    } else {
-        "fix this node to match the OpenAPI 3.0 specification"
-    };
-    LoadProblem::new(ProblemKind::OpenApi, span, pointer, message).help(help)
 }

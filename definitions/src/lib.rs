@@ -5,6 +5,7 @@ pub mod definition;
 pub mod load;
 pub mod model;
 pub mod node;
+mod openapi_error;
 pub mod operation_ref;
 pub mod path_match;
 pub mod pointer;

@@ -7,6 +7,7 @@
 //! references loops forever.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::model::{LoadProblem, ProblemKind};
 use crate::node::{Node, NodeKind};
@@ -65,6 +66,8 @@ pub fn resolve<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
 #[must_use]
 pub fn check(root: &Node) -> Vec<LoadProblem> {
     let sites = ref_sites(root);
+    // Large documents repeat the same few targets thousands of times; look each up once.
+    let mut targets: HashMap<&str, Option<&Node>> = HashMap::new();
     let mut problems = Vec::new();
     let mut in_reported_cycle: Vec<String> = Vec::new();
     for site in &sites {
@@ -75,33 +78,46 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
             );
             continue;
         }
-        match target(root, &site.target) {
-            None => problems.push(broken(root, site)),
-            Some(node) => {
-                if let Some(cycle) = cycle_from(root, &site.target, node) {
-                    if cycle.iter().any(|p| in_reported_cycle.contains(p)) {
-                        continue;
-                    }
-                    let mut p = LoadProblem::new(
-                        ProblemKind::CircularRef,
-                        site.span,
-                        &site.pointer,
-                        format!("`{}` is a circular reference: {}", site.target, cycle.join(" -> ")),
-                    )
-                    .help("one object of the chain must hold the definition itself instead of another `$ref`");
-                    for member in &cycle {
-                        if let Some(span) = target(root, member)
-                            .and_then(|n| n.get("$ref"))
-                            .map(|r| r.span)
-                        {
-                            p.related.push((span, format!("`{member}` refers on")));
-                        }
-                    }
-                    in_reported_cycle.extend(cycle);
-                    problems.push(p);
+        let node = *targets
+            .entry(&site.target)
+            .or_insert_with(|| target(root, &site.target));
+        let Some(node) = node else {
+            problems.push(broken(root, site));
+            continue;
+        };
+        // Only a target that is itself a bare reference can start a cycle.
+        if bare_ref(node).is_none() {
+            continue;
+        }
+        let Some(cycle) = cycle_from(root, &site.target, node) else {
+            continue;
+        };
+        if cycle.iter().any(|p| in_reported_cycle.contains(p)) {
+            continue;
+        }
+        let mut chain = cycle.clone();
+        chain.push(cycle[0].clone());
+        let mut p = LoadProblem::new(
+            ProblemKind::CircularRef,
+            site.span,
+            &site.pointer,
+            format!(
+                "circular `$ref`: {} never reaches a definition",
+                chain.join(" -> ")
+            ),
+        )
+        .help("one object of the chain must hold the definition itself instead of another `$ref`");
+        for member in &cycle {
+            if let Some(r) = target(root, member).and_then(|n| n.get("$ref")) {
+                if r.span != site.span {
+                    let next = r.as_str().unwrap_or_default();
+                    p.related
+                        .push((r.span, format!("`{member}` refers to `{next}`")));
                 }
             }
         }
+        in_reported_cycle.extend(cycle);
+        problems.push(p);
     }
     problems
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use syncdef_definitions::Definition;
-use syncdef_definitions::model::{ActionIn, ActionType, TemplateBody};
+use syncdef_definitions::model::{ActionIn, ActionType, ProblemKind, TemplateBody};
 use syncdef_definitions::operation_ref::{HttpMethod, PlaceholderKind};
 
 fn fixture(name: &str) -> Definition {
@@ -97,4 +97,93 @@ fn quickbooks_definition_is_clean_and_complete() {
     // Every location is real: the module value reads back from the file.
     let module = account.module.as_ref().expect("module");
     assert_eq!(def.source.slice(module.span), "Accounts");
+}
+
+#[test]
+fn structural_problems_are_all_reported_and_located() {
+    let def = fixture("sync-problems.yaml");
+    let rendered: Vec<String> = def
+        .problems
+        .iter()
+        .map(|p| {
+            let mut line = format!(
+                "{}: [{}] {} (at {})",
+                def.describe(p),
+                p.kind.code(),
+                p.message,
+                p.pointer
+            );
+            if let Some(help) = &p.help {
+                line.push_str(&format!("\n    help: {help}"));
+            }
+            line
+        })
+        .collect();
+    insta::assert_snapshot!(
+        rendered
+            .join("\n")
+            .replace(env!("CARGO_MANIFEST_DIR"), "definitions")
+    );
+
+    // The model is kept, partially, for the validator.
+    let sync = def.sync.as_ref().expect("the section is still modelled");
+    let account = sync.entry("Account").expect("Account");
+    assert!(account.module.is_none());
+    assert_eq!(account.unknown[0].key.as_str(), "modul");
+    let push = account.push.as_ref().expect("push");
+    assert!(push.create.as_ref().is_some_and(|c| c.parsed.is_err()));
+    assert!(push.update.is_none());
+    assert_eq!(push.common.unknown[0].key.as_str(), "retries");
+    let token = &push.common.pre_actions[0];
+    assert!(token.kind.is_none());
+    assert!(token.schema.is_none());
+    assert_eq!(
+        token.placement.as_ref().map(|p| &p.value),
+        Some(&ActionIn::Unknown("Query".into()))
+    );
+    assert_eq!(push.common.templates.len(), 1);
+    assert_eq!(sync.entries.len(), 2);
+}
+
+#[test]
+fn x_synchronization_is_accepted() {
+    let def = Definition::load(syncdef_definitions::SourceFile::new(
+        "x.yaml",
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-synchronization:\n  Account:\n    module: Accounts\n    push: {create: /a/post}\n",
+    ))
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(def.problems.is_empty(), "{:?}", def.problems);
+    assert_eq!(
+        def.sync.as_ref().map(|s| s.key.as_str()),
+        Some("x-synchronization")
+    );
+    assert!(def.openapi.is_some());
+}
+
+#[test]
+fn openapi_errors_are_located_at_the_node() {
+    let def = Definition::load(syncdef_definitions::SourceFile::new(
+        "missing-info.json",
+        "{\n  \"openapi\": \"3.0.3\",\n  \"paths\": {\"/a\": {\"get\": {\"responses\": {\"200\": {\"description\": \"ok\"}}}}},\n  \"synchronization\": {}\n}",
+    ))
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let p = def
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::OpenApi)
+        .expect("an OpenAPI problem");
+    assert_eq!(p.pointer, "");
+    assert!(p.message.contains("missing field `info`"), "{}", p.message);
+    let def = Definition::load(syncdef_definitions::SourceFile::new(
+        "bad-description.json",
+        "{\n  \"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": \"1\"},\n  \"paths\": {\"/a\": {\"get\": {\"responses\": {\"200\": {\"description\": 5}}}}},\n  \"synchronization\": {}\n}",
+    ))
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let p = def
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::OpenApi)
+        .expect("an OpenAPI problem");
+    assert_eq!(p.pointer, "/paths/~1a/get/responses/200/description");
+    assert_eq!(def.describe(p), "bad-description.json:3:65");
 }

@@ -103,7 +103,7 @@ impl Builder {
                 ProblemKind::MissingField,
                 at.key.span,
                 ptr,
-                format!("`{}` has no `{field}`", at.key.name),
+                format!("`{}` has no {field}", at.key.name),
             )
             .help(help),
         );
@@ -154,7 +154,7 @@ impl Builder {
             self.missing(
                 m,
                 ptr,
-                "module",
+                "`module`",
                 "add `module:` naming the platform module, e.g. `module: Accounts`",
             );
         }
@@ -162,7 +162,7 @@ impl Builder {
             self.missing(
                 m,
                 ptr,
-                "push",
+                "`push` or `pull`",
                 "add `push:` (or `pull:`) with the operations to run",
             );
         }
@@ -297,7 +297,7 @@ impl Builder {
             }
         }
         if m.value.get("type").is_none() {
-            self.missing(m, &ptr, "type", "add `type: ApiPath` (call an external path) or `type: ApiSynchronization` (synchronize another entry first)");
+            self.missing(m, &ptr, "`type`", "add `type: ApiPath` (call an external path) or `type: ApiSynchronization` (synchronize another entry first)");
         }
         if matches!(
             action.kind,
