@@ -153,8 +153,7 @@ fn mean(xs: &[Decimal], n: usize) -> Result<Value, Fail> {
     if n == 0 {
         return Err(Fail::function("cannot average an empty array"));
     }
-    total(xs)?
-        .checked_div(Decimal::from(n))
+    dotnet::divide(total(xs)?, Decimal::from(n))
         .map(dotnet::typed_number)
         .ok_or_else(|| Fail::function("the average is too large for a decimal"))
 }

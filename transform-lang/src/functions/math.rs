@@ -158,20 +158,9 @@ fn divide(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     if b.is_zero() {
         return Err(Fail::function("division by zero"));
     }
-    a.checked_div(b)
-        .map(|q| dotnet::typed_number(dotnet_quotient_scale(q, a.scale(), b.scale())))
+    dotnet::divide(a, b)
+        .map(dotnet::typed_number)
         .ok_or_else(overflow)
-}
-
-/// .NET's decimal division keeps the smallest scale that holds the exact quotient, but not
-/// less than the dividend's scale minus the divisor's (`10/4` = `2.5`, `10.00/4` = `2.50`).
-fn dotnet_quotient_scale(q: Decimal, dividend: u32, divisor: u32) -> Decimal {
-    let mut q = q.normalize();
-    let floor = dividend.saturating_sub(divisor);
-    if q.scale() < floor {
-        q.rescale(floor);
-    }
-    q
 }
 
 fn xadd(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {

@@ -238,6 +238,18 @@ pub(crate) fn typed_number(d: Decimal) -> Value {
     Value::Decimal(d)
 }
 
+/// .NET decimal division: the quotient keeps the smallest scale that holds it exactly (28
+/// digits when inexact), but not less than the dividend's scale minus the divisor's
+/// (`10/4` = `2.5`, `10.00/4` = `2.50`). `None` on overflow or division by zero.
+pub(crate) fn divide(a: Decimal, b: Decimal) -> Option<Decimal> {
+    let mut q = a.checked_div(b)?.normalize();
+    let floor = a.scale().saturating_sub(b.scale());
+    if q.scale() < floor {
+        q.rescale(floor);
+    }
+    Some(q)
+}
+
 /// Length in UTF-16 code units, as .NET counts characters.
 pub(crate) fn utf16_len(s: &str) -> usize {
     if s.is_ascii() {

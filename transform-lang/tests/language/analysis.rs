@@ -70,3 +70,50 @@ fn function_reference_lists_every_function() {
             .all(|(u, d)| !u.is_empty() && !d.is_empty())
     );
 }
+
+#[test]
+fn the_language_reference_documents_every_function() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/transform-language.md"
+    ))
+    .expect("docs/transform-language.md");
+    for name in syncdef_transform::function_names() {
+        assert!(
+            doc.contains(&format!("#{name}(")),
+            "docs/transform-language.md lacks #{name}"
+        );
+    }
+}
+
+/// The reference's examples are tests: every table cell of the form `` `#expr` → `json` `` is
+/// evaluated against the record the reference states.
+#[test]
+fn the_language_reference_examples_hold() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/transform-language.md"
+    ))
+    .expect("docs/transform-language.md");
+    let record = r#"{"a":{"name":"Acme","n":9,"list":[1,2,3],"items":[{"v":1},{"v":2}]}}"#;
+    let mut checked = 0;
+    for cell in doc.lines().flat_map(|l| l.split(" | ")) {
+        let cell = cell.trim().trim_end_matches('|').trim();
+        let Some((expr, result)) = cell.split_once(" → ") else {
+            continue;
+        };
+        let (Some(expr), Some(result)) = (
+            expr.strip_prefix("`#").and_then(|e| e.strip_suffix('`')),
+            result.strip_prefix('`').and_then(|r| r.strip_suffix('`')),
+        ) else {
+            continue;
+        };
+        if expr.contains('`') || result.contains('`') || result.contains('…') {
+            continue;
+        }
+        let got = crate::common::value(&format!("#{expr}"), record);
+        assert_eq!(got, result, "docs example #{expr}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} examples found");
+}
