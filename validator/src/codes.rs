@@ -114,6 +114,19 @@ impl Rule {
             .find(|rule| rule.code().eq_ignore_ascii_case(code.trim()))
     }
 
+    /// The rule whose code is `code`, or an error message naming the closest code
+    /// (`syncdef explain SD20` -> "unknown rule code `SD20`: did you mean `SD201`?").
+    ///
+    /// # Errors
+    /// No rule has that code.
+    pub fn lookup(code: &str) -> Result<Rule, String> {
+        Rule::from_code(code).ok_or_else(|| {
+            let hint = crate::suggest::hint(code, Rule::ALL.iter().map(|r| r.code()))
+                .unwrap_or_else(|| "`syncdef rules` lists the codes".to_owned());
+            format!("unknown rule code `{code}`: {hint}")
+        })
+    }
+
     /// The severity used when `syncdef.toml` says nothing.
     #[must_use]
     pub const fn default_severity(self) -> Severity {
@@ -202,5 +215,9 @@ mod tests {
     fn lookup_by_code() {
         assert_eq!(Rule::from_code("sd202"), Some(Rule::UnknownOperationPath));
         assert_eq!(Rule::from_code("SD999"), None);
+        assert_eq!(
+            Rule::lookup("SD20"),
+            Err("unknown rule code `SD20`: did you mean `SD201`?".to_owned())
+        );
     }
 }

@@ -30,7 +30,7 @@ pub fn render(report: &LintReport) -> String {
         let _ = writeln!(
             out,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(d.file.name()),
+            escape_property(&workspace_relative(d.file.name())),
             location.start.line,
             location.start.column,
             location.end.line,
@@ -40,6 +40,20 @@ pub fn render(report: &LintReport) -> String {
         );
     }
     out
+}
+
+/// GitHub resolves `file=` against the repository root, where CI runs: an absolute path under
+/// the current directory is made relative to it.
+fn workspace_relative(name: &str) -> String {
+    let path = std::path::Path::new(name);
+    if path.is_absolute()
+        && let Some(relative) = std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(std::path::Path::to_owned))
+    {
+        return relative.to_string_lossy().replace('\\', "/");
+    }
+    name.trim_start_matches("./").to_owned()
 }
 
 /// Escapes a command's message.
