@@ -71,21 +71,21 @@ pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>
     if tracking {
         cx.building.push((key.cloned(), Map::new()));
     }
-    let mut out = Map::with_capacity(o.props.len());
     let result = if o.plain {
+        let mut values = Vec::with_capacity(o.props.len());
         for p in &o.props {
             if let Prop::Value { key, value } = p {
                 let v = eval_node(cx, value, Some(key))?;
                 if tracking && let Some((_, m)) = cx.building.last_mut() {
                     m.insert(key.clone(), v.clone());
                 }
-                // Template keys are unique (the template is a JSON object).
-                out.push_unique(key.clone(), v);
+                values.push(v);
             }
         }
-        ObjOut::Value(Value::object(out))
+        // The output shares the template's key list.
+        ObjOut::Value(Value::object(Map::shaped(o.keys.clone(), values)))
     } else {
-        eval_special(cx, o, out, tracking)?
+        eval_special(cx, o, Map::with_capacity(o.props.len()), tracking)?
     };
     if tracking {
         cx.building.pop();

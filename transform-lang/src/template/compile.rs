@@ -240,7 +240,18 @@ impl Compiler<'_> {
                 .collect();
             return Node::Const(Value::object(folded));
         }
-        Node::Object(Box::new(ObjectNode { props, plain }))
+        let keys: Arc<[Arc<str>]> = if plain {
+            props
+                .iter()
+                .filter_map(|p| match p {
+                    Prop::Value { key, .. } => Some(key.clone()),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            Arc::new([])
+        };
+        Node::Object(Box::new(ObjectNode { props, plain, keys }))
     }
 
     fn key_expr(&mut self, key: &str, pointer: &str, placement: Placement) -> ExprNode {

@@ -39,6 +39,9 @@ pub(crate) struct ObjectNode {
     pub props: Vec<Prop>,
     /// No property function (`#loop`, `#eval`, `#ifgroup`, `#scope`, `"#"`): the fast path.
     pub plain: bool,
+    /// The property names in order, shared by every object built from this one (plain
+    /// objects only; empty otherwise).
+    pub keys: Arc<[Arc<str>]>,
 }
 
 /// One property of an object template.

@@ -1,17 +1,46 @@
 //! Insertion-ordered object map.
 
+use std::slice;
 use std::sync::Arc;
 
 use super::Value;
 
 /// An object's members in insertion order.
 ///
-/// A plain vector with linear lookup: records and template objects have a few dozen keys at
-/// most, where a scan beats hashing, and keeping order is free. Inserting an existing key
-/// replaces the value in place, as `JObject` does.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Records and template objects have a few dozen keys at most, where a linear scan beats
+/// hashing, and keeping the order is free. Inserting an existing key replaces the value in
+/// place, as `JObject` does.
+///
+/// An object built from a template object shares the template's key list (one reference count
+/// for all keys instead of one per key, in building and in dropping); it gets keys of its own
+/// the first time a key is added or removed.
+#[derive(Clone, Debug)]
 pub struct Map {
-    entries: Vec<(Arc<str>, Value)>,
+    repr: Repr,
+}
+
+#[derive(Clone, Debug)]
+enum Repr {
+    Entries(Vec<(Arc<str>, Value)>),
+    Shaped {
+        keys: Arc<[Arc<str>]>,
+        values: Vec<Value>,
+    },
+}
+
+impl Default for Map {
+    fn default() -> Self {
+        Map {
+            repr: Repr::Entries(Vec::new()),
+        }
+    }
+}
+
+/// Key equality with cheap rejections first: lookups scan, and most keys differ in length
+/// or first byte, which spares a `memcmp` call per member.
+#[inline]
+fn same_key(k: &str, key: &str) -> bool {
+    k.len() == key.len() && k.as_bytes().first() == key.as_bytes().first() && k == key
 }
 
 impl Map {
@@ -23,99 +52,159 @@ impl Map {
     /// An empty map with room for `n` members.
     pub fn with_capacity(n: usize) -> Self {
         Map {
-            entries: Vec::with_capacity(n),
+            repr: Repr::Entries(Vec::with_capacity(n)),
+        }
+    }
+
+    /// A map of `values` under the shared `keys` (same length, keys unique).
+    pub(crate) fn shaped(keys: Arc<[Arc<str>]>, values: Vec<Value>) -> Self {
+        debug_assert_eq!(keys.len(), values.len());
+        Map {
+            repr: Repr::Shaped { keys, values },
+        }
+    }
+
+    /// Gives the map keys of its own, so that keys can be added or removed.
+    fn entries_mut(&mut self) -> &mut Vec<(Arc<str>, Value)> {
+        if let Repr::Shaped { keys, values } = &mut self.repr {
+            let values = std::mem::take(values);
+            let entries = keys.iter().cloned().zip(values).collect();
+            self.repr = Repr::Entries(entries);
+        }
+        match &mut self.repr {
+            Repr::Entries(e) => e,
+            Repr::Shaped { .. } => unreachable!("converted above"),
+        }
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.repr {
+            Repr::Entries(e) => e.iter().position(|(k, _)| same_key(k, key)),
+            Repr::Shaped { keys, .. } => keys.iter().position(|k| same_key(k, key)),
         }
     }
 
     /// Number of members.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        match &self.repr {
+            Repr::Entries(e) => e.len(),
+            Repr::Shaped { values, .. } => values.len(),
+        }
     }
 
     /// Whether there are no members.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries
-            .iter()
-            .find(|(k, _)| same_key(k, key))
-            .map(|(_, v)| v)
+        self.get_key_value(key).map(|(_, v)| v)
     }
 
     /// The stored key and value of `key`.
     pub fn get_key_value(&self, key: &str) -> Option<(&Arc<str>, &Value)> {
-        self.entries
-            .iter()
-            .find(|(k, _)| same_key(k, key))
-            .map(|(k, v)| (k, v))
+        match &self.repr {
+            Repr::Entries(e) => e
+                .iter()
+                .find(|(k, _)| same_key(k, key))
+                .map(|(k, v)| (k, v)),
+            Repr::Shaped { keys, values } => {
+                let i = keys.iter().position(|k| same_key(k, key))?;
+                Some((&keys[i], &values[i]))
+            }
+        }
     }
 
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.entries
-            .iter_mut()
-            .find(|(k, _)| same_key(k, key))
-            .map(|(_, v)| v)
+        let i = self.position(key)?;
+        match &mut self.repr {
+            Repr::Entries(e) => e.get_mut(i).map(|(_, v)| v),
+            Repr::Shaped { values, .. } => values.get_mut(i),
+        }
     }
 
     /// Whether `key` is present.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
+        self.position(key).is_some()
     }
 
     /// Sets `key`: replaces the value in place if present, appends otherwise.
     pub fn insert(&mut self, key: Arc<str>, value: Value) {
         match self.get_mut(&key) {
             Some(slot) => *slot = value,
-            None => self.entries.push((key, value)),
+            None => self.entries_mut().push((key, value)),
         }
     }
 
     /// Appends without looking for a duplicate: the caller knows `key` is new.
     pub(crate) fn push_unique(&mut self, key: Arc<str>, value: Value) {
-        self.entries.push((key, value));
+        self.entries_mut().push((key, value));
     }
 
     /// Removes `key`, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let i = self.entries.iter().position(|(k, _)| k.as_ref() == key)?;
-        Some(self.entries.remove(i).1)
+        let i = self.position(key)?;
+        Some(self.entries_mut().remove(i).1)
     }
 
     /// Members in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Arc<str>, &Value)> {
-        self.entries.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> Iter<'_> {
+        Iter(match &self.repr {
+            Repr::Entries(e) => IterRepr::Entries(e.iter()),
+            Repr::Shaped { keys, values } => IterRepr::Shaped(keys.iter().zip(values.iter())),
+        })
     }
 
     /// Values in order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> {
-        self.entries.iter().map(|(_, v)| v)
-    }
-
-    /// Values in order, mutably.
-    pub fn values_mut(&mut self) -> impl ExactSizeIterator<Item = &mut Value> {
-        self.entries.iter_mut().map(|(_, v)| v)
+        self.iter().map(|(_, v)| v)
     }
 
     /// Keys in order.
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &Arc<str>> {
-        self.entries.iter().map(|(k, _)| k)
+        self.iter().map(|(k, _)| k)
     }
 
     /// The first member.
     pub fn first(&self) -> Option<(&Arc<str>, &Value)> {
-        self.entries.first().map(|(k, v)| (k, v))
+        self.iter().next()
     }
 }
 
-/// Key equality with cheap rejections first: lookups scan, and most keys differ in length
-/// or first byte, which spares a `memcmp` call per member.
-#[inline]
-fn same_key(k: &str, key: &str) -> bool {
-    k.len() == key.len() && k.as_bytes().first() == key.as_bytes().first() && k == key
+/// Iterator over a map's members.
+pub struct Iter<'a>(IterRepr<'a>);
+
+enum IterRepr<'a> {
+    Entries(slice::Iter<'a, (Arc<str>, Value)>),
+    Shaped(std::iter::Zip<slice::Iter<'a, Arc<str>>, slice::Iter<'a, Value>>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a Arc<str>, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            IterRepr::Entries(i) => i.next().map(|(k, v)| (k, v)),
+            IterRepr::Shaped(i) => i.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            IterRepr::Entries(i) => i.size_hint(),
+            IterRepr::Shaped(i) => i.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
 }
 
 impl FromIterator<(Arc<str>, Value)> for Map {
@@ -131,7 +220,15 @@ impl FromIterator<(Arc<str>, Value)> for Map {
 impl IntoIterator for Map {
     type Item = (Arc<str>, Value);
     type IntoIter = std::vec::IntoIter<(Arc<str>, Value)>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.into_iter()
+    fn into_iter(mut self) -> Self::IntoIter {
+        std::mem::take(self.entries_mut()).into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a Arc<str>, &'a Value);
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
     }
 }

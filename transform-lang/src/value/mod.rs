@@ -14,7 +14,7 @@ mod ser;
 
 use std::sync::Arc;
 
-pub use map::Map;
+pub use map::{Iter as MapIter, Map};
 pub use rust_decimal::Decimal;
 pub use ser::{to_string_compact, to_string_pretty, write_compact, write_pretty};
 
