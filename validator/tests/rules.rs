@@ -99,8 +99,18 @@ rule_tests! {
 }
 
 #[test]
-fn valid_definition_lints_clean() {
-    let report = lint("valid.yaml");
+fn valid_definitions_lint_clean() {
+    for fixture in [
+        "valid.yaml",
+        "valid_business_central.yaml",
+        "valid_query_delete.yaml",
+    ] {
+        assert_clean(fixture);
+    }
+}
+
+fn assert_clean(fixture: &str) {
+    let report = lint(fixture);
     let found: Vec<String> = report
         .diagnostics()
         .map(|d| format!("{} {} {:?}", d.code(), d.message, d.location()))

@@ -123,9 +123,12 @@ impl<'a> Context<'a> {
     }
 }
 
-/// The path part of a reference, borrowed from the field's text (the parse keeps an owned copy).
+/// The path part of a reference, borrowed from the field's text (the parse keeps an owned
+/// copy), without a query string: `paths` keys never have one, but a reference may fix a query
+/// parameter (QuickBooks deletes with `/customer?operation=delete/post`).
 fn path_of<'t>(text: &'t Text, parsed: &OperationRef) -> &'t str {
-    text.value.get(..parsed.path.len()).unwrap_or("")
+    let path = text.value.get(..parsed.path.len()).unwrap_or("");
+    path.split_once('?').map_or(path, |(p, _)| p)
 }
 
 impl<'a> EntryInfo<'a> {
