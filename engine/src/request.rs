@@ -18,6 +18,17 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
+/// `value` percent-encoded as (part of) one path segment. Inside an OData key literal
+/// (`No='{IntegrationId}'`, `quoted`) a quote is escaped by doubling it first: the server
+/// decodes the path, then parses the literal.
+pub(crate) fn encode_value(value: &str, quoted: bool) -> String {
+    if quoted && value.contains('\'') {
+        utf8_percent_encode(&value.replace('\'', "''"), SEGMENT).to_string()
+    } else {
+        utf8_percent_encode(value, SEGMENT).to_string()
+    }
+}
+
 /// The values placeholders are filled with.
 pub(crate) struct Fill<'a> {
     pub external_id: Option<&'a str>,
@@ -65,14 +76,8 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
                 p.name
             )));
         }
-        // Inside an OData key literal (`No='{IntegrationId}'`) a quote is escaped by doubling
-        // it before percent-encoding; the server decodes first, then parses the literal.
         let quoted = path[..p.range.start].ends_with('\'') && path[p.range.end..].starts_with('\'');
-        if quoted && value.contains('\'') {
-            out.extend(utf8_percent_encode(&value.replace('\'', "''"), SEGMENT));
-        } else {
-            out.extend(utf8_percent_encode(value, SEGMENT));
-        }
+        out.push_str(&encode_value(value, quoted));
         at = p.range.end;
     }
     out.push_str(&path[at..]);

@@ -6,6 +6,7 @@ use openapiv3::OpenAPI;
 use url::Url;
 
 use crate::error::PushError;
+use crate::request::encode_value;
 
 /// A server variable as declared.
 #[derive(Clone, Debug)]
@@ -56,15 +57,17 @@ impl ServerTemplate {
     /// The URL with `overrides` over the defaults, or `base` when the instance replaces the
     /// server URL (a sandbox, a proxy, a test server).
     ///
-    /// Values are checked rather than encoded: a variable may sit in the host
-    /// (`{environment}.api.intuit.com`), where percent-encoding is not allowed, so a value that
-    /// could change the URL's structure is refused.
+    /// A variable in the path (`Company('{company}')`) is percent-encoded like a placeholder.
+    /// A variable in the scheme, host or port (`{environment}.api.intuit.com`) cannot be
+    /// encoded, so a value that could change the URL's structure is refused there.
     pub fn resolve(
         &self,
         overrides: &BTreeMap<String, String>,
         base: Option<&Url>,
     ) -> Result<Server, PushError> {
         let mut variables = BTreeMap::new();
+        // Path-part values as they go into the URL; host-part values go in as they are.
+        let mut encoded = BTreeMap::new();
         for v in &self.variables {
             let value = overrides.get(&v.name).unwrap_or(&v.default);
             if !v.allowed.is_empty() && !v.allowed.contains(value) {
@@ -74,19 +77,35 @@ impl ServerTemplate {
                     v.allowed.join(", ")
                 )));
             }
+            let needle = format!("{{{}}}", v.name);
+            let authority_end = self.url.find("://").map_or(0, |i| {
+                self.url[i + 3..]
+                    .find('/')
+                    .map_or(self.url.len(), |j| i + 3 + j)
+            });
+            let in_authority = self.url.find(&needle).is_some_and(|i| i < authority_end);
             if value.is_empty()
-                || value.chars().any(|c| {
-                    matches!(c, '/' | '?' | '#' | '@' | '\\' | ':' | '%')
-                        || c.is_whitespace()
-                        || c.is_control()
-                })
+                || value == "."
+                || value == ".."
+                || in_authority
+                    && value.chars().any(|c| {
+                        matches!(c, '/' | '?' | '#' | '@' | '\\' | ':' | '%')
+                            || c.is_whitespace()
+                            || c.is_control()
+                    })
             {
                 return Err(PushError::configuration(format!(
-                    "server variable `{}` has the value `{value}`, which is empty or holds a character that would change the URL (/ ? # @ \\ : % or a space)",
+                    "server variable `{}` has the value `{value}`, which is empty, or in the host and holds a character that would change the URL (/ ? # @ \\ : % or a space)",
                     v.name
                 )));
             }
             variables.insert(v.name.clone(), value.clone());
+            if !in_authority {
+                let quoted = self.url.find(&needle).is_some_and(|i| {
+                    self.url[..i].ends_with('\'') && self.url[i + needle.len()..].starts_with('\'')
+                });
+                encoded.insert(v.name.clone(), encode_value(value, quoted));
+            }
         }
         for name in overrides.keys() {
             if !variables.contains_key(name) {
@@ -106,6 +125,7 @@ impl ServerTemplate {
             None => {
                 let mut text = self.url.clone();
                 for (name, value) in &variables {
+                    let value = encoded.get(name).unwrap_or(value);
                     text = text.replace(&format!("{{{name}}}"), value);
                 }
                 Url::parse(&text).map_err(|e| {
