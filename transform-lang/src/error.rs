@@ -80,6 +80,18 @@ pub struct CompileError {
     pub location: Location,
 }
 
+impl CompileError {
+    /// 1-based line and column (in characters) of the error in the template text it was
+    /// compiled from, when the location carries an offset into that text.
+    pub fn line_column(&self, text: &str) -> Option<(usize, usize)> {
+        let at = self.location.offset.as_ref()?.start;
+        let before = text.get(..at)?;
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Some((line, before[line_start..].chars().count() + 1))
+    }
+}
+
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.location, self.message)?;

@@ -108,3 +108,10 @@ fn runtime_error_display() {
     let e = t.apply(&input).unwrap_err();
     insta::assert_snapshot!(e.to_string());
 }
+
+#[test]
+fn line_and_column_in_the_text() {
+    let text = "{\n  \"a\": 1,\n  \"b\": \"#valueof($.x[)\"\n}";
+    let errs = compile(text);
+    assert_eq!(errs.errors()[0].line_column(text), Some((3, 21)));
+}

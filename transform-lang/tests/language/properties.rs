@@ -31,7 +31,11 @@ fn fragment() -> impl Strategy<Value = String> {
         Just("[".to_string()),
         Just("]".to_string()),
         Just("=~ /a/".to_string()),
+        Just("é§😀".to_string()),
+        Just("#constant_comma()".to_string()),
+        Just("#loop($.a)".to_string()),
         "[a-z0-9 ]{0,4}",
+        "\\PC{0,3}",
     ]
 }
 
@@ -72,8 +76,11 @@ proptest! {
     #[test]
     fn expressions_never_panic(expr in expression(), doc in record()) {
         let template = Value::object([("r".into(), Value::from(format!("#{expr}")))].into_iter().collect());
-        for mode in ["default", "strict", "look-in-transformed,strict"] {
-            let settings = Settings::with_mode(syncdef_transform::EvaluationMode::parse_list(mode).unwrap());
+        for (mode, esc) in [("default", '/'), ("strict", '§'), ("look-in-transformed,strict", '/'), ("add-or-replace-properties", 'é')] {
+            let settings = Settings {
+                escape_char: esc,
+                ..Settings::with_mode(syncdef_transform::EvaluationMode::parse_list(mode).unwrap())
+            };
             if let Ok(t) = Template::compile(&template, &settings) {
                 let _ = t.apply(&doc);
             }
