@@ -52,7 +52,9 @@ for (const { file, snap } of pushes) {
     }
     const path = request.url.slice(snap.server.length);
     const headers = {};
-    for (const [name, value] of request.headers) {
+    // Headers as `{name: value}` or as `[name, value]` pairs.
+    const pairs = Array.isArray(request.headers) ? request.headers : Object.entries(request.headers ?? {});
+    for (const [name, value] of pairs) {
       if (!['host', 'content-length'].includes(name.toLowerCase())) headers[name] = value;
     }
     const init = { method: request.method, headers };
