@@ -1,0 +1,488 @@
+//! End-to-end tests of the catalog: every definition lints clean, and every push path of every
+//! entry, rendered by `syncdef dry-run` for every sample record of its module, gives requests
+//! that address an operation of the definition and whose bodies satisfy that operation's
+//! request schema. The rendered requests are snapshots; tests/prism/run.sh replays them against
+//! Prism, a third-party validator of OpenAPI requests.
+
+mod common;
+#[path = "catalog_support/openapi.rs"]
+mod openapi;
+
+use std::path::{Path, PathBuf};
+
+use common::{root, syncdef};
+use serde_json::{Value, json};
+
+/// A catalog definition, loaded as JSON.
+struct Definition {
+    /// Relative to the workspace root, with `/` separators (`catalog/quickbooks-online/definition.yaml`).
+    path: String,
+    /// The directory under catalog/ (`quickbooks-online`).
+    system: String,
+    /// `yaml` or `json`: a system may ship both forms.
+    format: String,
+    doc: Value,
+}
+
+/// A sample platform record.
+struct Record {
+    path: String,
+    /// `account-acme-eur`.
+    name: String,
+    /// The platform module it belongs to (`Accounts`).
+    module: &'static str,
+}
+
+fn definitions() -> Vec<Definition> {
+    let catalog = root().join("catalog");
+    let mut found = Vec::new();
+    for dir in sorted_entries(&catalog) {
+        if !dir.is_dir() || dir.ends_with("records") {
+            continue;
+        }
+        for file in sorted_entries(&dir) {
+            let format = match file.extension().and_then(|e| e.to_str()) {
+                Some("yaml" | "yml") => "yaml",
+                Some("json") => "json",
+                _ => continue,
+            };
+            let loaded = syncdef_definitions::load_path(&file, &Default::default())
+                .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.message));
+            let doc = loaded.root.to_json();
+            if doc.get("synchronization").is_none() {
+                continue;
+            }
+            found.push(Definition {
+                path: relative(&file),
+                system: dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                format: format.to_owned(),
+                doc,
+            });
+        }
+    }
+    assert!(
+        found.len() >= 2,
+        "the catalog has its definitions: {:?}",
+        found.iter().map(|d| &d.path).collect::<Vec<_>>()
+    );
+    found
+}
+
+fn records() -> Vec<Record> {
+    let mut found = Vec::new();
+    for file in sorted_entries(&root().join("catalog/records")) {
+        if file.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let name = file
+            .file_stem()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let module = match name.split('-').next() {
+            Some("account") => "Accounts",
+            Some("invoice") => "Invoices",
+            _ => panic!(
+                "{}: name a record `account-...` or `invoice-...` so its module is known",
+                file.display()
+            ),
+        };
+        found.push(Record {
+            path: relative(&file),
+            name,
+            module,
+        });
+    }
+    found
+}
+
+fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    entries
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The external id a record would have after its create, in the system's own form.
+fn sample_external_id(system: &str, entry: &str) -> &'static str {
+    match (system, entry) {
+        ("business-central", "Account") => "5d115c9c-44e3-ea11-bb43-000d3a2feca1",
+        ("business-central", _) => "9c2d1b7a-0e4f-ef11-8f2e-6045bdc8a215",
+        ("business-central-odata", "Account") => "10000",
+        ("business-central-odata", _) => "103001",
+        (_, "Account") => "58",
+        _ => "145",
+    }
+}
+
+#[test]
+fn the_catalog_lints_clean() {
+    let out = syncdef(&["lint", "--deny-warnings", "--format", "json", "catalog"]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).expect("lint --format json prints JSON");
+    let files = definitions().len();
+    assert_eq!(report["summary"]["files"], json!(files), "{}", out.stdout);
+    assert_eq!(report["summary"]["errors"], json!(0), "{}", out.stdout);
+    assert_eq!(report["summary"]["warnings"], json!(0), "{}", out.stdout);
+}
+
+/// Every push path (create, update) of every entry, for every sample record of the entry's
+/// module: rendered by the engine's dry-run, snapshotted, and checked against the definition.
+#[test]
+fn every_push_path_renders_requests_its_schemas_accept() {
+    let records = records();
+    let mut rendered = 0;
+    for definition in definitions() {
+        let section = &definition.doc["synchronization"];
+        let entries: Vec<&String> = section
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        for entry in &entries {
+            let module = section[entry.as_str()]["module"]
+                .as_str()
+                .unwrap_or_default();
+            let push = &section[entry.as_str()]["push"];
+            let samples: Vec<&Record> = records.iter().filter(|r| r.module == module).collect();
+            assert!(
+                !samples.is_empty(),
+                "catalog/records has no `{module}` record for {} {entry}",
+                definition.path
+            );
+            for operation in ["create", "update"] {
+                if push.get(operation).is_none() {
+                    continue;
+                }
+                for record in &samples {
+                    let run = dry_run(&definition, entry, &entries, record, operation);
+                    check_requests(&definition, entry, operation, record, &run);
+                    let name = format!(
+                        "{}_{}__{}__{}__{}",
+                        definition.system, definition.format, entry, operation, record.name
+                    );
+                    insta::assert_json_snapshot!(
+                        name,
+                        snapshot(&definition, entry, operation, record, &run)
+                    );
+                    rendered += 1;
+                }
+            }
+        }
+    }
+    assert!(rendered >= 16, "only {rendered} pushes rendered");
+}
+
+/// `syncdef dry-run ... --format json`, which must succeed.
+fn dry_run(
+    definition: &Definition,
+    entry: &str,
+    entries: &[&String],
+    record: &Record,
+    operation: &str,
+) -> Value {
+    let mut args: Vec<String> = vec![
+        "dry-run".into(),
+        definition.path.clone(),
+        "--entry".into(),
+        entry.into(),
+        "--record".into(),
+        record.path.clone(),
+        "--format".into(),
+        "json".into(),
+    ];
+    if operation == "update" {
+        args.push("--external-id".into());
+        args.push(sample_external_id(&definition.system, entry).into());
+    }
+    // The vendor's answers, where the catalog has them (otherwise the engine synthesises them
+    // from the response schemas' examples).
+    let responses = format!(
+        "catalog/{}/responses/{entry}-{operation}.json",
+        definition.system
+    );
+    if root().join(&responses).is_file() {
+        args.push("--responses".into());
+        args.push(responses);
+    }
+    // Records this one depends on (an invoice's account) already exist in the external system.
+    for other in entries.iter().filter(|e| e.as_str() != entry) {
+        args.push("--related".into());
+        args.push(format!(
+            "{other}={}",
+            sample_external_id(&definition.system, other)
+        ));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = syncdef(&args);
+    assert_eq!(
+        out.code,
+        0,
+        "syncdef {}\n{}\n{}",
+        args.join(" "),
+        out.stdout,
+        out.stderr
+    );
+    let run: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "syncdef {}: not JSON ({e}):\n{}",
+            args.join(" "),
+            out.stdout
+        )
+    });
+    assert_eq!(
+        run["operation"],
+        json!(operation),
+        "syncdef {}\n{}",
+        args.join(" "),
+        out.stdout
+    );
+    run
+}
+
+/// Each request addresses an operation of the definition, carries the operation's required
+/// headers, and has a body its request schema accepts.
+fn check_requests(
+    definition: &Definition,
+    entry: &str,
+    operation: &str,
+    record: &Record,
+    run: &Value,
+) {
+    let doc = &definition.doc;
+    let base = openapi::server_base(doc);
+    let context = format!("{} {entry} {operation} {}", definition.path, record.name);
+    let requests = run["requests"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{context}: no requests in {run}"));
+    assert!(
+        requests.iter().any(|r| r["step"] == json!(operation)),
+        "{context}: no `{operation}` request in {run}"
+    );
+    for request in requests {
+        let method = request["method"].as_str().unwrap_or_default();
+        let url = request["url"].as_str().unwrap_or_default();
+        let path = url
+            .strip_prefix(&base)
+            .unwrap_or_else(|| panic!("{context}: {url} is not under the server {base}"));
+        let path = path.split('?').next().unwrap_or_default();
+        let target = openapi::find_operation(doc, method, path).unwrap_or_else(|| {
+            panic!("{context}: {method} {path} is no operation of the definition")
+        });
+        for parameter in target.parameters(doc) {
+            if parameter["in"] == json!("header") && parameter["required"] == json!(true) {
+                let name = parameter["name"].as_str().unwrap_or_default();
+                let sent =
+                    headers(request).any(|(n, v)| n.eq_ignore_ascii_case(name) && !v.is_empty());
+                assert!(
+                    sent,
+                    "{context}: {method} {} needs the `{name}` header:\n{request:#}",
+                    target.template
+                );
+            }
+        }
+        let body = &request["body"];
+        match target.request_schema() {
+            Some(schema) => {
+                let validator = openapi::request_validator(doc, schema);
+                let problems: Vec<String> = validator
+                    .iter_errors(body)
+                    .map(|e| format!("  {}: {e}", e.instance_path()))
+                    .collect();
+                assert!(
+                    problems.is_empty(),
+                    "{context}: the body of {method} {} does not match its request schema:\n{}\n{body:#}",
+                    target.template,
+                    problems.join("\n")
+                );
+            }
+            None => assert!(
+                body.is_null(),
+                "{context}: {method} {} takes no body, got {body}",
+                target.template
+            ),
+        }
+    }
+}
+
+/// The request's headers, written as `{name: value}` or as `[name, value]` pairs.
+fn headers(request: &Value) -> impl Iterator<Item = (&str, &str)> {
+    let pairs = request["headers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| Some((h[0].as_str()?, h[1].as_str()?)));
+    let map = request["headers"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)));
+    pairs.chain(map)
+}
+
+/// What the snapshot keeps: the requests in order (method, URL, headers, body) and what the
+/// push concluded; the server base lets tests/prism/run.sh replay the requests elsewhere.
+fn snapshot(
+    definition: &Definition,
+    entry: &str,
+    operation: &str,
+    record: &Record,
+    run: &Value,
+) -> Value {
+    json!({
+        "definition": definition.path,
+        "server": openapi::server_base(&definition.doc),
+        "entry": entry,
+        "operation": operation,
+        "record": record.path,
+        "requests": run["requests"].as_array().into_iter().flatten().map(|r| json!({
+            "step": r["step"],
+            "method": r["method"],
+            "url": r["url"],
+            "headers": r["headers"],
+            "body": r["body"],
+            "response": {"status": r["response"]["status"], "synthesized": r["response"]["synthesized"]},
+        })).collect::<Vec<_>>(),
+        "extracted": run["outcome"]["templates"].as_array().into_iter().flatten()
+            .filter(|t| t["name"].as_str().is_some_and(|n| n.ends_with("Response")))
+            .cloned()
+            .collect::<Vec<_>>(),
+        "outcome": {
+            "status": run["outcome"]["status"],
+            "externalId": run["outcome"]["externalId"],
+            "errors": run["outcome"]["errors"],
+        },
+    })
+}
+
+/// The request schemas the bodies are checked against refuse what the vendors refuse, so the
+/// check above can fail.
+#[test]
+fn request_schemas_refuse_what_the_vendors_refuse() {
+    let all = definitions();
+    let find = |system: &str| {
+        all.iter()
+            .find(|d| d.system == system && d.format == "yaml")
+            .unwrap_or_else(|| panic!("catalog/{system}/definition.yaml"))
+    };
+    let check = |system: &str, method: &str, path: &str, body: Value| -> bool {
+        let definition = find(system);
+        let operation = openapi::find_operation(&definition.doc, method, path)
+            .unwrap_or_else(|| panic!("{system}: {method} {path}"));
+        let schema = operation
+            .request_schema()
+            .unwrap_or_else(|| panic!("{system}: {method} {path} has a body"));
+        openapi::request_validator(&definition.doc, schema).is_valid(&body)
+    };
+    let qbo = "quickbooks-online";
+    assert!(check(
+        qbo,
+        "POST",
+        "/customer",
+        json!({"DisplayName": "Acme"})
+    ));
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/customer",
+            json!({"DisplayName": "Acme: Athens"})
+        ),
+        "no colon in DisplayName"
+    );
+    assert!(
+        !check(qbo, "POST", "/customer", json!({"CompanyName": "Acme"})),
+        "a create needs DisplayName"
+    );
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/customer",
+            json!({"Id": "58", "sparse": true})
+        ),
+        "an update needs SyncToken"
+    );
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/customer",
+            json!({"DisplayName": "A", "Balance": 3})
+        ),
+        "Balance is read-only"
+    );
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/invoice",
+            json!({"CustomerRef": {"value": "58"}, "Line": []})
+        ),
+        "an invoice needs a line"
+    );
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/invoice",
+            json!({"Id": "1", "SyncToken": "0", "DueDate": "2026-12-01T00:00:00Z"})
+        ),
+        "dates are dates"
+    );
+    let bc = "business-central";
+    assert!(check(
+        bc,
+        "POST",
+        "/customers",
+        json!({"displayName": "Acme"})
+    ));
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/customers",
+            json!({"displayName": "A".repeat(101)})
+        ),
+        "displayName is at most 100"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/customers",
+            json!({"displayName": "Acme", "country": "Greece and more"})
+        ),
+        "country is a code"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/salesInvoices",
+            json!({"externalDocumentNumber": "X"})
+        ),
+        "an invoice needs its customer"
+    );
+    assert!(
+        !check(
+            bc,
+            "PATCH",
+            "/customers(5d115c9c-44e3-ea11-bb43-000d3a2feca1)",
+            json!({"id": "x"})
+        ),
+        "id is read-only"
+    );
+}
