@@ -111,27 +111,41 @@ fn write_scalar(v: &Value, out: &mut String) {
 /// U+0085, U+2028 and U+2029; everything else is written as is.
 pub(crate) fn write_str(s: &str, out: &mut String) {
     out.push('"');
+    let b = s.as_bytes();
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{8}' => Some("\\b"),
-            '\u{c}' => Some("\\f"),
-            c if (c as u32) < 0x20 || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}') => None,
-            _ => continue,
+    let mut i = 0;
+    // Scan bytes: the characters to escape are ASCII, or start with 0xC2 (U+0085) or 0xE2
+    // (U+2028/9); every other byte is copied in runs.
+    while i < b.len() {
+        let c = b[i];
+        let (esc, width): (Option<&str>, usize) = match c {
+            b'"' => (Some("\\\""), 1),
+            b'\\' => (Some("\\\\"), 1),
+            b'\n' => (Some("\\n"), 1),
+            b'\r' => (Some("\\r"), 1),
+            b'\t' => (Some("\\t"), 1),
+            0x08 => (Some("\\b"), 1),
+            0x0c => (Some("\\f"), 1),
+            0..0x20 => (None, 1),
+            0xC2 if b.get(i + 1) == Some(&0x85) => (None, 2),
+            0xE2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) => {
+                (None, 3)
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(&s[start..i]);
         match esc {
             Some(e) => out.push_str(e),
             None => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                let ch = s[i..].chars().next().map_or(0, u32::from);
+                let _ = write!(out, "\\u{ch:04x}");
             }
         }
-        start = i + c.len_utf8();
+        i += width;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');

@@ -67,6 +67,22 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
+    fn strings_round_trip_through_json(s in any::<String>()) {
+        let text = Value::from(s.as_str()).to_json_compact();
+        let back: String = serde_json::from_str(&text).expect("valid JSON");
+        prop_assert_eq!(back, s);
+    }
+
+    #[test]
+    fn records_round_trip_through_json(doc in record()) {
+        let text = doc.to_json_compact();
+        let back = Value::from_json_str(&text).expect("valid JSON");
+        prop_assert_eq!(back.to_json_compact(), text);
+        let pretty = Value::from_json_str(&doc.to_json_pretty()).expect("valid JSON");
+        prop_assert_eq!(pretty.to_json_compact(), doc.to_json_compact());
+    }
+
+    #[test]
     fn paths_never_panic(text in expression(), doc in record()) {
         if let Ok(p) = JsonPath::parse(&text) {
             let _ = p.select_value(&doc);
