@@ -39,6 +39,24 @@ pub struct PathUse<'t> {
     pub context: PathContext,
 }
 
+impl PathUse<'_> {
+    /// Byte range of `step` (one of `self.path.steps()`) inside the key or string holding the
+    /// expression, to point at the exact property a path names. Exact unless escapes were
+    /// removed from the argument before the step.
+    pub fn step_range(&self, step: &crate::path::Step) -> Range<usize> {
+        let base = self.location.range.start;
+        let end = self.location.range.end;
+        (base + step.span.start).min(end)..(base + step.span.end).min(end)
+    }
+
+    /// [`PathUse::step_range`] as a byte range of the template text, when known.
+    pub fn step_offset(&self, step: &crate::path::Step) -> Option<Range<usize>> {
+        let at = self.location.offset.as_ref()?.start - self.location.range.start;
+        let r = self.step_range(step);
+        Some(at + r.start..at + r.end)
+    }
+}
+
 /// A function call in the template.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallUse {

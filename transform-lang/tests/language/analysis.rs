@@ -32,11 +32,14 @@ fn lists_paths_with_context_and_location() {
             ("delete", "$.name", PathContext::Output),
         ]
     );
-    // Locations point at the path text in the template.
+    // Locations point at the path text in the template, and each step at its own text.
     for p in &paths {
         let at = p.location.offset.clone().expect("offset");
         assert_eq!(&text[at], p.path.text());
     }
+    let name = &paths[0];
+    let last = name.path.steps().last().unwrap();
+    assert_eq!(&text[name.step_offset(last).unwrap()], ".name");
 }
 
 #[test]
