@@ -1,11 +1,68 @@
-//! Times each phase of loading one definition (load, OpenAPI model, sync model, `$ref` check).
+//! Times each phase of loading one definition, against `serde_json` parsing the same bytes.
 //!
 //! `cargo run --release -p syncdef-definitions --example phases -- benches/data/api.github.com.json`
+//!
+//! Each phase runs `RUNS` times; the median is printed as wall time and as the CPU time of the
+//! calling thread (`/proc/thread-self/schedstat`, Linux), which stays meaningful when other
+//! processes share the cores. The parallel model step is shown in wall time only, since its
+//! work is spread over threads.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use syncdef_definitions::load::{LoadOptions, load_bytes};
-use syncdef_definitions::{de, refs};
+use syncdef_definitions::{Definition, de, refs};
+
+const RUNS: usize = 7;
+
+/// Nanoseconds this thread has spent on a CPU, if the kernel says.
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+        .map(Duration::from_nanos)
+}
+
+struct Phase {
+    name: &'static str,
+    wall: Vec<Duration>,
+    cpu: Vec<Duration>,
+}
+
+impl Phase {
+    fn new(name: &'static str) -> Self {
+        Phase {
+            name,
+            wall: Vec::new(),
+            cpu: Vec::new(),
+        }
+    }
+
+    fn time<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let (c, w) = (thread_cpu(), Instant::now());
+        let out = f();
+        self.wall.push(w.elapsed());
+        if let (Some(before), Some(after)) = (c, thread_cpu()) {
+            self.cpu.push(after.saturating_sub(before));
+        }
+        out
+    }
+
+    fn report(&mut self) {
+        let median = |v: &mut Vec<Duration>| {
+            v.sort();
+            v.get(v.len() / 2)
+                .map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
+        };
+        println!(
+            "{:<34} wall {:>7.1} ms   cpu {:>7.1} ms",
+            self.name,
+            median(&mut self.wall),
+            median(&mut self.cpu)
+        );
+    }
+}
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -19,40 +76,44 @@ fn main() {
             std::process::exit(2);
         }
     };
-    for _ in 0..3 {
-        let t = Instant::now();
-        let _ = serde_json::from_slice::<serde_json::Value>(&bytes);
-        let serde = t.elapsed();
-        let t = Instant::now();
-        let doc = match load_bytes(path.clone(), bytes.clone(), &LoadOptions::default()) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("{}", e.render());
-                std::process::exit(1);
+    let mut serde = Phase::new("serde_json::Value (parse + drop)");
+    let mut typed = Phase::new("openapiv3 via serde_json");
+    let mut load = Phase::new("syncdef load (spans)");
+    let mut api = Phase::new("  openapiv3 from the node tree");
+    let mut check = Phase::new("  $ref check");
+    let mut model = Phase::new("  typed model, parallel (wall)");
+    let mut free = Phase::new("  drop the definition");
+    let mut whole = Phase::new("load + typed model + drop");
+    for _ in 0..RUNS {
+        serde.time(|| drop(serde_json::from_slice::<serde_json::Value>(&bytes)));
+        typed.time(|| drop(serde_json::from_slice::<openapiv3::OpenAPI>(&bytes)));
+        let doc =
+            match load.time(|| load_bytes(path.clone(), bytes.clone(), &LoadOptions::default())) {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("{}", e.render());
+                    std::process::exit(1);
+                }
+            };
+        api.time(|| {
+            drop(de::from_node::<openapiv3::OpenAPI>(
+                &doc.root,
+                &["synchronization", "x-synchronization"],
+            ))
+        });
+        check.time(|| drop(refs::check(&doc.root)));
+        let def = model.time(|| Definition::from_document(doc));
+        free.time(|| drop(def));
+        whole.time(|| {
+            if let Ok(doc) = load_bytes(path.clone(), bytes.clone(), &LoadOptions::default()) {
+                drop(Definition::from_document(doc));
             }
-        };
-        let load = t.elapsed();
-        let t = Instant::now();
-        let api = de::from_node::<openapiv3::OpenAPI>(
-            &doc.root,
-            &["synchronization", "x-synchronization"],
-        );
-        let model = t.elapsed();
-        let t = Instant::now();
-        let problems = refs::check(&doc.root);
-        let check = t.elapsed();
-        let t = Instant::now();
-        drop(doc);
-        let free = t.elapsed();
-        println!(
-            "serde_json::Value {:>4} ms | load {:>4} ms | openapiv3 {:>4} ms ({}) | $ref check {:>4} ms ({} problems) | drop {:>3} ms",
-            serde.as_millis(),
-            load.as_millis(),
-            model.as_millis(),
-            if api.is_ok() { "ok" } else { "error" },
-            check.as_millis(),
-            problems.len(),
-            free.as_millis()
-        );
+        });
+    }
+    println!("{path}: {} bytes, median of {RUNS} runs", bytes.len());
+    for p in [
+        &mut serde, &mut typed, &mut load, &mut api, &mut check, &mut model, &mut free, &mut whole,
+    ] {
+        p.report();
     }
 }

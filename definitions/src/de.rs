@@ -30,6 +30,11 @@ impl DeError {
         pointer::join(self.tokens.iter().rev().map(String::as_str))
     }
 
+    /// The error as seen from the parent object: `key` is the member it rose through.
+    pub(crate) fn within(self, key: &str, span: Span) -> Self {
+        self.locate(span, || key.to_owned())
+    }
+
     fn locate(mut self, span: Span, token: impl FnOnce() -> String) -> Self {
         self.span.get_or_insert(span);
         self.tokens.push(token());

@@ -4,12 +4,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::de;
 use crate::load::{self, Document, LoadError, LoadOptions};
 use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
 use crate::node::Node;
 use crate::source::SourceFile;
-use crate::{openapi_error, refs};
+use crate::{openapi, openapi_error, refs};
 
 /// A synchronization definition, loaded and modelled.
 ///
@@ -52,21 +51,31 @@ impl Definition {
     #[must_use]
     pub fn from_document(doc: Document) -> Definition {
         let Document { source, root, .. } = doc;
-        let (sync, mut problems) = model::build_sync(&root);
-        if sync.is_none() && !problems.iter().any(|p| p.kind == ProblemKind::WrongType) {
-            problems.push(
-                LoadProblem::new(ProblemKind::MissingSync, root.span, "", "the document has no `synchronization` section")
-                    .help("add a top-level `synchronization:` mapping entity keys (Account, Invoice) to their push operations"),
-            );
-        }
-        let openapi = match de::from_node::<openapiv3::OpenAPI>(&root, &model::SYNC_KEYS) {
-            Ok(api) => Some(api),
-            Err(err) => {
-                problems.push(openapi_error::problem(&root, &err));
-                None
+        // The `$ref` walk is independent of the models: on a large document it runs beside
+        // them.
+        let (openapi, sync, mut problems, ref_problems) = std::thread::scope(|scope| {
+            let refs = (root.span.len() >= 512 * 1024).then(|| scope.spawn(|| refs::check(&root)));
+            let (sync, mut problems) = model::build_sync(&root);
+            if sync.is_none() && !problems.iter().any(|p| p.kind == ProblemKind::WrongType) {
+                problems.push(
+                    LoadProblem::new(ProblemKind::MissingSync, root.span, "", "the document has no `synchronization` section")
+                        .help("add a top-level `synchronization:` mapping entity keys (Account, Invoice) to their push operations"),
+                );
             }
-        };
-        problems.extend(refs::check(&root));
+            let openapi = match openapi::from_root(&root, &model::SYNC_KEYS) {
+                Ok(api) => Some(api),
+                Err(err) => {
+                    problems.push(openapi_error::problem(&root, &err));
+                    None
+                }
+            };
+            let ref_problems = match refs {
+                Some(handle) => handle.join().unwrap_or_default(),
+                None => refs::check(&root),
+            };
+            (openapi, sync, problems, ref_problems)
+        });
+        problems.extend(ref_problems);
         // Document order reads best, and is stable for snapshots.
         problems.sort_by_key(|p| (p.span.start, p.span.end));
         Definition {

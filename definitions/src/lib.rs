@@ -1,10 +1,45 @@
 //! Source-mapped loading of synchronization definitions.
+//!
+//! A definition is an OpenAPI 3.0 document plus a top-level `synchronization` section (or
+//! `x-synchronization`). This crate turns its text into:
+//!
+//! - a [`Node`] tree where every value and key keeps its byte [`Span`], so any JSON pointer
+//!   becomes `file:line:column` through the [`SourceFile`]'s [`LineIndex`];
+//! - the OpenAPI model (`openapiv3`), its errors located at the node at fault;
+//! - the [`model::Synchronization`] model, with spans on every field;
+//! - [`LoadProblem`](model::LoadProblem)s for what is structurally wrong, all at once.
+//!
+//! ```
+//! use syncdef_definitions::{Definition, SourceFile};
+//!
+//! let text = "openapi: 3.0.3
+//! info: {title: QBO, version: '1'}
+//! paths:
+//!   /v3/company/{realmId}/customer:
+//!     post: {responses: {'200': {description: ok}}}
+//! synchronization:
+//!   Account:
+//!     module: Accounts
+//!     push:
+//!       create: /v3/company/{realmId}/customer/post
+//! ";
+//! let def = Definition::load(SourceFile::new("qbo.yaml", text)).expect("one valid document");
+//! assert!(def.problems.is_empty());
+//! let account = def.sync.as_ref().and_then(|s| s.entry("Account")).expect("entry");
+//! let create = account.push.as_ref().and_then(|p| p.create.as_ref()).expect("create");
+//! assert_eq!(def.source.describe(create.text.span), "qbo.yaml:10:15");
+//! let reference = create.parsed.as_ref().expect("well formed");
+//! assert_eq!(reference.path, "/v3/company/{realmId}/customer");
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod de;
 pub mod definition;
 pub mod load;
 pub mod model;
 pub mod node;
+mod openapi;
 mod openapi_error;
 pub mod operation_ref;
 pub mod path_match;

@@ -30,14 +30,14 @@ pub struct RefSite {
 pub fn ref_sites(root: &Node) -> Vec<RefSite> {
     let mut out = Vec::new();
     root.walk(&mut |ptr, node| {
-        if let Some(r) = node.get("$ref") {
-            if let Some(target) = r.as_str() {
-                out.push(RefSite {
-                    target: target.to_owned(),
-                    span: r.span,
-                    pointer: ptr.to_owned(),
-                });
-            }
+        if let Some(r) = node.get("$ref")
+            && let Some(target) = r.as_str()
+        {
+            out.push(RefSite {
+                target: target.to_owned(),
+                span: r.span,
+                pointer: ptr.to_owned(),
+            });
         }
     });
     out
@@ -108,12 +108,12 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
         )
         .help("one object of the chain must hold the definition itself instead of another `$ref`");
         for member in &cycle {
-            if let Some(r) = target(root, member).and_then(|n| n.get("$ref")) {
-                if r.span != site.span {
-                    let next = r.as_str().unwrap_or_default();
-                    p.related
-                        .push((r.span, format!("`{member}` refers to `{next}`")));
-                }
+            if let Some(r) = target(root, member).and_then(|n| n.get("$ref"))
+                && r.span != site.span
+            {
+                let next = r.as_str().unwrap_or_default();
+                p.related
+                    .push((r.span, format!("`{member}` refers to `{next}`")));
             }
         }
         in_reported_cycle.extend(cycle);
@@ -189,15 +189,14 @@ fn percent_decode(s: &str) -> Cow<'_, str> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' {
-            if let Some(v) = s
+        if b[i] == b'%'
+            && let Some(v) = s
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;

@@ -139,3 +139,46 @@ fn yaml_and_json_trees_are_equal_in_value() {
     }
     assert_eq!(yj, jj);
 }
+
+#[test]
+fn yaml_anchors_on_keys_and_values() {
+    let text = "a: &v {x: 1}\nb: *v\n&k 'key': 2\n*k : 3\n";
+    let d = syncdef_definitions::load(syncdef_definitions::SourceFile::new("anchors.yaml", text));
+    // An alias used as a key repeats the key: refused as a duplicate.
+    let err = d.err().map(|e| (e.kind, e.location()));
+    assert_eq!(
+        err,
+        Some((
+            syncdef_definitions::LoadErrorKind::DuplicateKey,
+            "anchors.yaml:4:1".into()
+        ))
+    );
+    let text = "a: &v {x: 1}\nb: *v\n";
+    let d = syncdef_definitions::load(syncdef_definitions::SourceFile::new("anchors.yaml", text))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(
+        d.root.pointer("/b/x").map(|n| n.to_json()),
+        Some(serde_json::json!(1))
+    );
+    // The copy points at the anchored value, where a fix belongs.
+    assert_eq!(
+        d.root
+            .pointer("/b/x")
+            .map(|n| d.source.line_col(n.span.start)),
+        Some(lc(1, 11))
+    );
+}
+
+#[test]
+fn negative_zero_is_a_float() {
+    let d = syncdef_definitions::load(syncdef_definitions::SourceFile::new("z.json", "[-0, -1]"))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let values: Vec<_> = d
+        .root
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .map(|n| n.to_json())
+        .collect();
+    assert_eq!(values, [serde_json::json!(-0.0), serde_json::json!(-1)]);
+}

@@ -489,10 +489,12 @@ impl Parser<'_> {
 pub(super) fn parse_number(text: &str, integer: bool) -> NumberValue {
     if integer {
         if let Some(digits) = text.strip_prefix('-') {
-            if let Ok(n) = digits.parse::<u64>() {
-                if n <= i64::MAX as u64 + 1 {
-                    return NumberValue::NegInt((n as i64).wrapping_neg());
-                }
+            // `-0` is the float −0.0, as `serde_json` reads it.
+            if let Ok(n) = digits.parse::<u64>()
+                && n != 0
+                && n <= i64::MAX as u64 + 1
+            {
+                return NumberValue::NegInt((n as i64).wrapping_neg());
             }
         } else if let Ok(n) = text.parse::<u64>() {
             return NumberValue::PosInt(n);

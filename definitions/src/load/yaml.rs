@@ -104,27 +104,18 @@ impl Builder<'_> {
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
-                if let Some(Frame::Map {
-                    key: key @ None, ..
-                }) = self.stack.last_mut()
-                {
+                if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
                     // Keys are taken as text whatever they look like: OpenAPI response codes are
                     // written `200:` in YAML and mean the string "200".
-                    *key = Some(Key {
-                        name: value.into(),
-                        span,
-                    });
+                    let name: Box<str> = value.into();
                     if anchor != 0 {
-                        self.set_anchor(
-                            anchor,
-                            Node::new(
-                                span,
-                                NodeKind::String(StringValue {
-                                    value: self.slice(span).into(),
-                                    style: ScalarStyle::Plain,
-                                }),
-                            ),
-                        );
+                        let style = scalar_style(style);
+                        let value = name.clone();
+                        let node = Node::new(span, NodeKind::String(StringValue { value, style }));
+                        self.set_anchor(anchor, node);
+                    }
+                    if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+                        *key = Some(Key { name, span });
                     }
                     return Ok(false);
                 }
