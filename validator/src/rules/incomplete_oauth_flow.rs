@@ -10,7 +10,7 @@ use crate::rules::security::schemes;
 declare_rule! {
     /// ## What it does
     /// Reports OAuth2 security schemes whose `authorizationCode` flow lacks `authorizationUrl`,
-    /// `tokenUrl` or `scopes`, or whose URLs are not absolute `https` URLs.
+    /// `tokenUrl` or `scopes`.
 ///
     /// ## Why is this bad?
     /// The platform sends users to `authorizationUrl` to grant access and exchanges the code at
