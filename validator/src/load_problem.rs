@@ -43,3 +43,42 @@ pub fn diagnostics(error: &LoadError, settings: &RuleSettings, path: &Path) -> V
     }
     vec![d]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every loader refusal has a code; a 4 GiB file (SD111) cannot be a fixture, so the
+    /// mapping itself is checked here.
+    #[test]
+    fn each_kind_maps_to_its_rule() {
+        let cases = [
+            (LoadErrorKind::Syntax, Rule::InvalidSyntax),
+            (LoadErrorKind::EmptyDocument, Rule::InvalidSyntax),
+            (LoadErrorKind::MultipleDocuments, Rule::InvalidSyntax),
+            (LoadErrorKind::NonStringKey, Rule::InvalidSyntax),
+            (LoadErrorKind::UnknownAnchor, Rule::InvalidSyntax),
+            (LoadErrorKind::DuplicateKey, Rule::DuplicateKey),
+            (LoadErrorKind::AliasBomb, Rule::AliasBomb),
+            (LoadErrorKind::TooDeep, Rule::ExcessiveNesting),
+            (LoadErrorKind::InvalidUtf8, Rule::NonUtf8Input),
+            (LoadErrorKind::TooLarge, Rule::FileTooLarge),
+        ];
+        for (kind, rule) in cases {
+            assert_eq!(rule_for(kind), rule, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn an_off_rule_hides_the_load_error() {
+        let source = Arc::new(syncdef_definitions::SourceFile::new("a.yaml", "a: [\n"));
+        let error = syncdef_definitions::load(Arc::clone(&source)).expect_err("invalid YAML");
+        let settings = RuleSettings::parse("ignore = [\"SD100\"]\n", Path::new("syncdef.toml"))
+            .expect("valid");
+        assert!(diagnostics(&error, &settings, Path::new("a.yaml")).is_empty());
+        assert_eq!(
+            diagnostics(&error, &RuleSettings::default(), Path::new("a.yaml")).len(),
+            1
+        );
+    }
+}
