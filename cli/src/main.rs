@@ -32,6 +32,12 @@ enum Command {
     Explain(commands::explain::ExplainArgs),
     /// Print the JSON Schema of the `synchronization` section, for editors.
     Schema,
+    /// Show the requests a push would send, without sending anything.
+    DryRun(commands::dry_run::DryRunArgs),
+    /// Push one record to the external system.
+    Push(commands::push::PushArgs),
+    /// Authorize syncdef with the external system (OAuth2).
+    Auth(commands::auth::AuthArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +49,9 @@ fn main() -> ExitCode {
         Command::Rules(args) => commands::rules::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         Command::Schema => commands::schema::run(),
+        Command::DryRun(args) => commands::dry_run::run(&args),
+        Command::Push(args) => commands::push::run(&args),
+        Command::Auth(args) => commands::auth::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -41,6 +41,7 @@ mod lookup;
 pub mod mask;
 pub mod outcome;
 pub mod plan;
+pub mod render;
 mod request;
 mod run;
 mod servers;

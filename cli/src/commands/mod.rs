@@ -1,7 +1,10 @@
 //! One module per subcommand.
 
+pub mod auth;
+pub mod dry_run;
 pub mod explain;
 pub mod lint;
+pub mod push;
 pub mod rules;
 pub mod schema;
 pub mod transform;

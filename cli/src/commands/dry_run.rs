@@ -1,0 +1,208 @@
+//! `syncdef dry-run`: run a push with the recording transport and print every request it
+//! would send, every template's output and the outcome.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Args;
+use syncdef_definitions::Definition;
+use syncdef_engine::render::{human_report, json_report};
+use syncdef_engine::{Engine, Intent, PushOutcome, RecordState, RecordingTransport, StaticToken};
+use syncdef_transform::Value;
+use syncdef_validator::LintReport;
+use syncdef_validator::output::{OutputFormat, RenderOptions, render};
+
+use super::{display_name, read_input};
+use crate::failure::{Exit, Failure, output_error};
+
+/// What a push is about: the definition, the entry, the record and its state. Shared by
+/// `dry-run` and `push`.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The synchronization definition (YAML or JSON).
+    #[arg(value_name = "DEFINITION")]
+    pub definition: PathBuf,
+
+    /// The entry to push (`Account`, `Invoice`).
+    #[arg(long, value_name = "NAME")]
+    pub entry: String,
+
+    /// The platform record, a JSON file (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub record: PathBuf,
+
+    /// The record's external id: the push updates it instead of creating it.
+    #[arg(long, value_name = "ID")]
+    pub external_id: Option<String>,
+
+    /// Delete the record (needs --external-id and a `push.delete` in the entry).
+    #[arg(long, requires = "external_id")]
+    pub delete: bool,
+
+    /// External id of a related record, for `{Entry.IntegrationId}` placeholders
+    /// (repeatable): `--related Account=67`.
+    #[arg(long, value_name = "ENTRY=ID", value_parser = name_value)]
+    pub related: Vec<(String, String)>,
+
+    /// A server variable over the definition's default (repeatable): `--var realmId=123`.
+    #[arg(long = "var", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub vars: Vec<(String, String)>,
+
+    /// Send to this base URL instead of the definition's server URL (a sandbox, a proxy).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<url::Url>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Readable text.
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+fn name_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("expected NAME=VALUE, found `{text}`")),
+    }
+}
+
+/// `syncdef dry-run`.
+#[derive(Debug, Args)]
+pub struct DryRunArgs {
+    #[command(flatten)]
+    pub record: RecordArgs,
+
+    /// Responses to feed back, a JSON object by step (`create`, `update`, an action's name):
+    /// `{"status", "headers", "body"}` or an array of them. Steps without one get a response
+    /// synthesised from the operation's example or schema.
+    #[arg(long, value_name = "FILE")]
+    pub responses: Option<PathBuf>,
+}
+
+impl RecordArgs {
+    /// Loads the definition into an engine, printing its diagnostics when it has errors.
+    pub fn engine(&self) -> Result<Engine, Failure> {
+        let name = display_name(&self.definition);
+        let definition = Definition::load_path(&self.definition)
+            .map_err(|e| Failure::usage(format!("{name}: {}", e.message)))?;
+        let engine = match Engine::load(definition) {
+            Ok(loaded) => loaded.engine,
+            Err(refused) => {
+                if !refused.diagnostics.is_empty() {
+                    let report = LintReport::from_diagnostics(refused.diagnostics.clone());
+                    eprint!(
+                        "{}",
+                        render(&report, OutputFormat::Human, &RenderOptions::default())
+                    );
+                }
+                return Err(Failure::findings(format!("{name}: {refused}")));
+            }
+        };
+        if engine.plan().entry(&self.entry).is_none() {
+            let entries: Vec<&str> = engine.plan().entry_names().collect();
+            return Err(Failure::usage(format!(
+                "{name} has no entry `{}`; use --entry with one of: {}",
+                self.entry,
+                entries.join(", ")
+            )));
+        }
+        Ok(match &self.base_url {
+            Some(url) => engine.with_base_url(url.clone()),
+            None => engine,
+        })
+    }
+
+    /// The record file, as JSON.
+    pub fn record(&self) -> Result<Value, Failure> {
+        let bytes = read_input(&self.record, "record")?;
+        Value::from_json_slice(&bytes).map_err(|e| {
+            Failure::usage(format!(
+                "the record {} is not JSON: {e}",
+                display_name(&self.record)
+            ))
+        })
+    }
+
+    /// The record state from the flags.
+    pub fn state(&self) -> RecordState {
+        RecordState {
+            external_id: self.external_id.clone(),
+            related: self.related.iter().cloned().collect(),
+            server_variables: self.vars.iter().cloned().collect(),
+            intent: if self.delete {
+                Intent::Delete
+            } else {
+                Intent::Upsert
+            },
+        }
+    }
+}
+
+/// Prints `outcome` in `format`; exit 0 when the push succeeded, 1 when it failed.
+pub fn print_outcome(outcome: &PushOutcome, format: Format) -> Result<ExitCode, Failure> {
+    let text = match format {
+        Format::Human => human_report(outcome),
+        Format::Json => {
+            let mut t = serde_json::to_string_pretty(&json_report(outcome))
+                .map_err(|e| Failure::usage(e.to_string()))?;
+            t.push('\n');
+            t
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| output_error(&e))?;
+    let exit = if outcome.is_success() {
+        Exit::Success
+    } else {
+        Exit::Findings
+    };
+    Ok(exit.into())
+}
+
+/// A runtime for one command: pushes are I/O-bound and one at a time here.
+pub fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::usage(format!("cannot start the async runtime: {e}")))
+}
+
+fn transport(responses: Option<&Path>) -> Result<RecordingTransport, Failure> {
+    let Some(path) = responses else {
+        return Ok(RecordingTransport::synthesizing());
+    };
+    let bytes = read_input(path, "responses")?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        Failure::usage(format!(
+            "the responses {} are not JSON: {e}",
+            display_name(path)
+        ))
+    })?;
+    RecordingTransport::from_json(&json)
+        .map_err(|e| Failure::usage(format!("the responses {}: {e}", display_name(path))))
+}
+
+pub fn run(args: &DryRunArgs) -> Result<ExitCode, Failure> {
+    let engine = args.record.engine()?;
+    let record = args.record.record()?;
+    let transport = transport(args.responses.as_deref())?;
+    // A stand-in token shows where the real one goes; it is masked like a real one.
+    let engine = engine
+        .with_transport(Arc::new(transport))
+        .with_token_provider(Arc::new(StaticToken::new("dry-run")));
+    let state = args.record.state();
+    let outcome = runtime()?.block_on(engine.push(&args.record.entry, &record, &state));
+    print_outcome(&outcome, args.record.format)
+}

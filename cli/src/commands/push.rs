@@ -1,0 +1,60 @@
+//! `syncdef push`: push one record for real and print the outcome.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Args;
+use syncdef_engine::auth::{
+    ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings, TokenProvider,
+};
+use syncdef_engine::{NoToken, ReqwestTransport};
+
+use super::dry_run::{RecordArgs, print_outcome, runtime};
+use crate::failure::Failure;
+
+/// `syncdef push`.
+#[derive(Debug, Args)]
+pub struct PushArgs {
+    #[command(flatten)]
+    pub record: RecordArgs,
+
+    /// The OAuth2 token store written by `syncdef auth login` (owner-only JSON file). Without
+    /// it, no `Authorization` header is sent.
+    #[arg(long, value_name = "FILE")]
+    pub token_store: Option<PathBuf>,
+
+    /// JSON file with `client_id` and `client_secret`, for token refreshes (default: the
+    /// SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET environment variables).
+    #[arg(long, value_name = "FILE")]
+    pub client_file: Option<PathBuf>,
+}
+
+pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
+    let engine = args.record.engine()?;
+    let record = args.record.record()?;
+    let tokens: Arc<dyn TokenProvider> = match &args.token_store {
+        Some(path) => {
+            let settings = OAuthSettings::from_openapi(engine.plan().openapi())
+                .map_err(|e| Failure::usage(e.message))?;
+            let credentials = match &args.client_file {
+                Some(file) => ClientCredentials::from_file(file),
+                None => ClientCredentials::from_env(),
+            }
+            .map_err(|e| Failure::usage(e.message))?;
+            let store = Arc::new(FileTokenStore::new(path));
+            Arc::new(
+                OAuth2Provider::new(settings, credentials, store)
+                    .map_err(|e| Failure::usage(e.message))?,
+            )
+        }
+        None => Arc::new(NoToken),
+    };
+    let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
+    let engine = engine
+        .with_transport(Arc::new(transport))
+        .with_token_provider(tokens);
+    let state = args.record.state();
+    let outcome = runtime()?.block_on(engine.push(&args.record.entry, &record, &state));
+    print_outcome(&outcome, args.record.format)
+}

@@ -1,0 +1,228 @@
+//! End-to-end tests of `syncdef dry-run` and `syncdef push`: the exact requests, the
+//! synthesised responses and the outcome, in both formats; exit codes.
+
+mod common;
+
+use common::syncdef;
+
+const QB: &str = "definitions/tests/fixtures/quickbooks-online.yaml";
+const BC: &str = "engine/tests/fixtures/business-central.yaml";
+const GENERIC: &str = "engine/tests/fixtures/generic.yaml";
+const ACCOUNT: &str = "tests/fixtures/dry_run/account.json";
+const INVOICE: &str = "tests/fixtures/dry_run/invoice.json";
+
+/// Durations change from run to run; everything else is stable.
+fn stable_json(stdout: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(stdout).expect("the output is JSON");
+    v["outcome"]["duration"] = serde_json::Value::from("[duration]");
+    v
+}
+
+#[test]
+fn quickbooks_create_human() {
+    let run = syncdef(&[
+        "dry-run",
+        QB,
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+        "--var",
+        "realmId=4620816365",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn quickbooks_update_with_given_responses_json() {
+    let run = syncdef(&[
+        "dry-run",
+        QB,
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+        "--external-id",
+        "67",
+        "--responses",
+        "tests/fixtures/dry_run/qb-update-responses.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = stable_json(&run.stdout);
+    // The SyncToken read by the pre-action is the one sent.
+    assert_eq!(json["requests"][1]["body"]["SyncToken"], "3");
+    assert_eq!(
+        json["requests"][1]["headers"]["authorization"],
+        "Bearer ***"
+    );
+    insta::assert_json_snapshot!(json);
+}
+
+#[test]
+fn business_central_update_with_etag_header_human() {
+    let run = syncdef(&[
+        "dry-run",
+        BC,
+        "--entry",
+        "Invoice",
+        "--record",
+        INVOICE,
+        "--external-id",
+        "103001",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("If-Match: W/\"JzQ0"), "{}", run.stdout);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn invoice_with_related_account_json() {
+    let run = syncdef(&[
+        "dry-run",
+        GENERIC,
+        "--entry",
+        "Invoice",
+        "--record",
+        INVOICE,
+        "--related",
+        "Account=C/12",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = stable_json(&run.stdout);
+    assert_eq!(
+        json["requests"][0]["url"],
+        "https://api.example.com/acme/accounts/C%2F12/invoices"
+    );
+    insta::assert_json_snapshot!(json);
+}
+
+#[test]
+fn success_false_exits_1_with_the_external_errors() {
+    let run = syncdef(&[
+        "dry-run",
+        GENERIC,
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+        "--responses",
+        "tests/fixtures/dry_run/generic-failure.json",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_missing_related_id_says_what_to_pass() {
+    let run = syncdef(&[
+        "dry-run", GENERIC, "--entry", "Invoice", "--record", INVOICE,
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("--related Account=ID"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let run = syncdef(&["dry-run", QB, "--entry", "Acount", "--record", ACCOUNT]);
+    assert_eq!(run.code, 2);
+    insta::assert_snapshot!("unknown_entry", run.stderr);
+    let run = syncdef(&[
+        "dry-run", QB, "--entry", "Account", "--record", ACCOUNT, "--var", "realmId",
+    ]);
+    assert_eq!(run.code, 2);
+    let run = syncdef(&[
+        "dry-run",
+        QB,
+        "--entry",
+        "Account",
+        "--record",
+        "tests/fixtures/dry_run/missing.json",
+    ]);
+    assert_eq!(run.code, 2);
+    let run = syncdef(&[
+        "dry-run", QB, "--entry", "Account", "--record", ACCOUNT, "--var", "nope=1",
+    ]);
+    assert_eq!(
+        run.code, 1,
+        "an unknown server variable is a failed push: {}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("not a server variable"));
+}
+
+#[test]
+fn a_definition_with_lint_errors_is_refused_with_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(common::root().join(GENERIC)).unwrap();
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(
+        &broken,
+        text.replace("create: /accounts/post", "create: /acounts/post"),
+    )
+    .unwrap();
+    let run = syncdef(&[
+        "dry-run",
+        broken.to_str().unwrap(),
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("lint error"), "{}", run.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn push_sends_for_real_and_prints_the_outcome() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({"id": 12, "success": true, "errors": []})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    for step in ["notify", "audit"] {
+        Mock::given(method("POST"))
+            .and(path(format!("/accounts/12/{step}")))
+            .respond_with(ResponseTemplate::new(204))
+            .mount(&server)
+            .await;
+    }
+    let uri = server.uri();
+    let run = tokio::task::spawn_blocking(move || {
+        syncdef(&[
+            "push",
+            GENERIC,
+            "--entry",
+            "Account",
+            "--record",
+            ACCOUNT,
+            "--base-url",
+            &uri,
+            "--format",
+            "json",
+        ])
+    })
+    .await
+    .unwrap();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["outcome"]["status"], "created");
+    assert_eq!(json["outcome"]["externalId"], "12");
+    assert_eq!(json["outcome"]["externalIdNumber"], 12);
+    assert_eq!(json["requests"].as_array().map(Vec::len), Some(3));
+}
