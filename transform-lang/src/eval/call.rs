@@ -47,7 +47,7 @@ impl Fail {
 /// A JSONPath argument: compiled with the template, or built at run time.
 pub(crate) enum PathArg<'c> {
     Compiled(&'c JsonPath),
-    Built(JsonPath),
+    Built(Arc<JsonPath>),
 }
 
 impl std::ops::Deref for PathArg<'_> {
@@ -134,7 +134,7 @@ impl Cx<'_> {
         }
         let v = self.arg(c, i)?;
         let text = dotnet::to_dotnet_string(&v).unwrap_or(Cow::Borrowed(""));
-        JsonPath::parse(&text).map(PathArg::Built).map_err(|e| {
+        self.runtime_path(&text).map(PathArg::Built).map_err(|e| {
             Fail::soft(
                 EvalErrorKind::InvalidPath,
                 format!("invalid JSONPath '{text}': {}", e.message),

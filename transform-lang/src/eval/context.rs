@@ -62,6 +62,8 @@ pub(crate) struct Cx<'s> {
     /// Objects being built, for LookInTransformed: (key in parent, properties so far).
     pub building: Vec<(Option<Arc<str>>, Map)>,
     pub in_look_in_transformed: bool,
+    /// Paths built at run time (`#valueof(#xconcat(...))`), parsed once per apply.
+    pub runtime_paths: std::collections::HashMap<Box<str>, Arc<crate::path::JsonPath>>,
     pub depth: usize,
     pub steps: usize,
     pub nodes: usize,
@@ -75,10 +77,28 @@ impl<'s> Cx<'s> {
             frames: Vec::new(),
             building: Vec::new(),
             in_look_in_transformed: false,
+            runtime_paths: std::collections::HashMap::new(),
             depth: 0,
             steps: 0,
             nodes: 0,
         }
+    }
+
+    /// A path built at run time, parsed once per apply (the cache is bounded: a template
+    /// that builds a new path per element re-parses rather than grows it without end).
+    pub(crate) fn runtime_path(
+        &mut self,
+        text: &str,
+    ) -> Result<Arc<crate::path::JsonPath>, crate::path::PathError> {
+        if let Some(p) = self.runtime_paths.get(text) {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(crate::path::JsonPath::parse(text)?);
+        if self.runtime_paths.len() >= 256 {
+            self.runtime_paths.clear();
+        }
+        self.runtime_paths.insert(text.into(), p.clone());
+        Ok(p)
     }
 
     /// The innermost loop.

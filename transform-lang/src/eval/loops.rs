@@ -58,7 +58,7 @@ fn source(cx: &mut Cx<'_>, call: &Call, base_arg: usize, wrap: bool) -> Res<(Val
         }
         Some(e) => match cx.eval_expr(e)? {
             Value::String(s) => {
-                let path = JsonPath::parse(&s).map_err(|err| {
+                let path = cx.runtime_path(&s).map_err(|err| {
                     EvalError::new(
                         EvalErrorKind::InvalidPath,
                         format!("invalid JSONPath '{s}': {}", err.message),

@@ -228,7 +228,7 @@ pub(crate) fn path_or_value(cx: &mut Cx<'_>, c: &Call, i: usize) -> Result<Value
     let v = cx.arg(c, i)?;
     match &v {
         Value::String(s) if s.starts_with("$.") => {
-            let p = crate::path::JsonPath::parse(s).map_err(|e| {
+            let p = cx.runtime_path(s).map_err(|e| {
                 Fail::soft(
                     EvalErrorKind::InvalidPath,
                     format!("invalid JSONPath '{s}': {}", e.message),
