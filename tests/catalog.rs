@@ -253,7 +253,8 @@ fn dry_run(
 }
 
 /// Each request addresses an operation of the definition, carries the operation's required
-/// headers, and has a body its request schema accepts.
+/// headers, and has a body its request schema accepts; each answer fed back matches the
+/// operation's response schema.
 fn check_requests(
     definition: &Definition,
     entry: &str,
@@ -313,6 +314,25 @@ fn check_requests(
                 "{context}: {method} {} takes no body, got {body}",
                 target.template
             ),
+        }
+        // The answer the push was given (from the catalog's responses files, or synthesised
+        // from the examples) must be one the definition declares.
+        let response = &request["response"];
+        if let Some(status) = response["status"].as_u64()
+            && let Some(schema) = target.response_schema(doc, status)
+        {
+            let validator = openapi::validator(doc, schema, openapi::Direction::Response);
+            let problems: Vec<String> = validator
+                .iter_errors(&response["body"])
+                .map(|e| format!("  {}: {e}", e.instance_path()))
+                .collect();
+            assert!(
+                problems.is_empty(),
+                "{context}: the {status} answer to {method} {} does not match its schema:\n{}\n{:#}",
+                target.template,
+                problems.join("\n"),
+                response["body"]
+            );
         }
     }
 }

@@ -68,6 +68,12 @@ impl Operation<'_> {
     pub fn request_schema(&self) -> Option<&Value> {
         self.operation["requestBody"]["content"]["application/json"].get("schema")
     }
+
+    /// The JSON body schema of the response with `status`, if the operation declares one.
+    pub fn response_schema<'d>(&'d self, doc: &'d Value, status: u64) -> Option<&'d Value> {
+        let response = self.operation["responses"].get(status.to_string())?;
+        resolve(doc, response)["content"]["application/json"].get("schema")
+    }
 }
 
 /// The operation that `method` on `path` (relative to the server base) addresses.
@@ -116,8 +122,21 @@ pub fn resolve<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
     }
 }
 
+/// Which way a body goes: a client must not send `readOnly` properties, a server may.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Request,
+    Response,
+}
+
 /// A validator for request bodies of `schema`, a schema of the OpenAPI document `doc`.
 pub fn request_validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
+    validator(doc, schema, Direction::Request)
+}
+
+/// A validator for bodies going `direction` of `schema`, a schema of the OpenAPI document `doc`.
+pub fn validator(doc: &Value, schema: &Value, direction: Direction) -> jsonschema::Validator {
+    let to_json_schema = |s: &Value| to_json_schema(s, direction);
     let mut root = match to_json_schema(schema) {
         Value::Object(map) => map,
         other => Map::from_iter([("allOf".to_owned(), json!([other]))]),
@@ -138,8 +157,9 @@ pub fn request_validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
         .unwrap_or_else(|e| panic!("the request schema does not compile: {e}"))
 }
 
-/// One OpenAPI 3.0 schema object as a JSON Schema (draft 2020-12) for requests.
-fn to_json_schema(schema: &Value) -> Value {
+/// One OpenAPI 3.0 schema object as a JSON Schema (draft 2020-12).
+fn to_json_schema(schema: &Value, direction: Direction) -> Value {
+    let to_json_schema = |s: &Value| to_json_schema(s, direction);
     let Some(object) = schema.as_object() else {
         return schema.clone();
     };
@@ -147,7 +167,7 @@ fn to_json_schema(schema: &Value) -> Value {
     if let Some(reference) = object.get("$ref") {
         return json!({ "$ref": reference });
     }
-    if object.get("readOnly") == Some(&Value::Bool(true)) {
+    if direction == Direction::Request && object.get("readOnly") == Some(&Value::Bool(true)) {
         return Value::Bool(false);
     }
     let mut out = Map::new();
@@ -169,7 +189,7 @@ fn to_json_schema(schema: &Value) -> Value {
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(to_json_schema)
+                    .map(&to_json_schema)
                     .collect(),
             ),
             // OpenAPI 3.0 (like draft 4) writes exclusive bounds as booleans.
