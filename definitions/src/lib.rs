@@ -43,6 +43,7 @@ mod openapi;
 mod openapi_error;
 pub mod operation_ref;
 pub mod path_match;
+pub mod platform;
 pub mod pointer;
 pub mod refs;
 pub mod source;
