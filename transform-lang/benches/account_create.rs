@@ -34,6 +34,18 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
             out.len()
         })
     });
+    g.bench_function("read_apply_write_line", |b| {
+        // As a JSON Lines run does it: one reader per thread shares keys across records.
+        let mut reader = syncdef_transform::value::ValueReader::new();
+        let mut out = String::with_capacity(1024);
+        b.iter(|| {
+            let record = reader.read(std::hint::black_box(&line)).expect("parses");
+            let v = template.apply(&record).expect("applies");
+            out.clear();
+            syncdef_transform::value::write_compact(&v, &mut out);
+            out.len()
+        })
+    });
     g.bench_function("compile", |b| {
         b.iter(|| Template::compile_str(std::hint::black_box(TEMPLATE), &Settings::default()))
     });

@@ -38,4 +38,4 @@ pub use functions::{names as function_names, reference as function_reference};
 pub use path::JsonPath;
 pub use settings::{EvaluationMode, Limits, Settings};
 pub use template::Template;
-pub use value::{Map, Value};
+pub use value::{Map, Value, ValueReader};

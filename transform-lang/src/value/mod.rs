@@ -10,11 +10,13 @@ mod convert;
 mod de;
 pub(crate) mod dotnet;
 mod map;
+mod reader;
 mod ser;
 
 use std::sync::Arc;
 
 pub use map::{Iter as MapIter, Map};
+pub use reader::ValueReader;
 pub use rust_decimal::Decimal;
 pub use ser::{to_string_compact, to_string_pretty, write_compact, write_pretty};
 

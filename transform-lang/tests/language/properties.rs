@@ -83,6 +83,15 @@ proptest! {
     }
 
     #[test]
+    fn reader_parses_like_from_json_str(docs in prop::collection::vec(record(), 1..4)) {
+        let mut reader = syncdef_transform::ValueReader::new();
+        for doc in docs {
+            let text = doc.to_json_compact();
+            prop_assert_eq!(reader.read(&text).expect("parses").to_json_compact(), text);
+        }
+    }
+
+    #[test]
     fn paths_never_panic(text in expression(), doc in record()) {
         if let Ok(p) = JsonPath::parse(&text) {
             let _ = p.select_value(&doc);

@@ -60,3 +60,16 @@ fn deep_records_are_rejected_not_overflowed() {
     let deep = "[".repeat(100_000) + &"]".repeat(100_000);
     assert!(Value::from_json_str(&deep).is_err());
 }
+
+#[test]
+fn reader_rejects_what_json_rejects() {
+    let mut reader = syncdef_transform::ValueReader::new();
+    assert!(reader.read("{\"a\":1} x").is_err());
+    assert!(reader.read("{'a':1}").is_err());
+    let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+    assert!(reader.read(&deep).is_err());
+    assert_eq!(
+        reader.read("{\"a\":1,\"a\":2}").unwrap().to_json_compact(),
+        "{\"a\":2}"
+    );
+}
