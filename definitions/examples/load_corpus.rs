@@ -97,7 +97,12 @@ fn main() {
                         .iter()
                         .find(|p| p.kind == syncdef_definitions::model::ProblemKind::OpenApi)
                     {
-                        model_errors.push(format!("{}: {}", def.describe(p), p.message));
+                        model_errors.push(format!(
+                            "{}: {} (at {})",
+                            def.describe(p),
+                            p.message,
+                            p.pointer
+                        ));
                     }
                 }
             }
@@ -133,7 +138,7 @@ fn main() {
             "OpenAPI model: {models} built, {} not OpenAPI 3.0 per openapiv3",
             model_errors.len()
         );
-        for e in model_errors.iter().take(8) {
+        for e in &model_errors {
             println!("    {e}");
         }
     }

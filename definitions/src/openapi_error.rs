@@ -67,14 +67,22 @@ pub(crate) fn problem(root: &Node, err: &DeError) -> LoadProblem {
     let mut narrowed = false;
     if let (Some(found), Some(at)) = (unexpected(&err.message), root.pointer(&pointer)) {
         let mut path = pointer.clone();
-        if let Some((p, node)) = find(at, &found, &mut path, None) {
+        let schema_expected = err.message.contains("expected struct Schema");
+        if let Some((p, node)) = find(at, &found, &mut path, None, schema_expected) {
             narrowed = p != pointer;
             pointer = p;
             span = node.span;
         }
     }
     let message = format!("not a valid OpenAPI 3.0 document: {}", err.message);
-    let help = if narrowed && err.message.contains("sequence, expected a string") {
+    let help = if err.message.contains("expected struct PathItem")
+        && pointer.contains("/callbacks/")
+    {
+        "`openapiv3` (the OpenAPI model syncdef uses) does not accept a `$ref` to a callback: write the callback inline"
+    } else if narrowed
+        && err.message.contains("sequence, expected a string")
+        && pointer.ends_with("/type")
+    {
         "OpenAPI 3.0 allows one type per schema: write `type: string` and `nullable: true` instead of a list of types"
     } else if err.message.contains("untagged enum") {
         "this must be either `$ref: '#/components/...'` or a complete object of the expected type; check its fields"
@@ -139,14 +147,45 @@ fn fits(node: &Node, found: &Found<'_>) -> bool {
     }
 }
 
-/// The first node (document order) under a typed field that fits `found`.
+/// Whether a value found under `key` (in an object under `parent`) is where serde's complaint
+/// can apply.
+fn suspect(
+    key: Option<&str>,
+    parent: Option<&str>,
+    found: &Found<'_>,
+    schema_expected: bool,
+) -> bool {
+    if schema_expected {
+        // Where a Schema (or a reference to one) must be.
+        return matches!(parent, Some("properties" | "allOf" | "anyOf" | "oneOf"))
+            || matches!(key, Some("items" | "not" | "schema"));
+    }
+    // `required` is a list in a schema and a boolean in a parameter: a list there is fine.
+    key.is_some_and(|k| {
+        TYPED_FIELDS.contains(&k) && !(k == "required" && matches!(found, Found::Array))
+    })
+}
+
+/// The first node (document order) where serde's complaint applies and that fits `found`.
 fn find<'n>(
     node: &'n Node,
     found: &Found<'_>,
     path: &mut String,
     key: Option<&str>,
+    schema_expected: bool,
 ) -> Option<(String, &'n Node)> {
-    if key.is_some_and(|k| TYPED_FIELDS.contains(&k)) && fits(node, found) {
+    find_in(node, found, path, key, None, schema_expected)
+}
+
+fn find_in<'n>(
+    node: &'n Node,
+    found: &Found<'_>,
+    path: &mut String,
+    key: Option<&str>,
+    parent: Option<&str>,
+    schema_expected: bool,
+) -> Option<(String, &'n Node)> {
+    if suspect(key, parent, found, schema_expected) && fits(node, found) {
         return Some((path.clone(), node));
     }
     let len = path.len();
@@ -160,7 +199,7 @@ fn find<'n>(
                 } else {
                     Some(&*m.key.name)
                 };
-                let hit = find(&m.value, found, path, field);
+                let hit = find_in(&m.value, found, path, field, key, schema_expected);
                 path.truncate(len);
                 if hit.is_some() {
                     return hit;
@@ -170,7 +209,7 @@ fn find<'n>(
         NodeKind::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 pointer::push_index(path, i);
-                let hit = find(item, found, path, None);
+                let hit = find_in(item, found, path, None, key, schema_expected);
                 path.truncate(len);
                 if hit.is_some() {
                     return hit;

@@ -303,18 +303,94 @@ impl<'a> FieldSchema<'a> {
         self.node
     }
 
-    /// The types `type` allows; empty when the schema does not say (any value).
+    /// A schema of another JSON Schema document (an external system's, converted from
+    /// OpenAPI), walked with the same rules: local `$ref`s, `allOf`/`anyOf`/`oneOf` parts.
+    #[must_use]
+    pub fn in_document(doc: &'a Value, node: &'a Value) -> Self {
+        FieldSchema::new(doc, node)
+    }
+
+    /// Another schema of the same document (a composition part, an item schema).
+    #[must_use]
+    pub fn sibling(&self, node: &'a Value) -> FieldSchema<'a> {
+        FieldSchema::new(self.doc, node)
+    }
+
+    /// This schema and the parts of its `allOf`/`anyOf`/`oneOf`, recursively, resolved.
+    fn parts(&self) -> Vec<FieldSchema<'a>> {
+        let mut out = vec![*self];
+        let mut i = 0;
+        // Bounded: a composition cycle through `$ref` is reported by the loader.
+        while i < out.len() && out.len() < 64 {
+            let node = out[i].node;
+            for key in ["allOf", "anyOf", "oneOf"] {
+                for part in node
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    out.push(FieldSchema::new(self.doc, part));
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The types `type` allows; empty when the schema does not say (any value). A schema
+    /// without `type` takes its parts' (`allOf`: the first part that says; `anyOf`/`oneOf`:
+    /// every part's, or nothing when one part allows anything).
     #[must_use]
     pub fn types(&self) -> Vec<JsonType> {
+        self.types_at(0)
+    }
+
+    fn types_at(&self, depth: u32) -> Vec<JsonType> {
         match self.node.get("type") {
-            Some(Value::String(s)) => JsonType::from_name(s).into_iter().collect(),
-            Some(Value::Array(a)) => a
-                .iter()
-                .filter_map(Value::as_str)
-                .filter_map(JsonType::from_name)
-                .collect(),
-            _ => Vec::new(),
+            Some(Value::String(s)) => return JsonType::from_name(s).into_iter().collect(),
+            Some(Value::Array(a)) => {
+                return a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter_map(JsonType::from_name)
+                    .collect();
+            }
+            _ => {}
         }
+        if depth > 16 {
+            return Vec::new();
+        }
+        if let Some(parts) = self.node.get("allOf").and_then(Value::as_array) {
+            for part in parts {
+                let t = FieldSchema::new(self.doc, part).types_at(depth + 1);
+                if !t.is_empty() {
+                    return t;
+                }
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(parts) = self.node.get(key).and_then(Value::as_array) {
+                let mut all = Vec::new();
+                for part in parts {
+                    let t = FieldSchema::new(self.doc, part).types_at(depth + 1);
+                    if t.is_empty() {
+                        // `{type: 'null'}` parts are common in converted schemas; any other
+                        // part without a type allows anything.
+                        return Vec::new();
+                    }
+                    for ty in t {
+                        if !all.contains(&ty) {
+                            all.push(ty);
+                        }
+                    }
+                }
+                if !all.is_empty() {
+                    return all;
+                }
+            }
+        }
+        Vec::new()
     }
 
     /// The one non-null type, when the schema declares exactly one.
@@ -351,35 +427,77 @@ impl<'a> FieldSchema<'a> {
         self.node.get("description").and_then(Value::as_str)
     }
 
-    /// Declared property `name`.
+    /// Declared property `name`, read strictly: the declared `properties` (of the schema and
+    /// its composition parts) are the contract, so a name none of them declares is
+    /// [`Property::Unknown`], unless a part accepts other properties explicitly
+    /// (`additionalProperties: true` or a schema), names it in `required`, or declares no
+    /// property at all (a free-form object): those are [`Property::Open`]. This is what a
+    /// reader wants: OpenAPI objects are open by default, but a read of a property nobody
+    /// declared is a typo far more often than an undocumented field.
     #[must_use]
     pub fn property(&self, name: &str) -> Property<'a> {
-        if let Some(p) = self.node.get("properties").and_then(|p| p.get(name)) {
-            return Property::Known(FieldSchema::new(self.doc, p));
+        let parts = self.parts();
+        for part in &parts {
+            if let Some(p) = part.node.get("properties").and_then(|p| p.get(name)) {
+                return Property::Known(FieldSchema::new(self.doc, p));
+            }
         }
-        match self.node.get("additionalProperties") {
-            Some(Value::Bool(false)) => Property::Unknown,
-            Some(extra @ Value::Object(_)) => Property::Known(FieldSchema::new(self.doc, extra)),
-            _ => Property::Open,
+        let mut declares = false;
+        for part in &parts {
+            match part.node.get("additionalProperties") {
+                Some(Value::Bool(true)) => return Property::Open,
+                Some(extra @ Value::Object(_)) => {
+                    return Property::Known(FieldSchema::new(self.doc, extra));
+                }
+                _ => {}
+            }
+            if part
+                .node
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(name)))
+            {
+                return Property::Open;
+            }
+            declares |= part
+                .node
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty())
+                || part.node.get("additionalProperties") == Some(&Value::Bool(false));
+        }
+        if declares {
+            Property::Unknown
+        } else {
+            Property::Open
         }
     }
 
-    /// Declared property names, in schema order.
-    pub fn property_names(&self) -> impl Iterator<Item = &'a str> {
-        self.node
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|m| m.keys().map(String::as_str))
+    /// Declared property names (of the schema and its composition parts), in schema order,
+    /// without repeats.
+    #[must_use]
+    pub fn property_names(&self) -> Vec<&'a str> {
+        let mut out: Vec<&'a str> = Vec::new();
+        for part in self.parts() {
+            let names = part.node.get("properties").and_then(Value::as_object);
+            for name in names.into_iter().flat_map(|m| m.keys()) {
+                if !out.contains(&name.as_str()) {
+                    out.push(name);
+                }
+            }
+        }
+        out
     }
 
-    /// The item schema of an array.
+    /// The item schema of an array (of the schema or its first composition part that has one).
     #[must_use]
     pub fn items(&self) -> Option<FieldSchema<'a>> {
-        self.node
-            .get("items")
-            .filter(|i| i.is_object())
-            .map(|i| FieldSchema::new(self.doc, i))
+        self.parts().into_iter().find_map(|p| {
+            p.node
+                .get("items")
+                .filter(|i| i.is_object())
+                .map(|i| FieldSchema::new(self.doc, i))
+        })
     }
 
     /// Follows a dotted path of property names (`accountCurrency.currency.name`); `None` when
