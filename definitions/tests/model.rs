@@ -187,3 +187,45 @@ fn openapi_errors_are_located_at_the_node() {
     assert_eq!(p.pointer, "/paths/~1a/get/responses/200/description");
     assert_eq!(def.describe(p), "bad-description.json:3:65");
 }
+
+#[test]
+fn openapi_errors_inside_schemas_are_narrowed() {
+    let text = "openapi: 3.0.3
+info: {title: t, version: '1'}
+paths: {}
+components:
+  schemas:
+    Customer:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, pattern: 0}
+    Invoice:
+      properties:
+        lines: false
+synchronization: {}
+";
+    let def = Definition::load(syncdef_definitions::SourceFile::new("narrow.yaml", text))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let p = def
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::OpenApi)
+        .expect("an OpenAPI problem");
+    // serde stops at the untagged `Customer` schema; the problem names the value itself, and a
+    // schema's `required` list is not mistaken for it.
+    assert_eq!(
+        p.pointer,
+        "/components/schemas/Customer/properties/name/pattern"
+    );
+    assert_eq!(def.describe(p), "narrow.yaml:10:39");
+    let text = text.replace("pattern: 0", "pattern: '^a'");
+    let def = Definition::load(syncdef_definitions::SourceFile::new("narrow.yaml", text))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    let p = def
+        .problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::OpenApi)
+        .expect("an OpenAPI problem");
+    assert_eq!(p.pointer, "/components/schemas/Invoice/properties/lines");
+}
