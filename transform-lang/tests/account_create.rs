@@ -25,3 +25,23 @@ fn account_create_matches_jq() {
     }
     assert_eq!(n, 200);
 }
+
+#[test]
+fn one_compiled_template_serves_many_threads() {
+    let template =
+        Template::compile_str(&read("account-create.json"), &Settings::default()).unwrap();
+    let inputs = read("accounts-200.jsonl");
+    let expected = read("accounts-200.expected.jsonl");
+    let pairs: Vec<(&str, &str)> = inputs.lines().zip(expected.lines()).collect();
+    std::thread::scope(|s| {
+        for chunk in pairs.chunks(50) {
+            let template = &template;
+            s.spawn(move || {
+                for (input, want) in chunk {
+                    let record = Value::from_json_str(input).unwrap();
+                    assert_eq!(template.apply(&record).unwrap().to_json_compact(), *want);
+                }
+            });
+        }
+    });
+}
