@@ -229,3 +229,40 @@ synchronization: {}
         .expect("an OpenAPI problem");
     assert_eq!(p.pointer, "/components/schemas/Invoice/properties/lines");
 }
+
+#[test]
+fn placeholders_and_reference_errors_map_to_the_file() {
+    let def = fixture("quickbooks-online.yaml");
+    let account = def
+        .sync
+        .as_ref()
+        .and_then(|s| s.entry("Account"))
+        .expect("Account");
+    let action = &account.push.as_ref().expect("push").common.pre_actions[0];
+    let path = action.path.as_ref().expect("path");
+    let reference = action
+        .path_ref
+        .as_ref()
+        .expect("parsed")
+        .as_ref()
+        .expect("well formed");
+    let id = &reference.placeholders[1];
+    let span = path.span_of(def.source.text(), id.range.clone());
+    assert_eq!(def.source.slice(span), "{IntegrationId}");
+    assert_eq!(
+        def.source.describe(span),
+        format!("{}:{}", def.source.name(), "274:48")
+    );
+
+    let broken = fixture("sync-problems.yaml");
+    let push = broken
+        .sync
+        .as_ref()
+        .and_then(|s| s.entry("Account"))
+        .and_then(|e| e.push.as_ref())
+        .expect("push");
+    let create = push.create.as_ref().expect("create");
+    let err = create.parsed.as_ref().err().expect("malformed");
+    let span = create.text.span_of(broken.source.text(), err.range.clone());
+    assert_eq!(broken.source.slice(span), "POST");
+}

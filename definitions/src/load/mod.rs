@@ -189,3 +189,27 @@ fn invalid_utf8(name: String, err: std::string::FromUtf8Error) -> LoadError {
     )
     .with_help("save the file as UTF-8 (definitions must be UTF-8 encoded)")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_by_extension_then_content() {
+        let f = |name: &str, text: &str| Format::detect(&SourceFile::new(name, text));
+        assert_eq!(f("a.json", "openapi: 3.0.3"), Format::Json);
+        assert_eq!(f("a.YML", "{}"), Format::Yaml);
+        assert_eq!(
+            f("definition", "\u{feff}\n  {\"openapi\": \"3.0.3\"}"),
+            Format::Json
+        );
+        assert_eq!(f("definition.txt", "openapi: 3.0.3"), Format::Yaml);
+        assert_eq!(f("-", "[1]"), Format::Json);
+    }
+
+    #[test]
+    fn json_with_a_byte_order_mark_loads() {
+        let doc = load(SourceFile::new("bom.json", "\u{feff}{\"a\": 1}")).map_err(|e| e.render());
+        assert_eq!(doc.map(|d| d.root.span), Ok(Span::new(3, 11)));
+    }
+}
