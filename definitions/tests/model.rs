@@ -262,7 +262,7 @@ fn placeholders_and_reference_errors_map_to_the_file() {
         .and_then(|e| e.push.as_ref())
         .expect("push");
     let create = push.create.as_ref().expect("create");
-    let err = create.parsed.as_ref().err().expect("malformed");
+    let err = create.parsed.as_ref().expect_err("malformed");
     let span = create.text.span_of(broken.source.text(), err.range.clone());
     assert_eq!(broken.source.slice(span), "POST");
 }
