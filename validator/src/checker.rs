@@ -94,6 +94,27 @@ const CHECKS: &[(Rule, Check)] = &[
     ),
     (Rule::UndeclaredScope, rules::undeclared_scope::check),
     (Rule::MissingSecurity, rules::missing_security::check),
+    (Rule::UnknownRecordField, rules::unknown_record_field::check),
+    (
+        Rule::RequestBodyMismatch,
+        rules::request_body_mismatch::check,
+    ),
+    (
+        Rule::UnknownResponseField,
+        rules::unknown_response_field::check,
+    ),
+    (
+        Rule::ExternalIdNotConvertible,
+        rules::external_id_not_convertible::check,
+    ),
+    (
+        Rule::ExternalIdMayNotConvert,
+        rules::external_id_not_convertible::check_unless_errors_run,
+    ),
+    (
+        Rule::UnknownActionResponseField,
+        rules::unknown_action_response_field::check,
+    ),
 ];
 
 /// Whether the document has a top-level `synchronization` or `x-synchronization` member.
@@ -102,12 +123,17 @@ pub(crate) fn has_sync_section(doc: &Document) -> bool {
 }
 
 /// Every diagnostic of the enabled rules, with the configured severities.
-pub(crate) fn check(def: &Definition, settings: &RuleSettings, path: &Path) -> Vec<Diagnostic> {
+pub(crate) fn check(
+    def: &Definition,
+    settings: &RuleSettings,
+    path: &Path,
+    samples: &crate::typecheck::Samples,
+) -> Vec<Diagnostic> {
     let mut sink = Sink::new(settings, path, Arc::clone(&def.source));
     report_problems(def, &mut sink);
     // Without a section (reported as SD110) no other rule applies.
     if def.sync.is_some() {
-        let ctx = Context::new(def);
+        let ctx = Context::new(def, samples);
         for (rule, check) in CHECKS {
             if sink.enabled(*rule) {
                 check(&ctx, &mut sink);

@@ -11,7 +11,7 @@
 //! | `SD5xx` | pre- and post-synchronization actions |
 //! | `SD6xx` | synchronization entries (`module`, update semantics) |
 //! | `SD7xx` | security schemes |
-//! | `SD8xx` | reserved: type checking of templates against platform records and external schemas |
+//! | `SD8xx` | type checking: templates against platform records and external schemas |
 //! | `SD9xx` | reserved: configuration and tool problems |
 //!
 //! A code is never reused: a removed rule keeps its number retired, so suppressions in users'
@@ -99,6 +99,13 @@ rule_codes! {
     "SD702" => incomplete_oauth_flow::IncompleteOauthFlow,
     "SD703" => undeclared_scope::UndeclaredScope,
     "SD704" => missing_security::MissingSecurity,
+    // Type checking.
+    "SD801" => unknown_record_field::UnknownRecordField,
+    "SD802" => request_body_mismatch::RequestBodyMismatch,
+    "SD803" => unknown_response_field::UnknownResponseField,
+    "SD804" => external_id_not_convertible::ExternalIdNotConvertible,
+    "SD805" => external_id_not_convertible::ExternalIdMayNotConvert,
+    "SD806" => unknown_action_response_field::UnknownActionResponseField,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.
@@ -175,11 +182,8 @@ mod tests {
                     && code[2..].bytes().all(|b| b.is_ascii_digit()),
                 "{code} is not SD + 3 digits"
             );
-            // SD8xx and SD9xx are reserved groups.
-            assert!(
-                !code.starts_with("SD8") && !code.starts_with("SD9"),
-                "{code} is in a reserved group"
-            );
+            // SD9xx is a reserved group.
+            assert!(!code.starts_with("SD9"), "{code} is in a reserved group");
         }
     }
 

@@ -28,9 +28,11 @@ pub mod rules;
 pub mod schema;
 pub mod suggest;
 pub mod templates;
+mod typecheck;
 
 pub use codes::Rule;
 pub use config::{ConfigError, RuleLevel, RuleSettings};
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use lint::{Config, lint_definition, lint_document, lint_paths, lint_text};
 pub use report::{FileReport, LintError, LintReport, Summary};
+pub use typecheck::Samples;

@@ -27,9 +27,37 @@ pub struct Config {
     pub jobs: Option<NonZeroUsize>,
     /// Loader limits (nesting depth, alias expansion).
     pub load: LoadOptions,
+    /// Sample records by entry name (`--sample ENTRY=FILE`): request templates of that entry
+    /// are also rendered over it and the rendering checked against the request body schema.
+    pub samples: Arc<crate::typecheck::Samples>,
 }
 
 impl Config {
+    /// Adds the sample record of entry `entry` read from the JSON file at `path`.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a JSON object; the message says which and why.
+    pub fn add_sample(&mut self, entry: &str, path: &Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the sample {}: {e}", path.display()))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "the sample {} is not JSON: {e} (line {}, column {})",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?;
+        if !value.is_object() {
+            return Err(format!(
+                "the sample {} must be one platform record (a JSON object), as the platform API returns it",
+                path.display()
+            ));
+        }
+        Arc::make_mut(&mut self.samples).insert(entry.to_owned(), value);
+        Ok(())
+    }
+
     /// A configuration that uses the `syncdef.toml` at `path` for every file.
     ///
     /// # Errors
@@ -98,8 +126,17 @@ pub fn lint_definition(
     settings: &RuleSettings,
     explicit: bool,
 ) -> Vec<Diagnostic> {
+    lint_definition_with(def, settings, explicit, &crate::typecheck::Samples::new())
+}
+
+fn lint_definition_with(
+    def: &Definition,
+    settings: &RuleSettings,
+    explicit: bool,
+    samples: &crate::typecheck::Samples,
+) -> Vec<Diagnostic> {
     let path = PathBuf::from(def.source.name());
-    let mut diagnostics = checker::check(def, settings, &path);
+    let mut diagnostics = checker::check(def, settings, &path, samples);
     if !explicit {
         diagnostics.retain(|d| d.rule != Rule::MissingSyncSection);
     }
@@ -217,7 +254,12 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
                 return Outcome::Skipped;
             }
             let source = Arc::clone(&doc.source);
-            let diagnostics = lint_document(doc, &job.settings, job.candidate.explicit);
+            let diagnostics = lint_definition_with(
+                &Definition::from_document(doc),
+                &job.settings,
+                job.candidate.explicit,
+                &config.samples,
+            );
             Outcome::Linted(FileReport {
                 source,
                 diagnostics,

@@ -28,6 +28,12 @@ pub(crate) struct Context<'a> {
     /// Names declared under `servers[].variables`, in document order, deduplicated.
     pub server_variables: Vec<&'a str>,
     pub entries: Vec<EntryInfo<'a>>,
+    /// The platform record schema, with the definition's `x-syncdef-records` applied.
+    pub records: crate::typecheck::Records,
+    /// OpenAPI schemas converted to JSON Schema, on first use.
+    pub schemas: crate::typecheck::openapi::SchemaCache,
+    /// Sample records given by the user, by entry name.
+    pub samples: &'a crate::typecheck::Samples,
 }
 
 /// An entry and what the rules derive from it.
@@ -69,7 +75,7 @@ pub(crate) enum Resolution<'a, 'i> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(doc: &'a Definition) -> Self {
+    pub fn new(doc: &'a Definition, samples: &'a crate::typecheck::Samples) -> Self {
         let text = doc.source.text();
         let entries = doc
             .sync
@@ -81,6 +87,9 @@ impl<'a> Context<'a> {
             paths: PathIndex::new(&doc.root),
             server_variables: server_variables(&doc.root),
             entries,
+            records: crate::typecheck::Records::of(&doc.root),
+            schemas: crate::typecheck::openapi::SchemaCache::default(),
+            samples,
         }
     }
 

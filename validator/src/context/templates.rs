@@ -52,6 +52,9 @@ pub(crate) struct Template<'a> {
     /// Why the template does not compile (every error, in template order).
     pub errors: Vec<TemplateError>,
     pub reads: Vec<PathRead>,
+    /// The compiled template, when it compiles (the type-checking rules walk its reads with
+    /// their contexts and render it over sample records).
+    pub compiled: Option<TransformTemplate>,
 }
 
 impl<'a> Template<'a> {
@@ -61,6 +64,7 @@ impl<'a> Template<'a> {
             tree: None,
             errors: Vec::new(),
             reads: Vec::new(),
+            compiled: None,
         };
         match &source.body {
             TemplateBody::Node(node) => template.tree = Some(Tree::Inline(node)),
@@ -91,9 +95,10 @@ impl<'a> Template<'a> {
             }
         }
         if let Some(tree) = &template.tree {
-            let (errors, reads) = analyse_tree(tree, file_text);
+            let (errors, reads, compiled) = analyse_tree(tree, file_text);
             template.errors.extend(errors);
             template.reads = reads;
+            template.compiled = compiled;
         }
         template
     }
@@ -172,7 +177,10 @@ impl Tree<'_> {
 
 /// Compiles the template with the template language and collects its errors and the
 /// JSONPaths it reads from the record, all located in the file.
-fn analyse_tree(tree: &Tree<'_>, file_text: &str) -> (Vec<TemplateError>, Vec<PathRead>) {
+fn analyse_tree(
+    tree: &Tree<'_>,
+    file_text: &str,
+) -> (Vec<TemplateError>, Vec<PathRead>, Option<TransformTemplate>) {
     let compiled = match TransformTemplate::compile(tree.root().to_json(), &Settings::default()) {
         Ok(compiled) => compiled,
         Err(errors) => {
@@ -185,7 +193,7 @@ fn analyse_tree(tree: &Tree<'_>, file_text: &str) -> (Vec<TemplateError>, Vec<Pa
                     help: e.help.clone(),
                 })
                 .collect();
-            return (errors, Vec::new());
+            return (errors, Vec::new(), None);
         }
     };
     let mut reads = Vec::new();
@@ -218,5 +226,5 @@ fn analyse_tree(tree: &Tree<'_>, file_text: &str) -> (Vec<TemplateError>, Vec<Pa
             member_span: member.map(|(m, r)| at(m, r)),
         });
     }
-    (Vec::new(), reads)
+    (Vec::new(), reads, Some(compiled))
 }

@@ -1,0 +1,255 @@
+//! `RequestBodyMismatch`: a request template's output does not fit the operation's request
+//! body schema.
+
+use std::collections::HashSet;
+
+use jsonschema::error::ValidationErrorKind;
+use serde_json::{Map, Value};
+use syncdef_definitions::{Node, Span};
+
+use crate::codes::Rule;
+use crate::context::{Context, EntryInfo, Resolution, Sink, Template};
+use crate::platform::Module;
+use crate::rule::declare_rule;
+use crate::typecheck::RecordValueTypes;
+use crate::typecheck::openapi::{Direction, json_content_schema};
+use crate::typecheck::shape::{self, ShapeFinding, display, producer};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks the output of each request template (`createRequest`, `updateRequest`,
+    /// `deleteRequest`) against the JSON request body schema of the operation it feeds (OpenAPI
+    /// 3.0: `$ref`s, `nullable`, `allOf`/`anyOf`/`oneOf`, `additionalProperties`, `readOnly`).
+    /// It reports required properties the template never produces (or produces only under an
+    /// `#ifgroup`), properties the schema does not allow, and values whose type cannot match
+    /// (a constant string where an integer is required, an object where an array is, a
+    /// `#valueof` of a platform field of another type).
+    ///
+    /// The check runs twice, and reports each root cause once: on the template's shape (keys,
+    /// constants, `#ifgroup` keys as optional, `#loop` as arrays, the type of `#valueof` from
+    /// the platform record schema), and on a rendering of the template over a sample record,
+    /// validated with the `jsonschema` crate. The sample is synthesised from the platform record
+    /// schema (every field present), or given with `syncdef lint --sample ENTRY=FILE`; over a
+    /// synthesised sample only structural findings (required, not allowed, none of the
+    /// alternatives) are reported: its values are made up (a field whose type the spec does not
+    /// show is synthesised as a string), so value types are the static pass's job there. Each finding points at the
+    /// template key that produced the value.
+///
+    /// ## Why is this bad?
+    /// The external system rejects the request (`400 Bad Request`), or worse, silently drops a
+    /// property it does not know, on every push of every record.
+///
+    /// ## Example
+    /// ```yaml
+    /// # The body schema requires DisplayName (string) and has `additionalProperties: false`.
+    /// createRequest:
+    ///   Name: "#valueof($.account.name)"
+    ///   Taxable: "yes"
+    /// ```
+///
+    /// ## Use instead
+    /// ```yaml
+    /// createRequest:
+    ///   DisplayName: "#valueof($.account.name)"
+    ///   Taxable: "#valueof($.account.isTaxable)"
+    /// ```
+    pub struct RequestBodyMismatch {
+        title: "a request template's output does not fit the operation's request body schema",
+        severity: Error,
+    }
+}
+
+/// Stands for the template's name key in shape walks (its span is a file span already).
+const NAME_MARKER: Span = Span::empty(u32::MAX);
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    for info in &ctx.entries {
+        let Some(module) = info.module else { continue };
+        for site in &info.operations {
+            let Some(op) = site.operation else { continue };
+            if !matches!(op, "create" | "update" | "delete") {
+                continue;
+            }
+            let Some(template) = info.template(&format!("{op}Request")) else {
+                continue;
+            };
+            let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+                continue;
+            };
+            let root = &ctx.doc.root;
+            let Some(body) = operation.get("requestBody") else {
+                continue;
+            };
+            let Some(schema) = json_content_schema(root, body) else {
+                continue;
+            };
+            check_template(ctx, sink, info, module, template, schema, site.text.span);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_template(
+    ctx: &Context,
+    sink: &mut Sink,
+    info: &EntryInfo,
+    module: &Module,
+    template: &Template,
+    schema: &Node,
+    operation_span: Span,
+) {
+    let Some(tree) = &template.tree else { return };
+    let converted = ctx.schemas.get(&ctx.doc.root, schema, Direction::Request);
+    let Some(schema_root) = converted.root() else {
+        return;
+    };
+    let name_span = template.source.name.span;
+    let text = ctx.text();
+    let span_of = |s: Span| {
+        if s == NAME_MARKER {
+            name_span
+        } else {
+            tree.node_span(text, s)
+        }
+    };
+    let types = RecordValueTypes {
+        records: &ctx.records.schemas,
+        root: module.root,
+    };
+    let findings = shape::check(tree.root(), NAME_MARKER, schema_root, &types, &span_of);
+    let mut seen: HashSet<(Span, String)> = HashSet::new();
+    for f in findings {
+        seen.insert((f.span, f.category.clone()));
+        push(sink, template, &f, operation_span, None);
+    }
+    // The rendering: only when the template compiles and the schema compiles.
+    let (Some(compiled), Some(validator)) = (&template.compiled, &converted.validator) else {
+        return;
+    };
+    let given = ctx.samples.get(info.name());
+    let Some(record) = given
+        .cloned()
+        .or_else(|| ctx.records.schemas.sample(module.root))
+    else {
+        return;
+    };
+    let input = template_input(ctx, module.root, record);
+    let Ok(output) = compiled.apply(&syncdef_transform::Value::from(input)) else {
+        // Evaluation errors surface in dry-runs with the record that causes them.
+        return;
+    };
+    let output = Value::from(output);
+    let sample = if given.is_some() {
+        "the sample given with `--sample`"
+    } else {
+        "a sample record synthesised from the platform record schema"
+    };
+    for error in validator.iter_errors(&output) {
+        let pointer = error.instance_path().as_str().to_owned();
+        let kind = error.kind();
+        let structural = matches!(
+            kind,
+            ValidationErrorKind::Required { .. }
+                | ValidationErrorKind::AdditionalProperties { .. }
+                | ValidationErrorKind::AnyOf { .. }
+                | ValidationErrorKind::OneOfNotValid { .. }
+        );
+        if given.is_none() && !structural {
+            continue;
+        }
+        let targets: Vec<(String, String)> = match kind {
+            ValidationErrorKind::Required { property } => {
+                let name = property.as_str().unwrap_or_default().to_owned();
+                vec![(pointer.clone(), format!("required:{name}"))]
+            }
+            ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+                .iter()
+                .map(|n| {
+                    (
+                        format!("{pointer}/{}", escape(n)),
+                        format!("additional:{n}"),
+                    )
+                })
+                .collect(),
+            ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
+                vec![(pointer.clone(), "required:anyOf".to_owned())]
+            }
+            ValidationErrorKind::Type { .. } => vec![(pointer.clone(), "type".to_owned())],
+            other => vec![(pointer.clone(), other.keyword().to_owned())],
+        };
+        for (at, category) in targets {
+            let (_, span) = producer(tree.root(), NAME_MARKER, &at);
+            let span = span_of(span);
+            if !seen.insert((span, category.clone())) {
+                continue;
+            }
+            let finding = ShapeFinding {
+                span,
+                pointer: at.clone(),
+                category,
+                message: format!(
+                    "rendered over {sample}, the template gives a body that does not fit the schema at `{}`: {error}",
+                    display(&pointer)
+                ),
+                help: "change the template so that its output fits the operation's request body schema".into(),
+            };
+            push(sink, template, &finding, operation_span, Some(sample));
+        }
+    }
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+fn push(
+    sink: &mut Sink,
+    template: &Template,
+    f: &ShapeFinding,
+    operation_span: Span,
+    _sample: Option<&str>,
+) {
+    let d = sink
+        .diagnostic(Rule::RequestBodyMismatch, f.span, f.message.clone())
+        .with_pointer(template.source.pointer.clone())
+        .with_label(
+            operation_span,
+            "the operation whose request body schema is checked",
+        )
+        .with_help(f.help.clone());
+    sink.push(d);
+}
+
+/// What a request template is applied to: the record under its root, the server variables'
+/// defaults, and stand-ins for the external id and the pre-action value.
+fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
+    let mut vars = Map::new();
+    for server in ctx
+        .doc
+        .root
+        .get("servers")
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+    {
+        for m in server
+            .get("variables")
+            .and_then(Node::as_object)
+            .unwrap_or_default()
+        {
+            let default = m
+                .value
+                .get("default")
+                .and_then(Node::as_str)
+                .unwrap_or("")
+                .to_owned();
+            vars.entry(m.key.name.to_string())
+                .or_insert(Value::String(default));
+        }
+    }
+    let mut input = Map::new();
+    input.insert(root.to_owned(), record);
+    input.insert("serverVariables".into(), Value::Object(vars));
+    input.insert("externalId".into(), Value::String("1".into()));
+    input.insert("syncToken".into(), Value::String("1".into()));
+    Value::Object(input)
+}

@@ -1,0 +1,180 @@
+//! `UnknownRecordField`: a template reads a field the platform record does not have.
+
+use syncdef_definitions::Span;
+use syncdef_definitions::platform::EXTENSION_KEY;
+use syncdef_transform::PathContext;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::rule::declare_rule;
+use crate::suggest::did_you_mean;
+use crate::templates::is_request_template;
+use crate::typecheck::reads::{Loops, ReadProblem, ReadProblemKind, walk};
+
+declare_rule! {
+    /// ## What it does
+    /// Resolves every JSONPath a request template reads under its module's record root
+    /// (`$.account`, `$.invoice`, ...) against the platform record schema
+    /// (`syncdef schema --records`), including the fields tested inside filters
+    /// (`[?(@.isBilling==true)]`) and the reads of `#currentvalueatpath` inside a `#loop` over a
+    /// record array (`$.invoice.items`). It reports a field the record does not have (with the
+    /// closest name), an index or filter applied to something that is not an array, and a field
+    /// read on an array or on a scalar. The finding points at the exact characters in the
+    /// template.
+    ///
+    /// Records follow the platform spec, part 2. Fields the spec does not list (custom fields)
+    /// are declared in the definition under `x-syncdef-records`, keyed by record definition;
+    /// problems in that extension are reported by this rule too.
+///
+    /// ## Why is this bad?
+    /// A misspelt field reads nothing: `#valueof($.account.nmae)` renders an empty value and the
+    /// external system receives a customer without a name, or rejects it, only in production.
+///
+    /// ## Example
+    /// ```yaml
+    /// createRequest:
+    ///   DisplayName: "#valueof($.account.nmae)"
+    ///   BillAddr:
+    ///     City: "#valueof($.account.addresses[?(@.isBiling==true)].city)"
+    /// ```
+///
+    /// ## Use instead
+    /// ```yaml
+    /// createRequest:
+    ///   DisplayName: "#valueof($.account.name)"
+    ///   BillAddr:
+    ///     City: "#valueof($.account.addresses[?(@.isBilling==true)].city)"
+    /// ```
+    /// or, for a custom field the platform carries:
+    /// ```yaml
+    /// x-syncdef-records:
+    ///   Account:
+    ///     properties:
+    ///       vatNumber: {type: string}
+    /// ```
+    pub struct UnknownRecordField {
+        title: "a template reads a field the platform record does not have",
+        severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    report_extension(ctx, sink);
+    let input = ctx.records.schemas.input();
+    for info in &ctx.entries {
+        // Without a known module the record is unknown (SD601).
+        let Some(module) = info.module else { continue };
+        for template in info
+            .templates
+            .iter()
+            .filter(|t| is_request_template(t.name()))
+        {
+            let (Some(compiled), Some(tree)) = (&template.compiled, &template.tree) else {
+                continue;
+            };
+            let mut loops = Loops::default();
+            for use_ in compiled.paths() {
+                let own_root = use_
+                    .path
+                    .member_chain()
+                    .next()
+                    .is_some_and(|(root, _)| root == module.root);
+                let start = match &use_.context {
+                    // Other roots are SD404's (foreign), SD405's or SD406's.
+                    PathContext::Root if !own_root => None,
+                    context => loops.start(input, context),
+                };
+                let Some(start) = start else {
+                    loops.enter(&use_, None);
+                    continue;
+                };
+                match walk(start, use_.path.text(), use_.path.steps()) {
+                    Ok(end) => loops.enter(&use_, end),
+                    Err(problem) => {
+                        loops.enter(&use_, None);
+                        let base = use_.location.range.start;
+                        let range = base + problem.range.start..base + problem.range.end;
+                        let span = tree.locate(ctx.text(), &use_.location, range);
+                        let within_loop = matches!(use_.context, PathContext::LoopElement(_));
+                        push(sink, span, &template.source.pointer, &problem, within_loop);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop: bool) {
+    let owner = if within_loop && p.prefix.trim_start_matches('$').is_empty() {
+        "the loop's current item".to_owned()
+    } else if within_loop {
+        format!("`{}` of the loop's current item", p.prefix)
+    } else {
+        format!("`{}`", p.prefix)
+    };
+    let suggest = |candidates: &[String]| {
+        did_you_mean(&p.name, candidates.iter().map(String::as_str)).map_or_else(
+            || {
+                format!(
+                    "it has: {}; declare a field the spec does not list under `{EXTENSION_KEY}`",
+                    candidates
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            },
+            |s| format!("did you mean `{s}`?"),
+        )
+    };
+    let (message, help) = match &p.kind {
+        ReadProblemKind::UnknownProperty { candidates } => (
+            format!("{owner} has no field `{}`", p.name),
+            suggest(candidates),
+        ),
+        ReadProblemKind::UnknownFilterField { candidates } => (
+            format!(
+                "the filter tests `{}`, which the items of {owner} do not have",
+                p.name
+            ),
+            suggest(candidates),
+        ),
+        ReadProblemKind::NotAnArray => (
+            format!("{owner} is not an array: it cannot be indexed or filtered"),
+            "read the field directly, without `[...]`".to_owned(),
+        ),
+        ReadProblemKind::MemberOfArray => (
+            format!("{owner} is an array: `.{}` reads no item", p.name),
+            format!(
+                "select an item first, by index (`[0].{0}`) or by a filter (`[?(@.isBilling==true)].{0}`)",
+                p.name
+            ),
+        ),
+        ReadProblemKind::MemberOfScalar => (
+            format!("{owner} is not an object: it has no field `{}`", p.name),
+            "remove the extra step".to_owned(),
+        ),
+    };
+    let d = sink
+        .diagnostic(Rule::UnknownRecordField, span, message)
+        .with_pointer(pointer.to_owned())
+        .with_help(help);
+    sink.push(d);
+}
+
+fn report_extension(ctx: &Context, sink: &mut Sink) {
+    let Some(ext) = &ctx.records.extension else {
+        return;
+    };
+    for problem in &ctx.records.problems {
+        let span = ext
+            .pointer_key_span(&problem.pointer)
+            .or_else(|| ext.pointer(&problem.pointer).map(|n| n.span))
+            .unwrap_or(ext.span);
+        let d = sink
+            .diagnostic(Rule::UnknownRecordField, span, problem.message.clone())
+            .with_pointer(format!("/{EXTENSION_KEY}{}", problem.pointer))
+            .with_help("`x-syncdef-records` extends the platform record schema: see `syncdef schema --records` for the definitions it may name");
+        sink.push(d);
+    }
+}

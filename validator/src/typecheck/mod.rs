@@ -1,0 +1,159 @@
+//! Type checking (SD8xx): templates against the platform records they read and the external
+//! operations they feed. What the rules share is here; each rule is a file under `rules/`.
+
+pub(crate) mod openapi;
+pub(crate) mod reads;
+pub(crate) mod shape;
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use syncdef_definitions::Node;
+use syncdef_definitions::platform::{self, ExtensionProblem, JsonType, RecordSchemas};
+use syncdef_transform::JsonPath;
+
+/// Sample records given by the user (`syncdef lint --sample ENTRY=FILE`), by entry name.
+pub type Samples = BTreeMap<String, Value>;
+
+/// The platform record schema of one definition: the shipped one, or the shipped one with the
+/// definition's `x-syncdef-records` applied.
+pub(crate) struct Records {
+    pub schemas: Cow<'static, RecordSchemas>,
+    /// Problems of the extension, with its node.
+    pub problems: Vec<ExtensionProblem>,
+    pub extension: Option<Node>,
+}
+
+impl Records {
+    pub fn of(root: &Node) -> Records {
+        match root.get(platform::EXTENSION_KEY) {
+            None => Records {
+                schemas: Cow::Borrowed(platform::builtin()),
+                problems: Vec::new(),
+                extension: None,
+            },
+            Some(ext) => {
+                let (schemas, problems) = platform::builtin().extended(&ext.to_json());
+                Records {
+                    schemas: Cow::Owned(schemas),
+                    problems,
+                    extension: Some(ext.clone()),
+                }
+            }
+        }
+    }
+}
+
+/// Result types of functions whose output type does not depend on their arguments.
+fn function_type(name: &str) -> Option<JsonType> {
+    Some(match name {
+        "substring" | "concat" | "xconcat" | "tostring" | "toupper" | "tolower" | "trim" => {
+            JsonType::String
+        }
+        "add" | "subtract" | "multiply" | "divide" | "round" => JsonType::Number,
+        "exists" | "existsandnotempty" | "isnumber" | "isstring" | "isboolean" | "isarray" => {
+            JsonType::Boolean
+        }
+        _ => return None,
+    })
+}
+
+/// Infers the type of template expressions from the platform record schema.
+pub(crate) struct RecordValueTypes<'s> {
+    pub records: &'s RecordSchemas,
+    /// The module's record root (`account`): only its reads have a known type.
+    pub root: &'s str,
+}
+
+impl shape::ValueTypes for RecordValueTypes<'_> {
+    fn expression_type(&self, text: &str, _loop_depth: usize) -> Option<JsonType> {
+        let call = text.strip_prefix('#')?;
+        let (name, rest) = call.split_once('(')?;
+        if name != "valueof" {
+            return function_type(name);
+        }
+        let arg = rest.strip_suffix(')')?.trim();
+        // A second argument (an alias) reads another context: unknown.
+        if arg.contains(',') && !arg.contains("[?(") {
+            return None;
+        }
+        let path = JsonPath::parse(arg).ok()?;
+        let first = path.member_chain().next()?.0;
+        if first != self.root {
+            return None;
+        }
+        let end = reads::walk(self.records.input(), path.text(), path.steps()).ok()??;
+        end.value_type()
+    }
+}
+
+/// The JSON schemas of an operation's responses (2xx only, or every declared one), converted
+/// once per file. Responses without a JSON schema are left out.
+pub(crate) fn response_schemas(
+    ctx: &crate::context::Context<'_>,
+    operation: &Node,
+    success_only: bool,
+) -> Vec<std::rc::Rc<openapi::Converted>> {
+    let root = &ctx.doc.root;
+    let responses = if success_only {
+        openapi::success_responses(root, operation)
+    } else {
+        openapi::all_responses(root, operation)
+    };
+    responses
+        .into_iter()
+        .filter_map(|r| openapi::json_content_schema(root, r))
+        .map(|s| ctx.schemas.get(root, s, openapi::Direction::Response))
+        .collect()
+}
+
+/// Header names the 2xx responses of an operation declare.
+pub(crate) fn response_headers<'n>(root: &'n Node, operation: &'n Node) -> Vec<&'n str> {
+    openapi::success_responses(root, operation)
+        .into_iter()
+        .filter_map(|r| r.get("headers").and_then(Node::as_object))
+        .flatten()
+        .map(|m| &*m.key.name)
+        .collect()
+}
+
+/// A field named as the engine reads action values (`Customer.SyncToken`, `@odata.etag`): a
+/// dot separates nested members, but a member whose own name contains dots wins.
+pub(crate) enum FieldLookup<'s> {
+    /// Declared (the schema, or `None` below an open object).
+    Found(Option<platform::FieldSchema<'s>>),
+    /// Not declared: the names the object at the failing level has.
+    Missing(Vec<String>),
+}
+
+pub(crate) fn lookup_field<'s>(schema: platform::FieldSchema<'s>, name: &str) -> FieldLookup<'s> {
+    use platform::Property;
+    match schema.property(name) {
+        Property::Known(s) => return FieldLookup::Found(Some(s)),
+        Property::Open => return FieldLookup::Found(None),
+        Property::Unknown => {}
+    }
+    let dots: Vec<usize> = name.match_indices('.').map(|(i, _)| i).collect();
+    for i in dots.into_iter().rev() {
+        let (head, rest) = (&name[..i], &name[i + 1..]);
+        if let Property::Known(inner) = schema.property(head)
+            && let FieldLookup::Found(found) = lookup_field(inner, rest)
+        {
+            return FieldLookup::Found(found);
+        }
+    }
+    // Report at the deepest level reached through declared names.
+    if let Some((head, rest)) = name.split_once('.')
+        && let Property::Known(inner) = schema.property(head)
+    {
+        return lookup_field(inner, rest);
+    }
+    FieldLookup::Missing(
+        schema
+            .property_names()
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+    )
+}

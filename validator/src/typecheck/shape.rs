@@ -1,0 +1,436 @@
+//! A request template's output shape, read statically from its tree, checked against the
+//! request body schema; and the way back from an output JSON pointer to the template node
+//! that produced it (for findings of a rendering).
+
+use syncdef_definitions::platform::{FieldSchema, JsonType, Property};
+use syncdef_definitions::{Node, NodeKind, Span};
+
+/// A mismatch between the template's shape and the schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ShapeFinding {
+    /// The template span to underline (a key, or the template name for the root).
+    pub span: Span,
+    /// Output pointer of the object or value concerned (for deduplication with renderings).
+    pub pointer: String,
+    /// `required:<name>`, `additional:<name>` or `type`.
+    pub category: String,
+    pub message: String,
+    pub help: String,
+}
+
+/// What the static walk needs to know about `#valueof` reads.
+pub(crate) trait ValueTypes {
+    /// The JSON type an expression string (`#valueof($.account.name)`) produces, when known.
+    fn expression_type(&self, text: &str, loop_depth: usize) -> Option<JsonType>;
+}
+
+/// Walks template `root` (named at `name_span`) against `schema`.
+pub(crate) fn check(
+    root: &Node,
+    name_span: Span,
+    schema: FieldSchema<'_>,
+    types: &dyn ValueTypes,
+    span_of: &dyn Fn(Span) -> Span,
+) -> Vec<ShapeFinding> {
+    let mut out = Vec::new();
+    node(root, name_span, "", schema, types, span_of, 0, &mut out);
+    out
+}
+
+/// One produced member: its key span, value, and whether an `#ifgroup` guards it.
+struct Produced<'n> {
+    key: &'n str,
+    key_span: Span,
+    value: &'n Node,
+    conditional: bool,
+}
+
+/// The members an object template produces, `#ifgroup` contents inlined; `None` when a key
+/// is computed (`#eval`, bulk functions): then the member set is unknown.
+fn produced<'n>(node: &'n Node, conditional: bool, out: &mut Vec<Produced<'n>>) -> bool {
+    let Some(members) = node.as_object() else {
+        return true;
+    };
+    for m in members {
+        let key: &str = &m.key.name;
+        if let Some(_cond) = key.strip_prefix("#ifgroup(") {
+            if !produced(&m.value, true, out) {
+                return false;
+            }
+        } else if key.starts_with('#') {
+            return false;
+        } else {
+            out.push(Produced {
+                key,
+                key_span: m.key.span,
+                value: &m.value,
+                conditional,
+            });
+        }
+    }
+    true
+}
+
+/// Whether an object template is a `#loop` (one `#loop(...)` key: it renders as an array).
+fn loop_body(node: &Node) -> Option<&Node> {
+    match node.as_object() {
+        Some([only]) if only.key.name.starts_with("#loop(") => Some(&only.value),
+        _ => None,
+    }
+}
+
+/// The type a template node produces, when known.
+fn produced_type(node: &Node, types: &dyn ValueTypes, loop_depth: usize) -> Option<JsonType> {
+    match &node.kind {
+        NodeKind::Null => Some(JsonType::Null),
+        NodeKind::Bool(_) => Some(JsonType::Boolean),
+        NodeKind::Number(n) => Some(if n.value.as_f64().fract() == 0.0 {
+            JsonType::Integer
+        } else {
+            JsonType::Number
+        }),
+        NodeKind::String(s) => {
+            let text: &str = &s.value;
+            if text.starts_with('#') {
+                types.expression_type(text, loop_depth)
+            } else {
+                Some(JsonType::String)
+            }
+        }
+        NodeKind::Array(_) => Some(JsonType::Array),
+        NodeKind::Object(_) if loop_body(node).is_some() => Some(JsonType::Array),
+        NodeKind::Object(_) => {
+            let mut members = Vec::new();
+            produced(node, false, &mut members).then_some(JsonType::Object)
+        }
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+fn compatible(produced: JsonType, allowed: &[JsonType]) -> bool {
+    allowed.is_empty()
+        || allowed.contains(&produced)
+        || (produced == JsonType::Integer && allowed.contains(&JsonType::Number))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn node(
+    tpl: &Node,
+    at: Span,
+    pointer: &str,
+    schema: FieldSchema<'_>,
+    types: &dyn ValueTypes,
+    span_of: &dyn Fn(Span) -> Span,
+    loop_depth: usize,
+    out: &mut Vec<ShapeFinding>,
+) {
+    let allowed = schema.types();
+    if let Some(t) = produced_type(tpl, types, loop_depth)
+        && !compatible(t, &allowed)
+    {
+        let what = match (&tpl.kind, t) {
+            (NodeKind::String(s), _) if !s.value.starts_with('#') => {
+                format!("the constant string {:?}", &*s.value)
+            }
+            (NodeKind::String(_), t) => format!("a {} value", t.name()),
+            (_, JsonType::Array) => "an array".to_owned(),
+            (_, JsonType::Object) => "an object".to_owned(),
+            (_, t) => format!("a constant {}", t.name()),
+        };
+        let wanted: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+        out.push(ShapeFinding {
+            span: span_of(at),
+            pointer: pointer.to_owned(),
+            category: "type".into(),
+            message: format!(
+                "the template produces {what} at `{}` where the request body schema wants {}",
+                display(pointer),
+                wanted.join(" or ")
+            ),
+            help: format!("produce a {} here", wanted.join(" or ")),
+        });
+        return;
+    }
+    if let Some(body) = loop_body(tpl) {
+        if let Some(items) = schema.items() {
+            node(
+                body,
+                at,
+                &format!("{pointer}/0"),
+                items,
+                types,
+                span_of,
+                loop_depth + 1,
+                out,
+            );
+        }
+        return;
+    }
+    match &tpl.kind {
+        NodeKind::Array(items) => {
+            if let Some(item_schema) = schema.items() {
+                for (i, item) in items.iter().enumerate() {
+                    let p = format!("{pointer}/{i}");
+                    node(
+                        item,
+                        item.span,
+                        &p,
+                        item_schema,
+                        types,
+                        span_of,
+                        loop_depth,
+                        out,
+                    );
+                }
+            }
+        }
+        NodeKind::Object(_) => object(tpl, at, pointer, schema, types, span_of, loop_depth, out),
+        _ => {}
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn object(
+    tpl: &Node,
+    at: Span,
+    pointer: &str,
+    schema: FieldSchema<'_>,
+    types: &dyn ValueTypes,
+    span_of: &dyn Fn(Span) -> Span,
+    loop_depth: usize,
+    out: &mut Vec<ShapeFinding>,
+) {
+    let mut members = Vec::new();
+    if !produced(tpl, false, &mut members) {
+        return;
+    }
+    let closed = schema_closed(schema);
+    for m in &members {
+        let p = format!("{pointer}/{}", m.key.replace('~', "~0").replace('/', "~1"));
+        match schema.property(m.key) {
+            Property::Known(s) => node(m.value, m.key_span, &p, s, types, span_of, loop_depth, out),
+            Property::Unknown if closed => {
+                let names = schema.property_names();
+                let help = match crate::suggest::did_you_mean(m.key, names.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the schema allows: {}", list(&names)),
+                };
+                out.push(ShapeFinding {
+                    span: span_of(m.key_span),
+                    pointer: p,
+                    category: format!("additional:{}", m.key),
+                    message: format!(
+                        "the request body schema does not allow `{}` in `{}`",
+                        m.key,
+                        display(pointer)
+                    ),
+                    help,
+                });
+            }
+            _ => {}
+        }
+    }
+    let has = |name: &str| {
+        members
+            .iter()
+            .find(|m| m.key == name)
+            .map(|m| m.conditional)
+    };
+    // `required` of the schema and its `allOf` parts must all be produced; of `anyOf`/`oneOf`
+    // alternatives, one alternative's.
+    let (all, alternatives) = required_sets(schema);
+    for name in all {
+        match has(&name) {
+            Some(false) => {}
+            conditional => out.push(missing(at, pointer, &name, conditional.is_some(), span_of)),
+        }
+    }
+    if !alternatives.is_empty()
+        && !alternatives
+            .iter()
+            .any(|alt| alt.iter().all(|n| has(n) == Some(false)))
+    {
+        let names: Vec<String> = alternatives.iter().map(|a| list_owned(a)).collect();
+        out.push(ShapeFinding {
+            span: span_of(at),
+            pointer: pointer.to_owned(),
+            category: "required:anyOf".into(),
+            message: format!(
+                "the template does not always produce the properties `{}` requires: one of {}",
+                display(pointer),
+                names.join("; or ")
+            ),
+            help: "add the properties of one alternative outside any `#ifgroup`".into(),
+        });
+    }
+}
+
+fn missing(
+    at: Span,
+    pointer: &str,
+    name: &str,
+    conditional: bool,
+    span_of: &dyn Fn(Span) -> Span,
+) -> ShapeFinding {
+    let (message, help) = if conditional {
+        (
+            format!(
+                "`{name}` is required in `{}` but the template produces it only when an `#ifgroup` condition holds",
+                display(pointer)
+            ),
+            format!("move `{name}` out of the `#ifgroup`, or give it a value in every case"),
+        )
+    } else {
+        (
+            format!(
+                "`{name}` is required in `{}` but the template never produces it",
+                display(pointer)
+            ),
+            format!("add `{name}` to the template"),
+        )
+    };
+    ShapeFinding {
+        span: span_of(at),
+        pointer: pointer.to_owned(),
+        category: format!("required:{name}"),
+        message,
+        help,
+    }
+}
+
+/// Whether some part of the schema says `additionalProperties: false`.
+fn schema_closed(schema: FieldSchema<'_>) -> bool {
+    let json = schema.json();
+    json.get("additionalProperties") == Some(&serde_json::Value::Bool(false))
+        || ["allOf"].iter().any(|k| {
+            json.get(k)
+                .and_then(serde_json::Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|p| p.get("additionalProperties") == Some(&serde_json::Value::Bool(false)))
+        })
+}
+
+/// The names every valid object has (own and `allOf` parts' `required`), and the
+/// alternatives of `anyOf`/`oneOf` parts (each a list of names).
+fn required_sets(schema: FieldSchema<'_>) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut all = Vec::new();
+    let mut alternatives = Vec::new();
+    collect_required(schema, &mut all, &mut alternatives, 0);
+    (all, alternatives)
+}
+
+fn collect_required(
+    schema: FieldSchema<'_>,
+    all: &mut Vec<String>,
+    alternatives: &mut Vec<Vec<String>>,
+    depth: u32,
+) {
+    if depth > 8 {
+        return;
+    }
+    let json = schema.json();
+    for n in json
+        .get("required")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+    {
+        if !all.iter().any(|a| a == n) {
+            all.push(n.to_owned());
+        }
+    }
+    for part in parts(schema, "allOf") {
+        collect_required(part, all, alternatives, depth + 1);
+    }
+    for key in ["anyOf", "oneOf"] {
+        let mut alts = Vec::new();
+        for part in parts(schema, key) {
+            let mut names = Vec::new();
+            let mut nested = Vec::new();
+            collect_required(part, &mut names, &mut nested, depth + 1);
+            alts.push(names);
+        }
+        // An alternative without requirements is always satisfied: nothing to check.
+        if !alts.is_empty() && alts.iter().all(|a| !a.is_empty()) && alternatives.is_empty() {
+            *alternatives = alts;
+        }
+    }
+}
+
+fn parts<'s>(schema: FieldSchema<'s>, key: &str) -> Vec<FieldSchema<'s>> {
+    schema
+        .json()
+        .get(key)
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|p| schema.sibling(p))
+        .collect()
+}
+
+fn list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list_owned(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An output pointer for messages: `/BillAddr/City`, or `the body` for the root.
+pub(crate) fn display(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "the body".to_owned()
+    } else {
+        pointer.to_owned()
+    }
+}
+
+/// The template node that produced the output at `pointer` (RFC 6901), with the span of the
+/// key that names it: `#ifgroup` contents are looked through, an index of a `#loop` array is
+/// the loop's body. Stops at the deepest node found.
+pub(crate) fn producer<'n>(root: &'n Node, root_span: Span, pointer: &str) -> (&'n Node, Span) {
+    let mut at = root;
+    let mut span = root_span;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        if let Some(body) = loop_body(at) {
+            at = body;
+            continue;
+        }
+        match &at.kind {
+            NodeKind::Array(items) => {
+                match token.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                    Some(item) => {
+                        span = item.span;
+                        at = item;
+                    }
+                    None => break,
+                }
+            }
+            NodeKind::Object(_) => {
+                let mut members = Vec::new();
+                produced(at, false, &mut members);
+                match members.iter().find(|m| m.key == token) {
+                    Some(m) => {
+                        span = m.key_span;
+                        at = m.value;
+                    }
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    (at, span)
+}
