@@ -69,6 +69,10 @@ refused!(
     UnknownAnchor
 );
 refused!(yaml_too_deep, "yaml-too-deep.yaml", TooDeep);
+refused!(yaml_bad_indent, "yaml-bad-indent.yaml", Syntax);
+refused!(yaml_unclosed_quote, "yaml-unclosed-quote.yaml", Syntax);
+refused!(yaml_tab_indent, "yaml-tab-indent.yaml", Syntax);
+refused!(yaml_mixed_block, "yaml-mixed-block.yaml", Syntax);
 
 #[test]
 fn missing_file_is_an_io_error() {

@@ -327,18 +327,21 @@ impl Builder<'_> {
     }
 }
 
+/// A help line chosen by the kind of saphyr's message (its wording is stable within a version;
+/// an unknown one still gets the general advice).
 fn syntax_help(info: &str) -> &'static str {
     if info.contains("mapping values are not allowed") {
         "a `: ` inside a value starts a mapping: quote the value, or fix the indentation of this line"
     } else if info.contains("tab") {
         "YAML indentation must use spaces, not tabs"
+    } else if info.contains("quoted scalar") {
+        "close the quote that starts here, or indent the continuation lines of the quoted value"
+    } else if info.contains("expected '-' indicator") {
+        "every item of a sequence starts with `- `: a `key: value` cannot follow the items at the same indentation"
     } else if info.contains("did not find expected key") || info.contains("block mapping") {
         "check the indentation: keys of one mapping must start in the same column"
-    } else if info.contains("unclosed")
-        || info.contains("did not find expected")
-        || info.contains("end of stream")
-    {
-        "close the quote or bracket opened before this point"
+    } else if info.contains("flow") || info.contains("unclosed") || info.contains("end of stream") {
+        "close the quote, `[` or `{` opened before this point"
     } else {
         "fix the YAML syntax at this position (check indentation and quoting)"
     }
