@@ -7,6 +7,8 @@ use std::sync::Arc;
 use crate::load::{self, Document, LoadError, LoadOptions};
 use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
 use crate::node::Node;
+use crate::operation_ref::OperationRef;
+use crate::path_match::{self, Resolution};
 use crate::source::SourceFile;
 use crate::{openapi, openapi_error, refs};
 
@@ -85,6 +87,31 @@ impl Definition {
             sync,
             problems,
         }
+    }
+
+    /// Resolves an operation reference against the document's `paths`; `None` when the
+    /// OpenAPI part could not be modelled.
+    #[must_use]
+    pub fn resolve(&self, reference: &OperationRef) -> Option<Resolution<'_>> {
+        self.openapi
+            .as_ref()
+            .map(|api| path_match::resolve(api, reference))
+    }
+
+    /// Names declared in `servers[].variables` (available to templates as
+    /// `$.serverVariables.<name>` and to references as `{name}`), in document order, without
+    /// repeats.
+    #[must_use]
+    pub fn server_variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for server in self.openapi.iter().flat_map(|api| &api.servers) {
+            for name in server.variables.iter().flat_map(|v| v.keys()) {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+        names
     }
 
     /// `file:line:column` of a problem.

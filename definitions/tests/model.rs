@@ -266,3 +266,28 @@ fn placeholders_and_reference_errors_map_to_the_file() {
     let span = create.text.span_of(broken.source.text(), err.range.clone());
     assert_eq!(broken.source.slice(span), "POST");
 }
+
+#[test]
+fn server_variables_and_resolution_through_the_definition() {
+    let def = fixture("quickbooks-online.yaml");
+    assert_eq!(
+        def.server_variables(),
+        ["environment", "realmId", "defaultItemId"]
+    );
+    let sync = def.sync.as_ref().expect("sync");
+    for entry in &sync.entries {
+        let push = entry.push.as_ref().expect("push");
+        for field in [&push.create, &push.update].into_iter().flatten() {
+            let reference = field.parsed.as_ref().expect("well formed");
+            let resolved = def.resolve(reference).expect("OpenAPI model");
+            assert!(
+                matches!(
+                    resolved,
+                    syncdef_definitions::path_match::Resolution::Found { .. }
+                ),
+                "{} does not resolve: {resolved:?}",
+                field.text.value
+            );
+        }
+    }
+}
