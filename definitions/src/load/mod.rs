@@ -4,6 +4,7 @@
 //! errors, duplicate keys, non-UTF-8 bytes, excessive nesting and alias bombs. Each refusal is
 //! a [`LoadError`] that names the file, line and column and says what to do.
 
+mod char_offsets;
 mod duplicates;
 mod error;
 mod json;

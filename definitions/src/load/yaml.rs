@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScanError};
 
-use super::yaml_scalar::{self, CharToByte};
+use super::char_offsets::CharToByte;
+use super::yaml_scalar;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
 use crate::node::{Key, Member, Node, NodeKind, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
