@@ -506,3 +506,40 @@ fn request_schemas_refuse_what_the_vendors_refuse() {
         "id is read-only"
     );
 }
+
+/// The sample records are shaped as the platform hands them to templates: each one, under its
+/// module's root, matches the platform record schema (spec part 2).
+#[test]
+fn sample_records_match_the_platform_record_schema() {
+    let schema = syncdef_definitions::platform::builtin().document();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .unwrap_or_else(|e| panic!("the platform record schema compiles: {e}"));
+    let records = records();
+    assert!(
+        records.iter().any(|r| r.module == "Accounts")
+            && records.iter().any(|r| r.module == "Invoices")
+    );
+    for record in records {
+        let text = std::fs::read_to_string(root().join(&record.path))
+            .unwrap_or_else(|e| panic!("{}: {e}", record.path));
+        let value: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", record.path));
+        let root_name = match record.module {
+            "Accounts" => "account",
+            _ => "invoice",
+        };
+        let input = json!({ root_name: value });
+        let problems: Vec<String> = validator
+            .iter_errors(&input)
+            .map(|e| format!("  {}: {e}", e.instance_path()))
+            .collect();
+        assert!(
+            problems.is_empty(),
+            "{}:\n{}",
+            record.path,
+            problems.join("\n")
+        );
+    }
+}
