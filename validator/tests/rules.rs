@@ -96,6 +96,12 @@ rule_tests! {
     sd702_incomplete_oauth_flow => "SD702",
     sd703_undeclared_scope => "SD703",
     sd704_missing_security => "SD704",
+    sd801_unknown_record_field => "SD801",
+    sd802_request_body_mismatch => "SD802",
+    sd803_unknown_response_field => "SD803",
+    sd804_external_id_not_convertible => "SD804",
+    sd805_external_id_may_not_convert => "SD805",
+    sd806_unknown_action_response_field => "SD806",
 }
 
 #[test]
@@ -104,6 +110,7 @@ fn valid_definitions_lint_clean() {
         "valid.yaml",
         "valid_business_central.yaml",
         "valid_query_delete.yaml",
+        "valid_typed.yaml",
     ] {
         assert_clean(fixture);
     }

@@ -188,7 +188,7 @@ fn check_template(
                 pointer: at.clone(),
                 category,
                 message: format!(
-                    "rendered over {sample}, the template gives a body that does not fit the schema at `{}`: {error}",
+                    "rendered over {sample}, the template gives a body that does not fit the schema at {}: {error}",
                     display(&pointer)
                 ),
                 help: "change the template so that its output fits the operation's request body schema".into(),

@@ -95,7 +95,10 @@ pub(crate) fn walk<'s>(
                 let Some(items) = at.items() else {
                     return Ok(None);
                 };
-                check_filter(items, text, filter)?;
+                check_filter(items, text, filter).map_err(|mut p| {
+                    p.prefix = prefix();
+                    p
+                })?;
                 at = items;
             }
         }

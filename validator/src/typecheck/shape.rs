@@ -144,7 +144,7 @@ fn node(
             pointer: pointer.to_owned(),
             category: "type".into(),
             message: format!(
-                "the template produces {what} at `{}` where the request body schema wants {}",
+                "the template produces {what} at {} where the request body schema wants {}",
                 display(pointer),
                 wanted.join(" or ")
             ),
@@ -221,7 +221,7 @@ fn object(
                     pointer: p,
                     category: format!("additional:{}", m.key),
                     message: format!(
-                        "the request body schema does not allow `{}` in `{}`",
+                        "the request body schema does not allow `{}` in {}",
                         m.key,
                         display(pointer)
                     ),
@@ -257,7 +257,7 @@ fn object(
             pointer: pointer.to_owned(),
             category: "required:anyOf".into(),
             message: format!(
-                "the template does not always produce the properties `{}` requires: one of {}",
+                "the template does not always produce the properties {} requires: one of {}",
                 display(pointer),
                 names.join("; or ")
             ),
@@ -276,7 +276,7 @@ fn missing(
     let (message, help) = if conditional {
         (
             format!(
-                "`{name}` is required in `{}` but the template produces it only when an `#ifgroup` condition holds",
+                "`{name}` is required in {} but the template produces it only when an `#ifgroup` condition holds",
                 display(pointer)
             ),
             format!("move `{name}` out of the `#ifgroup`, or give it a value in every case"),
@@ -284,7 +284,7 @@ fn missing(
     } else {
         (
             format!(
-                "`{name}` is required in `{}` but the template never produces it",
+                "`{name}` is required in {} but the template never produces it",
                 display(pointer)
             ),
             format!("add `{name}` to the template"),
@@ -392,7 +392,7 @@ pub(crate) fn display(pointer: &str) -> String {
     if pointer.is_empty() {
         "the body".to_owned()
     } else {
-        pointer.to_owned()
+        format!("`{pointer}`")
     }
 }
 
