@@ -30,8 +30,9 @@ enum Command {
     Rules(commands::rules::RulesArgs),
     /// Print the documentation of one lint rule.
     Explain(commands::explain::ExplainArgs),
-    /// Print the JSON Schema of the `synchronization` section, for editors.
-    Schema,
+    /// Print the JSON Schema of the `synchronization` section, for editors (or, with
+    /// `--records`, of the platform records templates read).
+    Schema(commands::schema::SchemaArgs),
     /// Show the requests a push would send, without sending anything.
     DryRun(commands::dry_run::DryRunArgs),
     /// Push one record to the external system.
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
         Command::Transform(args) => commands::transform::run(&args),
         Command::Rules(args) => commands::rules::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
-        Command::Schema => commands::schema::run(),
+        Command::Schema(args) => commands::schema::run(&args),
         Command::DryRun(args) => commands::dry_run::run(&args),
         Command::Push(args) => commands::push::run(&args),
         Command::Auth(args) => commands::auth::run(&args),

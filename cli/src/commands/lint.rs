@@ -41,6 +41,24 @@ pub struct LintArgs {
     /// Color of the human format.
     #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
     color: ColorChoice,
+
+    /// A platform record (JSON, as the platform API returns it) to render entry ENTRY's request
+    /// templates over; the rendering is checked against the request body schemas (SD802).
+    /// Repeat for several entries. Without it, a sample synthesised from the platform record
+    /// schema is used.
+    #[arg(long, value_name = "ENTRY=FILE", value_parser = parse_sample)]
+    sample: Vec<(String, PathBuf)>,
+}
+
+fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((entry, file)) if !entry.is_empty() && !file.is_empty() => {
+            Ok((entry.to_owned(), PathBuf::from(file)))
+        }
+        _ => Err(format!(
+            "`{text}` is not ENTRY=FILE: name the synchronization entry and the record file, as in `--sample Account=catalog/records/account-acme-eur.json`"
+        )),
+    }
 }
 
 /// The `--format` values, mirrored from the library so that clap can list them.
@@ -74,11 +92,14 @@ pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
         )),
         None => None,
     };
-    let config = Config {
+    let mut config = Config {
         settings,
         jobs: args.jobs,
         ..Config::default()
     };
+    for (entry, file) in &args.sample {
+        config.add_sample(entry, file).map_err(Failure::usage)?;
+    }
     let report = lint_paths(&args.paths, &config);
     let format = OutputFormat::from(args.format);
     let options = RenderOptions {
