@@ -11,6 +11,10 @@ fn fixtures_load_with_their_entries() {
     let account = qb.plan().entry("Account").expect("Account entry");
     assert!(account.has(OperationKind::Create) && account.has(OperationKind::Update));
     assert_eq!(account.root, "account");
+    assert!(
+        qb.plan().entry("Invoice").is_none(),
+        "see common::accounts_only"
+    );
     let bc = common::engine("business-central.yaml");
     assert_eq!(
         bc.plan().entry("Invoice").map(|e| e.root.as_str()),

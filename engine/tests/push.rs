@@ -270,7 +270,9 @@ async fn the_related_entry_placeholder_takes_the_related_id_encoded() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .and(path("/acme/accounts/C%2F12/invoices"))
-        .and(body_json(json!({"number": "INV-0007", "total": 120.5})))
+        .and(body_json(
+            json!({"number": "INV-0007", "dueDate": "2024-03-31"}),
+        ))
         .respond_with(
             ResponseTemplate::new(200).set_body_json(json!({"id": "900", "success": true})),
         )

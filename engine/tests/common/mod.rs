@@ -21,9 +21,25 @@ pub fn fixture(name: &str) -> PathBuf {
     }
 }
 
+/// The Account part of a QuickBooks definition: the fixture's `Invoice` entry (its last) reads
+/// `$.invoice.total` and `$.invoice.account.integrationId`, which the platform's invoice does
+/// not have (SD801 errors), and these tests push accounts only.
+pub fn accounts_only(text: &str) -> String {
+    match text.find("\n  Invoice:\n") {
+        Some(at) => format!("{}\n", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// The engine of a fixture, unconnected.
 pub fn engine(name: &str) -> Engine {
-    let definition = Definition::load_path(&fixture(name)).expect("the fixture loads");
+    let path = fixture(name);
+    let mut text = std::fs::read_to_string(&path).expect("the fixture reads");
+    if name == "quickbooks-online.yaml" {
+        text = accounts_only(&text);
+    }
+    let source = syncdef_definitions::SourceFile::new(path.display().to_string(), text);
+    let definition = Definition::load(source).expect("the fixture loads");
     match Engine::load(definition) {
         Ok(loaded) => loaded.engine,
         Err(refused) => panic!("{refused}: {:#?}", refused.diagnostics),
@@ -60,7 +76,7 @@ pub fn account() -> Value {
 pub fn invoice() -> Value {
     json(
         r#"{"id": 7, "code": "INV-0007", "total": 120.5, "createdAt": "2024-03-01",
-            "dueDate": "2024-03-31", "account": {"name": "Acme Ltd", "integrationId": "C-9"},
+            "dueDate": "2024-03-31", "billingToId": 9, "billingToName": "Acme Ltd", "account": {"name": "Acme Ltd"},
             "billingAccount": {"accountCurrency": {"currency": {"mnemonic": "USD"}}}}"#,
     )
 }
