@@ -105,14 +105,13 @@ fn verdict(types: &[JsonType], json: &serde_json::Value) -> Verdict {
     if non_null.contains(&JsonType::Number) {
         return Verdict::Maybe("a number, which may be fractional".to_owned());
     }
-    Verdict::Never(format!(
-        "{}",
+    Verdict::Never(
         non_null
             .iter()
             .map(|t| format!("a {}", t.name()))
             .collect::<Vec<_>>()
-            .join(" or ")
-    ))
+            .join(" or "),
+    )
 }
 
 /// Whether a pattern only matches digit strings: `^[0-9]+$`, `^\d+$`, `^-?[0-9]{1,19}$`.
