@@ -108,6 +108,12 @@ fn produced_type(node: &Node, types: &dyn ValueTypes, loop_depth: usize) -> Opti
     }
 }
 
+/// `a string`, `an integer`.
+fn article(noun: &str) -> String {
+    let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {noun}", if vowel { "an" } else { "a" })
+}
+
 fn compatible(produced: JsonType, allowed: &[JsonType]) -> bool {
     allowed.is_empty()
         || allowed.contains(&produced)
@@ -133,7 +139,7 @@ fn node(
             (NodeKind::String(s), _) if !s.value.starts_with('#') => {
                 format!("the constant string {:?}", &*s.value)
             }
-            (NodeKind::String(_), t) => format!("a {} value", t.name()),
+            (NodeKind::String(_), t) => format!("{} value", article(t.name())),
             (_, JsonType::Array) => "an array".to_owned(),
             (_, JsonType::Object) => "an object".to_owned(),
             (_, t) => format!("a constant {}", t.name()),
@@ -148,7 +154,7 @@ fn node(
                 display(pointer),
                 wanted.join(" or ")
             ),
-            help: format!("produce a {} here", wanted.join(" or ")),
+            help: format!("produce {} here", article(&wanted.join(" or "))),
         });
         return;
     }
@@ -433,4 +439,78 @@ pub(crate) fn producer<'n>(root: &'n Node, root_span: Span, pointer: &str) -> (&
         }
     }
     (at, span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::sync::Arc;
+    use syncdef_definitions::{LoadOptions, SourceFile};
+
+    struct NoTypes;
+    impl ValueTypes for NoTypes {
+        fn expression_type(&self, text: &str, _: usize) -> Option<JsonType> {
+            text.starts_with("#valueof($.n)")
+                .then_some(JsonType::Integer)
+        }
+    }
+
+    fn tree(text: &str) -> Node {
+        let file = Arc::new(SourceFile::new("t.yaml", text));
+        syncdef_definitions::load::load_with(file, &LoadOptions::default())
+            .expect("loads")
+            .root
+    }
+
+    fn findings(template: &str, schema: serde_json::Value) -> Vec<String> {
+        let root = tree(template);
+        let schema = FieldSchema::in_document(&schema, &schema);
+        check(&root, Span::empty(0), schema, &NoTypes, &|s| s)
+            .into_iter()
+            .map(|f| format!("{} {}", f.category, f.pointer))
+            .collect()
+    }
+
+    #[test]
+    fn required_additional_and_types() {
+        let schema = json!({
+            "type": "object",
+            "required": ["a", "b"],
+            "additionalProperties": false,
+            "properties": {
+                "a": {"type": "string"},
+                "b": {"type": "integer"},
+                "c": {"type": "array", "items": {"type": "object", "properties": {"d": {"type": "string"}}}}
+            }
+        });
+        let got = findings(
+            "\"#ifgroup(#exists($.x))\": {a: x}\nb: \"#valueof($.n)\"\nc: {\"#loop($.l)\": {d: 1}}\ne: 1\n",
+            schema.clone(),
+        );
+        assert_eq!(got, vec!["type /c/0/d", "additional:e /e", "required:a "]);
+        // A constant string where an integer is required; an object where an array is.
+        let got = findings("a: x\nb: \"7\"\nc: {d: x}\n", schema);
+        assert_eq!(got, vec!["type /b", "type /c"]);
+    }
+
+    #[test]
+    fn alternatives_need_one_complete_branch() {
+        let schema = json!({"anyOf": [{"required": ["Name"]}, {"required": ["Id", "Token"]}]});
+        assert!(findings("Id: 1\nToken: 2\n", schema.clone()).is_empty());
+        assert_eq!(findings("Id: 1\n", schema), vec!["required:anyOf "]);
+    }
+
+    #[test]
+    fn output_pointers_map_back_to_template_keys() {
+        let text = "\"#ifgroup(#exists($.x))\":\n  Addr: {City: x}\nLine:\n  \"#loop($.l)\":\n    Qty: 1\n";
+        let root = tree(text);
+        let (_, span) = producer(&root, Span::empty(0), "/Addr/City");
+        assert_eq!(&text[span.range()], "City");
+        let (_, span) = producer(&root, Span::empty(0), "/Line/3/Qty");
+        assert_eq!(&text[span.range()], "Qty");
+        // An output the template does not produce stops at the deepest producer.
+        let (_, span) = producer(&root, Span::empty(0), "/Nope");
+        assert_eq!(span, Span::empty(0));
+    }
 }
