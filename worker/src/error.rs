@@ -1,0 +1,29 @@
+//! Errors that stop a sync run (record-level failures are stored, not returned).
+
+use syncdef_platform::PlatformError;
+
+use crate::state::StateError;
+
+/// Why a run could not start or had to stop. Failures of single records never end up here:
+/// they are stored with their error and retried.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    /// The request cannot be carried out as asked (unknown entry, unsupported module, cycle).
+    #[error("{0}")]
+    Usage(String),
+    /// The state store failed; the run stops, since without state no duplicate can be ruled out.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// Listing changed records failed; the cursor stays where the last complete group left it.
+    #[error("listing the changed records of `{entry}` failed: {source}")]
+    Listing {
+        /// The entry.
+        entry: String,
+        /// The platform error.
+        source: PlatformError,
+    },
+    /// The external system refused the credentials: every further push would fail the same
+    /// way, so the run stops. The record that met it is stored as failed.
+    #[error("{0}; re-authorize (`syncdef auth login`) and run again")]
+    Authentication(String),
+}

@@ -1,0 +1,40 @@
+//! The sync worker: reads platform records changed since the last run, pushes them through
+//! the engine in dependency order, and remembers what it did, crash-safely.
+//!
+//! - [`Worker`]: the loop (`syncdef sync` is a thin wrapper around it).
+//! - [`State`]: what is remembered (external ids, input hashes, failures, cursors), with
+//!   [`SqliteState`] as the embedded store.
+//! - [`Dependencies`]: the entry order, from `ApiSynchronization` actions and
+//!   `{Entry.IntegrationId}` placeholders.
+//! - [`status`]: the `syncdef sync status` view of a state.
+//!
+//! How to run, recover and scale it: `docs/worker.md`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod backoff;
+mod error;
+mod guard;
+pub mod hash;
+mod modules;
+mod observer;
+mod order;
+mod record;
+mod related;
+mod report;
+mod stamp;
+pub mod state;
+pub mod status;
+mod worker;
+
+pub use backoff::Backoff;
+pub use error::WorkerError;
+pub use modules::Module;
+pub use observer::{Event, Observer, Silent};
+pub use order::Dependencies;
+pub use report::{EntrySummary, PlannedPush, RecordResult, SyncReport};
+pub use stamp::Stamp;
+pub use state::sqlite::default_state_path;
+pub use state::{RecordKey, RecordStatus, Resolution, SqliteState, State, StateError};
+pub use worker::{Clock, SyncOptions, Worker};

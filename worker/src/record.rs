@@ -1,0 +1,350 @@
+//! Handling one record: read it in full, decide whether it changed, push it, store the result.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use syncdef_engine::{ErrorClass, OperationKind, PushOutcome, PushStatus, RecordState};
+
+use crate::error::WorkerError;
+use crate::guard::InFlightGuard;
+use crate::hash::input_hash;
+use crate::related::Related;
+use crate::report::{PlannedPush, RecordResult};
+use crate::state::{Failed, Pushed, RecordKey, RecordRow, RecordStatus};
+use crate::worker::{Core, EntryInfo};
+
+/// Why a record is handled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// Listed as changed, with the `updatedAt` text of the listing.
+    Listed(Option<String>),
+    /// A failed record whose backoff ended.
+    Retry,
+    /// Another entry's record needs it first (`ApiSynchronization`).
+    Dependency,
+}
+
+/// What became of the record, and its external id when it has one.
+#[derive(Clone, Debug)]
+pub(crate) struct Handled {
+    pub result: RecordResult,
+    pub external_id: Option<String>,
+    pub error: Option<String>,
+}
+
+impl Handled {
+    fn new(result: RecordResult, external_id: Option<String>, error: Option<String>) -> Self {
+        Handled {
+            result,
+            external_id,
+            error,
+        }
+    }
+}
+
+/// Handles `platform_id` of `entry`. Boxed: pushing an invoice may push its account through
+/// the engine's callback, which comes back here.
+pub(crate) fn sync_one<'a>(
+    core: &'a Arc<Core>,
+    entry: &'a EntryInfo,
+    platform_id: &'a str,
+    trigger: Trigger,
+) -> BoxFuture<'a, Result<Handled, WorkerError>> {
+    Box::pin(async move {
+        let handled = handle(core, entry, platform_id, &trigger).await?;
+        if trigger == Trigger::Dependency && handled.result != RecordResult::Skipped {
+            core.summary(&entry.name, |s| s.pushed_as_dependency += 1);
+        }
+        core.count(
+            &entry.name,
+            platform_id,
+            handled.result,
+            handled.error.as_deref(),
+        );
+        Ok(handled)
+    })
+}
+
+async fn handle(
+    core: &Arc<Core>,
+    entry: &EntryInfo,
+    platform_id: &str,
+    trigger: &Trigger,
+) -> Result<Handled, WorkerError> {
+    let key = RecordKey::new(&entry.name, platform_id);
+    let row = core.state.record(&key)?;
+    let now = core.now();
+    if let Some(skip) = skip_without_reading(row.as_ref(), trigger, now) {
+        return Ok(skip);
+    }
+    let listed_stamp = match trigger {
+        Trigger::Listed(stamp) => stamp.clone(),
+        _ => None,
+    };
+    let record = match entry.module.read(&core.platform, platform_id).await {
+        Ok(record) => record,
+        Err(error) => {
+            let message = format!("reading the record from the platform failed: {error}");
+            tracing::warn!(entry = %entry.name, id = platform_id, %message, "record failed");
+            fail(
+                core,
+                &key,
+                row.as_ref(),
+                "platform",
+                &message,
+                false,
+                listed_stamp,
+            )?;
+            return Ok(Handled::new(RecordResult::Failed, None, Some(message)));
+        }
+    };
+    let updated_at = record
+        .get("updatedAt")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
+        .or(listed_stamp);
+    let related = related_ids(core, entry, &record)?;
+    let hash = input_hash(&record, &related);
+    let external_id = row.as_ref().and_then(|r| r.external_id.clone());
+    if let Some(r) = &row
+        && r.status == RecordStatus::Done
+        && r.body_hash.as_deref() == Some(hash.as_str())
+    {
+        core.state
+            .record_unchanged(&key, updated_at.as_deref(), now)?;
+        return Ok(Handled::new(RecordResult::Unchanged, external_id, None));
+    }
+    let state = RecordState {
+        external_id: external_id.clone(),
+        related,
+        server_variables: core.options.server_variables.clone(),
+        ..RecordState::default()
+    };
+    let record_json = Arc::new(record);
+    let engine = core
+        .engine
+        .with_transport(Arc::new(InFlightGuard {
+            inner: core.transport.clone(),
+            state: core.state.clone(),
+            key: key.clone(),
+            now,
+        }))
+        .with_synchronizer(Arc::new(Related {
+            core: core.clone(),
+            source: entry.clone(),
+            record: record_json.clone(),
+        }));
+    let value = syncdef_transform::Value::from((*record_json).clone());
+    let outcome = engine.push(&entry.name, &value, &state).await;
+    if core.options.dry_run {
+        plan(core, &key, &outcome);
+    }
+    settle(
+        core,
+        entry,
+        &key,
+        row.as_ref(),
+        &record_json,
+        &state,
+        updated_at,
+        outcome,
+    )
+}
+
+/// Decisions that need no platform read.
+fn skip_without_reading(row: Option<&RecordRow>, trigger: &Trigger, now: i64) -> Option<Handled> {
+    let row = row?;
+    let external = row.external_id.clone();
+    match (row.status, trigger) {
+        (RecordStatus::Unknown | RecordStatus::InFlight, _) => Some(Handled::new(
+            RecordResult::Skipped,
+            None,
+            Some(format!(
+                "waiting for an operator: {}",
+                row.last_error
+                    .as_deref()
+                    .unwrap_or("unknown outcome of a create")
+            )),
+        )),
+        (RecordStatus::Done, Trigger::Dependency) if external.is_some() => {
+            Some(Handled::new(RecordResult::Skipped, external, None))
+        }
+        // Same version as last handled: done needs nothing, failed waits for its retry.
+        (RecordStatus::Done, Trigger::Listed(Some(stamp)))
+            if row.updated_at.as_deref() == Some(stamp.as_str()) =>
+        {
+            Some(Handled::new(RecordResult::Unchanged, external, None))
+        }
+        (RecordStatus::Failed, Trigger::Listed(Some(stamp)))
+            if row.updated_at.as_deref() == Some(stamp.as_str())
+                && row.next_attempt_at.is_some_and(|t| t > now) =>
+        {
+            Some(Handled::new(
+                RecordResult::Skipped,
+                None,
+                row.last_error.clone(),
+            ))
+        }
+        (RecordStatus::Failed, Trigger::Dependency)
+            if row.next_attempt_at.is_some_and(|t| t > now) =>
+        {
+            Some(Handled::new(
+                RecordResult::Skipped,
+                None,
+                Some(format!(
+                    "it failed before and waits for its retry: {}",
+                    row.last_error.as_deref().unwrap_or("no message")
+                )),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The external ids of the records `record` names, from the state.
+fn related_ids(
+    core: &Core,
+    entry: &EntryInfo,
+    record: &serde_json::Value,
+) -> Result<BTreeMap<String, String>, WorkerError> {
+    let mut related = BTreeMap::new();
+    for (target, module) in &entry.needs {
+        let Some(id) = entry.module.related_id(*module, record) else {
+            continue;
+        };
+        let row = core.state.record(&RecordKey::new(target, id))?;
+        if let Some(external) = row.and_then(|r| r.external_id) {
+            related.insert(target.clone(), external);
+        }
+    }
+    Ok(related)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn settle(
+    core: &Core,
+    entry: &EntryInfo,
+    key: &RecordKey,
+    row: Option<&RecordRow>,
+    record: &serde_json::Value,
+    state: &RecordState,
+    updated_at: Option<String>,
+    outcome: PushOutcome,
+) -> Result<Handled, WorkerError> {
+    let now = core.now();
+    if let Some(post) = &outcome.post_action_error {
+        tracing::warn!(entry = %entry.name, id = %key.platform_id, error = %post, "post-synchronization action failed; the record itself was pushed");
+    }
+    match outcome.status {
+        PushStatus::Created | PushStatus::Updated | PushStatus::Deleted => {
+            let Some(external_id) = outcome.external_id.clone().or(state.external_id.clone())
+            else {
+                let message = "the external system accepted the push but no external id is known; check the record there, then `syncdef sync resolve`".to_owned();
+                fail(
+                    core,
+                    key,
+                    row,
+                    ErrorClass::UnknownOutcome.as_str(),
+                    &message,
+                    true,
+                    updated_at,
+                )?;
+                return Ok(Handled::new(RecordResult::Unknown, None, Some(message)));
+            };
+            // Related ids as they are now: the callback may have pushed the account.
+            let related = related_ids(core, entry, record)?;
+            let pushed = Pushed {
+                external_id: external_id.clone(),
+                body_hash: input_hash(record, &related),
+                updated_at,
+            };
+            core.state.record_pushed(key, &pushed, now)?;
+            let result = if outcome.status == PushStatus::Created {
+                RecordResult::Created
+            } else {
+                RecordResult::Updated
+            };
+            tracing::debug!(entry = %entry.name, id = %key.platform_id, external_id, ?result, "pushed");
+            Ok(Handled::new(result, Some(external_id), None))
+        }
+        PushStatus::Failed => {
+            let (class, message) = match &outcome.error {
+                Some(e) => (e.class, e.to_string()),
+                None => (
+                    ErrorClass::UnknownOutcome,
+                    "the push failed without an error".to_owned(),
+                ),
+            };
+            // Only a create can be duplicated; an update of unknown outcome is re-sent.
+            let unknown = class == ErrorClass::UnknownOutcome
+                && outcome.operation == Some(OperationKind::Create);
+            tracing::warn!(entry = %entry.name, id = %key.platform_id, class = %class, error = %message, "push failed");
+            fail(
+                core,
+                key,
+                row,
+                class.as_str(),
+                &message,
+                unknown,
+                updated_at,
+            )?;
+            if class == ErrorClass::Authentication && !core.options.dry_run {
+                return Err(WorkerError::Authentication(message));
+            }
+            let result = if unknown {
+                RecordResult::Unknown
+            } else {
+                RecordResult::Failed
+            };
+            Ok(Handled::new(
+                result,
+                state.external_id.clone(),
+                Some(message),
+            ))
+        }
+    }
+}
+
+fn fail(
+    core: &Core,
+    key: &RecordKey,
+    row: Option<&RecordRow>,
+    class: &str,
+    message: &str,
+    unknown: bool,
+    updated_at: Option<String>,
+) -> Result<(), WorkerError> {
+    let now = core.now();
+    let attempts = row
+        .filter(|r| r.status == RecordStatus::Failed)
+        .map_or(0, |r| r.attempts)
+        .saturating_add(1);
+    let failed = Failed {
+        class: class.to_owned(),
+        message: message.to_owned(),
+        unknown,
+        updated_at,
+        next_attempt_at: core.options.backoff.next_attempt(attempts, now),
+    };
+    core.state.record_failed(key, &failed, now)?;
+    Ok(())
+}
+
+fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
+    let planned = PlannedPush {
+        entry: key.entry.clone(),
+        platform_id: key.platform_id.clone(),
+        operation: outcome.operation.map(|o| o.as_str().to_owned()),
+        requests: outcome
+            .exchanges
+            .iter()
+            .map(|e| e.request.clone())
+            .collect(),
+        error: outcome.error.as_ref().map(ToString::to_string),
+    };
+    core.planned
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(planned);
+}

@@ -1,0 +1,61 @@
+//! The engine's `ApiSynchronization` callback: pushes the related record an entry needs first
+//! (an invoice's account) when it has no external id yet.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use syncdef_engine::{ErrorClass, Phase, PushError, SyncRequest, Synchronizer};
+
+use crate::record::{Trigger, sync_one};
+use crate::report::RecordResult;
+use crate::worker::{Core, EntryInfo};
+
+/// The callback of one push: knows the record being pushed (as platform JSON) so that it can
+/// find the related record's platform id.
+pub(crate) struct Related {
+    pub core: Arc<Core>,
+    pub source: EntryInfo,
+    pub record: Arc<serde_json::Value>,
+}
+
+impl Synchronizer for Related {
+    fn synchronize<'a>(
+        &'a self,
+        request: SyncRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<String>, PushError>> {
+        Box::pin(async move {
+            // After the push the related record is already there; child collections
+            // (`InvoiceItems`) are part of the record the worker read.
+            if request.phase != Phase::Pre {
+                return Ok(None);
+            }
+            let Some(target) = self.core.entry(request.target).cloned() else {
+                return Ok(None);
+            };
+            let Some(id) = self.source.module.related_id(target.module, &self.record) else {
+                return Err(PushError::configuration(format!(
+                    "the {} record names no {} (looked for account.id, accountId, billingToId, billingAccount.id)",
+                    self.source.name, target.name
+                )));
+            };
+            let handled = sync_one(&self.core, &target, &id, Trigger::Dependency)
+                .await
+                .map_err(|e| {
+                    PushError::new(ErrorClass::Transient, format!("{} {id}: {e}", target.name))
+                })?;
+            match (handled.result, handled.external_id) {
+                (RecordResult::Failed | RecordResult::Unknown, _) | (_, None) => {
+                    Err(PushError::new(
+                        ErrorClass::Transient,
+                        format!(
+                            "the related {} {id} must be pushed first and is not: {}",
+                            target.name,
+                            handled.error.as_deref().unwrap_or("it has no external id")
+                        ),
+                    ))
+                }
+                (_, Some(external)) => Ok(Some(external)),
+            }
+        })
+    }
+}

@@ -1,0 +1,113 @@
+//! What a run did: counts per entry, and in a dry-run the requests it would have sent.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use syncdef_engine::RecordedRequest;
+
+/// What became of one record in this run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RecordResult {
+    /// Created in the external system.
+    Created,
+    /// Updated there.
+    Updated,
+    /// Nothing changed since the last push: not sent.
+    Unchanged,
+    /// The push failed; stored with its error and retried later.
+    Failed,
+    /// A create may have happened; stored as unknown, waiting for an operator.
+    Unknown,
+    /// Not tried in this run: waiting for its backoff, or for an operator.
+    Skipped,
+}
+
+/// Counts of one entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EntrySummary {
+    /// Records listed as changed since the cursor.
+    pub listed: u64,
+    /// Failed records tried again because their backoff ended.
+    pub retried: u64,
+    /// Pushed because another entry's record needed them first.
+    pub pushed_as_dependency: u64,
+    /// Created.
+    pub created: u64,
+    /// Updated.
+    pub updated: u64,
+    /// Unchanged, not sent.
+    pub unchanged: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Unknown outcome.
+    pub unknown: u64,
+    /// Skipped.
+    pub skipped: u64,
+    /// The cursor after the run.
+    pub cursor: Option<String>,
+}
+
+impl EntrySummary {
+    /// Created plus updated.
+    pub fn pushed(&self) -> u64 {
+        self.created + self.updated
+    }
+
+    pub(crate) fn count(&mut self, result: RecordResult) {
+        match result {
+            RecordResult::Created => self.created += 1,
+            RecordResult::Updated => self.updated += 1,
+            RecordResult::Unchanged => self.unchanged += 1,
+            RecordResult::Failed => self.failed += 1,
+            RecordResult::Unknown => self.unknown += 1,
+            RecordResult::Skipped => self.skipped += 1,
+        }
+    }
+}
+
+/// A push a dry-run would have made.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedPush {
+    /// The entry.
+    pub entry: String,
+    /// The record's platform id.
+    pub platform_id: String,
+    /// `create` or `update`, once the engine chose.
+    pub operation: Option<String>,
+    /// Every request, secrets masked, in order (pre-actions included).
+    pub requests: Vec<RecordedRequest>,
+    /// Why the push would fail, if it would.
+    pub error: Option<String>,
+}
+
+/// The result of [`crate::Worker::run`].
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncReport {
+    /// Per entry, in the order run.
+    pub entries: BTreeMap<String, EntrySummary>,
+    /// The order the entries ran in.
+    pub order: Vec<String>,
+    /// Creates cut short by an earlier crash, found at the start and set to unknown.
+    pub recovered_in_flight: u64,
+    /// A dry-run: nothing was sent and nothing stored.
+    pub dry_run: bool,
+    /// In a dry-run, what would have been pushed.
+    pub planned: Vec<PlannedPush>,
+    /// Why the run stopped early, if it did (the counts are what was done until then).
+    pub stopped: Option<String>,
+}
+
+impl SyncReport {
+    /// Whether every record handled ended well (no failure, no unknown, no early stop).
+    pub fn is_clean(&self) -> bool {
+        self.stopped.is_none()
+            && self
+                .entries
+                .values()
+                .all(|s| s.failed == 0 && s.unknown == 0)
+    }
+}

@@ -1,0 +1,273 @@
+//! What the worker remembers between runs, behind the [`State`] trait.
+//!
+//! The sync loop only talks to [`State`]; [`SqliteState`] is the embedded implementation. A
+//! shared store for several workers (PostgreSQL leases, Redis streams) implements the same
+//! trait plus leases: see `docs/worker.md`, "Scaling out".
+
+mod schema;
+pub(crate) mod sqlite;
+
+use std::fmt;
+
+use serde::Serialize;
+
+pub use sqlite::SqliteState;
+
+/// One platform record of one entry: the state's primary key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct RecordKey {
+    /// The definition's entry (`Account`).
+    pub entry: String,
+    /// The record's platform id, as text (`1042`, a GUID).
+    pub platform_id: String,
+}
+
+impl RecordKey {
+    /// The key of `platform_id` in `entry`.
+    pub fn new(entry: impl Into<String>, platform_id: impl Into<String>) -> Self {
+        RecordKey {
+            entry: entry.into(),
+            platform_id: platform_id.into(),
+        }
+    }
+}
+
+impl fmt::Display for RecordKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.entry, self.platform_id)
+    }
+}
+
+/// Where a record stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RecordStatus {
+    /// Pushed; `body_hash` is what was pushed.
+    Done,
+    /// The last push failed; retried after `next_attempt_at`.
+    Failed,
+    /// A create was about to be sent (or was sent) and its answer is not recorded yet. Only
+    /// seen while a run is going; a run that finds one at start died mid-create.
+    InFlight,
+    /// A create may or may not have happened in the external system. Never retried by itself:
+    /// an operator checks and resolves it (`syncdef sync resolve`).
+    Unknown,
+}
+
+impl RecordStatus {
+    /// The name stored and printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordStatus::Done => "done",
+            RecordStatus::Failed => "failed",
+            RecordStatus::InFlight => "inFlight",
+            RecordStatus::Unknown => "unknown",
+        }
+    }
+
+    /// Reads a stored name.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "done" => RecordStatus::Done,
+            "failed" => RecordStatus::Failed,
+            "inFlight" => RecordStatus::InFlight,
+            "unknown" => RecordStatus::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for RecordStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything stored about one record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordRow {
+    /// Entry and platform id.
+    #[serde(flatten)]
+    pub key: RecordKey,
+    /// The id in the external system, once created.
+    pub external_id: Option<String>,
+    /// Hash of the input of the last successful push (see [`crate::hash`]).
+    pub body_hash: Option<String>,
+    /// The platform's `updatedAt` of the version last handled, as the platform wrote it.
+    pub updated_at: Option<String>,
+    /// Where the record stands.
+    pub status: RecordStatus,
+    /// The engine's error class of the last failure (`transient`, `externalValidation`, ...).
+    pub error_class: Option<String>,
+    /// The last failure's message.
+    pub last_error: Option<String>,
+    /// Failed attempts since the last success.
+    pub attempts: u32,
+    /// Unix seconds after which a failed record is tried again.
+    pub next_attempt_at: Option<i64>,
+    /// Unix seconds of the last change of this row.
+    pub changed_at: i64,
+}
+
+/// A successful push to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pushed {
+    /// The external id (new on a create, the known one on an update).
+    pub external_id: String,
+    /// Hash of what was pushed.
+    pub body_hash: String,
+    /// The platform's `updatedAt` of the version pushed.
+    pub updated_at: Option<String>,
+}
+
+/// A failed push to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failed {
+    /// The engine's error class, or `platform` for a failed platform read.
+    pub class: String,
+    /// What happened; never holds a secret (engine and platform messages are masked).
+    pub message: String,
+    /// Whether the outcome is unknown (a create may have happened): such a record is not
+    /// retried until resolved.
+    pub unknown: bool,
+    /// The platform's `updatedAt` of the version tried, when known.
+    pub updated_at: Option<String>,
+    /// When to try again (unix seconds); ignored for unknown outcomes.
+    pub next_attempt_at: i64,
+}
+
+/// How an operator settles a record in the `unknown` state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// The record exists in the external system with this id: store it; the next change
+    /// updates it.
+    ExternalId(String),
+    /// The record does not exist there: create it again on the next run.
+    Recreate,
+}
+
+/// Counts by entry and status, for `syncdef sync status`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusCount {
+    /// The entry.
+    pub entry: String,
+    /// The status.
+    pub status: RecordStatus,
+    /// How many records.
+    pub count: u64,
+}
+
+/// A saved cursor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorRow {
+    /// The entry.
+    pub entry: String,
+    /// The `updatedAt` below or at which every record is handled, as the platform wrote it.
+    pub updated_at: String,
+    /// Unix seconds of the last move.
+    pub changed_at: i64,
+}
+
+/// A failure of the state store. Fatal for the run: without state the worker cannot promise
+/// "no duplicate".
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// Another process holds the state.
+    #[error(
+        "the state {path} is in use by another `syncdef sync` run; wait for it to end (only one worker may use a state file at a time)"
+    )]
+    Busy {
+        /// The state file.
+        path: String,
+    },
+    /// The file was written by a newer syncdef.
+    #[error(
+        "the state {path} has schema version {found}, newer than this syncdef knows ({known}); use a newer syncdef"
+    )]
+    TooNew {
+        /// The state file.
+        path: String,
+        /// Version found.
+        found: i64,
+        /// Newest version known.
+        known: i64,
+    },
+    /// A stored value this version cannot read.
+    #[error("the state {path} holds an unreadable value: {detail}")]
+    Corrupt {
+        /// The state file.
+        path: String,
+        /// What.
+        detail: String,
+    },
+    /// Any other database failure.
+    #[error("state {path}: {source}")]
+    Database {
+        /// The state file.
+        path: String,
+        /// The SQLite error.
+        source: rusqlite::Error,
+    },
+}
+
+/// The store of the sync loop. Every method is one atomic, durable step: when it returns, a
+/// crash cannot undo it. Implementations synchronise internally (`&self`).
+pub trait State: Send + Sync {
+    /// The stored row of `key`.
+    fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError>;
+
+    /// Notes that a create of `key` is about to be sent. Must be durable before the request
+    /// leaves: a crash after it leaves the record `InFlight`, which
+    /// [`State::recover_in_flight`] turns into `Unknown`.
+    fn mark_in_flight(&self, key: &RecordKey, now: i64) -> Result<(), StateError>;
+
+    /// Stores a successful push: status `Done`, attempts reset.
+    fn record_pushed(&self, key: &RecordKey, pushed: &Pushed, now: i64) -> Result<(), StateError>;
+
+    /// Notes that the version `updated_at` of a `Done` record needed no push.
+    fn record_unchanged(
+        &self,
+        key: &RecordKey,
+        updated_at: Option<&str>,
+        now: i64,
+    ) -> Result<(), StateError>;
+
+    /// Stores a failure: status `Failed` (or `Unknown`), attempts + 1. Keeps the external id
+    /// and hash of the last success.
+    fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError>;
+
+    /// The saved cursor of `entry`.
+    fn cursor(&self, entry: &str) -> Result<Option<String>, StateError>;
+
+    /// Moves the cursor of `entry` to `updated_at`.
+    fn set_cursor(&self, entry: &str, updated_at: &str, now: i64) -> Result<(), StateError>;
+
+    /// Forgets the cursor of `entry`: the next run starts from `--since` or the beginning.
+    fn reset_cursor(&self, entry: &str) -> Result<bool, StateError>;
+
+    /// Failed records of `entry` whose next attempt is due at `now`, oldest first.
+    fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError>;
+
+    /// Turns every `InFlight` record into `Unknown`; called when a run starts, so that a
+    /// create cut short by a crash is never re-sent blindly. Returns how many.
+    fn recover_in_flight(&self, now: i64) -> Result<u64, StateError>;
+
+    /// Settles a record; `false` when it is not in the `Unknown` or `Failed` state.
+    fn resolve(
+        &self,
+        key: &RecordKey,
+        resolution: &Resolution,
+        now: i64,
+    ) -> Result<bool, StateError>;
+
+    /// Counts by entry and status.
+    fn counts(&self) -> Result<Vec<StatusCount>, StateError>;
+
+    /// Failed, unknown and in-flight records, by entry and platform id (at most `limit`).
+    fn problems(&self, limit: u32) -> Result<Vec<RecordRow>, StateError>;
+
+    /// Every saved cursor.
+    fn cursors(&self) -> Result<Vec<CursorRow>, StateError>;
+}

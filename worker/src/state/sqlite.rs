@@ -1,0 +1,600 @@
+//! [`SqliteState`]: the state in one embedded SQLite file.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params};
+
+use super::schema::{CURRENT, MIGRATIONS, VERSION_TABLE};
+use super::{
+    CursorRow, Failed, Pushed, RecordKey, RecordRow, RecordStatus, Resolution, State, StateError,
+    StatusCount,
+};
+
+/// How the file is opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// A sync run: exclusive lock, migrations applied.
+    Run,
+    /// A dry-run: everything happens in one transaction that is never committed.
+    DryRun,
+    /// `sync status`: read-only.
+    Read,
+}
+
+/// The state in an embedded SQLite database.
+///
+/// A run holds an exclusive lock on the file for its whole length, so two workers can never
+/// share one file by mistake; writes are durable when a method returns (rollback journal,
+/// `synchronous = FULL`).
+pub struct SqliteState {
+    conn: Mutex<Connection>,
+    path: String,
+}
+
+impl std::fmt::Debug for SqliteState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteState")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+const COLUMNS: &str = "entry, platform_id, external_id, body_hash, updated_at, status, \
+                       error_class, last_error, attempts, next_attempt_at, changed_at";
+
+impl SqliteState {
+    /// Opens (or creates) `path` for a sync run: takes the exclusive lock and migrates.
+    ///
+    /// # Errors
+    /// [`StateError::Busy`] when another run holds the file.
+    pub fn open(path: &Path) -> Result<Self, StateError> {
+        Self::open_mode(path, Mode::Run)
+    }
+
+    /// Opens `path` for a dry-run: reads what is stored, and keeps every write in a
+    /// transaction that is rolled back when the state is dropped. A missing file is not
+    /// created: the dry-run starts from an empty in-memory state.
+    pub fn open_dry_run(path: &Path) -> Result<Self, StateError> {
+        Self::open_mode(path, Mode::DryRun)
+    }
+
+    /// Opens `path` read-only, for `syncdef sync status`.
+    pub fn open_read_only(path: &Path) -> Result<Self, StateError> {
+        Self::open_mode(path, Mode::Read)
+    }
+
+    /// A fresh state in memory (tests, and dry-runs without a state file).
+    pub fn in_memory() -> Result<Self, StateError> {
+        let conn = Connection::open_in_memory().map_err(db(":memory:"))?;
+        let state = SqliteState {
+            conn: Mutex::new(conn),
+            path: ":memory:".to_owned(),
+        };
+        state.migrate()?;
+        Ok(state)
+    }
+
+    /// The file's path, for messages.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn open_mode(path: &Path, mode: Mode) -> Result<Self, StateError> {
+        let shown = path.display().to_string();
+        if mode != Mode::Run && !path.exists() {
+            if mode == Mode::DryRun {
+                return Self::in_memory();
+            }
+            return Err(StateError::Database {
+                path: shown,
+                source: rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                    Some("no such file: no sync has run with this state yet".to_owned()),
+                ),
+            });
+        }
+        let flags = match mode {
+            Mode::Read => OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            _ => OpenFlags::default(),
+        };
+        let conn = Connection::open_with_flags(path, flags).map_err(db(&shown))?;
+        conn.busy_timeout(Duration::from_secs(2))
+            .map_err(db(&shown))?;
+        let state = SqliteState {
+            conn: Mutex::new(conn),
+            path: shown,
+        };
+        match mode {
+            Mode::Run => {
+                state.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL;")?;
+                state.migrate()?;
+            }
+            Mode::DryRun => {
+                state.migrate()?;
+                state.exec("BEGIN")?;
+            }
+            Mode::Read => state.check_version()?,
+        }
+        Ok(state)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written (statements are
+        // atomic), so a poisoned lock is still usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn exec(&self, sql: &str) -> Result<(), StateError> {
+        self.lock().execute_batch(sql).map_err(self.err())
+    }
+
+    fn err(&self) -> impl Fn(rusqlite::Error) -> StateError + '_ {
+        move |e| classify(&self.path, e)
+    }
+
+    fn version(conn: &Connection) -> rusqlite::Result<Option<i64>> {
+        let exists: bool = conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'schema_version')",
+            [],
+            |r| r.get(0),
+        )?;
+        if !exists {
+            return Ok(None);
+        }
+        conn.query_row("SELECT max(version) FROM schema_version", [], |r| r.get(0))
+    }
+
+    fn check_version(&self) -> Result<(), StateError> {
+        let conn = self.lock();
+        let version = Self::version(&conn).map_err(self.err())?.unwrap_or(0);
+        if version > CURRENT {
+            return Err(StateError::TooNew {
+                path: self.path.clone(),
+                found: version,
+                known: CURRENT,
+            });
+        }
+        if version < CURRENT {
+            return Err(StateError::Corrupt {
+                path: self.path.clone(),
+                detail: format!(
+                    "schema version {version}; run `syncdef sync` once to migrate it to {CURRENT}"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Brings the schema to [`CURRENT`], one migration per transaction. `BEGIN EXCLUSIVE`
+    /// also takes the run's lock (kept afterwards in exclusive locking mode).
+    fn migrate(&self) -> Result<(), StateError> {
+        let mut conn = self.lock();
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive)
+            .map_err(self.err())?;
+        tx.execute_batch(VERSION_TABLE).map_err(self.err())?;
+        let version = Self::version(&tx).map_err(self.err())?.unwrap_or(0);
+        if version > CURRENT {
+            return Err(StateError::TooNew {
+                path: self.path.clone(),
+                found: version,
+                known: CURRENT,
+            });
+        }
+        for (index, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql).map_err(self.err())?;
+            tx.execute("DELETE FROM schema_version", [])
+                .map_err(self.err())?;
+            tx.execute(
+                "INSERT INTO schema_version (version) VALUES (?1)",
+                [index as i64 + 1],
+            )
+            .map_err(self.err())?;
+            tracing::debug!(state = %self.path, version = index + 1, "state schema migrated");
+        }
+        tx.commit().map_err(self.err())
+    }
+
+    fn row(&self, r: &Row<'_>) -> rusqlite::Result<RecordRow> {
+        let status: String = r.get(5)?;
+        let status = RecordStatus::parse(&status).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                5,
+                rusqlite::types::Type::Text,
+                format!("unknown status `{status}`").into(),
+            )
+        })?;
+        Ok(RecordRow {
+            key: RecordKey::new(r.get::<_, String>(0)?, r.get::<_, String>(1)?),
+            external_id: r.get(2)?,
+            body_hash: r.get(3)?,
+            updated_at: r.get(4)?,
+            status,
+            error_class: r.get(6)?,
+            last_error: r.get(7)?,
+            attempts: r.get(8)?,
+            next_attempt_at: r.get(9)?,
+            changed_at: r.get(10)?,
+        })
+    }
+
+    fn rows(&self, sql: &str, params: impl rusqlite::Params) -> Result<Vec<RecordRow>, StateError> {
+        let conn = self.lock();
+        let mut statement = conn.prepare_cached(sql).map_err(self.err())?;
+        let rows = statement
+            .query_map(params, |r| self.row(r))
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+}
+
+fn db(path: &str) -> impl Fn(rusqlite::Error) -> StateError + '_ {
+    move |e| classify(path, e)
+}
+
+fn classify(path: &str, error: rusqlite::Error) -> StateError {
+    if let rusqlite::Error::SqliteFailure(e, _) = &error
+        && matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    {
+        return StateError::Busy {
+            path: path.to_owned(),
+        };
+    }
+    if let rusqlite::Error::FromSqlConversionFailure(_, _, detail) = &error {
+        return StateError::Corrupt {
+            path: path.to_owned(),
+            detail: detail.to_string(),
+        };
+    }
+    StateError::Database {
+        path: path.to_owned(),
+        source: error,
+    }
+}
+
+impl State for SqliteState {
+    fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError> {
+        let conn = self.lock();
+        conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM records WHERE entry = ?1 AND platform_id = ?2"
+        ))
+        .and_then(|mut s| {
+            s.query_row(params![key.entry, key.platform_id], |r| self.row(r))
+                .optional()
+        })
+        .map_err(self.err())
+    }
+
+    fn mark_in_flight(&self, key: &RecordKey, now: i64) -> Result<(), StateError> {
+        self.lock()
+            .execute(
+                "INSERT INTO records (entry, platform_id, status, changed_at)
+                 VALUES (?1, ?2, 'inFlight', ?3)
+                 ON CONFLICT (entry, platform_id) DO UPDATE
+                 SET status = 'inFlight', changed_at = excluded.changed_at",
+                params![key.entry, key.platform_id, now],
+            )
+            .map(drop)
+            .map_err(self.err())
+    }
+
+    fn record_pushed(&self, key: &RecordKey, pushed: &Pushed, now: i64) -> Result<(), StateError> {
+        self.lock()
+            .execute(
+                "INSERT INTO records (entry, platform_id, external_id, body_hash, updated_at,
+                                      status, attempts, changed_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'done', 0, ?6)
+                 ON CONFLICT (entry, platform_id) DO UPDATE
+                 SET external_id = excluded.external_id, body_hash = excluded.body_hash,
+                     updated_at = excluded.updated_at, status = 'done', error_class = NULL,
+                     last_error = NULL, attempts = 0, next_attempt_at = NULL,
+                     changed_at = excluded.changed_at",
+                params![
+                    key.entry,
+                    key.platform_id,
+                    pushed.external_id,
+                    pushed.body_hash,
+                    pushed.updated_at,
+                    now
+                ],
+            )
+            .map(drop)
+            .map_err(self.err())
+    }
+
+    fn record_unchanged(
+        &self,
+        key: &RecordKey,
+        updated_at: Option<&str>,
+        now: i64,
+    ) -> Result<(), StateError> {
+        self.lock()
+            .execute(
+                "UPDATE records SET updated_at = coalesce(?3, updated_at), changed_at = ?4
+                 WHERE entry = ?1 AND platform_id = ?2",
+                params![key.entry, key.platform_id, updated_at, now],
+            )
+            .map(drop)
+            .map_err(self.err())
+    }
+
+    fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError> {
+        let status = if failed.unknown { "unknown" } else { "failed" };
+        let next = (!failed.unknown).then_some(failed.next_attempt_at);
+        self.lock()
+            .execute(
+                "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
+                                      last_error, attempts, next_attempt_at, changed_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8)
+                 ON CONFLICT (entry, platform_id) DO UPDATE
+                 SET updated_at = coalesce(excluded.updated_at, updated_at),
+                     status = excluded.status, error_class = excluded.error_class,
+                     last_error = excluded.last_error, attempts = attempts + 1,
+                     next_attempt_at = excluded.next_attempt_at,
+                     changed_at = excluded.changed_at",
+                params![
+                    key.entry,
+                    key.platform_id,
+                    failed.updated_at,
+                    status,
+                    failed.class,
+                    failed.message,
+                    next,
+                    now
+                ],
+            )
+            .map(drop)
+            .map_err(self.err())
+    }
+
+    fn cursor(&self, entry: &str) -> Result<Option<String>, StateError> {
+        self.lock()
+            .query_row(
+                "SELECT updated_at FROM cursors WHERE entry = ?1",
+                [entry],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(self.err())
+    }
+
+    fn set_cursor(&self, entry: &str, updated_at: &str, now: i64) -> Result<(), StateError> {
+        self.lock()
+            .execute(
+                "INSERT INTO cursors (entry, updated_at, changed_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (entry) DO UPDATE
+                 SET updated_at = excluded.updated_at, changed_at = excluded.changed_at",
+                params![entry, updated_at, now],
+            )
+            .map(drop)
+            .map_err(self.err())
+    }
+
+    fn reset_cursor(&self, entry: &str) -> Result<bool, StateError> {
+        self.lock()
+            .execute("DELETE FROM cursors WHERE entry = ?1", [entry])
+            .map(|n| n > 0)
+            .map_err(self.err())
+    }
+
+    fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
+        self.rows(
+            &format!(
+                "SELECT {COLUMNS} FROM records
+                 WHERE entry = ?1 AND status = 'failed' AND coalesce(next_attempt_at, 0) <= ?2
+                 ORDER BY next_attempt_at, platform_id"
+            ),
+            params![entry, now],
+        )
+    }
+
+    fn recover_in_flight(&self, now: i64) -> Result<u64, StateError> {
+        self.lock()
+            .execute(
+                "UPDATE records
+                 SET status = 'unknown', error_class = 'unknownOutcome',
+                     last_error = 'a previous run stopped while this create was in flight: \
+                                   the record may exist in the external system; check, then \
+                                   `syncdef sync resolve`',
+                     next_attempt_at = NULL, changed_at = ?1
+                 WHERE status = 'inFlight'",
+                [now],
+            )
+            .map(|n| n as u64)
+            .map_err(self.err())
+    }
+
+    fn resolve(
+        &self,
+        key: &RecordKey,
+        resolution: &Resolution,
+        now: i64,
+    ) -> Result<bool, StateError> {
+        let conn = self.lock();
+        let changed = match resolution {
+            Resolution::ExternalId(id) => conn.execute(
+                // The hash is cleared so that the next run pushes the record as an update,
+                // bringing the external copy in line whatever it holds.
+                "UPDATE records SET external_id = ?3, body_hash = NULL, status = 'failed',
+                        error_class = NULL, last_error = 'resolved by an operator: update due',
+                        attempts = 0, next_attempt_at = 0, changed_at = ?4
+                 WHERE entry = ?1 AND platform_id = ?2 AND status IN ('unknown', 'failed')",
+                params![key.entry, key.platform_id, id, now],
+            ),
+            Resolution::Recreate => conn.execute(
+                "UPDATE records SET external_id = NULL, body_hash = NULL, status = 'failed',
+                        error_class = NULL, last_error = 'resolved by an operator: create due',
+                        attempts = 0, next_attempt_at = 0, changed_at = ?3
+                 WHERE entry = ?1 AND platform_id = ?2 AND status IN ('unknown', 'failed')",
+                params![key.entry, key.platform_id, now],
+            ),
+        };
+        changed.map(|n| n > 0).map_err(self.err())
+    }
+
+    fn counts(&self) -> Result<Vec<StatusCount>, StateError> {
+        let conn = self.lock();
+        let mut statement = conn
+            .prepare_cached(
+                "SELECT entry, status, count(*) FROM records GROUP BY entry, status
+                 ORDER BY entry, status",
+            )
+            .map_err(self.err())?;
+        let rows = statement
+            .query_map([], |r| {
+                let status: String = r.get(1)?;
+                Ok((r.get::<_, String>(0)?, status, r.get::<_, i64>(2)?))
+            })
+            .map_err(self.err())?;
+        let mut counts = Vec::new();
+        for row in rows {
+            let (entry, status, count) = row.map_err(self.err())?;
+            let status = RecordStatus::parse(&status).ok_or_else(|| StateError::Corrupt {
+                path: self.path.clone(),
+                detail: format!("unknown status `{status}`"),
+            })?;
+            counts.push(StatusCount {
+                entry,
+                status,
+                count: count.max(0) as u64,
+            });
+        }
+        Ok(counts)
+    }
+
+    fn problems(&self, limit: u32) -> Result<Vec<RecordRow>, StateError> {
+        self.rows(
+            &format!(
+                "SELECT {COLUMNS} FROM records WHERE status != 'done'
+                 ORDER BY entry, status DESC, platform_id LIMIT ?1"
+            ),
+            [limit],
+        )
+    }
+
+    fn cursors(&self) -> Result<Vec<CursorRow>, StateError> {
+        let conn = self.lock();
+        let mut statement = conn
+            .prepare_cached("SELECT entry, updated_at, changed_at FROM cursors ORDER BY entry")
+            .map_err(self.err())?;
+        let rows = statement
+            .query_map([], |r| {
+                Ok(CursorRow {
+                    entry: r.get(0)?,
+                    updated_at: r.get(1)?,
+                    changed_at: r.get(2)?,
+                })
+            })
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+}
+
+/// The default state file of a definition: `<definition>.sync.sqlite` beside it.
+pub fn default_state_path(definition: &Path) -> PathBuf {
+    let mut name = definition
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".sync.sqlite");
+    definition.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(id: &str) -> RecordKey {
+        RecordKey::new("Account", id)
+    }
+
+    #[test]
+    fn a_create_cut_short_becomes_unknown_and_is_not_retried() {
+        let state = SqliteState::in_memory().expect("state");
+        state.mark_in_flight(&key("1"), 10).expect("mark");
+        assert_eq!(state.recover_in_flight(20).expect("recover"), 1);
+        let row = state.record(&key("1")).expect("read").expect("row");
+        assert_eq!(row.status, RecordStatus::Unknown);
+        assert!(
+            state
+                .due_retries("Account", i64::MAX)
+                .expect("due")
+                .is_empty()
+        );
+        assert!(
+            state
+                .resolve(&key("1"), &Resolution::ExternalId("67".into()), 30)
+                .expect("resolve")
+        );
+        let row = state.record(&key("1")).expect("read").expect("row");
+        assert_eq!(row.external_id.as_deref(), Some("67"));
+        assert_eq!(state.due_retries("Account", 30).expect("due").len(), 1);
+    }
+
+    #[test]
+    fn failures_count_attempts_and_success_resets_them() {
+        let state = SqliteState::in_memory().expect("state");
+        let failed = Failed {
+            class: "transient".into(),
+            message: "503".into(),
+            unknown: false,
+            updated_at: Some("2026-01-01T00:00:00Z".into()),
+            next_attempt_at: 100,
+        };
+        state.record_failed(&key("1"), &failed, 1).expect("fail");
+        state.record_failed(&key("1"), &failed, 2).expect("fail");
+        let row = state.record(&key("1")).expect("read").expect("row");
+        assert_eq!((row.attempts, row.status), (2, RecordStatus::Failed));
+        assert!(state.due_retries("Account", 99).expect("due").is_empty());
+        assert_eq!(state.due_retries("Account", 100).expect("due").len(), 1);
+        let pushed = Pushed {
+            external_id: "5".into(),
+            body_hash: "h".into(),
+            updated_at: None,
+        };
+        state.record_pushed(&key("1"), &pushed, 3).expect("push");
+        let row = state.record(&key("1")).expect("read").expect("row");
+        assert_eq!((row.attempts, row.status), (0, RecordStatus::Done));
+        assert_eq!(row.last_error, None);
+    }
+
+    #[test]
+    fn migrations_are_recorded_and_a_newer_file_is_refused() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("s.sqlite");
+        drop(SqliteState::open(&path).expect("create"));
+        drop(SqliteState::open(&path).expect("reopen"));
+        let conn = Connection::open(&path).expect("open");
+        conn.execute("UPDATE schema_version SET version = 99", [])
+            .expect("bump");
+        drop(conn);
+        let error = SqliteState::open(&path).expect_err("too new");
+        assert!(matches!(error, StateError::TooNew { found: 99, .. }));
+    }
+
+    #[test]
+    fn a_second_run_on_the_same_file_is_refused() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("s.sqlite");
+        let first = SqliteState::open(&path).expect("first");
+        first.set_cursor("Account", "2026-01-01", 1).expect("write");
+        let second = SqliteState::open(&path).expect_err("busy");
+        assert!(matches!(second, StateError::Busy { .. }), "{second}");
+    }
+
+    #[test]
+    fn dry_runs_write_nothing() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("s.sqlite");
+        drop(SqliteState::open(&path).expect("create"));
+        {
+            let dry = SqliteState::open_dry_run(&path).expect("dry");
+            dry.set_cursor("Account", "2026-01-01", 1).expect("write");
+            assert!(dry.cursor("Account").expect("read").is_some());
+        }
+        let state = SqliteState::open(&path).expect("reopen");
+        assert_eq!(state.cursor("Account").expect("read"), None);
+    }
+}
