@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fixture, syncdef};
+use common::{fixture, root, syncdef};
 
 #[test]
 fn a_valid_definition_lints_clean() {
@@ -100,4 +100,68 @@ fn schema_is_a_json_schema() {
     assert_eq!(out.code, 0);
     let schema: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
     assert!(schema.get("$schema").is_some(), "{}", out.stdout);
+}
+
+#[test]
+fn schema_records_prints_the_platform_record_schema() {
+    let out = syncdef(&["schema", "--records"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let schema: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert!(schema["$defs"]["Account"]["properties"]["addresses"].is_object());
+    assert_eq!(schema["properties"]["invoice"]["$ref"], "#/$defs/Invoice");
+}
+
+#[test]
+fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
+    let definition = root().join("catalog/quickbooks-online/definition.yaml");
+    let definition = definition.to_string_lossy();
+    // The catalog's own records fit.
+    let good = root().join("catalog/records/account-acme-eur.json");
+    let out = syncdef(&[
+        "lint",
+        &definition,
+        "--sample",
+        &format!("Account={}", good.display()),
+    ]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    // A display name with a colon breaks QuickBooks' pattern: found only by rendering.
+    let dir = std::env::temp_dir().join(format!("syncdef-sample-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("account.json");
+    std::fs::write(&bad, r#"{"id": 1, "name": "Acme: Trading"}"#).expect("write");
+    let out = syncdef(&[
+        "lint",
+        "--format",
+        "json",
+        &definition,
+        "--sample",
+        &format!("Account={}", bad.display()),
+    ]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(
+        !codes.is_empty() && codes.iter().all(|c| *c == "SD802"),
+        "{codes:?}"
+    );
+    // A malformed flag or an unreadable file is a usage error.
+    let out = syncdef(&["lint", &definition, "--sample", "Account"]);
+    assert_eq!(out.code, 2);
+    let out = syncdef(&["lint", &definition, "--sample", "Account=/nonexistent.json"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("cannot read the sample"),
+        "{}",
+        out.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
