@@ -91,12 +91,18 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 match walk(start, use_.path.text(), use_.path.steps()) {
                     Ok(end) => loops.enter(&use_, end),
                     Err(problem) => {
-                        loops.enter(&use_, None);
                         let base = use_.location.range.start;
                         let range = base + problem.range.start..base + problem.range.end;
                         let span = tree.locate(ctx.text(), &use_.location, range);
-                        let within_loop = matches!(use_.context, PathContext::LoopElement(_));
-                        push(sink, span, &template.source.pointer, &problem, within_loop);
+                        loops.enter(&use_, None);
+                        let within_loop = loops.path(&use_.context).map(str::to_owned);
+                        push(
+                            sink,
+                            span,
+                            &template.source.pointer,
+                            &problem,
+                            within_loop.as_deref(),
+                        );
                     }
                 }
             }
@@ -104,13 +110,13 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     }
 }
 
-fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop: bool) {
-    let owner = if within_loop && p.prefix.trim_start_matches('$').is_empty() {
-        "the loop's current item".to_owned()
-    } else if within_loop {
-        format!("`{}` of the loop's current item", p.prefix)
-    } else {
-        format!("`{}`", p.prefix)
+fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop: Option<&str>) {
+    let owner = match within_loop {
+        Some(path) if p.prefix.trim_start_matches(['$', '@']).is_empty() => {
+            format!("an item of `{path}`")
+        }
+        Some(path) => format!("`{}` of an item of `{path}`", p.prefix),
+        None => format!("`{}`", p.prefix),
     };
     let suggest = |candidates: &[String]| {
         did_you_mean(&p.name, candidates.iter().map(String::as_str)).map_or_else(

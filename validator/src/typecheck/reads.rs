@@ -183,7 +183,8 @@ fn name_range(text: &str, span: &Range<usize>, name: &str) -> Range<usize> {
 /// order (a loop's own path comes before the reads of its body).
 #[derive(Default)]
 pub(crate) struct Loops<'s> {
-    elements: HashMap<String, Option<FieldSchema<'s>>>,
+    /// Alias -> the item schema and the loop's path as written (`$.invoice.items`).
+    elements: HashMap<String, (Option<FieldSchema<'s>>, String)>,
 }
 
 impl<'s> Loops<'s> {
@@ -192,7 +193,15 @@ impl<'s> Loops<'s> {
     pub fn start(&self, input: FieldSchema<'s>, context: &PathContext) -> Option<FieldSchema<'s>> {
         match context {
             PathContext::Root => Some(input),
-            PathContext::LoopElement(alias) => self.elements.get(alias).copied().flatten(),
+            PathContext::LoopElement(alias) => self.elements.get(alias).and_then(|e| e.0),
+            _ => None,
+        }
+    }
+
+    /// The path of the loop a read inside it iterates over, as written.
+    pub fn path(&self, context: &PathContext) -> Option<&str> {
+        match context {
+            PathContext::LoopElement(alias) => self.elements.get(alias).map(|e| e.1.as_str()),
             _ => None,
         }
     }
@@ -204,7 +213,8 @@ impl<'s> Loops<'s> {
         }
         let element = end.and_then(|s| s.items());
         if let Some(alias) = loop_alias(&use_.location.pointer) {
-            self.elements.insert(alias, element);
+            self.elements
+                .insert(alias, (element, use_.path.text().to_owned()));
         }
     }
 }
