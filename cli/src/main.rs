@@ -39,6 +39,8 @@ enum Command {
     Push(commands::push::PushArgs),
     /// Authorize syncdef with the external system (OAuth2).
     Auth(commands::auth::AuthArgs),
+    /// Push platform records changed since the last run, in dependency order, with state.
+    Sync(commands::sync::SyncArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::DryRun(args) => commands::dry_run::run(&args),
         Command::Push(args) => commands::push::run(&args),
         Command::Auth(args) => commands::auth::run(&args),
+        Command::Sync(args) => commands::sync::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -19,8 +19,8 @@ pub enum WorkerError {
     Listing {
         /// The entry.
         entry: String,
-        /// The platform error.
-        source: PlatformError,
+        /// The platform error (boxed: it is large and rare).
+        source: Box<PlatformError>,
     },
     /// The external system refused the credentials: every further push would fail the same
     /// way, so the run stops. The record that met it is stored as failed.

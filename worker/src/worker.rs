@@ -413,7 +413,7 @@ impl Worker {
             }
             let listing = |source| WorkerError::Listing {
                 entry: entry.name.clone(),
-                source,
+                source: Box::new(source),
             };
             let mut pages = core.platform.pages(&query).map_err(|e| listing(e.into()))?;
             let mut group: Option<Stamp> = None;

@@ -7,6 +7,7 @@ pub mod lint;
 pub mod push;
 pub mod rules;
 pub mod schema;
+pub mod sync;
 pub mod transform;
 
 use std::fs;

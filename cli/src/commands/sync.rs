@@ -1,0 +1,550 @@
+//! `syncdef sync`: push platform records changed since the last run (the `syncdef-worker`
+//! crate does the work), and `sync status` / `resolve` / `reset-cursor` on its state.
+
+use std::collections::HashMap;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use syncdef_definitions::Definition;
+use syncdef_engine::auth::{ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings};
+use syncdef_engine::{
+    Engine, NoToken, RecordingTransport, ReqwestTransport, StaticToken, TokenProvider, Transport,
+};
+use syncdef_platform::{Credentials, PlatformClient};
+use syncdef_validator::LintReport;
+use syncdef_validator::output::{OutputFormat, RenderOptions, render};
+use syncdef_worker::state::State;
+use syncdef_worker::status::StatusReport;
+use syncdef_worker::{
+    Dependencies, Event, Observer, RecordKey, Resolution, SqliteState, SyncOptions, SyncReport,
+    Worker, default_state_path,
+};
+
+use super::display_name;
+use super::dry_run::{Format, runtime};
+use crate::failure::{Exit, Failure, output_error};
+
+/// `syncdef sync`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct SyncArgs {
+    #[command(subcommand)]
+    pub command: Option<SyncCommand>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The subcommands of `syncdef sync`.
+#[derive(Debug, Subcommand)]
+pub enum SyncCommand {
+    /// Counts per entry and status, cursors, and the failing records with their errors.
+    /// Exits 1 when some record failed or waits for an operator.
+    Status(StatusArgs),
+    /// Settle a record whose create has an unknown outcome (or a failed one) after checking
+    /// the external system.
+    Resolve(ResolveArgs),
+    /// Forget an entry's cursor: the next run starts from --since or from the beginning
+    /// (unchanged records are recognised and not pushed again).
+    ResetCursor(ResetCursorArgs),
+}
+
+/// Where the state is: `--state FILE`, or beside `--definition`.
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    /// The synchronization definition (YAML or JSON); the state defaults to
+    /// `<definition>.sync.sqlite` beside it.
+    #[arg(long, value_name = "FILE", required_unless_present = "state")]
+    pub definition: Option<PathBuf>,
+
+    /// The state database (SQLite) to use instead of the default beside the definition.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+}
+
+impl StateArgs {
+    fn path(&self) -> Result<PathBuf, Failure> {
+        match (&self.state, &self.definition) {
+            (Some(state), _) => Ok(state.clone()),
+            (None, Some(definition)) => Ok(default_state_path(definition)),
+            (None, None) => Err(Failure::usage("give --state FILE or --definition FILE")),
+        }
+    }
+}
+
+/// `syncdef sync` (the run itself).
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The platform's base URL (`https://bss.example.com`). Credentials come from the
+    /// SYNCDEF_PLATFORM_* variables or the file named by SYNCDEF_PLATFORM_CREDENTIALS.
+    #[arg(long, value_name = "URL", required = true)]
+    pub platform: Option<String>,
+
+    #[command(flatten)]
+    pub state: StateArgs,
+
+    /// The entries to sync, comma-separated; they run in the definition's dependency order.
+    #[arg(long, value_name = "ENTRY,...", value_delimiter = ',', required = true)]
+    pub entries: Vec<String>,
+
+    /// Take records changed on or after this date (YYYY-MM-DD or a date-time) instead of
+    /// those changed since the saved cursor.
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+
+    /// Show what would be pushed; nothing is sent to the external system and the state is
+    /// not changed.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Records per listing page (the cursor is saved at least this often).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub page_size: u32,
+
+    /// Stop after this many creates and updates (a cautious first run).
+    #[arg(long, value_name = "N")]
+    pub max_pushes: Option<u64>,
+
+    /// A server variable over the definition's default (repeatable): `--var realmId=123`.
+    #[arg(long = "var", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub vars: Vec<(String, String)>,
+
+    /// Send to this base URL instead of the definition's server URL (a sandbox, a proxy).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<url::Url>,
+
+    /// The external system's OAuth2 token store written by `syncdef auth login`. Without
+    /// it, no `Authorization` header is sent.
+    #[arg(long, value_name = "FILE")]
+    pub token_store: Option<PathBuf>,
+
+    /// JSON file with `client_id` and `client_secret` for token refreshes (default: the
+    /// SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET variables).
+    #[arg(long, value_name = "FILE")]
+    pub client_file: Option<PathBuf>,
+
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// `syncdef sync status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub state: StateArgs,
+
+    /// Most failing records listed.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: u32,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// `syncdef sync resolve`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("resolution").required(true).args(["external_id", "recreate"]))]
+pub struct ResolveArgs {
+    #[command(flatten)]
+    pub state: StateArgs,
+
+    /// The entry of the record (`Account`).
+    #[arg(long, value_name = "ENTRY")]
+    pub entry: String,
+
+    /// The record's platform id.
+    #[arg(long, value_name = "ID")]
+    pub id: String,
+
+    /// The record exists in the external system under this id: keep it (the next run
+    /// updates it).
+    #[arg(long, value_name = "EXTERNAL_ID")]
+    pub external_id: Option<String>,
+
+    /// The record does not exist in the external system: create it on the next run.
+    #[arg(long)]
+    pub recreate: bool,
+}
+
+/// `syncdef sync reset-cursor`.
+#[derive(Debug, Args)]
+pub struct ResetCursorArgs {
+    #[command(flatten)]
+    pub state: StateArgs,
+
+    /// The entry whose cursor is forgotten.
+    #[arg(long, value_name = "ENTRY")]
+    pub entry: String,
+}
+
+fn name_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("expected NAME=VALUE, found `{text}`")),
+    }
+}
+
+pub fn run(args: &SyncArgs) -> Result<ExitCode, Failure> {
+    match &args.command {
+        Some(SyncCommand::Status(a)) => status(a),
+        Some(SyncCommand::Resolve(a)) => resolve(a),
+        Some(SyncCommand::ResetCursor(a)) => reset_cursor(a),
+        None => sync(&args.run),
+    }
+}
+
+fn state_failure(e: impl std::fmt::Display) -> Failure {
+    Failure::usage(e.to_string())
+}
+
+fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
+    let Some(definition_path) = &args.state.definition else {
+        return Err(Failure::usage("give the definition with --definition FILE"));
+    };
+    let platform_url = args.platform.clone().unwrap_or_default();
+    let name = display_name(definition_path);
+    let definition = Definition::load_path(definition_path)
+        .map_err(|e| Failure::usage(format!("{name}: {}", e.message)))?;
+    let dependencies = Dependencies::from_definition(&definition);
+    let engine = match Engine::load(definition) {
+        Ok(loaded) => loaded.engine,
+        Err(refused) => {
+            if !refused.diagnostics.is_empty() {
+                let report = LintReport::from_diagnostics(refused.diagnostics.clone());
+                eprint!(
+                    "{}",
+                    render(&report, OutputFormat::Human, &RenderOptions::default())
+                );
+            }
+            return Err(Failure::findings(format!("{name}: {refused}")));
+        }
+    };
+    let engine = match &args.base_url {
+        Some(url) => engine.with_base_url(url.clone()),
+        None => engine,
+    };
+    let (engine, transport): (Engine, Arc<dyn Transport>) = if args.dry_run {
+        (
+            engine.with_token_provider(Arc::new(StaticToken::new("dry-run"))),
+            Arc::new(RecordingTransport::synthesizing()),
+        )
+    } else {
+        let tokens = external_tokens(&engine, args)?;
+        let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
+        (engine.with_token_provider(tokens), Arc::new(transport))
+    };
+    let credentials = Credentials::load().map_err(|e| Failure::usage(e.to_string()))?;
+    let platform = PlatformClient::builder(platform_url, credentials)
+        .build()
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let state_path = args.state.path()?;
+    let state: Arc<dyn State> = if args.dry_run {
+        Arc::new(SqliteState::open_dry_run(&state_path).map_err(state_failure)?)
+    } else {
+        Arc::new(SqliteState::open(&state_path).map_err(state_failure)?)
+    };
+    let options = SyncOptions {
+        entries: args.entries.clone(),
+        since: args.since.clone(),
+        page_size: args.page_size,
+        server_variables: args.vars.iter().cloned().collect(),
+        dry_run: args.dry_run,
+        max_pushes: args.max_pushes,
+        ..SyncOptions::default()
+    };
+    let interactive = io::stderr().is_terminal() && args.format == Format::Human;
+    let worker = Worker::new(engine, transport, &dependencies, platform, state, options)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let worker = if interactive {
+        worker.with_observer(Arc::new(Bars::default()))
+    } else {
+        init_logging();
+        worker
+    };
+    let report = runtime()?.block_on(worker.run());
+    let text = match args.format {
+        Format::Human => human_report(&report, &state_path),
+        Format::Json => json_text(serde_json::to_string_pretty(&report))?,
+    };
+    write_out(&text)?;
+    Ok(if report.is_clean() {
+        Exit::Success
+    } else {
+        Exit::Findings
+    }
+    .into())
+}
+
+/// The external system's tokens, as `syncdef push` gets them.
+fn external_tokens(engine: &Engine, args: &RunArgs) -> Result<Arc<dyn TokenProvider>, Failure> {
+    let Some(path) = &args.token_store else {
+        return Ok(Arc::new(NoToken));
+    };
+    let settings = OAuthSettings::from_openapi(engine.plan().openapi())
+        .map_err(|e| Failure::usage(e.message))?;
+    let credentials = match &args.client_file {
+        Some(file) => ClientCredentials::from_file(file),
+        None => ClientCredentials::from_env(),
+    }
+    .map_err(|e| Failure::usage(e.message))?;
+    let store = Arc::new(FileTokenStore::new(path));
+    Ok(Arc::new(
+        OAuth2Provider::new(settings, credentials, store).map_err(|e| Failure::usage(e.message))?,
+    ))
+}
+
+/// Plain log lines on stderr (`RUST_LOG` refines them), for runs without a terminal.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // A second initialisation in the same process is harmless; ignore it.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+/// One progress bar per entry on a terminal.
+#[derive(Default)]
+struct Bars {
+    bars: Mutex<HashMap<String, ProgressBar>>,
+}
+
+impl Observer for Bars {
+    fn event(&self, event: &Event<'_>) {
+        let mut bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            Event::EntryStarted { entry, total } => {
+                let bar = match total {
+                    Some(n) => ProgressBar::new(*n),
+                    None => ProgressBar::new_spinner(),
+                };
+                let style = ProgressStyle::with_template(
+                    "{prefix:>10} [{bar:30}] {pos}/{len} {msg} ({eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+                bar.set_style(style);
+                bar.set_prefix((*entry).to_owned());
+                bars.insert((*entry).to_owned(), bar);
+            }
+            Event::Record {
+                entry,
+                result,
+                platform_id,
+                ..
+            } => {
+                if let Some(bar) = bars.get(*entry) {
+                    bar.inc(1);
+                    bar.set_message(format!("{platform_id}: {result:?}"));
+                }
+            }
+            Event::EntryFinished { entry, .. } => {
+                if let Some(bar) = bars.remove(*entry) {
+                    bar.finish_and_clear();
+                }
+            }
+        }
+    }
+}
+
+fn human_report(report: &SyncReport, state: &Path) -> String {
+    let mut out = String::new();
+    if report.dry_run {
+        out.push_str("dry-run: nothing was sent and the state was not changed\n\n");
+        for planned in &report.planned {
+            out.push_str(&format!(
+                "{} {}: {}\n",
+                planned.entry,
+                planned.platform_id,
+                planned.operation.as_deref().unwrap_or("no operation")
+            ));
+            for request in &planned.requests {
+                out.push_str(&format!("  {} {}\n", request.method, request.url));
+                if !request.body.is_null() {
+                    out.push_str(&format!("    {}\n", request.body));
+                }
+            }
+            if let Some(error) = &planned.error {
+                out.push_str(&format!("  would fail: {error}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    if report.recovered_in_flight > 0 {
+        out.push_str(&format!(
+            "{} create(s) cut short by an earlier run are now `unknown`: see `syncdef sync status`\n",
+            report.recovered_in_flight
+        ));
+    }
+    out.push_str(&format!(
+        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  cursor\n",
+        "entry",
+        "listed",
+        "retried",
+        "created",
+        "updated",
+        "unchanged",
+        "failed",
+        "unknown",
+        "skipped"
+    ));
+    for name in &report.order {
+        let Some(s) = report.entries.get(name) else {
+            continue;
+        };
+        out.push_str(&format!(
+            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  {}\n",
+            name,
+            s.listed,
+            s.retried,
+            s.created,
+            s.updated,
+            s.unchanged,
+            s.failed,
+            s.unknown,
+            s.skipped,
+            s.cursor.as_deref().unwrap_or("-")
+        ));
+    }
+    for (name, s) in &report.entries {
+        if !report.order.contains(name) && s.pushed_as_dependency > 0 {
+            out.push_str(&format!(
+                "{name}: {} pushed first because records above needed them\n",
+                s.pushed_as_dependency
+            ));
+        }
+    }
+    if let Some(stopped) = &report.stopped {
+        out.push_str(&format!("stopped: {stopped}\n"));
+    }
+    if !report.is_clean() && !report.dry_run {
+        out.push_str(&format!(
+            "some records need attention: syncdef sync status --state {}\n",
+            state.display()
+        ));
+    }
+    out
+}
+
+fn json_text(text: serde_json::Result<String>) -> Result<String, Failure> {
+    let mut text = text.map_err(|e| Failure::usage(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}
+
+fn write_out(text: &str) -> Result<(), Failure> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| output_error(&e))
+}
+
+fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
+    let path = args.state.path()?;
+    let state = SqliteState::open_read_only(&path).map_err(state_failure)?;
+    let report = StatusReport::read(&state, args.limit).map_err(state_failure)?;
+    let text = match args.format {
+        Format::Json => json_text(serde_json::to_string_pretty(&report))?,
+        Format::Human => human_status(&report),
+    };
+    write_out(&text)?;
+    Ok(if report.has_problems() {
+        Exit::Findings
+    } else {
+        Exit::Success
+    }
+    .into())
+}
+
+fn human_status(report: &StatusReport) -> String {
+    let mut out = String::new();
+    if report.counts.is_empty() {
+        out.push_str("no records synced yet\n");
+    }
+    for (entry, counts) in &report.counts {
+        let parts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        out.push_str(&format!("{entry}: {}\n", parts.join(", ")));
+    }
+    for cursor in &report.cursors {
+        out.push_str(&format!(
+            "{} cursor: updatedAt {}\n",
+            cursor.entry, cursor.updated_at
+        ));
+    }
+    if !report.problems.is_empty() {
+        out.push_str("\nrecords needing attention:\n");
+    }
+    for row in &report.problems {
+        out.push_str(&format!(
+            "{} {} [{}] attempts {}{}{}\n    {}\n",
+            row.key.entry,
+            row.key.platform_id,
+            row.status,
+            row.attempts,
+            row.external_id
+                .as_deref()
+                .map(|e| format!(", external id {e}"))
+                .unwrap_or_default(),
+            row.next_attempt_at
+                .map(|t| format!(", next attempt at unix time {t}"))
+                .unwrap_or_default(),
+            row.last_error.as_deref().unwrap_or("(no message)")
+        ));
+    }
+    if report.truncated {
+        out.push_str("(more records; raise --limit to list them)\n");
+    }
+    out
+}
+
+fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {
+    let path = args.state.path()?;
+    let state = SqliteState::open(&path).map_err(state_failure)?;
+    let resolution = match &args.external_id {
+        Some(id) => Resolution::ExternalId(id.clone()),
+        None => Resolution::Recreate,
+    };
+    let key = RecordKey::new(&args.entry, &args.id);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    if !state
+        .resolve(&key, &resolution, now)
+        .map_err(state_failure)?
+    {
+        return Err(Failure::findings(format!(
+            "{key} is not waiting for a resolution (it is unknown to the state, or done); see `syncdef sync status`"
+        )));
+    }
+    write_out(&match resolution {
+        Resolution::ExternalId(id) => {
+            format!("{key}: external id {id} stored; the next run updates it\n")
+        }
+        Resolution::Recreate => format!("{key}: the next run creates it\n"),
+    })?;
+    Ok(Exit::Success.into())
+}
+
+fn reset_cursor(args: &ResetCursorArgs) -> Result<ExitCode, Failure> {
+    let path = args.state.path()?;
+    let state = SqliteState::open(&path).map_err(state_failure)?;
+    let removed = state.reset_cursor(&args.entry).map_err(state_failure)?;
+    write_out(&if removed {
+        format!(
+            "{}: cursor forgotten; the next run lists from --since or the beginning\n",
+            args.entry
+        )
+    } else {
+        format!("{}: had no cursor\n", args.entry)
+    })?;
+    Ok(Exit::Success.into())
+}

@@ -1,0 +1,455 @@
+//! Loopback fakes for the sync tests: a platform serving hundreds of accounts and invoices
+//! through `$filter`/`$orderby`/paging (X-Api-Version 3 envelope), and a QuickBooks Online
+//! company answering as the catalog definition expects, with injectable faults.
+
+#![allow(dead_code)] // Each test binary uses a different subset.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path, path_regex};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// Fixed platform credentials of the fake (the token endpoint accepts anything).
+pub const PLATFORM_ENV: [(&str, &str); 4] = [
+    ("SYNCDEF_PLATFORM_CLIENT_KEY", "key"),
+    ("SYNCDEF_PLATFORM_CLIENT_SECRET", "secret"),
+    ("SYNCDEF_PLATFORM_USERNAME", "user"),
+    ("SYNCDEF_PLATFORM_PASSWORD", "password"),
+];
+
+/// The platform's records, shared with the responders so tests can change them between runs.
+#[derive(Default)]
+pub struct Data {
+    pub accounts: BTreeMap<i64, Value>,
+    pub invoices: BTreeMap<String, Value>,
+    pub items: HashMap<String, Vec<Value>>,
+}
+
+/// `n` seconds after 2026-01-01T00:00:00Z, as the platform writes it.
+pub fn stamp(n: u32) -> String {
+    format!(
+        "2026-01-01T{:02}:{:02}:{:02}Z",
+        n / 3600,
+        (n / 60) % 60,
+        n % 60
+    )
+}
+
+/// The GUID of invoice `n`.
+pub fn invoice_id(n: u32) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+impl Data {
+    /// `accounts` accounts and `invoices` invoices (two items each). Timestamps come in
+    /// groups of seven equal values, so groups straddle page boundaries.
+    pub fn generate(accounts: u32, invoices: u32) -> Self {
+        let mut data = Data::default();
+        for n in 1..=accounts {
+            let id = i64::from(n);
+            data.accounts.insert(
+                id,
+                json!({
+                    "id": id,
+                    "name": format!("Account {n}"),
+                    "phone": format!("+30 210 555 {n:04}"),
+                    "corpEmail": format!("billing{n}@example.com"),
+                    "isTaxable": n % 2 == 0,
+                    "addresses": [{"isBilling": true, "address1": format!("{n} Main Street"),
+                                   "city": "Athens", "countryName": "Greece", "postCode": "10563"}],
+                    "accountCurrency": {"currency": {"mnemonic": "EUR", "name": "Euro"}},
+                    "createdAt": stamp(0),
+                    "updatedAt": stamp(n / 7 * 7),
+                }),
+            );
+        }
+        for n in 1..=invoices {
+            let id = invoice_id(n);
+            let account = i64::from((n - 1) % accounts.max(1) + 1);
+            data.invoices.insert(
+                id.clone(),
+                json!({
+                    "id": id,
+                    "code": format!("INV-{n:05}"),
+                    "invoiceDate": "2026-01-01T00:00:00Z",
+                    "dueDate": "2026-01-31",
+                    "billingToId": account,
+                    "account": {"id": account, "name": format!("Account {account}")},
+                    "billingAccount": {"id": account, "accountCurrency": {"currency": {"mnemonic": "EUR"}}},
+                    "createdAt": stamp(0),
+                    "updatedAt": stamp(10_000 + n / 5 * 5),
+                }),
+            );
+            data.items.insert(
+                id,
+                vec![
+                    json!({"id": n * 10, "productName": "Backup", "quantity": 2, "unitPrice": 9.5}),
+                    json!({"id": n * 10 + 1, "productName": "Support", "quantity": 1, "unitPrice": 100}),
+                ],
+            );
+        }
+        data
+    }
+}
+
+/// The fake platform.
+pub struct Platform {
+    pub server: MockServer,
+    pub data: Arc<Mutex<Data>>,
+}
+
+impl Platform {
+    pub async fn start(data: Data) -> Self {
+        let server = MockServer::start().await;
+        let data = Arc::new(Mutex::new(data));
+        Mock::given(method("POST"))
+            .and(path("/oauth/token"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(
+                json!({"access_token": "platform-token", "token_type": "bearer", "expires_in": 3600}),
+            ))
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path_regex(r"^/api/(accounts|invoices)(/[^/]+(/items)?)?$"))
+            .respond_with(PlatformResponder { data: data.clone() })
+            .mount(&server)
+            .await;
+        Platform { server, data }
+    }
+
+    pub fn uri(&self) -> String {
+        self.server.uri()
+    }
+
+    /// Changes account `id` with `change` and moves its `updatedAt` to `at`.
+    pub fn touch_account(&self, id: i64, at: u32, change: impl FnOnce(&mut Value)) {
+        let mut data = self.data.lock().expect("data");
+        let account = data.accounts.get_mut(&id).expect("account");
+        change(account);
+        account["updatedAt"] = json!(stamp(at));
+    }
+
+    /// How many GET requests reached `path_prefix` (single records, lists).
+    pub async fn gets(&self, path_prefix: &str) -> usize {
+        self.server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| r.method.as_str() == "GET" && r.url.path().starts_with(path_prefix))
+            .count()
+    }
+}
+
+struct PlatformResponder {
+    data: Arc<Mutex<Data>>,
+}
+
+/// `2026-01-01T00:00:07.000` or `2026-01-01T00:00:07Z` or `2026-01-01` as comparable text.
+fn norm(text: &str) -> String {
+    let mut t: String = text.chars().take(19).collect();
+    if t.len() == 10 {
+        t.push_str("T00:00:00");
+    }
+    t
+}
+
+impl Respond for PlatformResponder {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let data = self.data.lock().expect("data");
+        let segments: Vec<&str> = request
+            .url
+            .path()
+            .trim_start_matches('/')
+            .split('/')
+            .collect();
+        match segments.as_slice() {
+            ["api", "accounts", id] => {
+                match id.parse::<i64>().ok().and_then(|i| data.accounts.get(&i)) {
+                    Some(a) => ResponseTemplate::new(200).set_body_json(a),
+                    None => ResponseTemplate::new(404),
+                }
+            }
+            ["api", "invoices", id] => match data.invoices.get(*id) {
+                Some(i) => ResponseTemplate::new(200).set_body_json(i),
+                None => ResponseTemplate::new(404),
+            },
+            ["api", "invoices", id, "items"] => ResponseTemplate::new(200)
+                .set_body_json(data.items.get(*id).cloned().unwrap_or_default()),
+            ["api", collection] => {
+                let records: Vec<Value> = if *collection == "accounts" {
+                    data.accounts.values().cloned().collect()
+                } else {
+                    data.invoices.values().cloned().collect()
+                };
+                list(request, records)
+            }
+            _ => ResponseTemplate::new(404),
+        }
+    }
+}
+
+/// `$filter=updatedAt gt|ge datetime'…'`, `$orderby=updatedAt asc`, `page`, `size`.
+fn list(request: &Request, mut records: Vec<Value>) -> ResponseTemplate {
+    let query: HashMap<String, String> = request.url.query_pairs().into_owned().collect();
+    if let Some(filter) = query.get("$filter") {
+        let parts: Vec<&str> = filter.splitn(3, ' ').collect();
+        let [property, op, literal] = parts.as_slice() else {
+            return ResponseTemplate::new(400).set_body_string("bad filter");
+        };
+        assert_eq!(*property, "updatedAt", "the worker filters on updatedAt");
+        let bound = norm(
+            literal
+                .trim_start_matches("datetime'")
+                .trim_end_matches('\''),
+        );
+        records.retain(|r| {
+            let at = norm(r["updatedAt"].as_str().unwrap_or_default());
+            match *op {
+                "gt" => at > bound,
+                "ge" => at >= bound,
+                other => panic!("unexpected operator {other}"),
+            }
+        });
+    }
+    assert_eq!(
+        query.get("$orderby").map(String::as_str),
+        Some("updatedAt asc")
+    );
+    // Ties in an undefined but stable order, as a database would give them.
+    records.sort_by(|a, b| {
+        norm(a["updatedAt"].as_str().unwrap_or_default())
+            .cmp(&norm(b["updatedAt"].as_str().unwrap_or_default()))
+            .then_with(|| a["id"].to_string().cmp(&b["id"].to_string()))
+    });
+    let size: usize = query
+        .get("size")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(records.len().max(1));
+    let page: usize = query.get("page").and_then(|s| s.parse().ok()).unwrap_or(1);
+    let total = records.len();
+    let page_count = total.div_ceil(size).max(1);
+    let data: Vec<Value> = records
+        .into_iter()
+        .skip((page - 1) * size)
+        .take(size)
+        .collect();
+    let next = (page < page_count).then(|| {
+        let mut url = request.url.clone();
+        let pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .into_owned()
+            .filter(|(k, _)| k != "page")
+            .collect();
+        url.query_pairs_mut()
+            .clear()
+            .extend_pairs(pairs)
+            .append_pair("page", &(page + 1).to_string());
+        json!({"uri": url.to_string(), "method": "GET", "headers": {"x-Api-Version": "3.0"}})
+    });
+    ResponseTemplate::new(200).set_body_json(json!({
+        "data": data,
+        "paging": {"page": page, "size": size, "offset": (page - 1) * size, "totalCount": total, "pageCount": page_count},
+        "links": {"self": null, "first": null, "last": null, "next": next, "previous": null},
+    }))
+}
+
+/// What the fake QuickBooks company holds and how it misbehaves.
+#[derive(Default)]
+pub struct Books {
+    next_id: u64,
+    /// Id -> (SyncToken, last body) per kind (`Customer`, `Invoice`).
+    pub records: HashMap<(String, String), (u64, Value)>,
+    /// Every create: (kind, DisplayName or DocNumber).
+    pub creates: Vec<(String, String)>,
+    /// Every update: (kind, Id).
+    pub updates: Vec<(String, String)>,
+    /// Creates of these names answer 400 with a Fault.
+    pub refuse: HashSet<String>,
+    /// The create with this number (1-based) is carried out but its answer never comes in
+    /// time: the caller sees a create of unknown outcome.
+    pub stall_create: Option<usize>,
+}
+
+/// The fake QuickBooks Online company under `/qbo`.
+pub struct QuickBooks {
+    pub server: MockServer,
+    pub books: Arc<Mutex<Books>>,
+}
+
+impl QuickBooks {
+    pub async fn start() -> Self {
+        let server = MockServer::start().await;
+        let books = Arc::new(Mutex::new(Books::default()));
+        Mock::given(path_regex(r"^/qbo/(customer|invoice)(/[0-9]+)?$"))
+            .respond_with(BooksResponder {
+                books: books.clone(),
+            })
+            .mount(&server)
+            .await;
+        QuickBooks { server, books }
+    }
+
+    /// The base URL the engine sends to.
+    pub fn base(&self) -> String {
+        format!("{}/qbo", self.server.uri())
+    }
+
+    /// Creates per name: a name created twice is a duplicate.
+    pub fn duplicates(&self) -> Vec<String> {
+        let books = self.books.lock().expect("books");
+        let mut seen = HashSet::new();
+        books
+            .creates
+            .iter()
+            .filter(|c| !seen.insert((*c).clone()))
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect()
+    }
+
+    pub fn creates(&self, kind: &str) -> usize {
+        self.books
+            .lock()
+            .expect("books")
+            .creates
+            .iter()
+            .filter(|(k, _)| k == kind)
+            .count()
+    }
+
+    pub fn updates(&self, kind: &str) -> usize {
+        self.books
+            .lock()
+            .expect("books")
+            .updates
+            .iter()
+            .filter(|(k, _)| k == kind)
+            .count()
+    }
+
+    /// The id QuickBooks gave the record created under `name`, if any.
+    pub fn id_of(&self, kind: &str, name: &str) -> Option<String> {
+        let books = self.books.lock().expect("books");
+        let field = if kind == "Customer" {
+            "DisplayName"
+        } else {
+            "DocNumber"
+        };
+        books
+            .records
+            .iter()
+            .find(|((k, _), (_, body))| k == kind && body[field] == name)
+            .map(|((_, id), _)| id.clone())
+    }
+
+    pub async fn request_count(&self) -> usize {
+        self.server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .len()
+    }
+}
+
+struct BooksResponder {
+    books: Arc<Mutex<Books>>,
+}
+
+impl Respond for BooksResponder {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let mut books = self.books.lock().expect("books");
+        let segments: Vec<&str> = request
+            .url
+            .path()
+            .trim_start_matches('/')
+            .split('/')
+            .collect();
+        let kind = if segments.get(1) == Some(&"customer") {
+            "Customer"
+        } else {
+            "Invoice"
+        };
+        assert_eq!(
+            request
+                .headers
+                .get("authorization")
+                .and_then(|v| v.to_str().ok()),
+            Some("Bearer qbo-token")
+        );
+        match (request.method.as_str(), segments.get(2)) {
+            ("GET", Some(id)) => match books.records.get(&(kind.to_owned(), (*id).to_owned())) {
+                Some((token, body)) => {
+                    let mut body = body.clone();
+                    body["Id"] = json!(id);
+                    body["SyncToken"] = json!(token.to_string());
+                    ResponseTemplate::new(200).set_body_json(json!({ kind: body }))
+                }
+                None => fault(400, "Object Not Found", "610"),
+            },
+            ("POST", None) => {
+                let Ok(body) = serde_json::from_slice::<Value>(&request.body) else {
+                    return fault(400, "Request has invalid or unsupported property", "2010");
+                };
+                if let Some(id) = body["Id"].as_str() {
+                    let key = (kind.to_owned(), id.to_owned());
+                    let Some((token, stored)) = books.records.get(&key).cloned() else {
+                        return fault(400, "Object Not Found", "610");
+                    };
+                    if body["SyncToken"].as_str() != Some(token.to_string().as_str()) {
+                        return fault(400, "Stale Object Error", "5010");
+                    }
+                    let mut merged = stored;
+                    if let (Some(m), Some(b)) = (merged.as_object_mut(), body.as_object()) {
+                        for (k, v) in b {
+                            m.insert(k.clone(), v.clone());
+                        }
+                    }
+                    books.records.insert(key, (token + 1, merged));
+                    books.updates.push((kind.to_owned(), id.to_owned()));
+                    return ResponseTemplate::new(200).set_body_json(
+                        json!({ kind: {"Id": id, "SyncToken": (token + 1).to_string()} }),
+                    );
+                }
+                let name_field = if kind == "Customer" {
+                    "DisplayName"
+                } else {
+                    "DocNumber"
+                };
+                let name = body[name_field].as_str().unwrap_or_default().to_owned();
+                if books.refuse.contains(&name) {
+                    return fault(400, "Duplicate Name Exists Error", "6240");
+                }
+                if kind == "Invoice" {
+                    let customer = body["CustomerRef"]["value"].as_str().unwrap_or_default();
+                    if !books
+                        .records
+                        .contains_key(&("Customer".to_owned(), customer.to_owned()))
+                    {
+                        return fault(400, "Invalid Reference Id", "2500");
+                    }
+                }
+                books.next_id += 1;
+                let id = books.next_id.to_string();
+                books
+                    .records
+                    .insert((kind.to_owned(), id.clone()), (0, body));
+                books.creates.push((kind.to_owned(), name));
+                if books.stall_create == Some(books.creates.len()) {
+                    return ResponseTemplate::new(200)
+                        .set_delay(std::time::Duration::from_secs(600))
+                        .set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"} }));
+                }
+                ResponseTemplate::new(200).set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"}, "time": "2026-11-21T11:58:12.099-08:00" }))
+            }
+            _ => ResponseTemplate::new(405),
+        }
+    }
+}
+
+fn fault(status: u16, message: &str, code: &str) -> ResponseTemplate {
+    ResponseTemplate::new(status).set_body_json(json!({
+        "Fault": {"Error": [{"Message": message, "Detail": message, "code": code}], "type": "ValidationFault"}
+    }))
+}

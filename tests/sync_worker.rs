@@ -1,0 +1,353 @@
+//! The sync worker as a library against a platform and a QuickBooks company on loopback:
+//! hundreds of records across pages, equal timestamps across page boundaries, restarts,
+//! faults and backoff.
+
+mod sync_support;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use serde_json::json;
+use sync_support::{Data, Platform, QuickBooks};
+use syncdef_definitions::Definition;
+use syncdef_engine::{Engine, RecordingTransport, ReqwestTransport, StaticToken, Transport};
+use syncdef_platform::{Credentials, PlatformClient};
+use syncdef_worker::state::State;
+use syncdef_worker::{
+    Clock, Dependencies, RecordKey, RecordStatus, Resolution, SqliteState, SyncOptions, SyncReport,
+    Worker,
+};
+
+const ACCOUNTS: u32 = 300;
+const INVOICES: u32 = 250;
+
+fn definition_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../catalog/quickbooks-online/definition.yaml")
+}
+
+struct Rig {
+    platform: Platform,
+    books: QuickBooks,
+    dir: tempfile::TempDir,
+    now: Arc<AtomicI64>,
+}
+
+impl Rig {
+    async fn start(accounts: u32, invoices: u32) -> Rig {
+        Rig {
+            platform: Platform::start(Data::generate(accounts, invoices)).await,
+            books: QuickBooks::start().await,
+            dir: tempfile::tempdir().expect("temp dir"),
+            now: Arc::new(AtomicI64::new(1_800_000_000)),
+        }
+    }
+
+    fn state_path(&self) -> PathBuf {
+        self.dir.path().join("state.sqlite")
+    }
+
+    fn worker(&self, options: SyncOptions) -> Worker {
+        let transport: Arc<dyn Transport> = if options.dry_run {
+            Arc::new(RecordingTransport::synthesizing())
+        } else {
+            Arc::new(ReqwestTransport::new().expect("transport"))
+        };
+        let state: Arc<dyn State> = if options.dry_run {
+            Arc::new(SqliteState::open_dry_run(&self.state_path()).expect("state"))
+        } else {
+            Arc::new(SqliteState::open(&self.state_path()).expect("state"))
+        };
+        let definition = Definition::load_path(&definition_path()).expect("definition");
+        let dependencies = Dependencies::from_definition(&definition);
+        let engine = Engine::load(definition)
+            .expect("catalog definition loads")
+            .engine
+            .with_base_url(url::Url::parse(&self.books.base()).expect("url"))
+            .with_token_provider(Arc::new(StaticToken::new("qbo-token")));
+        let platform = PlatformClient::builder(
+            self.platform.uri(),
+            Credentials::new("key", "secret", "user", "password"),
+        )
+        .build()
+        .expect("platform client");
+        let now = self.now.clone();
+        let clock: Clock = Arc::new(move || now.load(Ordering::SeqCst));
+        Worker::new(engine, transport, &dependencies, platform, state, options)
+            .expect("worker")
+            .with_clock(clock)
+    }
+
+    async fn run(&self, options: SyncOptions) -> SyncReport {
+        self.worker(options).run().await
+    }
+
+    fn state(&self) -> SqliteState {
+        SqliteState::open(&self.state_path()).expect("state")
+    }
+
+    fn advance(&self, seconds: i64) {
+        self.now.fetch_add(seconds, Ordering::SeqCst);
+    }
+}
+
+fn options(entries: &[&str]) -> SyncOptions {
+    SyncOptions {
+        entries: entries.iter().map(|e| (*e).to_owned()).collect(),
+        page_size: 50,
+        ..SyncOptions::default()
+    }
+}
+
+fn done(state: &SqliteState, entry: &str) -> u64 {
+    state
+        .counts()
+        .expect("counts")
+        .iter()
+        .filter(|c| c.entry == entry && c.status == RecordStatus::Done)
+        .map(|c| c.count)
+        .sum()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn first_run_pushes_everything_once_and_second_run_nothing() {
+    let rig = Rig::start(ACCOUNTS, INVOICES).await;
+    // Asked in the "wrong" order: the definition puts accounts first.
+    let report = rig.run(options(&["Invoice", "Account"])).await;
+    assert_eq!(report.order, ["Account", "Invoice"]);
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(report.entries["Account"].created, u64::from(ACCOUNTS));
+    assert_eq!(report.entries["Invoice"].created, u64::from(INVOICES));
+    assert_eq!(report.entries["Account"].listed, u64::from(ACCOUNTS));
+    assert_eq!(report.entries["Invoice"].listed, u64::from(INVOICES));
+    assert_eq!(rig.books.creates("Customer"), ACCOUNTS as usize);
+    assert_eq!(rig.books.creates("Invoice"), INVOICES as usize);
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    // Equal timestamps across page boundaries: every record read exactly once.
+    assert_eq!(rig.platform.gets("/api/accounts/").await, ACCOUNTS as usize);
+    assert_eq!(
+        rig.platform.gets("/api/invoices/").await,
+        2 * INVOICES as usize
+    );
+    // The invoice went to its account's customer.
+    let customer = rig.books.id_of("Customer", "Account 3").expect("customer");
+    let invoice = rig.books.id_of("Invoice", "INV-00003").expect("invoice");
+    let books = rig.books.books.lock().expect("books").records[&("Invoice".to_owned(), invoice)]
+        .1
+        .clone();
+    assert_eq!(books["CustomerRef"]["value"], json!(customer));
+    assert_eq!(
+        report.entries["Invoice"].cursor.as_deref(),
+        Some(sync_support::stamp(10_000 + INVOICES / 5 * 5).as_str())
+    );
+
+    let before = rig.books.request_count().await;
+    let second = rig.run(options(&["Account", "Invoice"])).await;
+    assert!(second.is_clean(), "{second:#?}");
+    assert_eq!(
+        rig.books.request_count().await,
+        before,
+        "nothing is sent again"
+    );
+    assert_eq!(second.entries["Account"].listed, 0);
+    let state = rig.state();
+    assert_eq!(done(&state, "Account"), u64::from(ACCOUNTS));
+    assert_eq!(done(&state, "Invoice"), u64::from(INVOICES));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_record_is_updated_not_created_again() {
+    let rig = Rig::start(40, 20).await;
+    rig.run(options(&["Account", "Invoice"])).await;
+    let id = rig.books.id_of("Customer", "Account 5").expect("created");
+    rig.platform
+        .touch_account(5, 50_000, |a| a["phone"] = json!("+30 210 000 0000"));
+    // Only updatedAt moves: listed, read, hashed as changed (updatedAt is part of the record).
+    rig.platform.touch_account(6, 50_000, |_| {});
+    let report = rig.run(options(&["Account", "Invoice"])).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(report.entries["Account"].listed, 2);
+    assert_eq!(report.entries["Account"].updated, 2);
+    assert_eq!(report.entries["Account"].created, 0);
+    assert_eq!(rig.books.creates("Customer"), 40);
+    let books = rig.books.books.lock().expect("books");
+    let (token, body) = &books.records[&("Customer".to_owned(), id.clone())];
+    assert_eq!(
+        body["PrimaryPhone"]["FreeFormNumber"],
+        json!("+30 210 000 0000")
+    );
+    assert_eq!(*token, 1, "one sparse update with the SyncToken read first");
+    assert!(books.updates.contains(&("Customer".to_owned(), id)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_stopped_mid_way_resumes_without_duplicates() {
+    let rig = Rig::start(ACCOUNTS, 60).await;
+    let first = rig
+        .run(SyncOptions {
+            max_pushes: Some(120),
+            ..options(&["Account", "Invoice"])
+        })
+        .await;
+    assert!(first.stopped.is_some());
+    assert_eq!(rig.books.creates("Customer"), 120);
+    let second = rig.run(options(&["Account", "Invoice"])).await;
+    assert!(second.is_clean(), "{second:#?}");
+    assert_eq!(rig.books.creates("Customer"), ACCOUNTS as usize);
+    assert_eq!(rig.books.creates("Invoice"), 60);
+    assert!(rig.books.duplicates().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_killed_during_a_create_never_creates_it_twice() {
+    let rig = Rig::start(200, 0).await;
+    // Create 77 is carried out by QuickBooks, but the answer never arrives before the kill.
+    rig.books.books.lock().expect("books").stall_create = Some(77);
+    {
+        let worker = rig.worker(options(&["Account"]));
+        let books = rig.books.books.clone();
+        let stalled = async {
+            while books.lock().expect("books").creates.len() < 77 {
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        };
+        tokio::select! {
+            _ = worker.run() => panic!("the run should have been killed first"),
+            () = stalled => {}
+        }
+        // Dropping the worker drops the run mid-create, like a killed process.
+    }
+    rig.books.books.lock().expect("books").stall_create = None;
+    let second = rig.run(options(&["Account"])).await;
+    assert_eq!(second.recovered_in_flight, 1);
+    assert_eq!(second.entries["Account"].skipped, 1, "{second:#?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    assert_eq!(
+        rig.books.creates("Customer"),
+        200,
+        "the unknown one is not re-created"
+    );
+    let state = rig.state();
+    let unknown: Vec<_> = state
+        .problems(10)
+        .expect("problems")
+        .into_iter()
+        .filter(|r| r.status == RecordStatus::Unknown)
+        .collect();
+    assert_eq!(unknown.len(), 1, "{unknown:?}");
+    assert_eq!(unknown[0].error_class.as_deref(), Some("unknownOutcome"));
+    assert_eq!(done(&state, "Account"), 199);
+    // The operator finds the customer in QuickBooks and stores its id.
+    let name = format!("Account {}", unknown[0].key.platform_id);
+    let id = rig.books.id_of("Customer", &name).expect("it was created");
+    assert!(
+        state
+            .resolve(&unknown[0].key, &Resolution::ExternalId(id.clone()), 0)
+            .expect("resolve")
+    );
+    drop(state);
+    let third = rig.run(options(&["Account"])).await;
+    assert!(third.is_clean(), "{third:#?}");
+    assert_eq!(third.entries["Account"].updated, 1);
+    assert_eq!(done(&rig.state(), "Account"), 200);
+    assert_eq!(rig.books.creates("Customer"), 200);
+    assert!(
+        rig.books
+            .books
+            .lock()
+            .expect("books")
+            .updates
+            .contains(&("Customer".to_owned(), id))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_record_is_retried_after_its_backoff_and_not_before() {
+    let rig = Rig::start(30, 30).await;
+    rig.books
+        .books
+        .lock()
+        .expect("books")
+        .refuse
+        .insert("Account 7".to_owned());
+    let first = rig.run(options(&["Account", "Invoice"])).await;
+    assert_eq!(first.entries["Account"].failed, 1);
+    // Invoice 7 needs account 7: it fails too, and its account is not pushed again for it.
+    assert_eq!(first.entries["Invoice"].failed, 1);
+    assert_eq!(rig.books.creates("Customer"), 29);
+    let state = rig.state();
+    let row = state
+        .record(&RecordKey::new("Account", "7"))
+        .expect("read")
+        .expect("row");
+    assert_eq!(row.status, RecordStatus::Failed);
+    assert_eq!(row.attempts, 1);
+    assert_eq!(row.error_class.as_deref(), Some("externalValidation"));
+    assert!(
+        row.last_error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("Duplicate Name")
+    );
+    drop(state);
+
+    rig.books.books.lock().expect("books").refuse.clear();
+    rig.advance(299);
+    let early = rig.run(options(&["Account", "Invoice"])).await;
+    assert_eq!(early.entries["Account"].retried, 0);
+    assert_eq!(
+        rig.books.creates("Customer"),
+        29,
+        "not before the backoff ends"
+    );
+
+    rig.advance(2);
+    let due = rig.run(options(&["Account", "Invoice"])).await;
+    assert!(due.is_clean(), "{due:#?}");
+    assert_eq!(due.entries["Account"].retried, 1);
+    assert_eq!(due.entries["Account"].created, 1);
+    assert_eq!(due.entries["Invoice"].created, 1);
+    assert_eq!(rig.books.creates("Customer"), 30);
+    assert_eq!(rig.books.creates("Invoice"), 30);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invoice_pushes_its_missing_account_first() {
+    let rig = Rig::start(10, 10).await;
+    let report = rig.run(options(&["Invoice"])).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(report.entries["Account"].pushed_as_dependency, 10);
+    assert_eq!(rig.books.creates("Customer"), 10);
+    assert_eq!(rig.books.creates("Invoice"), 10);
+    // The accounts, now known, are not pushed again when their entry runs.
+    let accounts = rig.run(options(&["Account"])).await;
+    assert_eq!(accounts.entries["Account"].created, 0);
+    assert_eq!(accounts.entries["Account"].unchanged, 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_sends_nothing_and_stores_nothing() {
+    let rig = Rig::start(12, 4).await;
+    let report = rig
+        .run(SyncOptions {
+            dry_run: true,
+            ..options(&["Account", "Invoice"])
+        })
+        .await;
+    assert!(report.dry_run);
+    assert_eq!(rig.books.request_count().await, 0);
+    assert_eq!(report.planned.len(), 16);
+    let first = &report.planned[0];
+    assert_eq!(first.operation.as_deref(), Some("create"));
+    assert_eq!(first.requests[0].body["DisplayName"], json!("Account 1"));
+    assert!(!rig.state_path().exists(), "no state file is created");
+}
