@@ -129,11 +129,10 @@ fn digits_only(pattern: &str) -> bool {
     };
     class == "+"
         || class == "*"
-        || (class.starts_with('{')
-            && class.ends_with('}')
-            && class[1..class.len() - 1]
-                .bytes()
-                .all(|b| b.is_ascii_digit() || b == b','))
+        || class
+            .strip_prefix('{')
+            .and_then(|c| c.strip_suffix('}'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b','))
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
@@ -262,5 +261,7 @@ mod tests {
         assert!(digits_only("^-?[0-9]{1,19}$"));
         assert!(!digits_only("^[A-Z0-9]+$"));
         assert!(!digits_only("[0-9]+"));
+        assert!(!digits_only("^[0-9]{$"));
+        assert!(!digits_only("^[0-9]{}$"));
     }
 }
