@@ -123,11 +123,7 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
             || {
                 format!(
                     "it has: {}; declare a field the spec does not list under `{EXTENSION_KEY}`",
-                    candidates
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    crate::typecheck::name_list(candidates)
                 )
             },
             |s| format!("did you mean `{s}`?"),

@@ -124,10 +124,7 @@ fn describe(p: &ReadProblem) -> (String, String) {
         Some(s) => format!("did you mean `{s}`?"),
         None => format!(
             "the response schemas declare: {}",
-            c.iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::typecheck::name_list(c)
         ),
     };
     match &p.kind {

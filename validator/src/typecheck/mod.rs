@@ -157,3 +157,18 @@ pub(crate) fn lookup_field<'s>(schema: platform::FieldSchema<'s>, name: &str) ->
             .collect(),
     )
 }
+
+/// Names for a help text, in backticks, at most twelve (`and 25 more`).
+pub(crate) fn name_list<S: AsRef<str>>(names: &[S]) -> String {
+    const SHOWN: usize = 12;
+    let mut out = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        out.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    out
+}

@@ -220,7 +220,7 @@ fn object(
                 let names = schema.property_names();
                 let help = match crate::suggest::did_you_mean(m.key, names.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("the schema allows: {}", list(&names)),
+                    None => format!("the schema allows: {}", super::name_list(&names)),
                 };
                 out.push(ShapeFinding {
                     span: span_of(m.key_span),
@@ -375,14 +375,6 @@ fn parts<'s>(schema: FieldSchema<'s>, key: &str) -> Vec<FieldSchema<'s>> {
         .flatten()
         .map(|p| schema.sibling(p))
         .collect()
-}
-
-fn list(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn list_owned(names: &[String]) -> String {
