@@ -19,6 +19,35 @@ pub const SCHEMA_ID: &str =
 /// The lower-case HTTP methods an operation reference may end with.
 const METHODS: &str = "get|put|post|delete|options|head|patch|trace";
 
+/// `x-syncdef-records`: fields of platform records the spec does not list, by record definition
+/// (docs/platform-records.md).
+fn records_extension() -> Value {
+    let names: Vec<&str> = syncdef_definitions::platform::builtin()
+        .definition_names()
+        .collect();
+    json!({
+        "type": "object",
+        "description": "Extends the platform record schema (`syncdef schema --records`) with fields the spec does not list, such as custom fields. Keys are record definitions.",
+        "propertyNames": { "enum": names },
+        "additionalProperties": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "description": { "type": "string" },
+                "properties": {
+                    "type": "object",
+                    "description": "Fields to add (or whose shipped schema to replace), each a JSON Schema such as `{type: string}`.",
+                    "additionalProperties": { "type": ["object", "boolean"] }
+                },
+                "additionalProperties": {
+                    "type": "boolean",
+                    "description": "`true` accepts any field of this record (its reads are no longer checked)."
+                }
+            }
+        }
+    })
+}
+
 /// The JSON Schema (draft-07) of a definition's `synchronization` section.
 #[must_use]
 pub fn synchronization_schema() -> Value {
@@ -38,7 +67,8 @@ pub fn synchronization_schema() -> Value {
             "x-synchronization": {
                 "$ref": "#/definitions/synchronization",
                 "description": "The `synchronization` section under an OpenAPI extension key, for tools that reject unknown top-level keys. Use one of the two keys, not both."
-            }
+            },
+            "x-syncdef-records": records_extension()
         },
         "definitions": {
             "synchronization": {
