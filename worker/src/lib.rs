@@ -34,7 +34,7 @@ pub use modules::Module;
 pub use observer::{Event, Observer, Silent};
 pub use order::Dependencies;
 pub use report::{EntrySummary, PlannedPush, RecordResult, SyncReport};
-pub use stamp::Stamp;
+pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
 pub use state::{RecordKey, RecordStatus, Resolution, SqliteState, State, StateError};
 pub use worker::{Clock, SyncOptions, Worker};

@@ -53,7 +53,12 @@ pub(crate) fn sync_one<'a>(
 ) -> BoxFuture<'a, Result<Handled, WorkerError>> {
     Box::pin(async move {
         let handled = handle(core, entry, platform_id, &trigger).await?;
-        if trigger == Trigger::Dependency && handled.result != RecordResult::Skipped {
+        if trigger == Trigger::Dependency {
+            // A look-up of a record already pushed (or waiting for its retry) is not an
+            // event of its entry; the record that needed it reports any failure.
+            if handled.result == RecordResult::Skipped {
+                return Ok(handled);
+            }
             core.summary(&entry.name, |s| s.pushed_as_dependency += 1);
         }
         core.count(

@@ -75,3 +75,35 @@ mod tests {
         assert!(Stamp::parse("yesterday").is_err());
     }
 }
+
+/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (UTC), for people reading `sync status`.
+pub fn utc_text(unix: i64) -> String {
+    let days = unix.div_euclid(86_400);
+    let secs = unix.rem_euclid(86_400);
+    // Civil-from-days (proleptic Gregorian), after H. Hinnant's public-domain algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        (secs / 60) % 60,
+        secs % 60
+    )
+}
+
+#[cfg(test)]
+mod utc_tests {
+    #[test]
+    fn unix_seconds_read_as_utc() {
+        assert_eq!(super::utc_text(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::utc_text(1_800_000_000), "2027-01-15T08:00:00Z");
+        assert_eq!(super::utc_text(951_782_400), "2000-02-29T00:00:00Z");
+    }
+}

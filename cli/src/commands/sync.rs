@@ -21,7 +21,7 @@ use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
     Dependencies, Event, Observer, RecordKey, Resolution, SqliteState, SyncOptions, SyncReport,
-    Worker, default_state_path,
+    Worker, default_state_path, utc_text,
 };
 
 use super::display_name;
@@ -495,7 +495,7 @@ fn human_status(report: &StatusReport) -> String {
                 .map(|e| format!(", external id {e}"))
                 .unwrap_or_default(),
             row.next_attempt_at
-                .map(|t| format!(", next attempt at unix time {t}"))
+                .map(|t| format!(", next attempt after {}", utc_text(t)))
                 .unwrap_or_default(),
             row.last_error.as_deref().unwrap_or("(no message)")
         ));

@@ -15,6 +15,7 @@ pub use sqlite::SqliteState;
 
 /// One platform record of one entry: the state's primary key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RecordKey {
     /// The definition's entry (`Account`).
     pub entry: String,

@@ -1,0 +1,233 @@
+//! `syncdef sync` end to end: the binary against a platform and a QuickBooks company on
+//! loopback.
+
+mod common;
+mod sync_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
+
+const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary off the async runtime (the fakes answer on it meanwhile).
+async fn syncdef(args: Vec<String>) -> Run {
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_syncdef"));
+        cmd.args(&args)
+            .current_dir(common::root())
+            .env("NO_COLOR", "1")
+            .env("RUST_LOG", "warn")
+            .env_remove("SYNCDEF_PLATFORM_CREDENTIALS");
+        for (k, v) in PLATFORM_ENV {
+            cmd.env(k, v);
+        }
+        let output = cmd.output().expect("syncdef runs");
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    })
+    .await
+    .expect("the run finishes")
+}
+
+fn sync_args(platform: &Platform, books: &QuickBooks, state: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "sync",
+        "--platform",
+        &platform.uri(),
+        "--definition",
+        DEFINITION,
+        "--state",
+        &state.display().to_string(),
+        "--base-url",
+        &books.base(),
+        "--page-size",
+        "40",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    args
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| (*s).to_owned()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sync_pushes_once_then_nothing_and_status_counts() {
+    let platform = Platform::start(Data::generate(150, 120)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+
+    let first = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Invoice,Account"],
+    ))
+    .await;
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    insta::assert_snapshot!("sync_first_run", first.stdout);
+    assert_eq!(books.creates("Customer"), 150);
+    assert_eq!(books.creates("Invoice"), 120);
+
+    let second = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account,Invoice", "--format", "json"],
+    ))
+    .await;
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let report: Value = serde_json::from_str(&second.stdout).expect("json");
+    assert_eq!(report["entries"]["Account"]["listed"], 0);
+    assert_eq!(report["entries"]["Invoice"]["created"], 0);
+    assert_eq!(books.creates("Customer"), 150);
+
+    let status = syncdef(strings(&[
+        "sync",
+        "status",
+        "--state",
+        &state.display().to_string(),
+    ]))
+    .await;
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    insta::assert_snapshot!("sync_status_clean", status.stdout);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failing_records_are_listed_by_status_with_their_errors() {
+    let platform = Platform::start(Data::generate(20, 5)).await;
+    let books = QuickBooks::start().await;
+    books
+        .books
+        .lock()
+        .expect("books")
+        .refuse
+        .insert("Account 3".to_owned());
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account,Invoice"],
+    ))
+    .await;
+    assert_eq!(run.code, 1, "failures exit 1: {}", run.stderr);
+    assert!(
+        run.stdout.contains("some records need attention"),
+        "{}",
+        run.stdout
+    );
+
+    let status = syncdef(strings(&[
+        "sync",
+        "status",
+        "--state",
+        &state.display().to_string(),
+    ]))
+    .await;
+    assert_eq!(status.code, 1);
+    let text: String = status
+        .stdout
+        .lines()
+        .map(|line| match line.split_once("next attempt after ") {
+            Some((before, _)) => format!("{before}next attempt after <T>\n"),
+            None => format!("{line}\n"),
+        })
+        .collect();
+    insta::assert_snapshot!("sync_status_failing", text);
+
+    let json = syncdef(strings(&[
+        "sync",
+        "status",
+        "--state",
+        &state.display().to_string(),
+        "--format",
+        "json",
+    ]))
+    .await;
+    let report: Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(report["counts"]["Account"]["failed"], 1);
+    assert_eq!(report["counts"]["Account"]["done"], 19);
+    assert_eq!(report["problems"][0]["platformId"], "3");
+    assert_eq!(report["problems"][0]["errorClass"], "externalValidation");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_shows_the_requests_and_writes_nothing() {
+    let platform = Platform::start(Data::generate(2, 1)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account,Invoice", "--dry-run"],
+    ))
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(books.request_count().await, 0);
+    assert!(!state.exists());
+    let text = run.stdout.replace(&books.base(), "<qbo>");
+    insta::assert_snapshot!("sync_dry_run", text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mistakes_are_usage_errors_that_say_what_to_do() {
+    let platform = Platform::start(Data::generate(1, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let unknown = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Acount"],
+    ))
+    .await;
+    assert_eq!(unknown.code, 2);
+    assert_eq!(
+        unknown.stderr,
+        "syncdef: the definition has no entry `Acount`; it has: Account, Invoice\n"
+    );
+    let since = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account", "--since", "last week"],
+    ))
+    .await;
+    assert_eq!(since.code, 2);
+    assert!(since.stderr.contains("--since"), "{}", since.stderr);
+
+    let status = syncdef(strings(&[
+        "sync",
+        "status",
+        "--state",
+        "/nonexistent/state.sqlite",
+    ]))
+    .await;
+    assert_eq!(status.code, 2);
+    assert!(
+        status.stderr.contains("no sync has run"),
+        "{}",
+        status.stderr
+    );
+}
