@@ -83,11 +83,37 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
         files: Vec::with_capacity(outcomes.len()),
         errors,
     };
+    let mut entries: Vec<String> = Vec::new();
     for outcome in outcomes {
         match outcome {
-            Outcome::Linted(file) => report.files.push(file),
+            Outcome::Linted(file, names) => {
+                report.files.push(file);
+                entries.extend(names);
+            }
             Outcome::Skipped => {}
             Outcome::Failed(error) => report.errors.push(error),
+        }
+    }
+    // A sample for an entry no definition has would silently check nothing.
+    for entry in config.samples.keys() {
+        if !entries.contains(entry) {
+            entries.sort();
+            entries.dedup();
+            report.errors.push(LintError {
+                path: PathBuf::from(format!("--sample {entry}=...")),
+                message: match crate::suggest::did_you_mean(
+                    entry,
+                    entries.iter().map(String::as_str),
+                ) {
+                    Some(s) => {
+                        format!("no linted definition has an entry `{entry}`: did you mean `{s}`?")
+                    }
+                    None => format!(
+                        "no linted definition has an entry `{entry}`; the entries are: {}",
+                        entries.join(", ")
+                    ),
+                },
+            });
         }
     }
     report.sort();
@@ -149,7 +175,8 @@ struct Job {
 }
 
 enum Outcome {
-    Linted(FileReport),
+    /// The report and the names of the file's entries (to check `--sample` names against).
+    Linted(FileReport, Vec<String>),
     Skipped,
     Failed(LintError),
 }
@@ -254,16 +281,21 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
                 return Outcome::Skipped;
             }
             let source = Arc::clone(&doc.source);
-            let diagnostics = lint_definition_with(
-                &Definition::from_document(doc),
-                &job.settings,
-                job.candidate.explicit,
-                &config.samples,
-            );
-            Outcome::Linted(FileReport {
-                source,
-                diagnostics,
-            })
+            let def = Definition::from_document(doc);
+            let diagnostics =
+                lint_definition_with(&def, &job.settings, job.candidate.explicit, &config.samples);
+            let entries = def
+                .sync
+                .iter()
+                .flat_map(|s| s.entries.iter().map(|e| e.key.value.clone()))
+                .collect();
+            Outcome::Linted(
+                FileReport {
+                    source,
+                    diagnostics,
+                },
+                entries,
+            )
         }
         Err(error) if error.kind == LoadErrorKind::Io => Outcome::Failed(LintError {
             path: path.clone(),
@@ -271,10 +303,13 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
         }),
         Err(error) => {
             let diagnostics = load_problem::diagnostics(&error, &job.settings, path);
-            Outcome::Linted(FileReport {
-                source: Arc::clone(&error.source),
-                diagnostics,
-            })
+            Outcome::Linted(
+                FileReport {
+                    source: Arc::clone(&error.source),
+                    diagnostics,
+                },
+                Vec::new(),
+            )
         }
     }
 }

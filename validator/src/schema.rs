@@ -33,7 +33,7 @@ fn records_extension() -> Value {
             "type": "object",
             "additionalProperties": false,
             "properties": {
-                "description": { "type": "string" },
+                "description": { "type": "string", "description": "Why the fields are there (for readers; not used)." },
                 "properties": {
                     "type": "object",
                     "description": "Fields to add (or whose shipped schema to replace), each a JSON Schema such as `{type: string}`.",
@@ -239,7 +239,16 @@ mod tests {
                 }
             }
             for (key, child) in object {
-                visit(child, &format!("{path}/{key}"), missing);
+                // A `properties` map holds schemas by name, not a schema: a property may be
+                // called `properties` itself (`x-syncdef-records`).
+                match (key.as_str(), child.as_object()) {
+                    ("properties", Some(props)) => {
+                        for (name, schema) in props {
+                            visit(schema, &format!("{path}/properties/{name}"), missing);
+                        }
+                    }
+                    _ => visit(child, &format!("{path}/{key}"), missing),
+                }
             }
         }
         let schema = synchronization_schema();
