@@ -114,10 +114,13 @@ fn article(noun: &str) -> String {
     format!("{} {noun}", if vowel { "an" } else { "a" })
 }
 
+/// Whether a value of type `produced` may satisfy `allowed`. A `number` may be whole, so it is
+/// not reported against `integer`: only a rendering can tell.
 fn compatible(produced: JsonType, allowed: &[JsonType]) -> bool {
     allowed.is_empty()
         || allowed.contains(&produced)
         || (produced == JsonType::Integer && allowed.contains(&JsonType::Number))
+        || (produced == JsonType::Number && allowed.contains(&JsonType::Integer))
 }
 
 #[allow(clippy::too_many_arguments)]
