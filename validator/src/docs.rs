@@ -49,7 +49,7 @@ pub fn index_page() -> String {
          | `SD5xx` | pre- and post-synchronization actions |\n\
          | `SD6xx` | entries |\n\
          | `SD7xx` | security |\n\
-         | `SD8xx` | reserved: type checking of templates against records and external schemas |\n\
+         | `SD8xx` | type checking: templates against platform records (`syncdef schema --records`) and the operations they feed |\n\
          | `SD9xx` | reserved: configuration and tool problems |\n\n\
          Codes are never reused.\n",
     );
