@@ -160,19 +160,44 @@ async fn first_run_pushes_everything_once_and_second_run_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_edited_while_paging_skips_no_other_record() {
+    let rig = Rig::start(120, 0).await;
+    // Account 3 moves to the end of the updatedAt order right after page 1 is served: an
+    // offset-based page 2 would now start one record later and skip account 51.
+    rig.platform.data.lock().expect("data").edit_after_listing = Some((3, 90_000));
+    let report = rig.run(options(&["Account"])).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(rig.books.creates("Customer"), 120);
+    assert!(rig.books.duplicates().is_empty());
+    assert_eq!(done(&rig.state(), "Account"), 120);
+    // The full read after the listing already saw the edit, so the create carried it; when
+    // the edit is listed again at the end it is recognised (same updatedAt) and not re-sent.
+    assert_eq!(rig.books.updates("Customer"), 0);
+    assert_eq!(report.entries["Account"].unchanged, 1);
+    let id = rig.books.id_of("Customer", "Account 3").expect("created");
+    let books = rig.books.books.lock().expect("books");
+    assert_eq!(
+        books.records[&("Customer".to_owned(), id)].1["PrimaryPhone"]["FreeFormNumber"],
+        json!("+30 210 999 9999")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_changed_record_is_updated_not_created_again() {
     let rig = Rig::start(40, 20).await;
     rig.run(options(&["Account", "Invoice"])).await;
     let id = rig.books.id_of("Customer", "Account 5").expect("created");
     rig.platform
         .touch_account(5, 50_000, |a| a["phone"] = json!("+30 210 000 0000"));
-    // Only updatedAt moves: listed, read, hashed as changed (updatedAt is part of the record).
+    // Only updatedAt moves: listed and read, but the same content is not pushed again.
     rig.platform.touch_account(6, 50_000, |_| {});
     let report = rig.run(options(&["Account", "Invoice"])).await;
     assert!(report.is_clean(), "{report:#?}");
     assert_eq!(report.entries["Account"].listed, 2);
-    assert_eq!(report.entries["Account"].updated, 2);
+    assert_eq!(report.entries["Account"].updated, 1);
+    assert_eq!(report.entries["Account"].unchanged, 1);
     assert_eq!(report.entries["Account"].created, 0);
+    assert_eq!(rig.books.updates("Customer"), 1);
     assert_eq!(rig.books.creates("Customer"), 40);
     let books = rig.books.books.lock().expect("books");
     let (token, body) = &books.records[&("Customer".to_owned(), id.clone())];

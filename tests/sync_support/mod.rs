@@ -25,6 +25,9 @@ pub struct Data {
     pub accounts: BTreeMap<i64, Value>,
     pub invoices: BTreeMap<String, Value>,
     pub items: HashMap<String, Vec<Value>>,
+    /// Changed right after the next account listing is served: (account id, new updatedAt
+    /// in seconds). Simulates an edit on the platform while a run pages through accounts.
+    pub edit_after_listing: Option<(i64, u32)>,
 }
 
 /// `n` seconds after 2026-01-01T00:00:00Z, as the platform writes it.
@@ -158,7 +161,7 @@ fn norm(text: &str) -> String {
 
 impl Respond for PlatformResponder {
     fn respond(&self, request: &Request) -> ResponseTemplate {
-        let data = self.data.lock().expect("data");
+        let mut data = self.data.lock().expect("data");
         let segments: Vec<&str> = request
             .url
             .path()
@@ -184,7 +187,15 @@ impl Respond for PlatformResponder {
                 } else {
                     data.invoices.values().cloned().collect()
                 };
-                list(request, records)
+                let response = list(request, records);
+                if *collection == "accounts"
+                    && let Some((id, at)) = data.edit_after_listing.take()
+                    && let Some(account) = data.accounts.get_mut(&id)
+                {
+                    account["phone"] = json!("+30 210 999 9999");
+                    account["updatedAt"] = json!(stamp(at));
+                }
+                response
             }
             _ => ResponseTemplate::new(404),
         }

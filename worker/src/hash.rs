@@ -1,7 +1,10 @@
 //! The fingerprint that decides whether a record needs pushing again.
 //!
 //! It is taken over the push's *input*: the full platform record (child collections
-//! included) and the external ids of its related records. Not over the rendered request
+//! included, the top-level `updatedAt` left out) and the external ids of its related
+//! records. `updatedAt` is left out so that a record the platform touched without changing
+//! anything is not pushed again; a template that copies `updatedAt` itself into the external
+//! record would then keep the older value until a real change (docs/worker.md). Not over the rendered request
 //! body: an update body carries the concurrency token read from the external system at push
 //! time (QuickBooks' `SyncToken`, an ETag), so it differs on every push even when nothing
 //! changed. A change of a related record's external id (an account re-created) changes the
@@ -12,11 +15,21 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-/// `sha256:<hex>` of the record in canonical form (object keys sorted, no spaces) followed
-/// by the related ids.
+/// The record's field that only says when it changed: not part of the hash.
+pub const IGNORED_FIELD: &str = "updatedAt";
+
+/// `sha256:<hex>` of the record in canonical form (object keys sorted, no spaces, no
+/// top-level `updatedAt`) followed by the related ids.
 pub fn input_hash(record: &Value, related: &BTreeMap<String, String>) -> String {
     let mut hasher = Sha256::new();
-    canonical(record, &mut hasher);
+    match record {
+        Value::Object(map) if map.contains_key(IGNORED_FIELD) => {
+            let mut trimmed = map.clone();
+            trimmed.remove(IGNORED_FIELD);
+            canonical(&Value::Object(trimmed), &mut hasher);
+        }
+        _ => canonical(record, &mut hasher),
+    }
     for (entry, id) in related {
         hasher.update(b"\x00");
         hasher.update(entry.as_bytes());
@@ -76,5 +89,11 @@ mod tests {
         let related = BTreeMap::from([("Account".to_owned(), "67".to_owned())]);
         assert_ne!(a, input_hash(&b, &related));
         assert!(a.starts_with("sha256:") && a.len() == 71);
+        let touched = json!({"a": 1, "b": [1, {"x": "y"}], "updatedAt": "2026-01-01"});
+        assert_eq!(
+            a,
+            input_hash(&touched, &none),
+            "updatedAt alone is no change"
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use syncdef_engine::{ErrorClass, Phase, PushError, SyncRequest, Synchronizer};
 
+use crate::error::WorkerError;
 use crate::record::{Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::worker::{Core, EntryInfo};
@@ -41,7 +42,13 @@ impl Synchronizer for Related {
             let handled = sync_one(&self.core, &target, &id, Trigger::Dependency)
                 .await
                 .map_err(|e| {
-                    PushError::new(ErrorClass::Transient, format!("{} {id}: {e}", target.name))
+                    // Credentials refused while pushing the account stop the whole run, as
+                    // they would for the invoice itself.
+                    let class = match e {
+                        WorkerError::Authentication(_) => ErrorClass::Authentication,
+                        _ => ErrorClass::Transient,
+                    };
+                    PushError::new(class, format!("{} {id}: {e}", target.name))
                 })?;
             match (handled.result, handled.external_id) {
                 (RecordResult::Failed | RecordResult::Unknown, _) | (_, None) => {
