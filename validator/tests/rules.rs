@@ -98,6 +98,7 @@ rule_tests! {
     sd704_missing_security => "SD704",
     sd801_unknown_record_field => "SD801",
     sd801_unknown_loop_item_field => "SD801" in "SD801_loop",
+    sd801_unknown_record_extension => "SD801" in "SD801_extension",
     sd802_request_body_mismatch => "SD802",
     sd802_shape_mismatch => "SD802" in "SD802_shape",
     sd803_unknown_response_field => "SD803",
