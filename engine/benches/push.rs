@@ -22,8 +22,9 @@ const ACCOUNT: &str = r#"{"id": 42, "name": "Acme Ltd", "phone": "+1 555 0100", 
     "city": "Springfield", "countryName": "United States", "postCode": "12345", "region": "IL"}],
   "accountCurrency": {"currency": {"mnemonic": "USD", "name": "US Dollar"}}}"#;
 
-/// Answers every request on a connection with `ANSWER`, keeping the connection open.
-async fn serve(listener: TcpListener) {
+/// Answers every request on a connection with `ANSWER` after `latency`, keeping the
+/// connection open.
+async fn serve(listener: TcpListener, latency: Duration) {
     loop {
         let Ok((mut stream, _)) = listener.accept().await else {
             continue;
@@ -59,6 +60,9 @@ async fn serve(listener: TcpListener) {
                     }
                 }
                 buf.drain(..head_end + body_len);
+                if !latency.is_zero() {
+                    tokio::time::sleep(latency).await;
+                }
                 if stream.write_all(response.as_bytes()).await.is_err() {
                     return;
                 }
@@ -139,6 +143,13 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(if smoke { 128 } else { 20_000 });
     let runs = if smoke { 1 } else { 5 };
+    // `LATENCY_MS`: the server's answer time (default 0: loopback as fast as it goes).
+    let latency = Duration::from_millis(
+        std::env::var("LATENCY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0),
+    );
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -146,7 +157,7 @@ fn main() {
     rt.block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
-        tokio::spawn(serve(listener));
+        tokio::spawn(serve(listener, latency));
         let base = format!("http://{addr}");
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -174,9 +185,17 @@ fn main() {
         let body = Arc::new(serde_json::to_vec(&sent.body).expect("body"));
         let url = format!("{base}/v3/company/1234567890/customer");
         assert_eq!(sent.url, url);
-        let client = reqwest::Client::builder().build().expect("client");
-        println!("| concurrency | engine pushes/s | bare reqwest requests/s | engine overhead |");
-        println!("|---:|---:|---:|---:|");
+        // Configured like `ReqwestTransport` (timeouts, no cross-host redirects), so that the
+        // difference is the engine's own work.
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(60))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        println!("server latency: {} ms, {pushes} pushes per run, best of {runs}", latency.as_millis());
+        println!("| concurrency | engine pushes/s | bare reqwest requests/s | engine overhead | extra per push |");
+        println!("|---:|---:|---:|---:|---:|");
         for concurrency in [1, 8, 64] {
             // Warm both pools.
             engine_run(&engine, &record, concurrency * 4, concurrency).await;
@@ -192,10 +211,11 @@ fn main() {
             let b = b.into_iter().min().unwrap_or_default();
             let n = (pushes / concurrency * concurrency) as f64;
             println!(
-                "| {concurrency} | {:.0} | {:.0} | {:+.1} % |",
+                "| {concurrency} | {:.0} | {:.0} | {:+.1} % | {:.1} µs |",
                 n / e.as_secs_f64(),
                 n / b.as_secs_f64(),
-                (e.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0
+                (e.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0,
+                (e.as_secs_f64() - b.as_secs_f64()) / n * 1e6
             );
         }
     });

@@ -32,12 +32,32 @@ const SECRET_NAMES: &[&str] = &[
 /// Whether a header, member or parameter named `name` holds a secret.
 #[must_use]
 pub fn is_secret_name(name: &str) -> bool {
-    let norm: String = name
-        .chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect();
-    SECRET_NAMES.contains(&norm.as_str()) || norm.contains("password") || norm.contains("secret")
+    // Called for every header and JSON member of the audit trail: normalise into a stack
+    // buffer rather than a String. Names longer than the buffer are not credential names,
+    // but may still contain `password` or `secret`.
+    let mut buf = [0u8; 48];
+    let mut len = 0;
+    let mut long = false;
+    for b in name.bytes().filter(|b| *b != b'-' && *b != b'_') {
+        if len == buf.len() {
+            long = true;
+            break;
+        }
+        buf[len] = b.to_ascii_lowercase();
+        len += 1;
+    }
+    if long {
+        let lower = name.to_ascii_lowercase();
+        return lower.contains("password") || lower.contains("secret");
+    }
+    let norm = &buf[..len];
+    SECRET_NAMES.iter().any(|s| s.as_bytes() == norm)
+        || contains(norm, b"password")
+        || contains(norm, b"secret")
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 /// The shown value of header `name`: masked when secret, keeping an `Authorization` scheme

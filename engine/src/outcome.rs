@@ -117,7 +117,9 @@ pub struct RecordedRequest {
 }
 
 impl RecordedRequest {
-    pub(crate) fn from_http(request: &HttpRequest) -> Self {
+    /// The request with `shown_body`, its body already rendered as masked JSON (the engine
+    /// has it from the template; parsing the bytes again would cost as much as building them).
+    pub(crate) fn with_body(request: &HttpRequest, shown_body: Json) -> Self {
         RecordedRequest {
             method: request.method.as_str().to_ascii_uppercase(),
             url: mask::url(&request.url),
@@ -126,7 +128,7 @@ impl RecordedRequest {
                 .iter()
                 .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
                 .collect(),
-            body: request.body.as_deref().map_or(Json::Null, body_json),
+            body: shown_body,
         }
     }
 }

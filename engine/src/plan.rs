@@ -86,7 +86,8 @@ pub(crate) enum ActionPlan {
     /// `ApiPath`: call an operation and read a value from its response.
     Call {
         name: String,
-        call: CallPlan,
+        // Boxed: a call plan is large and actions are few; keeps the enum small.
+        call: Box<CallPlan>,
         placement: Placement,
     },
     /// `ApiSynchronization`: have the caller push a related entry or child collection.
@@ -307,7 +308,7 @@ fn action_plan(
             Ok(ActionPlan::Call {
                 placement: placement(action)?,
                 name,
-                call,
+                call: Box::new(call),
             })
         }
         Some(ActionType::Unknown(t)) => Err(format!("unknown action type `{t}`")),

@@ -23,6 +23,12 @@ use crate::servers::Server;
 use crate::state::RecordState;
 use crate::transport::{HttpRequest, HttpResponse, TransportError};
 
+/// A request body: the bytes sent and the masked JSON shown in the audit trail.
+pub(crate) struct Body {
+    pub bytes: Vec<u8>,
+    pub shown: Json,
+}
+
 /// What templates and placeholders can read, growing as pre-actions run.
 pub(crate) struct Scope {
     pub external_id: Option<String>,
@@ -147,18 +153,25 @@ impl Run {
         call: &CallPlan,
         step: &str,
         input: &Value,
-    ) -> Result<Option<Vec<u8>>, PushError> {
+    ) -> Result<Option<Body>, PushError> {
         let Some(template) = &call.request else {
             return Ok(None);
         };
         let out = template.apply(input).map_err(|e| {
             PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
         })?;
-        self.template(format!("{step}Request"), &Json::from(&out));
+        let shown = mask::json(&Json::from(&out));
+        self.templates.push(TemplateOutput {
+            name: format!("{step}Request"),
+            output: shown.clone(),
+        });
         if out.is_null() {
             return Ok(None);
         }
-        Ok(Some(out.to_json_compact().into_bytes()))
+        Ok(Some(Body {
+            bytes: out.to_json_compact().into_bytes(),
+            shown,
+        }))
     }
 
     /// Sends one request with the engine's transport and token, retrying once with a refreshed
@@ -169,9 +182,13 @@ impl Run {
         step: &str,
         call: &CallPlan,
         url: Url,
-        body: Option<Vec<u8>>,
+        body: Option<Body>,
         extra_headers: &[(String, String)],
     ) -> Result<HttpResponse, PushError> {
+        let (body, shown) = match body {
+            Some(b) => (Some(b.bytes), b.shown),
+            None => (None, Json::Null),
+        };
         let Some(transport) = &engine.transport else {
             return Err(PushError::configuration(
                 "the engine has no transport: give it one with Engine::with_transport",
@@ -190,7 +207,9 @@ impl Run {
             body,
             sample: Some(Arc::clone(&call.sample)),
         };
-        let response = self.attempt(transport.as_ref(), &request, 1).await?;
+        let response = self
+            .attempt(transport.as_ref(), &request, &shown, 1)
+            .await?;
         let Some(rejected) = token.filter(|_| response.status == 401) else {
             return Ok(response);
         };
@@ -203,21 +222,32 @@ impl Run {
             return Ok(response);
         };
         request.headers = headers(Some(&fresh), request.body.is_some(), extra_headers);
-        self.attempt(transport.as_ref(), &request, 2).await
+        self.attempt(transport.as_ref(), &request, &shown, 2).await
     }
 
     async fn attempt(
         &mut self,
         transport: &dyn crate::transport::Transport,
         request: &HttpRequest,
+        shown_body: &Json,
         attempt: u32,
     ) -> Result<HttpResponse, PushError> {
         let started = self.started.elapsed();
         let at = Instant::now();
         let result = transport.send(request).await;
         let duration = at.elapsed();
-        let recorded = RecordedRequest::from_http(request);
+        let recorded = RecordedRequest::with_body(request, shown_body.clone());
         let step = request.step.to_string();
+        // Masked data only: the recorded request, never `request` itself.
+        tracing::debug!(
+            step = %step,
+            attempt,
+            method = %recorded.method,
+            url = %recorded.url,
+            status = result.as_ref().map_or(0, |r| r.status),
+            elapsed_ms = duration.as_secs_f64() * 1000.0,
+            "external request"
+        );
         match result {
             Ok(response) => {
                 if response.synthesized {

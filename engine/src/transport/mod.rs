@@ -27,8 +27,8 @@ pub struct SampleResponse {
     pub source: &'static str,
 }
 
-/// One HTTP request, built by the engine.
-#[derive(Clone, Debug)]
+/// One HTTP request, built by the engine. Its `Debug` masks secrets like the audit trail does.
+#[derive(Clone)]
 pub struct HttpRequest {
     /// The push step it belongs to: `create`, `update`, `delete`, or an action's name.
     pub step: Arc<str>,
@@ -44,8 +44,25 @@ pub struct HttpRequest {
     pub sample: Option<Arc<SampleResponse>>,
 }
 
-/// One HTTP response.
-#[derive(Clone, Debug, Default, PartialEq)]
+impl fmt::Debug for HttpRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(String, String)> = self
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), crate::mask::header_value(k, v)))
+            .collect();
+        f.debug_struct("HttpRequest")
+            .field("step", &self.step)
+            .field("method", &self.method)
+            .field("url", &crate::mask::url(&self.url))
+            .field("headers", &headers)
+            .field("body_len", &self.body.as_ref().map(Vec::len))
+            .finish_non_exhaustive()
+    }
+}
+
+/// One HTTP response. Its `Debug` masks secret headers and shows the body's length only.
+#[derive(Clone, Default, PartialEq)]
 pub struct HttpResponse {
     /// The status code.
     pub status: u16,
@@ -55,6 +72,22 @@ pub struct HttpResponse {
     pub body: Vec<u8>,
     /// Whether the transport made this response up (dry-run synthesis) rather than receiving it.
     pub synthesized: bool,
+}
+
+impl fmt::Debug for HttpResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(String, String)> = self
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), crate::mask::header_value(k, v)))
+            .collect();
+        f.debug_struct("HttpResponse")
+            .field("status", &self.status)
+            .field("headers", &headers)
+            .field("body_len", &self.body.len())
+            .field("synthesized", &self.synthesized)
+            .finish()
+    }
 }
 
 impl HttpResponse {
