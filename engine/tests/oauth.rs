@@ -182,3 +182,81 @@ async fn a_token_file_readable_by_others_is_refused() {
     assert!(error.message.contains("chmod 600"), "{}", error.message);
     assert!(!error.message.contains("\"a\""));
 }
+
+#[tokio::test]
+async fn login_runs_the_code_flow_with_pkce_and_writes_the_store() {
+    use syncdef_engine::auth::{LoginFlow, LoginOptions, MemoryTokenStore};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/token"))
+        .and(body_string_contains("grant_type=authorization_code"))
+        .and(body_string_contains("code=the-code"))
+        .and(body_string_contains("code_verifier="))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": "login-access", "token_type": "bearer", "expires_in": 3600,
+            "refresh_token": "login-refresh"
+        })))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let flow = LoginFlow::start(settings(&server), credentials(), &LoginOptions::default())
+        .await
+        .unwrap();
+    let url = flow.url().clone();
+    let query: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
+    assert_eq!(query["code_challenge_method"], "S256");
+    assert_eq!(query["redirect_uri"], flow.redirect_uri());
+    assert_eq!(query["scope"], "write");
+    assert!(flow.redirect_uri().starts_with("http://127.0.0.1:"));
+    // The browser: follow the redirect to the loopback listener, as the provider would.
+    let redirect = Url::parse(&format!(
+        "{}?code=the-code&state={}&realmId=4620816365",
+        flow.redirect_uri(),
+        query["state"]
+    ))
+    .unwrap();
+    let browser = tokio::spawn(async move {
+        let addr = format!("127.0.0.1:{}", redirect.port().unwrap());
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let target = format!("{}?{}", redirect.path(), redirect.query().unwrap());
+        stream
+            .write_all(format!("GET {target} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        let mut page = String::new();
+        stream.read_to_string(&mut page).await.unwrap();
+        page
+    });
+    let store = MemoryTokenStore::default();
+    let result = flow.finish(&store).await.unwrap();
+    assert!(browser.await.unwrap().starts_with("HTTP/1.1 200 OK"));
+    assert_eq!(result.redirect_parameters["realmId"], "4620816365");
+    assert!(result.has_refresh_token);
+    let saved = store.load().await.unwrap().unwrap();
+    assert_eq!(saved.access_token, Secret::new("login-access"));
+    assert_eq!(saved.refresh_token, Some(Secret::new("login-refresh")));
+}
+
+#[tokio::test]
+async fn login_refuses_a_redirect_with_the_wrong_state() {
+    use syncdef_engine::auth::{LoginFlow, LoginOptions, MemoryTokenStore};
+    use tokio::io::AsyncWriteExt;
+
+    let server = MockServer::start().await;
+    let flow = LoginFlow::start(settings(&server), credentials(), &LoginOptions::default())
+        .await
+        .unwrap();
+    let port = Url::parse(flow.redirect_uri()).unwrap().port().unwrap();
+    tokio::spawn(async move {
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        let _ = stream
+            .write_all(b"GET /callback?code=x&state=forged HTTP/1.1\r\n\r\n")
+            .await;
+    });
+    let error = flow.finish(&MemoryTokenStore::default()).await.unwrap_err();
+    assert!(error.message.contains("state"), "{}", error.message);
+}
