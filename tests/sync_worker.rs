@@ -376,3 +376,35 @@ async fn a_dry_run_sends_nothing_and_stores_nothing() {
     assert_eq!(first.requests[0].body["DisplayName"], json!("Account 1"));
     assert!(!rig.state_path().exists(), "no state file is created");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn since_rescans_without_pushing_unless_forced() {
+    let rig = Rig::start(10, 0).await;
+    rig.run(options(&["Account"])).await;
+    let reads = rig.platform.gets("/api/accounts/").await;
+    let rescan = rig
+        .run(SyncOptions {
+            since: Some("2026-01-01".to_owned()),
+            ..options(&["Account"])
+        })
+        .await;
+    assert_eq!(rescan.entries["Account"].listed, 10);
+    assert_eq!(rescan.entries["Account"].unchanged, 10);
+    assert_eq!(
+        rig.platform.gets("/api/accounts/").await,
+        reads,
+        "no full reads"
+    );
+    assert_eq!(rig.books.updates("Customer"), 0);
+    let forced = rig
+        .run(SyncOptions {
+            since: Some("2026-01-01".to_owned()),
+            force: true,
+            ..options(&["Account"])
+        })
+        .await;
+    assert!(forced.is_clean(), "{forced:#?}");
+    assert_eq!(forced.entries["Account"].updated, 10);
+    assert_eq!(rig.books.updates("Customer"), 10);
+    assert_eq!(rig.books.creates("Customer"), 10);
+}

@@ -80,7 +80,7 @@ async fn handle(
     let key = RecordKey::new(&entry.name, platform_id);
     let row = core.state.record(&key)?;
     let now = core.now();
-    if let Some(skip) = skip_without_reading(row.as_ref(), trigger, now) {
+    if let Some(skip) = skip_without_reading(row.as_ref(), trigger, now, core.options.force) {
         return Ok(skip);
     }
     let listed_stamp = match trigger {
@@ -113,6 +113,7 @@ async fn handle(
     let hash = input_hash(&record, &related);
     let external_id = row.as_ref().and_then(|r| r.external_id.clone());
     if let Some(r) = &row
+        && !core.options.force
         && r.status == RecordStatus::Done
         && r.body_hash.as_deref() == Some(hash.as_str())
     {
@@ -158,7 +159,12 @@ async fn handle(
 }
 
 /// Decisions that need no platform read.
-fn skip_without_reading(row: Option<&RecordRow>, trigger: &Trigger, now: i64) -> Option<Handled> {
+fn skip_without_reading(
+    row: Option<&RecordRow>,
+    trigger: &Trigger,
+    now: i64,
+    force: bool,
+) -> Option<Handled> {
     let row = row?;
     let external = row.external_id.clone();
     match (row.status, trigger) {
@@ -177,7 +183,7 @@ fn skip_without_reading(row: Option<&RecordRow>, trigger: &Trigger, now: i64) ->
         }
         // Same version as last handled: done needs nothing, failed waits for its retry.
         (RecordStatus::Done, Trigger::Listed(Some(stamp)))
-            if row.updated_at.as_deref() == Some(stamp.as_str()) =>
+            if !force && row.updated_at.as_deref() == Some(stamp.as_str()) =>
         {
             Some(Handled::new(RecordResult::Unchanged, external, None))
         }

@@ -41,6 +41,9 @@ pub struct SyncOptions {
     pub dry_run: bool,
     /// Stop after this many creates and updates (a batch size for cautious first runs).
     pub max_pushes: Option<u64>,
+    /// Push every record handled even when its input is unchanged (after a mapping change;
+    /// combine with `since`).
+    pub force: bool,
 }
 
 impl Default for SyncOptions {
@@ -53,6 +56,7 @@ impl Default for SyncOptions {
             server_variables: BTreeMap::new(),
             dry_run: false,
             max_pushes: None,
+            force: false,
         }
     }
 }

@@ -109,6 +109,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub max_pushes: Option<u64>,
 
+    /// Push every listed record even when it is unchanged since its last push (after a
+    /// change of the definition's mapping; combine with --since).
+    #[arg(long)]
+    pub force: bool,
+
     /// A server variable over the definition's default (repeatable): `--var realmId=123`.
     #[arg(long = "var", value_name = "NAME=VALUE", value_parser = name_value)]
     pub vars: Vec<(String, String)>,
@@ -256,6 +261,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         server_variables: args.vars.iter().cloned().collect(),
         dry_run: args.dry_run,
         max_pushes: args.max_pushes,
+        force: args.force,
         ..SyncOptions::default()
     };
     let interactive = io::stderr().is_terminal() && args.format == Format::Human;
