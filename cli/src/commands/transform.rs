@@ -238,19 +238,17 @@ mod lines {
             for done in results {
                 // With --fail-fast, nothing after the first bad line is printed: a consumer must
                 // be able to trust that every line it got precedes the failure.
-                if fail_fast {
-                    if let (Some((n, message)), Some(cut)) =
-                        (done.failures.first(), done.output_before_failure)
-                    {
-                        out.write_all(&done.output.as_bytes()[..cut])
-                            .map_err(|e| output_error(&e))?;
-                        out.flush().map_err(|e| output_error(&e))?;
-                        eprintln!("syncdef: {name}:{n}: {message}");
-                        return Err(Failure {
-                            exit: Exit::Findings,
-                            message: String::new(),
-                        });
-                    }
+                if let (true, Some((n, message)), Some(cut)) =
+                    (fail_fast, done.failures.first(), done.output_before_failure)
+                {
+                    out.write_all(&done.output.as_bytes()[..cut])
+                        .map_err(|e| output_error(&e))?;
+                    out.flush().map_err(|e| output_error(&e))?;
+                    eprintln!("syncdef: {name}:{n}: {message}");
+                    return Err(Failure {
+                        exit: Exit::Findings,
+                        message: String::new(),
+                    });
                 }
                 out.write_all(done.output.as_bytes())
                     .map_err(|e| output_error(&e))?;
