@@ -6,7 +6,6 @@ use syncdef_transform::Value;
 
 use crate::engine::Engine;
 use crate::error::PushError;
-use crate::extract;
 use crate::lookup;
 use crate::plan::{ActionPlan, EntryPlan, Placement};
 use crate::request;
@@ -106,15 +105,16 @@ pub(crate) async fn run(
             let body = run.request_body(call, name, &input)?;
             let url = request::url(&scope.server.base, &call.reference, &scope.fill())
                 .map_err(|e| e.at(name))?;
-            let response = run.send(engine, name, call, url, body, &[]).await?;
-            run.check_status(name, &response)?;
+            let answer = run.send(engine, name, call, url, body, &[]).await?;
+            run.check_status(name, &answer)?;
+            let response = &answer.response;
             // Values are read from a JSON body or headers; a body that is not JSON can still
             // supply headers.
-            let json = extract::body(&response.body).unwrap_or(Json::Null);
+            let json = answer.json.as_ref().unwrap_or(&Json::Null);
             match placement {
                 Placement::Body(fields) => {
                     for (field, source) in fields {
-                        let value = read(run, name, &json, &response, source)?;
+                        let value = read(run, name, json, response, source)?;
                         scope.body_values.retain(|(k, _)| k != field);
                         scope.body_values.push((field.clone(), value));
                     }
@@ -123,7 +123,7 @@ pub(crate) async fn run(
                     name: header,
                     source,
                 } => {
-                    let value = read(run, name, &json, &response, source)?;
+                    let value = read(run, name, json, response, source)?;
                     scope
                         .headers
                         .retain(|(k, _)| !k.eq_ignore_ascii_case(header));

@@ -1,7 +1,7 @@
 //! The engine: a compiled definition plus the connectors of a push (transport, tokens, the
 //! caller's synchroniser), and the push itself.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use syncdef_definitions::Definition;
 use syncdef_transform::Value;
@@ -16,6 +16,7 @@ use crate::outcome::{PushOutcome, PushStatus};
 use crate::plan::{DefinitionPlan, EntryPlan, OperationKind};
 use crate::request;
 use crate::run::{Run, Scope};
+use crate::servers::Server;
 use crate::state::{Intent, RecordState};
 use crate::transport::Transport;
 
@@ -28,6 +29,9 @@ pub struct Engine {
     pub(crate) tokens: Arc<dyn TokenProvider>,
     pub(crate) synchronizer: Option<Arc<dyn Synchronizer>>,
     pub(crate) base_url: Option<Url>,
+    /// The server URL with the default variables, resolved on first use: most pushes of an
+    /// instance use the same values, and resolving parses a URL.
+    default_server: Arc<OnceLock<Result<Arc<Server>, PushError>>>,
 }
 
 const _: () = {
@@ -89,6 +93,7 @@ impl Engine {
                 tokens: Arc::new(NoToken),
                 synchronizer: None,
                 base_url: None,
+                default_server: Arc::default(),
             },
             warnings: diagnostics,
         })
@@ -134,6 +139,7 @@ impl Engine {
     pub fn with_base_url(&self, base: Url) -> Engine {
         Engine {
             base_url: Some(base),
+            default_server: Arc::default(),
             ..self.clone()
         }
     }
@@ -159,10 +165,22 @@ impl Engine {
                 self.plan.entry_names().collect::<Vec<_>>().join(", ")
             ))
         })?;
-        let server = self
-            .plan
-            .server
-            .resolve(&state.server_variables, self.base_url.as_ref())?;
+        let server = if state.server_variables.is_empty() {
+            self.default_server
+                .get_or_init(|| {
+                    self.plan
+                        .server
+                        .resolve(&state.server_variables, self.base_url.as_ref())
+                        .map(Arc::new)
+                })
+                .clone()?
+        } else {
+            Arc::new(
+                self.plan
+                    .server
+                    .resolve(&state.server_variables, self.base_url.as_ref())?,
+            )
+        };
         let kind = choose(entry, state)?;
         run.operation = Some(kind);
         let mut scope = Scope::new(state, server);
@@ -181,9 +199,9 @@ impl Engine {
         let url = request::url(&scope.server.base, &call.reference, &scope.fill())
             .map_err(|e| e.at(step))?;
         let headers = scope.headers.clone();
-        let response = run.send(self, step, call, url, body, &headers).await?;
-        run.check_status(step, &response)?;
-        let json = extract::body(&response.body).map_err(|m| {
+        let answer = run.send(self, step, call, url, body, &headers).await?;
+        run.check_status(step, &answer)?;
+        let json = answer.json.map_err(|m| {
             PushError::new(
                 ErrorClass::UnknownOutcome,
                 format!("{m}; check the record in the external system before retrying"),

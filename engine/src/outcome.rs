@@ -148,7 +148,9 @@ pub struct RecordedResponse {
 }
 
 impl RecordedResponse {
-    pub(crate) fn from_http(response: &HttpResponse) -> Self {
+    /// The response with its body already parsed (once, for both the audit trail and the
+    /// engine's reading of it).
+    pub(crate) fn from_parsed(response: &HttpResponse, parsed: &Result<Json, String>) -> Self {
         RecordedResponse {
             status: response.status,
             headers: response
@@ -156,26 +158,20 @@ impl RecordedResponse {
                 .iter()
                 .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
                 .collect(),
-            body: body_json(&response.body),
+            body: match parsed {
+                Ok(json) => mask::json(json),
+                Err(_) => text_body(&response.body),
+            },
             synthesized: response.synthesized,
         }
     }
 }
 
-/// Bodies are shown as JSON with secret members masked; a body that is not JSON is shown as
-/// text, cut at 4 KiB so that an HTML error page does not swamp the audit trail.
-fn body_json(bytes: &[u8]) -> Json {
-    if bytes.is_empty() {
-        return Json::Null;
-    }
-    match serde_json::from_slice::<Json>(bytes) {
-        Ok(v) => mask::json(&v),
-        Err(_) => {
-            let text = String::from_utf8_lossy(bytes);
-            let cut: String = text.chars().take(4096).collect();
-            Json::String(cut)
-        }
-    }
+/// A body that is not JSON is shown as text, cut at 4 KiB so that an HTML error page does not
+/// swamp the audit trail.
+fn text_body(bytes: &[u8]) -> Json {
+    let text = String::from_utf8_lossy(bytes);
+    Json::String(text.chars().take(4096).collect())
 }
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

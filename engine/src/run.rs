@@ -23,6 +23,12 @@ use crate::servers::Server;
 use crate::state::RecordState;
 use crate::transport::{HttpRequest, HttpResponse, TransportError};
 
+/// A response and its body parsed as JSON (or why it is not JSON), parsed once.
+pub(crate) struct Answer {
+    pub response: HttpResponse,
+    pub json: Result<Json, String>,
+}
+
 /// A request body: the bytes sent and the masked JSON shown in the audit trail.
 pub(crate) struct Body {
     pub bytes: Vec<u8>,
@@ -33,7 +39,7 @@ pub(crate) struct Body {
 pub(crate) struct Scope {
     pub external_id: Option<String>,
     pub related: BTreeMap<String, String>,
-    pub server: Server,
+    pub server: Arc<Server>,
     /// Values read by `in: Body` actions, in the order read, by schema name.
     pub body_values: Vec<(String, String)>,
     /// Headers set by `in: Header` actions, sent on the push request.
@@ -41,7 +47,7 @@ pub(crate) struct Scope {
 }
 
 impl Scope {
-    pub fn new(state: &RecordState, server: Server) -> Scope {
+    pub fn new(state: &RecordState, server: Arc<Server>) -> Scope {
         Scope {
             external_id: state.external_id.clone(),
             related: state.related.clone(),
@@ -184,7 +190,7 @@ impl Run {
         url: Url,
         body: Option<Body>,
         extra_headers: &[(String, String)],
-    ) -> Result<HttpResponse, PushError> {
+    ) -> Result<Answer, PushError> {
         let (body, shown) = match body {
             Some(b) => (Some(b.bytes), b.shown),
             None => (None, Json::Null),
@@ -207,11 +213,11 @@ impl Run {
             body,
             sample: Some(Arc::clone(&call.sample)),
         };
-        let response = self
+        let answer = self
             .attempt(transport.as_ref(), &request, &shown, 1)
             .await?;
-        let Some(rejected) = token.filter(|_| response.status == 401) else {
-            return Ok(response);
+        let Some(rejected) = token.filter(|_| answer.response.status == 401) else {
+            return Ok(answer);
         };
         let fresh = engine
             .tokens
@@ -219,7 +225,7 @@ impl Run {
             .await
             .map_err(|e| PushError::new(ErrorClass::Authentication, e.message).at(step))?;
         let Some(fresh) = fresh else {
-            return Ok(response);
+            return Ok(answer);
         };
         request.headers = headers(Some(&fresh), request.body.is_some(), extra_headers);
         self.attempt(transport.as_ref(), &request, &shown, 2).await
@@ -231,7 +237,7 @@ impl Run {
         request: &HttpRequest,
         shown_body: &Json,
         attempt: u32,
-    ) -> Result<HttpResponse, PushError> {
+    ) -> Result<Answer, PushError> {
         let started = self.started.elapsed();
         let at = Instant::now();
         let result = transport.send(request).await;
@@ -261,16 +267,17 @@ impl Run {
                         }
                     ));
                 }
+                let json = extract::body(&response.body);
                 self.exchanges.push(Exchange {
                     step,
                     attempt,
                     request: recorded,
-                    response: Some(RecordedResponse::from_http(&response)),
+                    response: Some(RecordedResponse::from_parsed(&response, &json)),
                     error: None,
                     started,
                     duration,
                 });
-                Ok(response)
+                Ok(Answer { response, json })
             }
             Err(e) => {
                 self.exchanges.push(Exchange {
@@ -300,13 +307,16 @@ impl Run {
 
     /// A non-2xx answer is a failed step: the external system's messages are kept, and the
     /// status gives the class.
-    pub fn check_status(&mut self, step: &str, response: &HttpResponse) -> Result<(), PushError> {
+    pub fn check_status(&mut self, step: &str, answer: &Answer) -> Result<(), PushError> {
+        let response = &answer.response;
         if response.is_success() {
             return Ok(());
         }
         let status = response.status;
-        let messages = extract::body(&response.body)
-            .map(|b| extract::error_messages(&b))
+        let messages = answer
+            .json
+            .as_ref()
+            .map(extract::error_messages)
             .unwrap_or_default();
         let mut message = format!("the external system answered HTTP {status}");
         if (300..400).contains(&status) {
