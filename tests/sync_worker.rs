@@ -408,3 +408,39 @@ async fn since_rescans_without_pushing_unless_forced() {
     assert_eq!(rig.books.updates("Customer"), 10);
     assert_eq!(rig.books.creates("Customer"), 10);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_request_ends_the_run_cleanly_after_the_current_record() {
+    let rig = Rig::start(150, 0).await;
+    let worker = rig.worker(options(&["Account"]));
+    let stop = worker.stop_handle();
+    let books = rig.books.books.clone();
+    let watcher = tokio::spawn(async move {
+        while books.lock().expect("books").creates.len() < 30 {
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        stop.stop();
+    });
+    let report = worker.run().await;
+    watcher.await.expect("watcher");
+    drop(worker);
+    assert!(
+        report
+            .stopped
+            .as_deref()
+            .unwrap_or_default()
+            .contains("interrupted"),
+        "{report:#?}"
+    );
+    let created = rig.books.creates("Customer");
+    assert!((30..150).contains(&created), "{created}");
+    assert_eq!(
+        report.entries["Account"].unknown, 0,
+        "nothing is left in flight"
+    );
+    let rest = rig.run(options(&["Account"])).await;
+    assert!(rest.is_clean(), "{rest:#?}");
+    assert_eq!(rest.recovered_in_flight, 0);
+    assert_eq!(rig.books.creates("Customer"), 150);
+    assert!(rig.books.duplicates().is_empty());
+}

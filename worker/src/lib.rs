@@ -37,4 +37,4 @@ pub use report::{EntrySummary, PlannedPush, RecordResult, SyncReport};
 pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
 pub use state::{RecordKey, RecordStatus, Resolution, SqliteState, State, StateError};
-pub use worker::{Clock, SyncOptions, Worker};
+pub use worker::{Clock, StopHandle, SyncOptions, Worker};

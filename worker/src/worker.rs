@@ -1,6 +1,7 @@
 //! [`Worker`]: the sync loop's setup and its run over the requested entries.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -83,6 +84,20 @@ pub(crate) struct Core {
     pub summaries: Mutex<BTreeMap<String, EntrySummary>>,
     pub planned: Mutex<Vec<PlannedPush>>,
     pub pushes: Mutex<u64>,
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Asks a running [`Worker`] to stop after the record it is handling (a signal handler's
+/// tool: the state stays consistent and the next run continues from there).
+#[derive(Clone, Debug, Default)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Requests the stop; the run ends after the current record with
+    /// [`SyncReport::stopped`] set.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 impl Core {
@@ -115,9 +130,24 @@ impl Core {
         f(summaries.entry(entry.to_owned()).or_default())
     }
 
+    /// Whether to stop before the next record: the push limit, or a stop request.
     fn limit_reached(&self) -> bool {
+        if self.stop.load(Ordering::SeqCst) {
+            return true;
+        }
         let pushes = *self.pushes.lock().unwrap_or_else(|e| e.into_inner());
         self.options.max_pushes.is_some_and(|max| pushes >= max)
+    }
+
+    fn limit_message(&self) -> String {
+        if self.stop.load(Ordering::SeqCst) {
+            "interrupted; the state is consistent: run again to continue".to_owned()
+        } else {
+            format!(
+                "stopped after {} pushes (--max-pushes); run again to continue",
+                self.options.max_pushes.unwrap_or_default()
+            )
+        }
     }
 }
 
@@ -243,6 +273,7 @@ impl Worker {
                 summaries: Mutex::new(BTreeMap::new()),
                 planned: Mutex::new(Vec::new()),
                 pushes: Mutex::new(0),
+                stop: Arc::new(AtomicBool::new(false)),
             }),
             order,
         })
@@ -274,12 +305,18 @@ impl Worker {
             summaries: Mutex::new(BTreeMap::new()),
             planned: Mutex::new(Vec::new()),
             pushes: Mutex::new(0),
+            stop: shared.stop.clone(),
         });
         change(&mut core);
         Worker {
             core: Arc::new(core),
             order,
         }
+    }
+
+    /// A handle that stops the run after the current record.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(self.core.stop.clone())
     }
 
     /// The entries in the order they will run.
@@ -349,10 +386,7 @@ impl Worker {
             );
             result?;
             if core.limit_reached() {
-                return Err(WorkerError::Usage(format!(
-                    "stopped after {} pushes (--max-pushes); run again to continue",
-                    core.options.max_pushes.unwrap_or_default()
-                )));
+                return Err(WorkerError::Usage(core.limit_message()));
             }
         }
         Ok(())

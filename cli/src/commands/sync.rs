@@ -20,8 +20,8 @@ use syncdef_validator::output::{OutputFormat, RenderOptions, render};
 use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
-    Dependencies, Event, Observer, RecordKey, Resolution, SqliteState, SyncOptions, SyncReport,
-    Worker, default_state_path, utc_text,
+    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, SqliteState, SyncOptions,
+    SyncReport, Worker, default_state_path, utc_text,
 };
 
 use super::display_name;
@@ -273,7 +273,22 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         init_logging();
         worker
     };
-    let report = runtime()?.block_on(worker.run());
+    let runtime = runtime()?;
+    let stop = worker.stop_handle();
+    runtime.spawn(async move {
+        // The first Ctrl-C or SIGTERM lets the current record finish; a second one ends the
+        // process at once, which is safe too (creates in flight become `unknown`).
+        let mut signals = 0;
+        while next_signal().await {
+            signals += 1;
+            if signals > 1 {
+                std::process::exit(130);
+            }
+            eprintln!("syncdef: stopping after the current record (again to stop at once)");
+            stop.stop();
+        }
+    });
+    let report = runtime.block_on(worker.run());
     let text = match args.format {
         Format::Human => human_report(&report, &state_path),
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
@@ -285,6 +300,25 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         Exit::Findings
     }
     .into())
+}
+
+/// Waits for Ctrl-C or (on Unix) SIGTERM; `false` when signals cannot be watched.
+async fn next_signal() -> bool {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut term) = signal(SignalKind::terminate()) else {
+            return tokio::signal::ctrl_c().await.is_ok();
+        };
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result.is_ok(),
+            received = term.recv() => received.is_some(),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.is_ok()
+    }
 }
 
 /// The external system's tokens, as `syncdef push` gets them.
@@ -345,11 +379,20 @@ impl Observer for Bars {
                 entry,
                 result,
                 platform_id,
-                ..
+                error,
             } => {
                 if let Some(bar) = bars.get(*entry) {
                     bar.inc(1);
                     bar.set_message(format!("{platform_id}: {result:?}"));
+                }
+                // Failures stay visible above the bars; successes only move them.
+                if matches!(result, RecordResult::Failed | RecordResult::Unknown)
+                    && let Some(bar) = bars.values().next()
+                {
+                    bar.println(format!(
+                        "{entry} {platform_id}: {result:?}: {}",
+                        error.unwrap_or("no message")
+                    ));
                 }
             }
             Event::EntryFinished { entry, .. } => {
