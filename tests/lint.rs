@@ -165,3 +165,13 @@ fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn findings_on_a_minified_line_name_their_position_instead_of_a_snippet() {
+    // The whole document is one line of several kilobytes: printing it as a snippet would bury
+    // the finding (and with megabytes, break the renderer).
+    let out = syncdef(&["lint", &fixture("minified/mistakes.json")]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.lines().all(|l| l.chars().count() < 200), "{}", out.stdout);
+    insta::assert_snapshot!(out.stdout);
+}

@@ -1,11 +1,17 @@
 //! The human format: miette's graphical report with the source snippet, then a summary line.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use super::RenderOptions;
+use crate::diagnostic::Diagnostic;
 use crate::report::LintReport;
+
+/// Longest source line shown as a snippet. Minified JSON keeps a whole document on one line: a
+/// snippet of it would print megabytes (and miette's layout arithmetic does not survive lines
+/// of that size), so such findings name their position instead.
+const MAX_SNIPPET_LINE: usize = 400;
 
 /// The report as people read it in a terminal.
 #[must_use]
@@ -25,7 +31,12 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
         if !out.is_empty() {
             out.push('\n');
         }
-        if handler.render_report(&mut out, d).is_err() {
+        let rendered = if spans_long_line(d) {
+            handler.render_report(&mut out, &WithoutSnippet(d))
+        } else {
+            handler.render_report(&mut out, d)
+        };
+        if rendered.is_err() {
             // miette fails only when a span lies outside the text; fall back to a plain line
             // rather than lose the finding.
             let loc = d.location();
@@ -82,5 +93,76 @@ fn join_and(parts: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Whether a span of `d` sits on a line too long to show.
+fn spans_long_line(d: &Diagnostic) -> bool {
+    let text = d.file.text().as_bytes();
+    std::iter::once(d.span)
+        .chain(d.labels.iter().map(|l| l.span))
+        .any(|span| {
+            let start = (span.start as usize).min(text.len());
+            let end = (span.end as usize).clamp(start, text.len());
+            // Only as far as the limit in each direction: a 13 MB line is not scanned whole.
+            let before = text[..start]
+                .iter()
+                .rev()
+                .take(MAX_SNIPPET_LINE + 1)
+                .take_while(|b| **b != b'\n')
+                .count();
+            let after = text[end..]
+                .iter()
+                .take(MAX_SNIPPET_LINE + 1)
+                .take_while(|b| **b != b'\n')
+                .count();
+            before + (end - start).min(MAX_SNIPPET_LINE + 1) + after > MAX_SNIPPET_LINE
+        })
+}
+
+/// A diagnostic shown without its snippet: the position goes into the message instead.
+struct WithoutSnippet<'a>(&'a Diagnostic);
+
+impl fmt::Debug for WithoutSnippet<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.0, f)
+    }
+}
+
+impl fmt::Display for WithoutSnippet<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let loc = self.0.location();
+        write!(
+            f,
+            "{}\n  at {}:{}:{}",
+            self.0.message,
+            self.0.file.name(),
+            loc.start.line,
+            loc.start.column
+        )?;
+        if let Some(pointer) = &self.0.pointer {
+            write!(f, " ({pointer})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for WithoutSnippet<'_> {}
+
+impl miette::Diagnostic for WithoutSnippet<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        miette::Diagnostic::code(self.0)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        miette::Diagnostic::severity(self.0)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        miette::Diagnostic::help(self.0)
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        miette::Diagnostic::url(self.0)
     }
 }
