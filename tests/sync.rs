@@ -134,6 +134,15 @@ async fn failing_records_are_listed_by_status_with_their_errors() {
         "{}",
         run.stdout
     );
+    // Plain log lines on stderr (no terminal): the failure with its entry, id and class.
+    assert!(
+        run.stderr.lines().any(|l| l.contains("WARN")
+            && l.contains("push failed")
+            && l.contains("id=3")
+            && l.contains("class=externalValidation")),
+        "{}",
+        run.stderr
+    );
 
     let status = syncdef(strings(&[
         "sync",
