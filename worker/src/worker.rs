@@ -481,6 +481,9 @@ impl Worker {
                                 core.state.set_cursor(&entry.name, &g.text, core.now())?;
                                 committed = Some(g.clone());
                                 group = Some(s.clone());
+                                // Only the current group can be listed again (a re-query
+                                // starts after the committed one): memory stays per group.
+                                seen.clear();
                             }
                             Some(g) if s < g => tracing::warn!(
                                 entry = %entry.name,
