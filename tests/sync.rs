@@ -240,3 +240,91 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
         status.stderr
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resolve_and_reset_cursor_settle_records_from_the_command_line() {
+    let platform = Platform::start(Data::generate(5, 0)).await;
+    let books = QuickBooks::start().await;
+    books
+        .books
+        .lock()
+        .expect("books")
+        .refuse
+        .insert("Account 2".to_owned());
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let state_arg = state.display().to_string();
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(run.code, 1);
+    books.books.lock().expect("books").refuse.clear();
+
+    let resolve = |id: &str| {
+        strings(&[
+            "sync",
+            "resolve",
+            "--state",
+            &state_arg,
+            "--entry",
+            "Account",
+            "--id",
+            id,
+            "--recreate",
+        ])
+    };
+    let settled = syncdef(resolve("2")).await;
+    assert_eq!(settled.code, 0, "{}", settled.stderr);
+    assert_eq!(settled.stdout, "Account 2: the next run creates it\n");
+    let done = syncdef(resolve("1")).await;
+    assert_eq!(done.code, 1);
+    assert_eq!(
+        done.stderr,
+        "syncdef: Account 1 is not waiting for a resolution (it is unknown to the state, or done); see `syncdef sync status`\n"
+    );
+    let neither = syncdef(strings(&[
+        "sync", "resolve", "--state", &state_arg, "--entry", "Account", "--id", "2",
+    ]))
+    .await;
+    assert_eq!(neither.code, 2, "--external-id or --recreate is required");
+
+    // The resolution makes the record due at once, before its backoff.
+    let again = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(again.code, 0, "{}", again.stdout);
+    assert_eq!(books.creates("Customer"), 5);
+
+    let reset = syncdef(strings(&[
+        "sync",
+        "reset-cursor",
+        "--state",
+        &state_arg,
+        "--entry",
+        "Account",
+    ]))
+    .await;
+    assert_eq!(
+        reset.stdout,
+        "Account: cursor forgotten; the next run lists from --since or the beginning\n"
+    );
+    let rescan = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account", "--format", "json"],
+    ))
+    .await;
+    let report: Value = serde_json::from_str(&rescan.stdout).expect("json");
+    assert_eq!(report["entries"]["Account"]["listed"], 5);
+    assert_eq!(report["entries"]["Account"]["unchanged"], 5);
+    assert_eq!(books.creates("Customer"), 5);
+}
