@@ -84,8 +84,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "URL", required = true)]
     pub platform: Option<String>,
 
-    #[command(flatten)]
-    pub state: StateArgs,
+    /// The synchronization definition (YAML or JSON).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub definition: Option<PathBuf>,
+
+    /// The state database (SQLite); default `<definition>.sync.sqlite` beside the definition.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
 
     /// The entries to sync, comma-separated; they run in the definition's dependency order.
     #[arg(long, value_name = "ENTRY,...", value_delimiter = ',', required = true)]
@@ -209,7 +214,8 @@ fn state_failure(e: impl std::fmt::Display) -> Failure {
 }
 
 fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
-    let Some(definition_path) = &args.state.definition else {
+    // clap requires both unless a subcommand is given, and then this function is not called.
+    let Some(definition_path) = &args.definition else {
         return Err(Failure::usage("give the definition with --definition FILE"));
     };
     let platform_url = args.platform.clone().unwrap_or_default();
@@ -248,7 +254,10 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     let platform = PlatformClient::builder(platform_url, credentials)
         .build()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let state_path = args.state.path()?;
+    let state_path = args
+        .state
+        .clone()
+        .unwrap_or_else(|| default_state_path(definition_path));
     let state: Arc<dyn State> = if args.dry_run {
         Arc::new(SqliteState::open_dry_run(&state_path).map_err(state_failure)?)
     } else {
