@@ -352,3 +352,33 @@ async fn a_cross_host_redirect_is_not_followed() {
         error.message
     );
 }
+
+#[tokio::test]
+async fn delete_runs_on_request_and_keeps_the_external_id() {
+    let server = MockServer::start().await;
+    Mock::given(method("DELETE"))
+        .and(path("/accounts/501"))
+        .respond_with(ResponseTemplate::new(204))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let engine = common::connected("generic.yaml", &server.uri());
+    let state = RecordState::new()
+        .with_external_id("501")
+        .with_intent(syncdef_engine::Intent::Delete);
+    let outcome = engine.push("Account", &common::account(), &state).await;
+    assert_eq!(outcome.status, PushStatus::Deleted, "{:#?}", outcome.error);
+    assert_eq!(outcome.external_id(), Some("501"));
+    // A delete without an external id is refused before anything is sent.
+    let state = RecordState::new().with_intent(syncdef_engine::Intent::Delete);
+    let outcome = engine.push("Account", &common::account(), &state).await;
+    assert_eq!(
+        outcome.error.map(|e| e.class),
+        Some(ErrorClass::Configuration)
+    );
+    assert!(outcome.exchanges.is_empty());
+}
