@@ -186,6 +186,26 @@ fn usage_errors_exit_2() {
         run.stdout
     );
     assert!(run.stdout.contains("not a server variable"));
+    let dir = tempfile::tempdir().unwrap();
+    let responses = dir.path().join("responses.json");
+    std::fs::write(&responses, r#"{"create": {"status": 700}}"#).unwrap();
+    let run = syncdef(&[
+        "dry-run",
+        GENERIC,
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+        "--responses",
+        responses.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("step `create`: `status` must be an HTTP status code"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

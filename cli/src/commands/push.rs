@@ -8,10 +8,14 @@ use clap::Args;
 use syncdef_engine::auth::{
     ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings, TokenProvider,
 };
-use syncdef_engine::{NoToken, ReqwestTransport};
+use syncdef_engine::{NoToken, ReqwestTransport, StaticToken};
 
 use super::dry_run::{RecordArgs, print_outcome, runtime};
 use crate::failure::Failure;
+
+/// Environment variable holding a static bearer token (never an argument: process lists and
+/// shell history would show it).
+const ACCESS_TOKEN_VAR: &str = "SYNCDEF_ACCESS_TOKEN";
 
 /// `syncdef push`.
 #[derive(Debug, Args)]
@@ -20,7 +24,8 @@ pub struct PushArgs {
     pub record: RecordArgs,
 
     /// The OAuth2 token store written by `syncdef auth login` (owner-only JSON file). Without
-    /// it, no `Authorization` header is sent.
+    /// it, the bearer token is SYNCDEF_ACCESS_TOKEN if set (a definition secured by a static
+    /// bearer token), otherwise no `Authorization` header is sent.
     #[arg(long, value_name = "FILE")]
     pub token_store: Option<PathBuf>,
 
@@ -48,7 +53,10 @@ pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
                     .map_err(|e| Failure::usage(e.message))?,
             )
         }
-        None => Arc::new(NoToken),
+        None => match std::env::var(ACCESS_TOKEN_VAR) {
+            Ok(token) if !token.is_empty() => Arc::new(StaticToken::new(token)),
+            _ => Arc::new(NoToken),
+        },
     };
     let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
     let engine = engine
