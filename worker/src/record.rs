@@ -11,8 +11,8 @@ use crate::guard::InFlightGuard;
 use crate::hash::input_hash;
 use crate::related::Related;
 use crate::report::{PlannedPush, RecordResult};
+use crate::shared::{Core, EntryInfo};
 use crate::state::{Failed, Pushed, RecordKey, RecordRow, RecordStatus};
-use crate::worker::{Core, EntryInfo};
 
 /// Why a record is handled.
 #[derive(Clone, Debug, PartialEq, Eq)]

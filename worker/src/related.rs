@@ -9,7 +9,7 @@ use syncdef_engine::{ErrorClass, Phase, PushError, SyncRequest, Synchronizer};
 use crate::error::WorkerError;
 use crate::record::{Trigger, sync_one};
 use crate::report::RecordResult;
-use crate::worker::{Core, EntryInfo};
+use crate::shared::{Core, EntryInfo};
 
 /// The callback of one push: knows the record being pushed (as platform JSON) so that it can
 /// find the related record's platform id.

@@ -1,14 +1,12 @@
 //! [`Worker`]: the sync loop's setup and its run over the requested entries.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use futures::TryStreamExt;
 use syncdef_engine::{Engine, Transport};
 use syncdef_platform::PlatformClient;
-use syncdef_platform::query::{Direction, Filter, Query};
 
 use crate::backoff::Backoff;
 use crate::error::WorkerError;
@@ -16,7 +14,9 @@ use crate::modules::Module;
 use crate::observer::{Event, Observer, Silent};
 use crate::order::Dependencies;
 use crate::record::{Trigger, sync_one};
-use crate::report::{EntrySummary, PlannedPush, RecordResult, SyncReport};
+use crate::report::SyncReport;
+use crate::scan::scan;
+use crate::shared::{Core, EntryInfo, StopHandle};
 use crate::stamp::Stamp;
 use crate::state::State;
 
@@ -58,95 +58,6 @@ impl Default for SyncOptions {
             dry_run: false,
             max_pushes: None,
             force: false,
-        }
-    }
-}
-
-/// An entry ready to sync.
-#[derive(Clone, Debug)]
-pub(crate) struct EntryInfo {
-    pub name: String,
-    pub module: Module,
-    /// Entries this one's records name (their external ids go into `RecordState.related`).
-    pub needs: Vec<(String, Module)>,
-}
-
-/// Shared by the loop and the `ApiSynchronization` callback.
-pub(crate) struct Core {
-    pub platform: PlatformClient,
-    pub engine: Engine,
-    pub transport: Arc<dyn Transport>,
-    pub state: Arc<dyn State>,
-    pub options: SyncOptions,
-    pub entries: BTreeMap<String, EntryInfo>,
-    pub clock: Clock,
-    pub observer: Arc<dyn Observer>,
-    pub summaries: Mutex<BTreeMap<String, EntrySummary>>,
-    pub planned: Mutex<Vec<PlannedPush>>,
-    pub pushes: Mutex<u64>,
-    pub stop: Arc<AtomicBool>,
-}
-
-/// Asks a running [`Worker`] to stop after the record it is handling (a signal handler's
-/// tool: the state stays consistent and the next run continues from there).
-#[derive(Clone, Debug, Default)]
-pub struct StopHandle(Arc<AtomicBool>);
-
-impl StopHandle {
-    /// Requests the stop; the run ends after the current record with
-    /// [`SyncReport::stopped`] set.
-    pub fn stop(&self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
-impl Core {
-    pub fn now(&self) -> i64 {
-        (self.clock)()
-    }
-
-    pub fn entry(&self, name: &str) -> Option<&EntryInfo> {
-        self.entries.get(name)
-    }
-
-    /// Counts a record's result and tells the observer.
-    pub fn count(&self, entry: &str, id: &str, result: RecordResult, error: Option<&str>) {
-        let mut summaries = self.summaries.lock().unwrap_or_else(|e| e.into_inner());
-        summaries.entry(entry.to_owned()).or_default().count(result);
-        drop(summaries);
-        if matches!(result, RecordResult::Created | RecordResult::Updated) {
-            *self.pushes.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        }
-        self.observer.event(&Event::Record {
-            entry,
-            platform_id: id,
-            result,
-            error,
-        });
-    }
-
-    pub fn summary<R>(&self, entry: &str, f: impl FnOnce(&mut EntrySummary) -> R) -> R {
-        let mut summaries = self.summaries.lock().unwrap_or_else(|e| e.into_inner());
-        f(summaries.entry(entry.to_owned()).or_default())
-    }
-
-    /// Whether to stop before the next record: the push limit, or a stop request.
-    fn limit_reached(&self) -> bool {
-        if self.stop.load(Ordering::SeqCst) {
-            return true;
-        }
-        let pushes = *self.pushes.lock().unwrap_or_else(|e| e.into_inner());
-        self.options.max_pushes.is_some_and(|max| pushes >= max)
-    }
-
-    fn limit_message(&self) -> String {
-        if self.stop.load(Ordering::SeqCst) {
-            "interrupted; the state is consistent: run again to continue".to_owned()
-        } else {
-            format!(
-                "stopped after {} pushes (--max-pushes); run again to continue",
-                self.options.max_pushes.unwrap_or_default()
-            )
         }
     }
 }
@@ -402,149 +313,6 @@ impl Worker {
             tracing::info!(entry = %entry.name, id = %row.key.platform_id, attempts = row.attempts, "retrying");
             sync_one(core, entry, &row.key.platform_id, Trigger::Retry).await?;
         }
-        self.scan(entry).await
-    }
-
-    /// Lists records changed since the cursor, oldest first, and handles each.
-    ///
-    /// Keyset paging: after a page, the listing starts again from the cursor instead of
-    /// asking for page 2, because records updated meanwhile move to the end of an
-    /// `updatedAt` ordering and would shift an offset-based page 2, skipping a record.
-    ///
-    /// Equal timestamps: the cursor only moves past a timestamp once a record with a later
-    /// one was seen, so a group of records sharing one `updatedAt` across a page boundary is
-    /// never skipped; the part of the group already handled is listed again and recognised
-    /// (same `updatedAt` as stored, or handled in this run) without a read or a push. Only
-    /// when a whole page shares one timestamp does the listing follow the next page.
-    async fn scan(&self, entry: &EntryInfo) -> Result<(), WorkerError> {
-        let core = &self.core;
-        let since = core.options.since.as_deref().map(Stamp::parse).transpose();
-        let since = since.map_err(WorkerError::Usage)?;
-        let (mut cursor, mut inclusive) = match since {
-            Some(since) => (Some(since), true),
-            None => match core.state.cursor(&entry.name)? {
-                Some(text) => {
-                    let stamp = Stamp::parse(&text).map_err(|e| {
-                        WorkerError::Usage(format!(
-                            "the saved cursor of `{}` is unreadable ({e}); reset it with `syncdef sync reset-cursor --entry {}`",
-                            entry.name, entry.name
-                        ))
-                    })?;
-                    (Some(stamp), false)
-                }
-                None => (None, false),
-            },
-        };
-        let page_size = core.options.page_size;
-        let mut seen: HashMap<String, String> = HashMap::new();
-        let mut announced = false;
-        loop {
-            let mut query = Query::new(entry.module.collection())
-                .order_by("updatedAt", Direction::Asc)
-                .page_size(page_size);
-            if let Some(c) = &cursor {
-                query = query.filter(if inclusive {
-                    Filter::ge("updatedAt", c.literal())
-                } else {
-                    Filter::gt("updatedAt", c.literal())
-                });
-            }
-            let listing = |source| WorkerError::Listing {
-                entry: entry.name.clone(),
-                source: Box::new(source),
-            };
-            let mut pages = core.platform.pages(&query).map_err(|e| listing(e.into()))?;
-            let mut group: Option<Stamp> = None;
-            let mut committed: Option<Stamp> = None;
-            let mut requery = false;
-            while let Some(page) = pages.try_next().await.map_err(listing)? {
-                if !announced {
-                    announced = true;
-                    core.observer.event(&Event::EntryStarted {
-                        entry: &entry.name,
-                        total: page.info.and_then(|i| i.total_count),
-                    });
-                }
-                let full = page.records.len() >= page_size as usize;
-                for record in &page.records {
-                    let stamp = match Stamp::of(record) {
-                        Some(Ok(s)) => Some(s),
-                        Some(Err(e)) => {
-                            tracing::warn!(entry = %entry.name, error = %e, "record without a readable updatedAt: handled, but it cannot move the cursor");
-                            None
-                        }
-                        None => None,
-                    };
-                    if let Some(s) = &stamp {
-                        match &group {
-                            Some(g) if s > g => {
-                                core.state.set_cursor(&entry.name, &g.text, core.now())?;
-                                committed = Some(g.clone());
-                                group = Some(s.clone());
-                                // Only the current group can be listed again (a re-query
-                                // starts after the committed one): memory stays per group.
-                                seen.clear();
-                            }
-                            Some(g) if s < g => tracing::warn!(
-                                entry = %entry.name,
-                                "the platform listed records out of updatedAt order; the cursor stays at the latest complete timestamp"
-                            ),
-                            Some(_) => {}
-                            None => group = Some(s.clone()),
-                        }
-                    }
-                    self.handle_listed(entry, record, stamp.as_ref(), &mut seen)
-                        .await?;
-                    if core.limit_reached() {
-                        return Ok(());
-                    }
-                }
-                if full && committed.is_some() {
-                    requery = true;
-                    break;
-                }
-            }
-            if !requery {
-                if let Some(g) = group {
-                    core.state.set_cursor(&entry.name, &g.text, core.now())?;
-                }
-                return Ok(());
-            }
-            cursor = committed;
-            inclusive = false;
-        }
-    }
-
-    async fn handle_listed(
-        &self,
-        entry: &EntryInfo,
-        record: &serde_json::Value,
-        stamp: Option<&Stamp>,
-        seen: &mut HashMap<String, String>,
-    ) -> Result<(), WorkerError> {
-        let core = &self.core;
-        let id = match entry.module.id_of(record) {
-            Ok(id) => id,
-            Err(e) => {
-                tracing::warn!(entry = %entry.name, error = %e, "listed record skipped: no usable id");
-                core.count(&entry.name, "?", RecordResult::Skipped, Some(&e));
-                return Ok(());
-            }
-        };
-        let text = stamp.map(|s| s.text.clone()).unwrap_or_default();
-        if seen.get(&id) == Some(&text) {
-            // Listed again after a re-query (the tail of an equal-timestamp group).
-            return Ok(());
-        }
-        seen.insert(id.clone(), text);
-        core.summary(&entry.name, |s| s.listed += 1);
-        sync_one(
-            &self.core,
-            entry,
-            &id,
-            Trigger::Listed(stamp.map(|s| s.text.clone())),
-        )
-        .await
-        .map(drop)
+        scan(core, entry).await
     }
 }

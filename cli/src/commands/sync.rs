@@ -21,7 +21,7 @@ use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
     Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, SqliteState, SyncOptions,
-    SyncReport, Worker, default_state_path, utc_text,
+    SyncReport, Worker, default_state_path,
 };
 
 use super::display_name;
@@ -414,75 +414,7 @@ impl Observer for Bars {
 }
 
 fn human_report(report: &SyncReport, state: &Path) -> String {
-    let mut out = String::new();
-    if report.dry_run {
-        out.push_str("dry-run: nothing was sent and the state was not changed\n\n");
-        for planned in &report.planned {
-            out.push_str(&format!(
-                "{} {}: {}\n",
-                planned.entry,
-                planned.platform_id,
-                planned.operation.as_deref().unwrap_or("no operation")
-            ));
-            for request in &planned.requests {
-                out.push_str(&format!("  {} {}\n", request.method, request.url));
-                if !request.body.is_null() {
-                    out.push_str(&format!("    {}\n", request.body));
-                }
-            }
-            if let Some(error) = &planned.error {
-                out.push_str(&format!("  would fail: {error}\n"));
-            }
-        }
-        out.push('\n');
-    }
-    if report.recovered_in_flight > 0 {
-        out.push_str(&format!(
-            "{} create(s) cut short by an earlier run are now `unknown`: see `syncdef sync status`\n",
-            report.recovered_in_flight
-        ));
-    }
-    out.push_str(&format!(
-        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  cursor\n",
-        "entry",
-        "listed",
-        "retried",
-        "created",
-        "updated",
-        "unchanged",
-        "failed",
-        "unknown",
-        "skipped"
-    ));
-    for name in &report.order {
-        let Some(s) = report.entries.get(name) else {
-            continue;
-        };
-        out.push_str(&format!(
-            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  {}\n",
-            name,
-            s.listed,
-            s.retried,
-            s.created,
-            s.updated,
-            s.unchanged,
-            s.failed,
-            s.unknown,
-            s.skipped,
-            s.cursor.as_deref().unwrap_or("-")
-        ));
-    }
-    for (name, s) in &report.entries {
-        if !report.order.contains(name) && s.pushed_as_dependency > 0 {
-            out.push_str(&format!(
-                "{name}: {} pushed first because records above needed them\n",
-                s.pushed_as_dependency
-            ));
-        }
-    }
-    if let Some(stopped) = &report.stopped {
-        out.push_str(&format!("stopped: {stopped}\n"));
-    }
+    let mut out = syncdef_worker::render::summary(report);
     if !report.is_clean() && !report.dry_run {
         out.push_str(&format!(
             "some records need attention: syncdef sync status --state {}\n",
@@ -512,7 +444,7 @@ fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
     let report = StatusReport::read(&state, args.limit).map_err(state_failure)?;
     let text = match args.format {
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
-        Format::Human => human_status(&report),
+        Format::Human => syncdef_worker::render::status(&report),
     };
     write_out(&text)?;
     Ok(if report.has_problems() {
@@ -521,47 +453,6 @@ fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
         Exit::Success
     }
     .into())
-}
-
-fn human_status(report: &StatusReport) -> String {
-    let mut out = String::new();
-    if report.counts.is_empty() {
-        out.push_str("no records synced yet\n");
-    }
-    for (entry, counts) in &report.counts {
-        let parts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
-        out.push_str(&format!("{entry}: {}\n", parts.join(", ")));
-    }
-    for cursor in &report.cursors {
-        out.push_str(&format!(
-            "{} cursor: updatedAt {}\n",
-            cursor.entry, cursor.updated_at
-        ));
-    }
-    if !report.problems.is_empty() {
-        out.push_str("\nrecords needing attention:\n");
-    }
-    for row in &report.problems {
-        out.push_str(&format!(
-            "{} {} [{}] attempts {}{}{}\n    {}\n",
-            row.key.entry,
-            row.key.platform_id,
-            row.status,
-            row.attempts,
-            row.external_id
-                .as_deref()
-                .map(|e| format!(", external id {e}"))
-                .unwrap_or_default(),
-            row.next_attempt_at
-                .map(|t| format!(", next attempt after {}", utc_text(t)))
-                .unwrap_or_default(),
-            row.last_error.as_deref().unwrap_or("(no message)")
-        ));
-    }
-    if report.truncated {
-        out.push_str("(more records; raise --limit to list them)\n");
-    }
-    out
 }
 
 fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {

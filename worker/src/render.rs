@@ -1,0 +1,122 @@
+//! Text renderings of a run's report and of a state's status, as `syncdef sync` prints them.
+
+use crate::report::SyncReport;
+use crate::stamp::utc_text;
+use crate::status::StatusReport;
+
+/// The summary `syncdef sync` prints: in a dry-run the requests first, then a table of counts
+/// per entry with its cursor, and why the run stopped if it did.
+pub fn summary(report: &SyncReport) -> String {
+    let mut out = String::new();
+    if report.dry_run {
+        out.push_str("dry-run: nothing was sent and the state was not changed\n\n");
+        for planned in &report.planned {
+            out.push_str(&format!(
+                "{} {}: {}\n",
+                planned.entry,
+                planned.platform_id,
+                planned.operation.as_deref().unwrap_or("no operation")
+            ));
+            for request in &planned.requests {
+                out.push_str(&format!("  {} {}\n", request.method, request.url));
+                if !request.body.is_null() {
+                    out.push_str(&format!("    {}\n", request.body));
+                }
+            }
+            if let Some(error) = &planned.error {
+                out.push_str(&format!("  would fail: {error}\n"));
+            }
+        }
+        out.push('\n');
+    }
+    if report.recovered_in_flight > 0 {
+        out.push_str(&format!(
+            "{} create(s) cut short by an earlier run are now `unknown`: see `syncdef sync status`\n",
+            report.recovered_in_flight
+        ));
+    }
+    out.push_str(&format!(
+        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  cursor\n",
+        "entry",
+        "listed",
+        "retried",
+        "created",
+        "updated",
+        "unchanged",
+        "failed",
+        "unknown",
+        "skipped"
+    ));
+    for name in &report.order {
+        let Some(s) = report.entries.get(name) else {
+            continue;
+        };
+        out.push_str(&format!(
+            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  {}\n",
+            name,
+            s.listed,
+            s.retried,
+            s.created,
+            s.updated,
+            s.unchanged,
+            s.failed,
+            s.unknown,
+            s.skipped,
+            s.cursor.as_deref().unwrap_or("-")
+        ));
+    }
+    for (name, s) in &report.entries {
+        if !report.order.contains(name) && s.pushed_as_dependency > 0 {
+            out.push_str(&format!(
+                "{name}: {} pushed first because records above needed them\n",
+                s.pushed_as_dependency
+            ));
+        }
+    }
+    if let Some(stopped) = &report.stopped {
+        out.push_str(&format!("stopped: {stopped}\n"));
+    }
+    out
+}
+
+/// What `syncdef sync status` prints: counts, cursors, and the records needing attention.
+pub fn status(report: &StatusReport) -> String {
+    let mut out = String::new();
+    if report.counts.is_empty() {
+        out.push_str("no records synced yet\n");
+    }
+    for (entry, counts) in &report.counts {
+        let parts: Vec<String> = counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        out.push_str(&format!("{entry}: {}\n", parts.join(", ")));
+    }
+    for cursor in &report.cursors {
+        out.push_str(&format!(
+            "{} cursor: updatedAt {}\n",
+            cursor.entry, cursor.updated_at
+        ));
+    }
+    if !report.problems.is_empty() {
+        out.push_str("\nrecords needing attention:\n");
+    }
+    for row in &report.problems {
+        out.push_str(&format!(
+            "{} {} [{}] attempts {}{}{}\n    {}\n",
+            row.key.entry,
+            row.key.platform_id,
+            row.status,
+            row.attempts,
+            row.external_id
+                .as_deref()
+                .map(|e| format!(", external id {e}"))
+                .unwrap_or_default(),
+            row.next_attempt_at
+                .map(|t| format!(", next attempt after {}", utc_text(t)))
+                .unwrap_or_default(),
+            row.last_error.as_deref().unwrap_or("(no message)")
+        ));
+    }
+    if report.truncated {
+        out.push_str("(more records; raise --limit to list them)\n");
+    }
+    out
+}

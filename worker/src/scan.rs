@@ -1,0 +1,155 @@
+//! Finding the records changed since the cursor, page by page, and handing each to the
+//! record handler.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::TryStreamExt;
+use syncdef_platform::query::{Direction, Filter, Query};
+
+use crate::error::WorkerError;
+use crate::observer::Event;
+use crate::record::{Trigger, sync_one};
+use crate::report::RecordResult;
+use crate::shared::{Core, EntryInfo};
+use crate::stamp::Stamp;
+
+/// Lists records changed since the cursor, oldest first, and handles each.
+///
+/// Keyset paging: after a page, the listing starts again from the cursor instead of
+/// asking for page 2, because records updated meanwhile move to the end of an
+/// `updatedAt` ordering and would shift an offset-based page 2, skipping a record.
+///
+/// Equal timestamps: the cursor only moves past a timestamp once a record with a later
+/// one was seen, so a group of records sharing one `updatedAt` across a page boundary is
+/// never skipped; the part of the group already handled is listed again and recognised
+/// (same `updatedAt` as stored, or handled in this run) without a read or a push. Only
+/// when a whole page shares one timestamp does the listing follow the next page.
+pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), WorkerError> {
+    let since = core.options.since.as_deref().map(Stamp::parse).transpose();
+    let since = since.map_err(WorkerError::Usage)?;
+    let (mut cursor, mut inclusive) = match since {
+        Some(since) => (Some(since), true),
+        None => match core.state.cursor(&entry.name)? {
+            Some(text) => {
+                let stamp = Stamp::parse(&text).map_err(|e| {
+                    WorkerError::Usage(format!(
+                        "the saved cursor of `{}` is unreadable ({e}); reset it with `syncdef sync reset-cursor --entry {}`",
+                        entry.name, entry.name
+                    ))
+                })?;
+                (Some(stamp), false)
+            }
+            None => (None, false),
+        },
+    };
+    let page_size = core.options.page_size;
+    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut announced = false;
+    loop {
+        let mut query = Query::new(entry.module.collection())
+            .order_by("updatedAt", Direction::Asc)
+            .page_size(page_size);
+        if let Some(c) = &cursor {
+            query = query.filter(if inclusive {
+                Filter::ge("updatedAt", c.literal())
+            } else {
+                Filter::gt("updatedAt", c.literal())
+            });
+        }
+        let listing = |source| WorkerError::Listing {
+            entry: entry.name.clone(),
+            source: Box::new(source),
+        };
+        let mut pages = core.platform.pages(&query).map_err(|e| listing(e.into()))?;
+        let mut group: Option<Stamp> = None;
+        let mut committed: Option<Stamp> = None;
+        let mut requery = false;
+        while let Some(page) = pages.try_next().await.map_err(listing)? {
+            if !announced {
+                announced = true;
+                core.observer.event(&Event::EntryStarted {
+                    entry: &entry.name,
+                    total: page.info.and_then(|i| i.total_count),
+                });
+            }
+            let full = page.records.len() >= page_size as usize;
+            for record in &page.records {
+                let stamp = match Stamp::of(record) {
+                    Some(Ok(s)) => Some(s),
+                    Some(Err(e)) => {
+                        tracing::warn!(entry = %entry.name, error = %e, "record without a readable updatedAt: handled, but it cannot move the cursor");
+                        None
+                    }
+                    None => None,
+                };
+                if let Some(s) = &stamp {
+                    match &group {
+                        Some(g) if s > g => {
+                            core.state.set_cursor(&entry.name, &g.text, core.now())?;
+                            committed = Some(g.clone());
+                            group = Some(s.clone());
+                            // Only the current group can be listed again (a re-query
+                            // starts after the committed one): memory stays per group.
+                            seen.clear();
+                        }
+                        Some(g) if s < g => tracing::warn!(
+                            entry = %entry.name,
+                            "the platform listed records out of updatedAt order; the cursor stays at the latest complete timestamp"
+                        ),
+                        Some(_) => {}
+                        None => group = Some(s.clone()),
+                    }
+                }
+                handle_listed(core, entry, record, stamp.as_ref(), &mut seen).await?;
+                if core.limit_reached() {
+                    return Ok(());
+                }
+            }
+            if full && committed.is_some() {
+                requery = true;
+                break;
+            }
+        }
+        if !requery {
+            if let Some(g) = group {
+                core.state.set_cursor(&entry.name, &g.text, core.now())?;
+            }
+            return Ok(());
+        }
+        cursor = committed;
+        inclusive = false;
+    }
+}
+
+async fn handle_listed(
+    core: &Arc<Core>,
+    entry: &EntryInfo,
+    record: &serde_json::Value,
+    stamp: Option<&Stamp>,
+    seen: &mut HashMap<String, String>,
+) -> Result<(), WorkerError> {
+    let id = match entry.module.id_of(record) {
+        Ok(id) => id,
+        Err(e) => {
+            tracing::warn!(entry = %entry.name, error = %e, "listed record skipped: no usable id");
+            core.count(&entry.name, "?", RecordResult::Skipped, Some(&e));
+            return Ok(());
+        }
+    };
+    let text = stamp.map(|s| s.text.clone()).unwrap_or_default();
+    if seen.get(&id) == Some(&text) {
+        // Listed again after a re-query (the tail of an equal-timestamp group).
+        return Ok(());
+    }
+    seen.insert(id.clone(), text);
+    core.summary(&entry.name, |s| s.listed += 1);
+    sync_one(
+        core,
+        entry,
+        &id,
+        Trigger::Listed(stamp.map(|s| s.text.clone())),
+    )
+    .await
+    .map(drop)
+}

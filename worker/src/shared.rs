@@ -1,0 +1,103 @@
+//! [`Core`]: what the loop, the record handler and the `ApiSynchronization` callback share.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use syncdef_engine::{Engine, Transport};
+use syncdef_platform::PlatformClient;
+
+use crate::modules::Module;
+use crate::observer::{Event, Observer};
+use crate::report::{EntrySummary, PlannedPush, RecordResult};
+use crate::state::State;
+use crate::worker::{Clock, SyncOptions};
+
+/// An entry ready to sync.
+#[derive(Clone, Debug)]
+pub(crate) struct EntryInfo {
+    pub name: String,
+    pub module: Module,
+    /// Entries this one's records name (their external ids go into `RecordState.related`).
+    pub needs: Vec<(String, Module)>,
+}
+
+/// Shared by the loop and the `ApiSynchronization` callback.
+pub(crate) struct Core {
+    pub platform: PlatformClient,
+    pub engine: Engine,
+    pub transport: Arc<dyn Transport>,
+    pub state: Arc<dyn State>,
+    pub options: SyncOptions,
+    pub entries: BTreeMap<String, EntryInfo>,
+    pub clock: Clock,
+    pub observer: Arc<dyn Observer>,
+    pub summaries: Mutex<BTreeMap<String, EntrySummary>>,
+    pub planned: Mutex<Vec<PlannedPush>>,
+    pub pushes: Mutex<u64>,
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Asks a running [`crate::Worker`] to stop after the record it is handling (a signal handler's
+/// tool: the state stays consistent and the next run continues from there).
+#[derive(Clone, Debug, Default)]
+pub struct StopHandle(pub(crate) Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Requests the stop; the run ends after the current record with
+    /// [`crate::SyncReport::stopped`] set.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Core {
+    pub fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    pub fn entry(&self, name: &str) -> Option<&EntryInfo> {
+        self.entries.get(name)
+    }
+
+    /// Counts a record's result and tells the observer.
+    pub fn count(&self, entry: &str, id: &str, result: RecordResult, error: Option<&str>) {
+        let mut summaries = self.summaries.lock().unwrap_or_else(|e| e.into_inner());
+        summaries.entry(entry.to_owned()).or_default().count(result);
+        drop(summaries);
+        if matches!(result, RecordResult::Created | RecordResult::Updated) {
+            *self.pushes.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        }
+        self.observer.event(&Event::Record {
+            entry,
+            platform_id: id,
+            result,
+            error,
+        });
+    }
+
+    pub fn summary<R>(&self, entry: &str, f: impl FnOnce(&mut EntrySummary) -> R) -> R {
+        let mut summaries = self.summaries.lock().unwrap_or_else(|e| e.into_inner());
+        f(summaries.entry(entry.to_owned()).or_default())
+    }
+
+    /// Whether to stop before the next record: the push limit, or a stop request.
+    pub fn limit_reached(&self) -> bool {
+        if self.stop.load(Ordering::SeqCst) {
+            return true;
+        }
+        let pushes = *self.pushes.lock().unwrap_or_else(|e| e.into_inner());
+        self.options.max_pushes.is_some_and(|max| pushes >= max)
+    }
+
+    pub fn limit_message(&self) -> String {
+        if self.stop.load(Ordering::SeqCst) {
+            "interrupted; the state is consistent: run again to continue".to_owned()
+        } else {
+            format!(
+                "stopped after {} pushes (--max-pushes); run again to continue",
+                self.options.max_pushes.unwrap_or_default()
+            )
+        }
+    }
+}
