@@ -48,6 +48,10 @@ impl Rig {
     }
 
     fn worker(&self, options: SyncOptions) -> Worker {
+        self.worker_to(&self.books.base(), options)
+    }
+
+    fn worker_to(&self, external_base: &str, options: SyncOptions) -> Worker {
         let transport: Arc<dyn Transport> = if options.dry_run {
             Arc::new(RecordingTransport::synthesizing())
         } else {
@@ -63,7 +67,7 @@ impl Rig {
         let engine = Engine::load(definition)
             .expect("catalog definition loads")
             .engine
-            .with_base_url(url::Url::parse(&self.books.base()).expect("url"))
+            .with_base_url(url::Url::parse(external_base).expect("url"))
             .with_token_provider(Arc::new(StaticToken::new("qbo-token")));
         let platform = PlatformClient::builder(
             self.platform.uri(),
@@ -443,4 +447,51 @@ async fn a_stop_request_ends_the_run_cleanly_after_the_current_record() {
     assert_eq!(rest.recovered_in_flight, 0);
     assert_eq!(rig.books.creates("Customer"), 150);
     assert!(rig.books.duplicates().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creates_that_never_left_are_failed_not_unknown() {
+    let rig = Rig::start(5, 0).await;
+    // Nothing listens there: the connection is refused before any byte of the create leaves.
+    let report = rig
+        .worker_to("http://127.0.0.1:9/qbo", options(&["Account"]))
+        .run()
+        .await;
+    assert_eq!(report.entries["Account"].failed, 5, "{report:#?}");
+    assert_eq!(report.entries["Account"].unknown, 0);
+    let state = rig.state();
+    let row = state
+        .record(&RecordKey::new("Account", "1"))
+        .expect("read")
+        .expect("row");
+    assert_eq!(row.status, RecordStatus::Failed);
+    assert_eq!(row.error_class.as_deref(), Some("transient"));
+    drop(state);
+    rig.advance(301);
+    let retried = rig.run(options(&["Account"])).await;
+    assert!(retried.is_clean(), "{retried:#?}");
+    assert_eq!(retried.entries["Account"].retried, 5);
+    assert_eq!(rig.books.creates("Customer"), 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_outage_stops_the_run_and_keeps_the_cursor() {
+    let rig = Rig::start(20, 0).await;
+    rig.run(options(&["Account"])).await;
+    let cursor = rig.state().cursor("Account").expect("cursor");
+    rig.platform
+        .touch_account(4, 60_000, |a| a["phone"] = json!("+30 1"));
+    rig.platform.data.lock().expect("data").listing_down = true;
+    let down = rig.run(options(&["Account"])).await;
+    let stopped = down.stopped.clone().unwrap_or_default();
+    assert!(
+        stopped.contains("listing the changed records of `Account` failed")
+            && stopped.contains("HTTP 503"),
+        "{stopped}"
+    );
+    assert_eq!(rig.state().cursor("Account").expect("cursor"), cursor);
+    rig.platform.data.lock().expect("data").listing_down = false;
+    let back = rig.run(options(&["Account"])).await;
+    assert!(back.is_clean(), "{back:#?}");
+    assert_eq!(back.entries["Account"].updated, 1);
 }

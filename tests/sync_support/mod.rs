@@ -28,6 +28,8 @@ pub struct Data {
     /// Changed right after the next account listing is served: (account id, new updatedAt
     /// in seconds). Simulates an edit on the platform while a run pages through accounts.
     pub edit_after_listing: Option<(i64, u32)>,
+    /// Listings answer 503 while set.
+    pub listing_down: bool,
 }
 
 /// `n` seconds after 2026-01-01T00:00:00Z, as the platform writes it.
@@ -181,6 +183,9 @@ impl Respond for PlatformResponder {
             },
             ["api", "invoices", id, "items"] => ResponseTemplate::new(200)
                 .set_body_json(data.items.get(*id).cloned().unwrap_or_default()),
+            ["api", _] if data.listing_down => {
+                ResponseTemplate::new(503).set_body_string("maintenance")
+            }
             ["api", collection] => {
                 let records: Vec<Value> = if *collection == "accounts" {
                     data.accounts.values().cloned().collect()
