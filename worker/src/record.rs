@@ -12,6 +12,7 @@ use crate::hash::input_hash;
 use crate::related::Related;
 use crate::report::{PlannedPush, RecordResult};
 use crate::shared::{Core, EntryInfo};
+use crate::stamp::Stamp;
 use crate::state::{Failed, Pushed, RecordKey, RecordRow, RecordStatus};
 
 /// Why a record is handled.
@@ -183,12 +184,12 @@ fn skip_without_reading(
         }
         // Same version as last handled: done needs nothing, failed waits for its retry.
         (RecordStatus::Done, Trigger::Listed(Some(stamp)))
-            if !force && row.updated_at.as_deref() == Some(stamp.as_str()) =>
+            if !force && same_stamp(row.updated_at.as_deref(), stamp) =>
         {
             Some(Handled::new(RecordResult::Unchanged, external, None))
         }
         (RecordStatus::Failed, Trigger::Listed(Some(stamp)))
-            if row.updated_at.as_deref() == Some(stamp.as_str())
+            if same_stamp(row.updated_at.as_deref(), stamp)
                 && row.next_attempt_at.is_some_and(|t| t > now) =>
         {
             Some(Handled::new(
@@ -211,6 +212,14 @@ fn skip_without_reading(
         }
         _ => None,
     }
+}
+
+/// Whether the stored `updatedAt` is the listed one. Compared as instants: a list and a
+/// single-record read may write the same time differently (`…07Z`, `…07.000Z`).
+fn same_stamp(stored: Option<&str>, listed: &str) -> bool {
+    let Some(stored) = stored else { return false };
+    stored == listed
+        || matches!((Stamp::parse(stored), Stamp::parse(listed)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// The external ids of the records `record` names, from the state.
@@ -358,4 +367,23 @@ fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .push(planned);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_stamp;
+
+    #[test]
+    fn stamps_compare_as_instants() {
+        assert!(same_stamp(
+            Some("2026-01-01T00:00:07Z"),
+            "2026-01-01T00:00:07.000Z"
+        ));
+        assert!(!same_stamp(
+            Some("2026-01-01T00:00:07Z"),
+            "2026-01-01T00:00:08Z"
+        ));
+        assert!(!same_stamp(None, "2026-01-01T00:00:07Z"));
+        assert!(same_stamp(Some("not a date"), "not a date"));
+    }
 }
