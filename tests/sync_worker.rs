@@ -13,7 +13,7 @@ use sync_support::{Data, Platform, QuickBooks};
 use syncdef_definitions::Definition;
 use syncdef_engine::{Engine, RecordingTransport, ReqwestTransport, StaticToken, Transport};
 use syncdef_platform::{Credentials, PlatformClient};
-use syncdef_worker::state::State;
+use syncdef_worker::state::{CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount};
 use syncdef_worker::{
     Clock, Dependencies, RecordKey, RecordStatus, Resolution, SqliteState, SyncOptions, SyncReport,
     Worker,
@@ -494,4 +494,99 @@ async fn a_platform_outage_stops_the_run_and_keeps_the_cursor() {
     let back = rig.run(options(&["Account"])).await;
     assert!(back.is_clean(), "{back:#?}");
     assert_eq!(back.entries["Account"].updated, 1);
+}
+
+/// A state whose disk refuses the in-flight mark: the boundary of the `State` trait at work.
+struct NoInFlight(SqliteState);
+
+impl State for NoInFlight {
+    fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError> {
+        self.0.record(key)
+    }
+    fn mark_in_flight(&self, key: &RecordKey, _: i64) -> Result<(), StateError> {
+        Err(StateError::Corrupt {
+            path: "test".to_owned(),
+            detail: format!("disk full while marking {key}"),
+        })
+    }
+    fn record_pushed(&self, key: &RecordKey, pushed: &Pushed, now: i64) -> Result<(), StateError> {
+        self.0.record_pushed(key, pushed, now)
+    }
+    fn record_unchanged(
+        &self,
+        key: &RecordKey,
+        at: Option<&str>,
+        now: i64,
+    ) -> Result<(), StateError> {
+        self.0.record_unchanged(key, at, now)
+    }
+    fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError> {
+        self.0.record_failed(key, failed, now)
+    }
+    fn cursor(&self, entry: &str) -> Result<Option<String>, StateError> {
+        self.0.cursor(entry)
+    }
+    fn set_cursor(&self, entry: &str, at: &str, now: i64) -> Result<(), StateError> {
+        self.0.set_cursor(entry, at, now)
+    }
+    fn reset_cursor(&self, entry: &str) -> Result<bool, StateError> {
+        self.0.reset_cursor(entry)
+    }
+    fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
+        self.0.due_retries(entry, now)
+    }
+    fn recover_in_flight(&self, now: i64) -> Result<u64, StateError> {
+        self.0.recover_in_flight(now)
+    }
+    fn resolve(&self, key: &RecordKey, r: &Resolution, now: i64) -> Result<bool, StateError> {
+        self.0.resolve(key, r, now)
+    }
+    fn counts(&self) -> Result<Vec<StatusCount>, StateError> {
+        self.0.counts()
+    }
+    fn problems(&self, limit: u32) -> Result<Vec<RecordRow>, StateError> {
+        self.0.problems(limit)
+    }
+    fn cursors(&self) -> Result<Vec<CursorRow>, StateError> {
+        self.0.cursors()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_create_is_never_sent_unless_its_in_flight_mark_is_stored() {
+    let rig = Rig::start(3, 0).await;
+    let definition = Definition::load_path(&definition_path()).expect("definition");
+    let dependencies = Dependencies::from_definition(&definition);
+    let engine = Engine::load(definition)
+        .expect("loads")
+        .engine
+        .with_base_url(url::Url::parse(&rig.books.base()).expect("url"));
+    let platform = PlatformClient::builder(
+        rig.platform.uri(),
+        Credentials::new("key", "secret", "user", "password"),
+    )
+    .build()
+    .expect("platform client");
+    let state = Arc::new(NoInFlight(SqliteState::in_memory().expect("state")));
+    let worker = Worker::new(
+        engine,
+        Arc::new(ReqwestTransport::new().expect("transport")),
+        &dependencies,
+        platform,
+        state.clone(),
+        options(&["Account"]),
+    )
+    .expect("worker");
+    let report = worker.run().await;
+    assert_eq!(report.entries["Account"].failed, 3, "{report:#?}");
+    assert_eq!(rig.books.request_count().await, 0, "no create left");
+    let problems = state.problems(10).expect("problems");
+    assert!(
+        problems[0]
+            .last_error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("cannot record the create as in flight"),
+        "{problems:?}"
+    );
 }
