@@ -66,8 +66,10 @@ impl Scope {
     }
 
     /// The template input: `$.<root>` (the record), `$.serverVariables`, `$.externalId`,
-    /// `$.syncToken` (the first value a Body pre-action read) and `$.syncTokens` (all of them
-    /// by schema name).
+    /// `$.syncToken` (the first value a Body pre-action read), `$.syncTokens` (all of them
+    /// by schema name) and `$.related.<Entry>.IntegrationId` (the external id of each related
+    /// record, as `{<Entry>.IntegrationId}` fills paths: from the record state, or from an
+    /// `ApiSynchronization` pre-action that pushed it).
     pub fn input(&self, root: &str, record: &Value) -> Value {
         let text = |s: &Option<String>| s.as_deref().map_or(Value::Null, Value::from);
         let mut vars = Map::with_capacity(self.server.variables.len());
@@ -78,7 +80,7 @@ impl Scope {
         for (k, v) in &self.body_values {
             tokens.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
         }
-        let mut input = Map::with_capacity(5);
+        let mut input = Map::with_capacity(6);
         input.insert(Arc::from(root), record.clone());
         input.insert(Arc::from("serverVariables"), Value::object(vars));
         input.insert(Arc::from("externalId"), text(&self.external_id));
@@ -87,6 +89,13 @@ impl Scope {
             text(&self.body_values.first().map(|(_, v)| v.clone())),
         );
         input.insert(Arc::from("syncTokens"), Value::object(tokens));
+        let mut related = Map::with_capacity(self.related.len());
+        for (entry, id) in &self.related {
+            let mut ids = Map::with_capacity(1);
+            ids.insert(Arc::from("IntegrationId"), Value::from(id.as_str()));
+            related.insert(Arc::from(entry.as_str()), Value::object(ids));
+        }
+        input.insert(Arc::from("related"), Value::object(related));
         Value::object(input)
     }
 }

@@ -57,6 +57,10 @@ const CHECKS: &[(Rule, Check)] = &[
         Rule::UndeclaredServerVariable,
         rules::undeclared_server_variable::check,
     ),
+    (
+        Rule::UnknownTemplateInput,
+        rules::unknown_template_input::check,
+    ),
     (Rule::UnknownActionType, rules::unknown_action_type::check),
     (
         Rule::UnknownActionPlacement,

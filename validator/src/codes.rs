@@ -83,6 +83,7 @@ rule_codes! {
     "SD404" => foreign_template_root::ForeignTemplateRoot,
     "SD405" => sync_token_without_pre_action::SyncTokenWithoutPreAction,
     "SD406" => undeclared_server_variable::UndeclaredServerVariable,
+    "SD407" => unknown_template_input::UnknownTemplateInput,
     // Actions.
     "SD501" => unknown_action_type::UnknownActionType,
     "SD502" => unknown_action_placement::UnknownActionPlacement,

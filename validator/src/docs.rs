@@ -55,7 +55,7 @@ pub fn index_page() -> String {
     );
     out.push_str("\n## Platform modules\n\n");
     out.push_str(&platform::markdown_table());
-    out.push_str("\nEvery template may also read `$.serverVariables.<name>`, `$.externalId` and, when a `Body` pre-action supplies it, `$.syncToken`.\n");
+    out.push_str("\nEvery template may also read `$.serverVariables.<name>`, `$.externalId`, `$.related.<Entry>.IntegrationId` (the external id of a related record) and, when a `Body` pre-action supplies it, `$.syncToken` (the first value read) and `$.syncTokens.<name>` (each value by the name its `schema` maps).\n");
     out.push_str("\n## Templates each operation needs\n\n");
     out.push_str(&templates::markdown_table());
     out

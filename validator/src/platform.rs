@@ -63,8 +63,15 @@ pub const MODULES: &[Module] = &[
     },
 ];
 
-/// JSONPath roots every template may read, whatever its module.
-pub const COMMON_ROOTS: &[&str] = &["serverVariables", "externalId", "syncToken"];
+/// JSONPath roots every template may read, whatever its module. What `$.syncTokens` and
+/// `$.related` may hold is checked by SD407.
+pub const COMMON_ROOTS: &[&str] = &[
+    "serverVariables",
+    "externalId",
+    "syncToken",
+    "syncTokens",
+    "related",
+];
 
 /// The module named `name` (exact spelling: the platform matches names exactly).
 #[must_use]

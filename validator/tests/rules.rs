@@ -83,6 +83,8 @@ rule_tests! {
     sd404_foreign_template_root => "SD404",
     sd405_sync_token_without_pre_action => "SD405",
     sd406_undeclared_server_variable => "SD406",
+    sd407_unknown_sync_token_name => "SD407",
+    sd407_unknown_related_entry => "SD407" in "SD407_related",
     sd501_unknown_action_type => "SD501",
     sd502_unknown_action_placement => "SD502",
     sd503_incomplete_header_action => "SD503",

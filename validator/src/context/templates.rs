@@ -43,6 +43,9 @@ pub(crate) struct PathRead {
     pub root_span: Span,
     /// The member name in the file.
     pub member_span: Option<Span>,
+    /// The member under `member` (`IntegrationId` in `$.related.Account.IntegrationId`), with
+    /// its place in the file.
+    pub field: Option<(String, Span)>,
 }
 
 /// A template of an entry, analysed once for every rule.
@@ -208,6 +211,7 @@ fn analyse_tree(
             continue;
         };
         let member = chain.next();
+        let field = chain.next();
         // A step's range covers its syntax (`.name`, `['name']`); point at the name itself.
         let path_text = use_.path.text();
         let at = |name: &str, r: &Range<usize>| {
@@ -224,6 +228,7 @@ fn analyse_tree(
             span: tree.locate(file_text, &use_.location, use_.location.range.clone()),
             root_span: at(root, root_range),
             member_span: member.map(|(m, r)| at(m, r)),
+            field: field.map(|(f, r)| (f.to_owned(), at(f, r))),
         });
     }
     (Vec::new(), reads, Some(compiled))

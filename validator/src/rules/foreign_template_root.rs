@@ -10,7 +10,8 @@ use crate::templates::is_request_template;
 declare_rule! {
     /// ## What it does
     /// Reports JSONPath expressions whose root is not available to the template. Every template
-    /// may read `$.serverVariables` and `$.externalId`; `$.syncToken` is checked by SD405; and each
+    /// may read `$.serverVariables` and `$.externalId`; `$.syncToken` is checked by SD405,
+    /// `$.syncTokens` and `$.related` by SD407; and each
     /// module provides its own record root: `$.account` for `Accounts`, `$.invoice` for `Invoices`,
     /// and so on (see docs/rules/README.md for the table). Response templates read the external
     /// system's answer, so their paths are not checked.
@@ -62,7 +63,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                         other.root, other.name, module.name, module.root
                     ),
                     (None, None) => format!(
-                        "templates of `{}` entries read `$.{}`, `$.serverVariables`, `$.externalId` or `$.syncToken`",
+                        "templates of `{}` entries read `$.{}`, `$.serverVariables`, `$.externalId`, `$.syncToken`, `$.syncTokens` or `$.related`",
                         module.name, module.root
                     ),
                 };

@@ -33,6 +33,7 @@ pub mod unknown_key;
 pub mod unknown_module;
 pub mod unknown_operation_path;
 pub mod unknown_placeholder;
+pub mod unknown_template_input;
 pub mod unknown_placeholder_entry;
 pub mod unknown_record_field;
 pub mod unknown_response_field;

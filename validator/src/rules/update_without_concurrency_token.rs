@@ -9,7 +9,7 @@ use crate::rule::declare_rule;
 declare_rule! {
     /// ## What it does
     /// Reports entries with an `update` operation whose `updateRequest` template does not read
-    /// `$.syncToken` and that have no `in: Header` pre-action (such as `If-Match`) either.
+    /// `$.syncToken` (or a `$.syncTokens.<name>`) and that have no `in: Header` pre-action (such as `If-Match`) either.
 ///
     /// ## Why is this bad?
     /// Systems with optimistic concurrency refuse updates without the current token (QuickBooks
@@ -58,7 +58,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 Some(ActionIn::Header)
             )
         });
-        if header_token || template.reads_root("syncToken") || !template.errors.is_empty() {
+        if header_token
+            || template.reads_root("syncToken")
+            || template.reads_root("syncTokens")
+            || !template.errors.is_empty()
+        {
             continue;
         }
         let d = sink
