@@ -172,6 +172,10 @@ fn findings_on_a_minified_line_name_their_position_instead_of_a_snippet() {
     // the finding (and with megabytes, break the renderer).
     let out = syncdef(&["lint", &fixture("minified/mistakes.json")]);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
-    assert!(out.stdout.lines().all(|l| l.chars().count() < 200), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().all(|l| l.chars().count() < 200),
+        "{}",
+        out.stdout
+    );
     insta::assert_snapshot!(out.stdout);
 }

@@ -187,6 +187,21 @@ async fn a_record_edited_while_paging_skips_no_other_record() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_serving_smaller_pages_than_asked_still_skips_nothing() {
+    let rig = Rig::start(120, 0).await;
+    {
+        let mut data = rig.platform.data.lock().expect("data");
+        data.page_cap = Some(20);
+        data.edit_after_listing = Some((3, 90_000));
+    }
+    let report = rig.run(options(&["Account"])).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(rig.books.creates("Customer"), 120);
+    assert!(rig.books.duplicates().is_empty());
+    assert_eq!(done(&rig.state(), "Account"), 120);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_changed_record_is_updated_not_created_again() {
     let rig = Rig::start(40, 20).await;
     rig.run(options(&["Account", "Invoice"])).await;

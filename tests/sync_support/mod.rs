@@ -30,6 +30,8 @@ pub struct Data {
     pub edit_after_listing: Option<(i64, u32)>,
     /// Listings answer 503 while set.
     pub listing_down: bool,
+    /// The largest page the platform serves, whatever `size` asks for.
+    pub page_cap: Option<usize>,
 }
 
 /// `n` seconds after 2026-01-01T00:00:00Z, as the platform writes it.
@@ -192,7 +194,7 @@ impl Respond for PlatformResponder {
                 } else {
                     data.invoices.values().cloned().collect()
                 };
-                let response = list(request, records);
+                let response = list(request, records, data.page_cap);
                 if *collection == "accounts"
                     && let Some((id, at)) = data.edit_after_listing.take()
                     && let Some(account) = data.accounts.get_mut(&id)
@@ -208,7 +210,7 @@ impl Respond for PlatformResponder {
 }
 
 /// `$filter=updatedAt gt|ge datetime'…'`, `$orderby=updatedAt asc`, `page`, `size`.
-fn list(request: &Request, mut records: Vec<Value>) -> ResponseTemplate {
+fn list(request: &Request, mut records: Vec<Value>, cap: Option<usize>) -> ResponseTemplate {
     let query: HashMap<String, String> = request.url.query_pairs().into_owned().collect();
     if let Some(filter) = query.get("$filter") {
         let parts: Vec<&str> = filter.splitn(3, ' ').collect();
@@ -244,6 +246,7 @@ fn list(request: &Request, mut records: Vec<Value>) -> ResponseTemplate {
         .get("size")
         .and_then(|s| s.parse().ok())
         .unwrap_or(records.len().max(1));
+    let size = cap.map_or(size, |c| size.min(c));
     let page: usize = query.get("page").and_then(|s| s.parse().ok()).unwrap_or(1);
     let total = records.len();
     let page_count = total.div_ceil(size).max(1);

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::TryStreamExt;
+use syncdef_platform::Page;
 use syncdef_platform::query::{Direction, Filter, Query};
 
 use crate::error::WorkerError;
@@ -73,7 +74,7 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
                     total: page.info.and_then(|i| i.total_count),
                 });
             }
-            let full = page.records.len() >= page_size as usize;
+            let more = more_pages(&page, page_size);
             for record in &page.records {
                 let stamp = match Stamp::of(record) {
                     Some(Ok(s)) => Some(s),
@@ -106,7 +107,7 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
                     return Ok(());
                 }
             }
-            if full && committed.is_some() {
+            if more && committed.is_some() {
                 requery = true;
                 break;
             }
@@ -152,4 +153,17 @@ async fn handle_listed(
     )
     .await
     .map(drop)
+}
+
+/// Whether pages follow this one. Without an envelope (API version below 2) the answer is the
+/// whole result, so asking again would only list it again. With one, `page`/`pageCount` say
+/// it; a platform that caps the page size below the one asked for is still recognised.
+fn more_pages(page: &Page, page_size: u32) -> bool {
+    let Some(info) = page.info else {
+        return false;
+    };
+    match (info.page, info.page_count) {
+        (Some(current), Some(count)) => current < count,
+        _ => page.records.len() >= page_size as usize,
+    }
 }
