@@ -107,7 +107,9 @@ fn related(
         Some((name, span)) if name != "IntegrationId" => Some((
             *span,
             format!("`$.related.{entry}` has no `{name}`"),
-            format!("a related record is known by its external id only: read `$.related.{entry}.IntegrationId`"),
+            format!(
+                "a related record is known by its external id only: read `$.related.{entry}.IntegrationId`"
+            ),
         )),
         _ => None,
     }
