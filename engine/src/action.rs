@@ -2,6 +2,7 @@
 
 use futures::future::BoxFuture;
 use serde_json::Value as Json;
+use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_transform::Value;
 
 use crate::engine::Engine;
@@ -105,7 +106,19 @@ pub(crate) async fn run(
             let body = run.request_body(call, name, &input)?;
             let url = request::url(&scope.server.base, &call.reference, &scope.fill())
                 .map_err(|e| e.at(name))?;
-            let answer = run.send(engine, name, call, url, body, &[]).await?;
+            // An action is retried after a lost answer only when its method is idempotent
+            // (reads, PUT, DELETE): a POST action may have taken effect.
+            let repeatable = matches!(
+                call.reference.method,
+                HttpMethod::Get
+                    | HttpMethod::Head
+                    | HttpMethod::Options
+                    | HttpMethod::Put
+                    | HttpMethod::Delete
+            );
+            let answer = run
+                .send(engine, name, call, url, body, &[], repeatable)
+                .await?;
             run.check_status(name, &answer)?;
             let response = &answer.response;
             // Values are read from a JSON body or headers; a body that is not JSON can still

@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use syncdef_definitions::Definition;
-use syncdef_transform::Value;
+use syncdef_transform::{Limits, Value};
 use syncdef_validator::{Diagnostic, RuleSettings, Severity, lint_definition};
 use url::Url;
 
@@ -13,7 +13,11 @@ use crate::auth::{NoToken, TokenProvider};
 use crate::error::{ErrorClass, LoadRefused, PushError};
 use crate::extract;
 use crate::outcome::{PushOutcome, PushStatus};
-use crate::plan::{DefinitionPlan, EntryPlan, OperationKind};
+use crate::plan::{ActionPlan, DefinitionPlan, EntryPlan, OperationKind};
+use crate::reliability::rate_limit::Account;
+use crate::reliability::{
+    RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy, conflict, idempotency,
+};
 use crate::request;
 use crate::run::{Run, Scope};
 use crate::servers::Server;
@@ -32,6 +36,13 @@ pub struct Engine {
     /// The server URL with the default variables, resolved on first use: most pushes of an
     /// instance use the same values, and resolving parses a URL.
     default_server: Arc<OnceLock<Result<Arc<Server>, PushError>>>,
+    /// The instance's retry policy, replacing the definition's.
+    pub(crate) retry: Option<RetryPolicy>,
+    /// The instance's rate limits, replacing the definition's.
+    pub(crate) rate_limit: Option<RateLimitPolicy>,
+    /// Where per-account budgets live (shared by every engine of the process by default).
+    pub(crate) rate_limits: Arc<RateLimits>,
+    pub(crate) record_limits: RecordLimits,
 }
 
 const _: () = {
@@ -75,6 +86,21 @@ impl Engine {
         definition: &Definition,
         settings: &RuleSettings,
     ) -> Result<Loaded, LoadRefused> {
+        Engine::load_with_limits(definition, settings, &Limits::default())
+    }
+
+    /// Lints `definition` with `settings` and compiles its templates with evaluation `limits`
+    /// (depth, output size, steps, string length): a template that passes them fails its
+    /// push with a configuration error instead of exhausting memory or time.
+    ///
+    /// # Errors
+    /// [`LoadRefused`] with every diagnostic when the definition has lint errors, or a problem
+    /// when its `x-syncdef` extension is malformed.
+    pub fn load_with_limits(
+        definition: &Definition,
+        settings: &RuleSettings,
+        limits: &Limits,
+    ) -> Result<Loaded, LoadRefused> {
         let diagnostics = lint_definition(definition, settings, true);
         if diagnostics.iter().any(|d| d.severity == Severity::Error) {
             return Err(LoadRefused {
@@ -82,7 +108,7 @@ impl Engine {
                 problems: Vec::new(),
             });
         }
-        let plan = DefinitionPlan::compile(definition).map_err(|problems| LoadRefused {
+        let plan = DefinitionPlan::compile(definition, limits).map_err(|problems| LoadRefused {
             diagnostics: diagnostics.clone(),
             problems,
         })?;
@@ -94,6 +120,10 @@ impl Engine {
                 synchronizer: None,
                 base_url: None,
                 default_server: Arc::default(),
+                retry: None,
+                rate_limit: None,
+                rate_limits: RateLimits::global(),
+                record_limits: RecordLimits::default(),
             },
             warnings: diagnostics,
         })
@@ -144,6 +174,60 @@ impl Engine {
         }
     }
 
+    /// This engine retrying with `policy` instead of the definition's `x-syncdef.retry`
+    /// ([`RetryPolicy::none`] disables retries).
+    #[must_use]
+    pub fn with_retry_policy(&self, policy: RetryPolicy) -> Engine {
+        Engine {
+            retry: Some(policy),
+            ..self.clone()
+        }
+    }
+
+    /// This engine throttling with `policy` instead of the definition's `x-syncdef.rateLimit`.
+    /// An account's budget is set by the first engine that talks to it.
+    #[must_use]
+    pub fn with_rate_limit_policy(&self, policy: RateLimitPolicy) -> Engine {
+        Engine {
+            rate_limit: Some(policy),
+            ..self.clone()
+        }
+    }
+
+    /// This engine keeping per-account budgets in `limits` (default: [`RateLimits::global`],
+    /// shared by every engine of the process). Give several engines the same registry to make
+    /// them share budgets; a registry of its own to isolate one.
+    #[must_use]
+    pub fn with_rate_limits(&self, limits: Arc<RateLimits>) -> Engine {
+        Engine {
+            rate_limits: limits,
+            ..self.clone()
+        }
+    }
+
+    /// This engine refusing records beyond `limits` (default [`RecordLimits::default`]).
+    #[must_use]
+    pub fn with_record_limits(&self, limits: RecordLimits) -> Engine {
+        Engine {
+            record_limits: limits,
+            ..self.clone()
+        }
+    }
+
+    /// The retry policy in force: the instance's, else the definition's.
+    #[must_use]
+    pub fn retry_policy(&self) -> &RetryPolicy {
+        self.retry.as_ref().unwrap_or(&self.plan.reliability.retry)
+    }
+
+    /// The rate-limit policy in force: the instance's, else the definition's.
+    #[must_use]
+    pub fn rate_limit_policy(&self) -> &RateLimitPolicy {
+        self.rate_limit
+            .as_ref()
+            .unwrap_or(&self.plan.reliability.rate_limit)
+    }
+
     /// Pushes `record` of `entry`: pre-actions, create / update / delete, response extraction,
     /// post-actions. Never panics on input; every failure is in the outcome, classified.
     pub async fn push(&self, entry: &str, record: &Value, state: &RecordState) -> PushOutcome {
@@ -181,8 +265,10 @@ impl Engine {
                     .resolve(&state.server_variables, self.base_url.as_ref())?,
             )
         };
+        self.record_limits.check(record)?;
         let kind = choose(entry, state)?;
         run.operation = Some(kind);
+        run.account = self.account(&server);
         let mut scope = Scope::new(state, server);
         for a in &entry.pre_actions {
             action::run(self, run, entry, a, Phase::Pre, record, state, &mut scope).await?;
@@ -194,12 +280,84 @@ impl Engine {
             )));
         };
         let step = kind.as_str();
-        let input = scope.input(&entry.root, record);
-        let body = run.request_body(call, step, &input)?;
-        let url = request::url(&scope.server.base, &call.reference, &scope.fill())
-            .map_err(|e| e.at(step))?;
-        let headers = scope.headers.clone();
-        let answer = run.send(self, step, call, url, body, &headers).await?;
+        let key = self
+            .plan
+            .reliability
+            .idempotency
+            .as_ref()
+            .filter(|k| k.applies_to(kind));
+        // A create sent twice may create twice; only an idempotency key makes its re-send safe.
+        // An update or delete re-sent leaves the record as one would (and a concurrency token
+        // turns a re-sent update that already succeeded into a conflict, handled below).
+        let repeatable = kind != OperationKind::Create || key.is_some();
+        let mut conflicted = false;
+        let answer = loop {
+            let input = scope.input(&entry.root, record);
+            let body = run.request_body(call, step, &input)?;
+            let mut url = request::url(&scope.server.base, &call.reference, &scope.fill())
+                .map_err(|e| e.at(step))?;
+            let mut headers = scope.headers.clone();
+            if let Some(key) = key {
+                let bytes = body.as_ref().map_or(&[][..], |b| b.bytes.as_slice());
+                key.apply(
+                    &idempotency::derive(entry_name, record, bytes),
+                    &mut url,
+                    &mut headers,
+                );
+            }
+            let answer = run
+                .send(self, step, call, url, body, &headers, repeatable)
+                .await?;
+            let conflict = (kind != OperationKind::Create)
+                .then(|| {
+                    conflict::find(
+                        &self.plan.reliability.conflicts,
+                        &answer.response,
+                        answer.json.as_ref().ok(),
+                    )
+                })
+                .flatten();
+            let Some(rule) = conflict else {
+                break answer;
+            };
+            let status = rule.status;
+            let rereads = entry
+                .pre_actions
+                .iter()
+                .any(|a| matches!(a, ActionPlan::Call { .. }));
+            if conflicted || !rereads {
+                run.errors = answer
+                    .json
+                    .as_ref()
+                    .map(extract::error_messages)
+                    .unwrap_or_default();
+                let why = if rereads {
+                    "again after its concurrency token was read afresh: the record is being changed in the external system while it is pushed. Push it again later; if it persists, check that the pre-actions read the token the update checks"
+                } else {
+                    "and the entry has no pre-action that reads the token again: add one (`preSynchronizationAction` of type ApiPath reading `SyncToken` or `@odata.etag`)"
+                };
+                return Err(PushError::new(
+                    ErrorClass::Transient,
+                    format!(
+                        "the external system reports a stale concurrency token (HTTP {status}) {why}"
+                    ),
+                )
+                .at(step));
+            }
+            conflicted = true;
+            run.note(format!(
+                "step `{step}`: the external system reports a stale concurrency token (HTTP {status}); the pre-actions read it again and the {step} is sent once more"
+            ));
+            // Only the calls that read tokens run again: related records pushed by
+            // ApiSynchronization actions already have their ids in the scope.
+            scope.body_values.clear();
+            scope.headers.clear();
+            for a in &entry.pre_actions {
+                if matches!(a, ActionPlan::Call { .. }) {
+                    action::run(self, run, entry, a, Phase::Pre, record, state, &mut scope).await?;
+                }
+            }
+        };
         run.check_status(step, &answer)?;
         let json = answer.json.map_err(|m| {
             PushError::new(
@@ -257,6 +415,25 @@ impl Engine {
             }
         }
         Ok(status)
+    }
+}
+
+impl Engine {
+    /// The budget of the account `server` belongs to, when the policy limits anything. Dry-runs
+    /// are never throttled.
+    fn account(&self, server: &Server) -> Option<Arc<Account>> {
+        let policy = self.rate_limit_policy();
+        if policy.is_unlimited() || self.transport.as_ref().is_none_or(|t| t.replays()) {
+            return None;
+        }
+        let mut key = server.base.origin().ascii_serialization();
+        for name in &policy.key {
+            key.push('\u{1f}');
+            key.push_str(name);
+            key.push('=');
+            key.push_str(server.variables.get(name).map_or("", String::as_str));
+        }
+        Some(self.rate_limits.account(&key, policy))
     }
 }
 

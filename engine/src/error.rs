@@ -76,6 +76,22 @@ pub struct PushError {
     pub step: Option<String>,
     /// What happened and, where it helps, what to do.
     pub message: String,
+    /// For a transient failure, how long to wait before pushing again: the external system's
+    /// `Retry-After` when it sent one, else the engine's next backoff. `None` for other
+    /// classes (waiting does not fix them).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        rename = "retryAfterMs",
+        serialize_with = "millis"
+    )]
+    pub retry_after: Option<std::time::Duration>,
+}
+
+fn millis<S: serde::Serializer>(d: &Option<std::time::Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+        None => s.serialize_none(),
+    }
 }
 
 impl PushError {
@@ -85,12 +101,22 @@ impl PushError {
             class,
             step: None,
             message: message.into(),
+            retry_after: None,
         }
     }
 
     /// A configuration error.
     pub fn configuration(message: impl Into<String>) -> Self {
         PushError::new(ErrorClass::Configuration, message)
+    }
+
+    /// The same error with a retry hint (kept for transient errors only).
+    #[must_use]
+    pub fn retry_after(mut self, wait: Option<std::time::Duration>) -> Self {
+        if self.class == ErrorClass::Transient {
+            self.retry_after = wait;
+        }
+        self
     }
 
     /// The same error, attributed to `step`.

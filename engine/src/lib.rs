@@ -41,6 +41,7 @@ mod lookup;
 pub mod mask;
 pub mod outcome;
 pub mod plan;
+pub mod reliability;
 pub mod render;
 mod request;
 mod run;
@@ -55,6 +56,10 @@ pub use engine::{Engine, Loaded};
 pub use error::{ErrorClass, LoadRefused, PushError};
 pub use outcome::{Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse};
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
+pub use reliability::{
+    ConflictRule, IdempotencyKey, KeyPlacement, RateLimitPolicy, RateLimits, RecordLimits,
+    Reliability, RetryPolicy,
+};
 pub use state::{Intent, RecordState};
 pub use transport::{
     HttpRequest, HttpResponse, RecordingTransport, ReqwestTransport, StepResponse, Transport,

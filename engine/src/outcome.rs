@@ -86,7 +86,8 @@ pub struct TemplateOutput {
 pub struct Exchange {
     /// The push step (`create`, `update`, an action's name).
     pub step: String,
-    /// 1, or 2 for the retry after a token refresh.
+    /// 1 for the first send of the step, then 2, 3, ... for each retry (after a token
+    /// refresh or a transient failure). A re-send after a conflict starts again at 1.
     pub attempt: u32,
     /// The request as sent, secrets masked.
     pub request: RecordedRequest,

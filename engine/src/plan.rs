@@ -10,15 +10,16 @@ use syncdef_definitions::model::{
 };
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{Resolution, resolve};
-use syncdef_transform::{Settings, Template};
+use syncdef_transform::{Limits, Settings, Template};
 use syncdef_validator::platform;
 
+use crate::reliability::Reliability;
 use crate::servers::ServerTemplate;
 use crate::synth;
 use crate::transport::SampleResponse;
 
 /// Which push operation a request carries out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OperationKind {
     /// `push.create`.
@@ -132,6 +133,7 @@ pub struct DefinitionPlan {
     pub(crate) server: ServerTemplate,
     pub(crate) entries: Vec<EntryPlan>,
     pub(crate) api: OpenAPI,
+    pub(crate) reliability: Reliability,
 }
 
 impl DefinitionPlan {
@@ -146,6 +148,13 @@ impl DefinitionPlan {
         self.entries.iter().map(|e| e.name.as_str())
     }
 
+    /// What the definition's `x-syncdef` declares (retries, rate limits, conflicts,
+    /// idempotency), defaults filled in.
+    #[must_use]
+    pub fn reliability(&self) -> &Reliability {
+        &self.reliability
+    }
+
     /// The OpenAPI part of the definition (security schemes for OAuth2).
     #[must_use]
     pub fn openapi(&self) -> &OpenAPI {
@@ -154,8 +163,12 @@ impl DefinitionPlan {
 
     /// Compiles `definition`. The validator has passed it, so what it guarantees is checked
     /// again only to turn a gap into a message rather than a panic.
-    pub(crate) fn compile(definition: &Definition) -> Result<DefinitionPlan, Vec<String>> {
+    pub(crate) fn compile(
+        definition: &Definition,
+        limits: &Limits,
+    ) -> Result<DefinitionPlan, Vec<String>> {
         let mut problems = Vec::new();
+        let reliability = Reliability::from_definition(definition).map_err(|e| vec![e])?;
         let Some(api) = definition.openapi.clone() else {
             return Err(vec!["the OpenAPI part of the definition is invalid".into()]);
         };
@@ -168,7 +181,10 @@ impl DefinitionPlan {
             Ok(s) => s,
             Err(e) => return Err(vec![e]),
         };
-        let settings = Settings::default();
+        let settings = Settings {
+            limits: *limits,
+            ..Settings::default()
+        };
         let mut entries = Vec::new();
         for entry in &sync.entries {
             match compile_entry(&api, entry, &settings) {
@@ -182,6 +198,7 @@ impl DefinitionPlan {
                 server,
                 entries,
                 api,
+                reliability,
             })
         } else {
             Err(problems)

@@ -64,9 +64,9 @@ pub fn human_report(outcome: &PushOutcome) -> String {
     let _ = writeln!(out, "{} ({operation})", outcome.entry);
     for (i, e) in outcome.exchanges.iter().enumerate() {
         let retry = if e.attempt > 1 {
-            " (retry after token refresh)"
+            format!(" (attempt {})", e.attempt)
         } else {
-            ""
+            String::new()
         };
         let _ = writeln!(
             out,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::Value as Json;
 use syncdef_transform::{Map, Value};
@@ -18,6 +18,8 @@ use crate::outcome::{
     Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse, TemplateOutput,
 };
 use crate::plan::{CallPlan, OperationKind};
+use crate::reliability::rate_limit::Account;
+use crate::reliability::retry;
 use crate::request::Fill;
 use crate::servers::Server;
 use crate::state::RecordState;
@@ -27,6 +29,11 @@ use crate::transport::{HttpRequest, HttpResponse, TransportError};
 pub(crate) struct Answer {
     pub response: HttpResponse,
     pub json: Result<Json, String>,
+    /// A gateway error (502, 504) to a request that is not safe to repeat: the upstream may
+    /// have carried it out, so its outcome is unknown rather than transient.
+    pub maybe_done: bool,
+    /// For a transient status given up on: how long to wait before pushing again.
+    pub retry_after: Option<Duration>,
 }
 
 /// A request body: the bytes sent and the masked JSON shown in the audit trail.
@@ -111,6 +118,8 @@ pub(crate) struct Run {
     exchanges: Vec<Exchange>,
     templates: Vec<TemplateOutput>,
     notes: Vec<String>,
+    /// The external account's budget this push draws on (none: unlimited, or a dry-run).
+    pub account: Option<Arc<Account>>,
 }
 
 impl Run {
@@ -125,6 +134,7 @@ impl Run {
             exchanges: Vec::new(),
             templates: Vec::new(),
             notes: Vec::new(),
+            account: None,
         }
     }
 
@@ -189,8 +199,12 @@ impl Run {
         }))
     }
 
-    /// Sends one request with the engine's transport and token, retrying once with a refreshed
-    /// token after a 401. Every attempt is recorded.
+    /// Sends one request with the engine's transport and token: retries transient failures
+    /// by the engine's [`RetryPolicy`](crate::RetryPolicy) (a request that is not
+    /// `repeatable`, a create without idempotency key, only when it certainly did not reach
+    /// the server), and once with a refreshed token after a 401. Every attempt is recorded;
+    /// a dry-run sends once.
+    #[allow(clippy::too_many_arguments)]
     pub async fn send(
         &mut self,
         engine: &Engine,
@@ -199,6 +213,7 @@ impl Run {
         url: Url,
         body: Option<Body>,
         extra_headers: &[(String, String)],
+        repeatable: bool,
     ) -> Result<Answer, PushError> {
         let (body, shown) = match body {
             Some(b) => (Some(b.bytes), b.shown),
@@ -209,7 +224,7 @@ impl Run {
                 "the engine has no transport: give it one with Engine::with_transport",
             ));
         };
-        let token = engine
+        let mut token = engine
             .tokens
             .token()
             .await
@@ -222,22 +237,94 @@ impl Run {
             body,
             sample: Some(Arc::clone(&call.sample)),
         };
-        let answer = self
-            .attempt(transport.as_ref(), &request, &shown, 1)
-            .await?;
-        let Some(rejected) = token.filter(|_| answer.response.status == 401) else {
-            return Ok(answer);
-        };
-        let fresh = engine
-            .tokens
-            .refresh(&rejected)
-            .await
-            .map_err(|e| PushError::new(ErrorClass::Authentication, e.message).at(step))?;
-        let Some(fresh) = fresh else {
-            return Ok(answer);
-        };
-        request.headers = headers(Some(&fresh), request.body.is_some(), extra_headers);
-        self.attempt(transport.as_ref(), &request, &shown, 2).await
+        let policy = engine.retry_policy();
+        let replay = transport.replays();
+        let began = Instant::now();
+        let (mut attempt, mut retries, mut refreshed) = (0u32, 0u32, false);
+        loop {
+            attempt += 1;
+            let result = self
+                .attempt(transport.as_ref(), &request, &shown, attempt, repeatable)
+                .await;
+            if let (Ok(answer), Some(rejected)) = (&result, &token)
+                && answer.response.status == 401
+                && !refreshed
+            {
+                refreshed = true;
+                let fresh =
+                    engine.tokens.refresh(rejected).await.map_err(|e| {
+                        PushError::new(ErrorClass::Authentication, e.message).at(step)
+                    })?;
+                let Some(fresh) = fresh else {
+                    return result;
+                };
+                request.headers = headers(Some(&fresh), request.body.is_some(), extra_headers);
+                token = Some(fresh);
+                continue;
+            }
+            let (wait, why) = match &result {
+                Ok(answer) => {
+                    let status = answer.response.status;
+                    if !policy.retries_status(status) {
+                        return result;
+                    }
+                    if !(retry::refused_unprocessed(status) || repeatable) {
+                        // A gateway error to a create: the upstream may have created it.
+                        return result.map(|mut a| {
+                            a.maybe_done = true;
+                            a
+                        });
+                    }
+                    let wait = retry::retry_after(&answer.response).map_or_else(
+                        || policy.backoff(retries + 1),
+                        |w| w.min(policy.max_backoff),
+                    );
+                    (wait, format!("HTTP {status}"))
+                }
+                Err(e) if e.class == ErrorClass::Transient => {
+                    (policy.backoff(retries + 1), e.message.clone())
+                }
+                Err(_) => return result,
+            };
+            let out_of_attempts = retries + 1 >= policy.max_attempts;
+            let past_deadline = began.elapsed() + wait > policy.deadline;
+            if replay || out_of_attempts || past_deadline {
+                if !replay {
+                    self.note(format!(
+                        "step `{step}`: {why}; not retried: {}",
+                        if out_of_attempts {
+                            format!("{} attempts made", policy.max_attempts)
+                        } else {
+                            format!(
+                                "the next attempt would end after the {} ms deadline",
+                                policy.deadline.as_millis()
+                            )
+                        }
+                    ));
+                }
+                return match result {
+                    Ok(mut a) => {
+                        a.retry_after = Some(wait);
+                        Ok(a)
+                    }
+                    Err(e) => Err(e.retry_after(Some(wait))),
+                };
+            }
+            retries += 1;
+            tracing::info!(
+                step = %step,
+                attempt,
+                wait_ms = wait.as_millis() as u64,
+                reason = %why,
+                "retrying external request"
+            );
+            self.note(format!(
+                "step `{step}`: {why}; attempt {} after {} ms",
+                attempt + 1,
+                wait.as_millis()
+            ));
+            tokio::time::sleep(wait).await;
+        }
     }
 
     async fn attempt(
@@ -246,11 +333,25 @@ impl Run {
         request: &HttpRequest,
         shown_body: &Json,
         attempt: u32,
+        repeatable: bool,
     ) -> Result<Answer, PushError> {
+        // Held until the answer is in: the concurrency cap counts requests in flight.
+        let permit = match &self.account {
+            Some(account) => Some(account.acquire().await),
+            None => None,
+        };
+        if let Some(p) = permit.as_ref().filter(|p| !p.waited.is_zero()) {
+            tracing::debug!(
+                step = %request.step,
+                waited_ms = p.waited.as_millis() as u64,
+                "throttled by the account's rate limit"
+            );
+        }
         let started = self.started.elapsed();
         let at = Instant::now();
         let result = transport.send(request).await;
         let duration = at.elapsed();
+        drop(permit);
         let recorded = RecordedRequest::with_body(request, shown_body.clone());
         let step = request.step.to_string();
         // Masked data only: the recorded request, never `request` itself.
@@ -286,7 +387,12 @@ impl Run {
                     started,
                     duration,
                 });
-                Ok(Answer { response, json })
+                Ok(Answer {
+                    response,
+                    json,
+                    maybe_done: false,
+                    retry_after: None,
+                })
             }
             Err(e) => {
                 self.exchanges.push(Exchange {
@@ -298,18 +404,20 @@ impl Run {
                     started,
                     duration,
                 });
-                let class = match &e {
-                    TransportError::NotSent(_) => ErrorClass::Transient,
-                    TransportError::NoAnswer(_)
-                        if request.method
-                            == syncdef_definitions::operation_ref::HttpMethod::Get =>
-                    {
-                        ErrorClass::Transient
+                let (class, message) = match &e {
+                    TransportError::NotSent(_) => (ErrorClass::Transient, e.to_string()),
+                    TransportError::NoAnswer(_) if repeatable => {
+                        (ErrorClass::Transient, e.to_string())
                     }
-                    TransportError::NoAnswer(_) => ErrorClass::UnknownOutcome,
-                    _ => ErrorClass::Configuration,
+                    TransportError::NoAnswer(_) => (
+                        ErrorClass::UnknownOutcome,
+                        format!(
+                            "{e}; the request was sent and may have been carried out: unknown: check before retrying (it is not re-sent, so that the record is not created twice)"
+                        ),
+                    ),
+                    _ => (ErrorClass::Configuration, e.to_string()),
                 };
-                Err(PushError::new(class, e.to_string()).at(&step))
+                Err(PushError::new(class, message).at(&step))
             }
         }
     }
@@ -328,6 +436,9 @@ impl Run {
             .map(extract::error_messages)
             .unwrap_or_default();
         let mut message = format!("the external system answered HTTP {status}");
+        if answer.maybe_done {
+            message.push_str(" from a gateway: the request may have reached the external system and been carried out; unknown: check before retrying");
+        }
         if (300..400).contains(&status) {
             match response.header("location") {
                 Some(to) => message.push_str(&format!(
@@ -343,7 +454,13 @@ impl Run {
             message.push_str(&messages.join("; "));
         }
         self.errors = messages;
-        Err(PushError::new(ErrorClass::from_status(status), message).at(step))
+        let class = if answer.maybe_done {
+            ErrorClass::UnknownOutcome
+        } else {
+            ErrorClass::from_status(status)
+        };
+        let hint = answer.retry_after.or_else(|| retry::retry_after(response));
+        Err(PushError::new(class, message).retry_after(hint).at(step))
     }
 }
 

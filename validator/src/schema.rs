@@ -19,6 +19,78 @@ pub const SCHEMA_ID: &str =
 /// The lower-case HTTP methods an operation reference may end with.
 const METHODS: &str = "get|put|post|delete|options|head|patch|trace";
 
+/// `x-syncdef`: how the external system behaves under load and conflicts, read by the push
+/// engine (docs/reliability.md).
+fn reliability_extension() -> Value {
+    let ms = |what: &str| json!({ "type": "integer", "minimum": 0, "description": what });
+    json!({
+        "type": "object",
+        "description": "How the push engine treats the external system: retries, rate limits, stale concurrency tokens, idempotency keys (docs/reliability.md).",
+        "additionalProperties": false,
+        "properties": {
+            "retry": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Retries of transient failures (429, 502, 503, 504, connection errors) with exponential backoff and full jitter; `Retry-After` is honoured.",
+                "properties": {
+                    "maxAttempts": { "type": "integer", "minimum": 1, "description": "Attempts at most, the first included (1: no retry). Default 4." },
+                    "initialBackoffMs": ms("Upper bound of the first backoff, in milliseconds. Default 500."),
+                    "maxBackoffMs": ms("Largest backoff (and largest `Retry-After` honoured), in milliseconds. Default 30000."),
+                    "deadlineMs": ms("Time allowed for a request and its retries, in milliseconds. Default 120000."),
+                    "statuses": {
+                        "type": "array",
+                        "items": { "type": "integer", "minimum": 400, "maximum": 599 },
+                        "description": "Statuses retried. Default [429, 502, 503, 504]; 429 and 503 are retried for any request, the others only for requests safe to repeat."
+                    }
+                }
+            },
+            "rateLimit": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Per-account throttling, shared by every push of the process.",
+                "properties": {
+                    "key": {
+                        "type": "array",
+                        "items": { "type": "string" },
+                        "description": "Server variables whose values, with the server's origin, identify the external account (`[realmId]`)."
+                    },
+                    "requestsPerMinute": { "type": "integer", "minimum": 1, "description": "Requests a minute at most (token bucket)." },
+                    "concurrency": { "type": "integer", "minimum": 1, "description": "Requests in flight at most." }
+                }
+            },
+            "conflicts": {
+                "type": "array",
+                "description": "How a stale concurrency token is reported; the engine then runs the pre-actions again and re-sends the update once. Default: [{status: 412}].",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["status"],
+                    "properties": {
+                        "status": { "type": "integer", "minimum": 100, "maximum": 599 },
+                        "path": { "type": "string", "pattern": "^\\$", "description": "Where the code is in the JSON body: `$` then `.member`, `[n]`, `[*]` steps (`$.Fault.Error[*].code`)." },
+                        "equals": { "type": "array", "items": { "type": "string" }, "description": "Values at `path` that mean a conflict (`[\"5010\"]`)." }
+                    }
+                }
+            },
+            "idempotency": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["in", "name"],
+                "description": "An idempotency key the external system accepts (QuickBooks `requestid`): derived from the record, it makes a re-sent create safe.",
+                "properties": {
+                    "in": { "enum": ["query", "header"] },
+                    "name": { "type": "string", "minLength": 1 },
+                    "operations": {
+                        "type": "array",
+                        "items": { "enum": ["create", "update", "delete"] },
+                        "description": "Operations that carry the key. Default [create]."
+                    }
+                }
+            }
+        }
+    })
+}
+
 /// `x-syncdef-records`: fields of platform records the spec does not list, by record definition
 /// (docs/platform-records.md).
 fn records_extension() -> Value {
@@ -68,6 +140,7 @@ pub fn synchronization_schema() -> Value {
                 "$ref": "#/definitions/synchronization",
                 "description": "The `synchronization` section under an OpenAPI extension key, for tools that reject unknown top-level keys. Use one of the two keys, not both."
             },
+            "x-syncdef": reliability_extension(),
             "x-syncdef-records": records_extension()
         },
         "definitions": {

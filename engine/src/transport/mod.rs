@@ -144,4 +144,11 @@ pub trait Transport: Send + Sync {
         &'a self,
         request: &'a HttpRequest,
     ) -> BoxFuture<'a, Result<HttpResponse, TransportError>>;
+
+    /// Whether this transport plays back answers instead of talking to a server (a dry-run).
+    /// The engine never retries, throttles or waits on such a transport: a dry-run shows each
+    /// request once, as the first attempt would send it.
+    fn replays(&self) -> bool {
+        false
+    }
 }

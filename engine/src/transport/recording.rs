@@ -238,4 +238,8 @@ impl Transport for RecordingTransport {
     ) -> BoxFuture<'a, Result<HttpResponse, TransportError>> {
         Box::pin(std::future::ready(self.answer(request)))
     }
+
+    fn replays(&self) -> bool {
+        true
+    }
 }

@@ -1,0 +1,977 @@
+//! Fault injection on loopback: every reliability behaviour of the push engine against a
+//! misbehaving external system (wiremock for HTTP answers, a raw TCP server for hangs and
+//! resets). Each test fails without the behaviour it names.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod raw;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use futures::future::BoxFuture;
+use serde_json::json;
+use syncdef_definitions::{Definition, SourceFile};
+use syncdef_engine::auth::{AuthError, Secret};
+use syncdef_engine::{
+    Engine, ErrorClass, PushOutcome, PushStatus, RateLimitPolicy, RateLimits, RecordState,
+    RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken, StepResponse, TokenProvider,
+};
+use syncdef_transform::Value;
+use url::Url;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use raw::{Fault, RawServer};
+
+/// Retries without waiting, so that the suite is quick; the waits themselves are tested with
+/// `Retry-After`.
+fn fast() -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: 4,
+        initial_backoff: Duration::ZERO,
+        max_backoff: Duration::from_secs(5),
+        deadline: Duration::from_secs(30),
+        statuses: vec![429, 502, 503, 504],
+    }
+}
+
+/// A catalog definition (accounts only), loaded as the CLI would.
+fn catalog(name: &str) -> Engine {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../catalog")
+        .join(name)
+        .join("definition.yaml");
+    let text = std::fs::read_to_string(&path).expect("the catalog definition reads");
+    load(&path.display().to_string(), text)
+}
+
+fn load(name: &str, text: String) -> Engine {
+    let definition = Definition::load(SourceFile::new(name, text)).expect("the definition loads");
+    match Engine::load(definition) {
+        Ok(loaded) => loaded.engine,
+        Err(refused) => panic!(
+            "{refused}: {:#?} {:?}",
+            refused.diagnostics, refused.problems
+        ),
+    }
+}
+
+fn transport(timeout_ms: u64) -> Arc<ReqwestTransport> {
+    Arc::new(
+        ReqwestTransport::builder()
+            .timeout(Duration::from_millis(timeout_ms))
+            .connect_timeout(Duration::from_millis(500))
+            .build()
+            .expect("the client builds"),
+    )
+}
+
+/// `engine` sending to `base` with a fast retry policy and a rate-limit registry of its own.
+fn connect(engine: &Engine, base: &str) -> Engine {
+    engine
+        .with_transport(transport(2_000))
+        .with_token_provider(Arc::new(StaticToken::new("access-1")))
+        .with_base_url(Url::parse(base).expect("the URL parses"))
+        .with_retry_policy(fast())
+        .with_rate_limits(RateLimits::new())
+}
+
+fn generic(base: &str) -> Engine {
+    connect(&common::engine("generic.yaml"), base)
+}
+
+fn account() -> Value {
+    common::json(r#"{"id": 42, "name": "Acme", "corpEmail": "ap@acme.example"}"#)
+}
+
+fn updating(id: &str) -> RecordState {
+    let mut state = RecordState::new();
+    state.external_id = Some(id.to_owned());
+    state
+}
+
+fn created() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({"id": 7, "success": true, "errors": []}))
+}
+
+fn class(outcome: &PushOutcome) -> Option<ErrorClass> {
+    outcome.error.as_ref().map(|e| e.class)
+}
+
+async fn received(server: &MockServer, verb: &str) -> usize {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.method.as_str() == verb)
+        .count()
+}
+
+/// Answers with `first` for the first `n` requests, then `then`.
+struct Burst {
+    n: usize,
+    seen: AtomicUsize,
+    first: ResponseTemplate,
+    then: ResponseTemplate,
+}
+
+impl Burst {
+    fn new(n: usize, first: ResponseTemplate, then: ResponseTemplate) -> Burst {
+        Burst {
+            n,
+            seen: AtomicUsize::new(0),
+            first,
+            then,
+        }
+    }
+}
+
+impl Respond for Burst {
+    fn respond(&self, _: &Request) -> ResponseTemplate {
+        if self.seen.fetch_add(1, Ordering::SeqCst) < self.n {
+            self.first.clone()
+        } else {
+            self.then.clone()
+        }
+    }
+}
+
+// --- 429, Retry-After, 5xx -------------------------------------------------------------------
+
+#[tokio::test]
+async fn too_many_requests_without_retry_after_is_retried_with_backoff() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(Burst::new(2, ResponseTemplate::new(429), created()))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    let creates: Vec<u32> = outcome
+        .exchanges
+        .iter()
+        .filter(|e| e.step == "create")
+        .map(|e| e.attempt)
+        .collect();
+    assert_eq!(
+        creates,
+        vec![1, 2, 3],
+        "every attempt is in the audit trail"
+    );
+    assert_eq!(
+        received(&server, "POST").await,
+        3 + 2,
+        "3 creates, 2 post-actions"
+    );
+}
+
+#[tokio::test]
+async fn retry_after_in_seconds_is_honoured() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(Burst::new(
+            1,
+            ResponseTemplate::new(429).insert_header("Retry-After", "1"),
+            created(),
+        ))
+        .mount(&server)
+        .await;
+    let started = Instant::now();
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created);
+    // The policy's own backoff is zero: only the header can have made it wait.
+    assert!(
+        started.elapsed() >= Duration::from_millis(950),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn retry_after_as_an_http_date_is_honoured() {
+    let server = MockServer::start().await;
+    let at = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(2));
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(Burst::new(
+            1,
+            ResponseTemplate::new(503).insert_header("Retry-After", at.as_str()),
+            created(),
+        ))
+        .mount(&server)
+        .await;
+    let started = Instant::now();
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created);
+    // The date has whole seconds: two seconds ahead is at least one second of waiting.
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn throttling_that_lasts_fails_transient_with_a_retry_hint() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "0"))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::Transient));
+    let error = outcome.error.as_ref().expect("an error");
+    assert_eq!(error.retry_after, Some(Duration::ZERO));
+    assert_eq!(
+        received(&server, "POST").await,
+        4,
+        "max_attempts bounds the retries"
+    );
+    let report = syncdef_engine::render::json_report(&outcome);
+    assert_eq!(report["outcome"]["error"]["retryAfterMs"], json!(0));
+}
+
+#[tokio::test]
+async fn the_deadline_stops_retries_that_would_end_after_it() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "20"))
+        .mount(&server)
+        .await;
+    let engine = generic(&server.uri()).with_retry_policy(RetryPolicy {
+        deadline: Duration::from_secs(5),
+        max_backoff: Duration::from_secs(60),
+        ..fast()
+    });
+    let started = Instant::now();
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "did not wait 20 s"
+    );
+    let error = outcome.error.as_ref().expect("an error");
+    assert_eq!(error.class, ErrorClass::Transient);
+    assert_eq!(error.retry_after, Some(Duration::from_secs(20)));
+    assert_eq!(received(&server, "POST").await, 1);
+}
+
+#[tokio::test]
+async fn a_burst_of_503_on_a_create_is_retried() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(Burst::new(3, ResponseTemplate::new(503), created()))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(outcome.external_id(), Some("7"));
+}
+
+#[tokio::test]
+async fn a_gateway_timeout_on_a_create_is_not_resent_and_reported_unknown() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(504))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::UnknownOutcome));
+    let error = outcome.error.as_ref().expect("an error");
+    assert!(error.message.contains("check before retrying"), "{error}");
+    assert_eq!(
+        received(&server, "POST").await,
+        1,
+        "a create is never blindly re-sent"
+    );
+}
+
+#[tokio::test]
+async fn a_burst_of_502_on_an_update_is_retried() {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .and(path("/accounts/7"))
+        .respond_with(Burst::new(2, ResponseTemplate::new(502), created()))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &updating("7"))
+        .await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    assert_eq!(received(&server, "PUT").await, 3);
+}
+
+#[tokio::test]
+async fn a_client_error_is_never_retried() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"errors": ["name taken"]})))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::ExternalValidation));
+    assert_eq!(outcome.error.as_ref().and_then(|e| e.retry_after), None);
+    assert_eq!(received(&server, "POST").await, 1);
+}
+
+// --- connections: refused, hangs, resets ---------------------------------------------------
+
+#[tokio::test]
+async fn a_connection_that_cannot_be_opened_is_retried_then_transient() {
+    // A port that was just free: connecting is refused, so nothing was sent.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr").port()
+    };
+    let outcome = generic(&format!("http://127.0.0.1:{port}"))
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::Transient),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(
+        outcome.exchanges.len(),
+        4,
+        "a request never sent is retried"
+    );
+    assert!(outcome.error.as_ref().and_then(|e| e.retry_after).is_some());
+}
+
+#[tokio::test]
+async fn a_timeout_after_sending_a_create_is_unknown_and_not_resent() {
+    let server = RawServer::start(vec![Fault::Hang]).await;
+    let engine = generic(&server.url()).with_transport(transport(300));
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    let message = &outcome.error.as_ref().expect("an error").message;
+    assert!(
+        message.contains("unknown: check before retrying"),
+        "{message}"
+    );
+    assert_eq!(server.requests().len(), 1, "never re-sent");
+}
+
+#[tokio::test]
+async fn a_connection_reset_after_sending_a_create_is_unknown_and_not_resent() {
+    let server = RawServer::start(vec![Fault::Reset]).await;
+    let outcome = generic(&server.url())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn a_timeout_after_sending_an_update_is_retried() {
+    let server = RawServer::start(vec![Fault::Hang]).await;
+    let engine = generic(&server.url()).with_transport(transport(300));
+    let outcome = engine.push("Account", &account(), &updating("7")).await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    let puts = server
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with("PUT "))
+        .count();
+    assert_eq!(puts, 2);
+}
+
+#[tokio::test]
+async fn a_create_with_an_idempotency_key_is_resent_with_the_same_key_after_a_reset() {
+    let server = RawServer::start(vec![Fault::Reset, Fault::Hang]).await;
+    let engine =
+        connect(&catalog("quickbooks-online"), &server.url()).with_transport(transport(300));
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let keys: Vec<&str> = requests
+        .iter()
+        .map(|r| {
+            let line = r.lines().next().unwrap_or_default();
+            line.split("requestid=")
+                .nth(1)
+                .unwrap_or("")
+                .split([' ', '&'])
+                .next()
+                .unwrap_or("")
+        })
+        .collect();
+    assert_eq!(keys[0].len(), 32, "{requests:?}");
+    assert!(
+        keys.iter().all(|k| *k == keys[0]),
+        "the same key every time: {keys:?}"
+    );
+}
+
+// --- answers that cannot be read ------------------------------------------------------------
+
+#[tokio::test]
+async fn a_malformed_json_answer_to_a_create_is_unknown() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("{\"id\": 7, "))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::UnknownOutcome));
+    assert!(
+        outcome
+            .error
+            .as_ref()
+            .expect("error")
+            .message
+            .contains("check the record")
+    );
+    assert_eq!(received(&server, "POST").await, 1);
+}
+
+#[tokio::test]
+async fn an_empty_answer_to_a_create_is_unknown() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(200))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::UnknownOutcome));
+    assert_eq!(received(&server, "POST").await, 1);
+}
+
+// --- tokens ---------------------------------------------------------------------------------
+
+/// Hands out `old`, then `new` after a refresh; counts refreshes.
+struct Rotating {
+    refreshed: AtomicUsize,
+}
+
+impl TokenProvider for Rotating {
+    fn token(&self) -> BoxFuture<'_, Result<Option<Secret>, AuthError>> {
+        Box::pin(async { Ok(Some(Secret::new("expired-token-SECRET"))) })
+    }
+
+    fn refresh<'a>(&'a self, _: &'a Secret) -> BoxFuture<'a, Result<Option<Secret>, AuthError>> {
+        self.refreshed.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async { Ok(Some(Secret::new("fresh-token-SECRET"))) })
+    }
+}
+
+#[tokio::test]
+async fn unauthorized_then_success_refreshes_once() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .and(wiremock::matchers::header(
+            "authorization",
+            "Bearer expired-token-SECRET",
+        ))
+        .respond_with(ResponseTemplate::new(401))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .and(wiremock::matchers::header(
+            "authorization",
+            "Bearer fresh-token-SECRET",
+        ))
+        .respond_with(created())
+        .mount(&server)
+        .await;
+    let tokens = Arc::new(Rotating {
+        refreshed: AtomicUsize::new(0),
+    });
+    let engine = generic(&server.uri()).with_token_provider(tokens.clone());
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(tokens.refreshed.load(Ordering::SeqCst), 1);
+    assert_eq!(outcome.exchanges[1].attempt, 2);
+}
+
+// --- conflicts ------------------------------------------------------------------------------
+
+fn stale_object() -> ResponseTemplate {
+    ResponseTemplate::new(400).set_body_json(json!({
+        "Fault": {"Error": [{"Message": "Stale Object Error", "Detail": "Stale Object Error : You and Ann were working on this at the same time.", "code": "5010"}], "type": "ValidationFault"},
+        "time": "2026-11-21T10:00:00.000-08:00"
+    }))
+}
+
+fn customer(sync_token: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(
+        json!({"Customer": {"Id": "7", "SyncToken": sync_token, "DisplayName": "Acme"}}),
+    )
+}
+
+async fn quickbooks_update(conflicts: usize) -> (PushOutcome, MockServer) {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/customer/7"))
+        .respond_with(Burst::new(1, customer("1"), customer("2")))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/customer"))
+        .respond_with(Burst::new(conflicts, stale_object(), customer("3")))
+        .mount(&server)
+        .await;
+    let outcome = connect(&catalog("quickbooks-online"), &server.uri())
+        .push("Account", &account(), &updating("7"))
+        .await;
+    (outcome, server)
+}
+
+#[tokio::test]
+async fn quickbooks_stale_sync_token_rereads_and_retries_once() {
+    let (outcome, server) = quickbooks_update(1).await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    assert_eq!(
+        received(&server, "GET").await,
+        2,
+        "the SyncToken is read again"
+    );
+    let updates: Vec<_> = outcome
+        .exchanges
+        .iter()
+        .filter(|e| e.step == "update")
+        .collect();
+    assert_eq!(updates.len(), 2);
+    assert_eq!(updates[0].request.body["SyncToken"], json!("1"));
+    assert_eq!(
+        updates[1].request.body["SyncToken"],
+        json!("2"),
+        "sent with the fresh token"
+    );
+}
+
+#[tokio::test]
+async fn quickbooks_second_stale_sync_token_fails_saying_why() {
+    let (outcome, server) = quickbooks_update(2).await;
+    assert_eq!(outcome.status, PushStatus::Failed);
+    let error = outcome.error.as_ref().expect("an error");
+    assert!(error.message.contains("stale concurrency token"), "{error}");
+    assert_eq!(received(&server, "POST").await, 2, "retried once only");
+    assert!(
+        outcome
+            .errors
+            .iter()
+            .any(|e| e.contains("Stale Object Error"))
+    );
+}
+
+#[tokio::test]
+async fn quickbooks_other_validation_faults_are_not_conflicts() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(customer("1"))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(
+            json!({"Fault": {"Error": [{"Message": "Duplicate Name Exists Error", "code": "6240"}]}}),
+        ))
+        .mount(&server)
+        .await;
+    let outcome = connect(&catalog("quickbooks-online"), &server.uri())
+        .push("Account", &account(), &updating("7"))
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::ExternalValidation));
+    assert_eq!(received(&server, "GET").await, 1);
+}
+
+fn etag(tag: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({"id": "7", "@odata.etag": tag}))
+}
+
+async fn business_central_update(conflicts: usize) -> (PushOutcome, MockServer) {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(Burst::new(1, etag("W/\"1\""), etag("W/\"2\"")))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .respond_with(Burst::new(
+            conflicts,
+            ResponseTemplate::new(412).set_body_json(json!({"error": {"code": "Request_EntityChanged", "message": "Another user has already changed the record."}})),
+            ResponseTemplate::new(200).set_body_json(json!({"id": "7", "number": "C1"})),
+        ))
+        .mount(&server)
+        .await;
+    let outcome = connect(&catalog("business-central"), &server.uri())
+        .push("Account", &account(), &updating("7"))
+        .await;
+    (outcome, server)
+}
+
+#[tokio::test]
+async fn business_central_precondition_failed_rereads_the_etag_and_retries_once() {
+    let (outcome, server) = business_central_update(1).await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    assert_eq!(received(&server, "GET").await, 2);
+    let sent: Vec<String> = server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.method.as_str() == "PATCH")
+        .filter_map(|r| {
+            r.headers
+                .get("if-match")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        })
+        .collect();
+    assert_eq!(sent, vec!["W/\"1\"", "W/\"2\""]);
+}
+
+#[tokio::test]
+async fn business_central_second_precondition_failed_fails_saying_why() {
+    let (outcome, server) = business_central_update(2).await;
+    let error = outcome.error.as_ref().expect("an error");
+    assert!(error.message.contains("HTTP 412"), "{error}");
+    assert_eq!(received(&server, "PATCH").await, 2);
+}
+
+// --- hosts, paths, redirects ------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_redirect_on_the_same_host_is_followed() {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .and(path("/accounts/7"))
+        .respond_with(
+            ResponseTemplate::new(307)
+                .insert_header("Location", format!("{}/v2/accounts/7", server.uri())),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .and(path("/v2/accounts/7"))
+        .respond_with(created())
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &updating("7"))
+        .await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_host_is_refused_and_the_token_stays_home() {
+    let server = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .respond_with(
+            ResponseTemplate::new(307)
+                .insert_header("Location", format!("{}/steal", elsewhere.uri())),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("PUT"))
+        .respond_with(created())
+        .mount(&elsewhere)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &updating("7"))
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::Configuration),
+        "{:#?}",
+        outcome.error
+    );
+    assert!(
+        elsewhere
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn an_external_id_cannot_change_the_path() {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .respond_with(created())
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &updating("../admin?x=1#y/z"))
+        .await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    let requests = server.received_requests().await.unwrap_or_default();
+    let put = requests
+        .iter()
+        .find(|r| r.method.as_str() == "PUT")
+        .expect("a PUT");
+    assert_eq!(put.url.path(), "/accounts/..%2Fadmin%3Fx%3D1%23y%2Fz");
+    assert_eq!(put.url.query(), None);
+}
+
+#[tokio::test]
+async fn a_server_variable_cannot_change_the_host_or_path() {
+    let engine =
+        common::engine("generic.yaml").with_transport(Arc::new(RecordingTransport::synthesizing()));
+    let mut state = RecordState::new();
+    state
+        .server_variables
+        .insert("tenant".into(), "../evil.example/x?y".into());
+    let outcome = engine.push("Account", &account(), &state).await;
+    let url = &outcome.exchanges[0].request.url;
+    assert!(
+        url.starts_with("https://api.example.com/..%2Fevil.example%2Fx%3Fy/accounts"),
+        "{url}"
+    );
+}
+
+// --- throttling -----------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_concurrency_cap_is_shared_by_engines_of_one_registry() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(created().set_delay(Duration::from_millis(100)))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&server)
+        .await;
+    let limits = RateLimits::new();
+    let policy = RateLimitPolicy {
+        key: vec!["tenant".into()],
+        requests_per_minute: None,
+        concurrency: Some(1),
+    };
+    let a = generic(&server.uri())
+        .with_rate_limits(Arc::clone(&limits))
+        .with_rate_limit_policy(policy.clone());
+    let b = generic(&server.uri())
+        .with_rate_limits(Arc::clone(&limits))
+        .with_rate_limit_policy(policy);
+    let record = account();
+    let started = Instant::now();
+    let state = RecordState::new();
+    let (x, y, z, w) = tokio::join!(
+        a.push("Account", &record, &state),
+        b.push("Account", &record, &state),
+        a.push("Account", &record, &state),
+        b.push("Account", &record, &state),
+    );
+    assert!([x, y, z, w].iter().all(PushOutcome::is_success));
+    // Four 100 ms creates one at a time; unthrottled they would overlap in ~100 ms.
+    assert!(
+        started.elapsed() >= Duration::from_millis(400),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn the_catalog_declares_its_throttling() {
+    let qb = catalog("quickbooks-online");
+    let policy = qb.rate_limit_policy();
+    assert_eq!(policy.key, vec!["realmId".to_owned()]);
+    assert_eq!(policy.requests_per_minute, Some(500));
+    assert_eq!(policy.concurrency, Some(10));
+    let bc = catalog("business-central");
+    assert_eq!(bc.rate_limit_policy().concurrency, Some(5));
+    let key = qb.plan().reliability().idempotency.as_ref().expect("a key");
+    assert_eq!(key.name, "requestid");
+}
+
+// --- dry-runs -------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_dry_run_never_retries() {
+    let transport = Arc::new(
+        RecordingTransport::default().with_response("create", StepResponse::json(503, json!({}))),
+    );
+    let engine = common::engine("generic.yaml").with_transport(transport.clone());
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.exchanges.len(), 1);
+    assert_eq!(transport.requests().len(), 1);
+    assert_eq!(class(&outcome), Some(ErrorClass::Transient));
+}
+
+// --- hostile records and templates --------------------------------------------------------------
+
+#[tokio::test]
+async fn a_record_too_deep_is_refused_before_any_request() {
+    let transport = Arc::new(RecordingTransport::synthesizing());
+    let engine = common::engine("generic.yaml").with_transport(transport.clone());
+    let mut text = String::from(r#"{"name": "Acme", "deep": "#);
+    text.push_str(&"[".repeat(100));
+    text.push_str(&"]".repeat(100));
+    text.push('}');
+    let record = common::json(&text);
+    let outcome = engine.push("Account", &record, &RecordState::new()).await;
+    assert_eq!(class(&outcome), Some(ErrorClass::Configuration));
+    assert!(
+        outcome
+            .error
+            .as_ref()
+            .expect("error")
+            .message
+            .contains("nested deeper")
+    );
+    assert!(transport.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_loop_bomb_ends_with_a_configuration_error() {
+    let text = std::fs::read_to_string(common::fixture("generic.yaml")).expect("fixture");
+    let text = text.replace(
+        "        createRequest:\n          name: \"#valueof($.account.name)\"\n          email: \"#valueof($.account.corpEmail)\"",
+        "        createRequest:\n          name: \"#valueof($.account.name)\"\n          lines:\n            \"#loop($.account.addresses)\":\n              a: \"#currentvalueatpath($.address1)\"\n              b: \"#currentvalueatpath($.city)\"",
+    );
+    assert!(
+        text.contains("#loop"),
+        "the fixture's createRequest changed"
+    );
+    let definition = Definition::load(SourceFile::new("bomb.yaml", text)).expect("loads");
+    let limits = syncdef_transform::Limits {
+        max_output_nodes: 1_000,
+        ..syncdef_transform::Limits::default()
+    };
+    let engine = Engine::load_with_limits(&definition, &Default::default(), &limits)
+        .unwrap_or_else(|r| panic!("{r}: {:?} {:#?}", r.problems, r.diagnostics))
+        .engine
+        .with_transport(Arc::new(RecordingTransport::synthesizing()));
+    let addresses: Vec<serde_json::Value> = (0..1_000)
+        .map(|i| json!({"address1": format!("street {i}"), "city": "Oslo", "isBilling": false}))
+        .collect();
+    let record = Value::from_json_str(&json!({"name": "Acme", "addresses": addresses}).to_string())
+        .expect("json");
+    let started = Instant::now();
+    let outcome = engine.push("Account", &record, &RecordState::new()).await;
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::Configuration),
+        "{:#?}",
+        outcome.error
+    );
+    assert!(
+        outcome
+            .error
+            .as_ref()
+            .expect("error")
+            .message
+            .contains("createRequest")
+    );
+}
+
+// --- x-syncdef ------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn the_definition_configures_retries_and_bad_extensions_are_refused() {
+    let text = std::fs::read_to_string(common::fixture("generic.yaml")).expect("fixture");
+    let with = |ext: &str| {
+        text.replacen(
+            "\nsynchronization:",
+            &format!("\n{ext}\nsynchronization:"),
+            1,
+        )
+    };
+    let engine = load(
+        "x.yaml",
+        with("x-syncdef:\n  retry: {maxAttempts: 2, initialBackoffMs: 0}"),
+    );
+    assert_eq!(engine.retry_policy().max_attempts, 2);
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    let outcome = engine
+        .with_transport(transport(2_000))
+        .with_base_url(Url::parse(&server.uri()).expect("url"))
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::Transient));
+    assert_eq!(received(&server, "POST").await, 2);
+    for bad in [
+        "x-syncdef:\n  retry: {maxAtempts: 2}",
+        "x-syncdef:\n  retry: {maxAttempts: 0}",
+        "x-syncdef:\n  conflicts: [{status: 400, path: \"Fault.code\"}]",
+        "x-syncdef:\n  idempotency: {in: cookie, name: x}",
+        "x-syncdef:\n  rateLimit: {concurrency: 0}",
+    ] {
+        let definition = Definition::load(SourceFile::new("bad.yaml", with(bad))).expect("loads");
+        let refused = Engine::load(definition)
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {bad}"));
+        let said = format!("{refused} {:?}", refused.problems);
+        assert!(said.contains("x-syncdef"), "{said}");
+    }
+}
