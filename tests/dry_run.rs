@@ -5,22 +5,7 @@ mod common;
 
 use common::syncdef;
 
-/// The Account part of the QuickBooks fixture, written once per test run: the fixture's
-/// `Invoice` entry (its last) reads invoice fields the platform does not have (SD801 errors),
-/// and these tests push accounts only.
-static QB_ACCOUNTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    let text = std::fs::read_to_string(
-        common::root().join("definitions/tests/fixtures/quickbooks-online.yaml"),
-    )
-    .expect("the QuickBooks fixture reads");
-    let text = match text.find("\n  Invoice:\n") {
-        Some(at) => text[..at].to_owned() + "\n",
-        None => text,
-    };
-    let path = std::env::temp_dir().join(format!("syncdef-dry-run-qb-{}.yaml", std::process::id()));
-    std::fs::write(&path, text).expect("the copy is written");
-    path.display().to_string()
-});
+const QB: &str = "definitions/tests/fixtures/quickbooks-online.yaml";
 const BC: &str = "engine/tests/fixtures/business-central.yaml";
 const GENERIC: &str = "engine/tests/fixtures/generic.yaml";
 const ACCOUNT: &str = "tests/fixtures/dry_run/account.json";
@@ -37,7 +22,7 @@ fn stable_json(stdout: &str) -> serde_json::Value {
 fn quickbooks_create_human() {
     let run = syncdef(&[
         "dry-run",
-        &QB_ACCOUNTS,
+        QB,
         "--entry",
         "Account",
         "--record",
@@ -53,7 +38,7 @@ fn quickbooks_create_human() {
 fn quickbooks_update_with_given_responses_json() {
     let run = syncdef(&[
         "dry-run",
-        &QB_ACCOUNTS,
+        QB,
         "--entry",
         "Account",
         "--record",
@@ -151,19 +136,12 @@ fn usage_errors_exit_2() {
     assert_eq!(run.code, 2);
     insta::assert_snapshot!("unknown_entry", run.stderr);
     let run = syncdef(&[
-        "dry-run",
-        &QB_ACCOUNTS,
-        "--entry",
-        "Account",
-        "--record",
-        ACCOUNT,
-        "--var",
-        "realmId",
+        "dry-run", QB, "--entry", "Account", "--record", ACCOUNT, "--var", "realmId",
     ]);
     assert_eq!(run.code, 2);
     let run = syncdef(&[
         "dry-run",
-        &QB_ACCOUNTS,
+        QB,
         "--entry",
         "Account",
         "--record",
@@ -171,14 +149,7 @@ fn usage_errors_exit_2() {
     ]);
     assert_eq!(run.code, 2);
     let run = syncdef(&[
-        "dry-run",
-        &QB_ACCOUNTS,
-        "--entry",
-        "Account",
-        "--record",
-        ACCOUNT,
-        "--var",
-        "nope=1",
+        "dry-run", QB, "--entry", "Account", "--record", ACCOUNT, "--var", "nope=1",
     ]);
     assert_eq!(
         run.code, 1,

@@ -11,6 +11,22 @@ fn a_valid_definition_lints_clean() {
     insta::assert_snapshot!(out.stdout);
 }
 
+/// The engine's tests and benchmark load the definitions crate's QuickBooks fixture whole (the
+/// engine refuses a definition with lint errors), invoices included: it must stay clean,
+/// warnings too.
+#[test]
+fn the_quickbooks_fixture_of_the_definitions_crate_lints_clean() {
+    let path = root().join("definitions/tests/fixtures/quickbooks-online.yaml");
+    let path = path.to_string_lossy();
+    let out = syncdef(&["lint", "--deny-warnings", "--format", "json", &path]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON output");
+    let summary = &report["summary"];
+    assert_eq!(summary["files"], serde_json::json!(1), "{}", out.stdout);
+    assert_eq!(summary["errors"], serde_json::json!(0), "{}", out.stdout);
+    assert_eq!(summary["warnings"], serde_json::json!(0), "{}", out.stdout);
+}
+
 #[test]
 fn mistakes_are_reported_with_their_location_in_every_format() {
     let file = fixture("lint/mistakes.yaml");

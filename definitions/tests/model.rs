@@ -251,7 +251,7 @@ fn placeholders_and_reference_errors_map_to_the_file() {
     assert_eq!(def.source.slice(span), "{IntegrationId}");
     assert_eq!(
         def.source.describe(span),
-        format!("{}:{}", def.source.name(), "274:48")
+        format!("{}:{}", def.source.name(), "275:48")
     );
 
     let broken = fixture("sync-problems.yaml");

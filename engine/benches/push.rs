@@ -163,13 +163,7 @@ fn main() {
             env!("CARGO_MANIFEST_DIR"),
             "/../definitions/tests/fixtures/quickbooks-online.yaml"
         );
-        // The Account entry only: the fixture's Invoice entry reads invoice fields the platform
-        // does not have (SD801), and only accounts are pushed here.
         let text = std::fs::read_to_string(path).expect("fixture");
-        let text = match text.find("\n  Invoice:\n") {
-            Some(at) => text[..at].to_owned(),
-            None => text,
-        };
         let definition =
             Definition::load(syncdef_definitions::SourceFile::new(path, text)).expect("fixture");
         let engine = Engine::load(definition)

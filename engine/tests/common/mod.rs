@@ -21,23 +21,10 @@ pub fn fixture(name: &str) -> PathBuf {
     }
 }
 
-/// The Account part of a QuickBooks definition: the fixture's `Invoice` entry (its last) reads
-/// `$.invoice.total` and `$.invoice.account.integrationId`, which the platform's invoice does
-/// not have (SD801 errors), and these tests push accounts only.
-pub fn accounts_only(text: &str) -> String {
-    match text.find("\n  Invoice:\n") {
-        Some(at) => format!("{}\n", &text[..at]),
-        None => text.to_owned(),
-    }
-}
-
 /// The engine of a fixture, unconnected.
 pub fn engine(name: &str) -> Engine {
     let path = fixture(name);
-    let mut text = std::fs::read_to_string(&path).expect("the fixture reads");
-    if name == "quickbooks-online.yaml" {
-        text = accounts_only(&text);
-    }
+    let text = std::fs::read_to_string(&path).expect("the fixture reads");
     let source = syncdef_definitions::SourceFile::new(path.display().to_string(), text);
     let definition = Definition::load(source).expect("the fixture loads");
     match Engine::load(definition) {
