@@ -372,6 +372,19 @@ impl Engine {
             (Err(_), None) => serde_json::Value::Null,
             (Err(e), Some(_)) => return Err(e),
         };
+        // A create answered with an empty body where its template expects the new record: the
+        // record may well exist (the answer was lost on the way), so "failed" would invite a
+        // duplicate.
+        if kind == OperationKind::Create && json.is_null() && call.response.is_some() {
+            return Err(PushError::new(
+                ErrorClass::UnknownOutcome,
+                format!(
+                    "the external system answered HTTP {} with an empty body to the create; the record may exist there: unknown: check before retrying",
+                    answer.response.status
+                ),
+            )
+            .at(step));
+        }
         let extracted = extract::extract(call.response.as_ref(), &json).map_err(|e| e.at(step))?;
         if let Some(output) = &extracted.output {
             run.template(format!("{step}Response"), output);
