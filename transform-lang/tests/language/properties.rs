@@ -187,3 +187,31 @@ fn huge_strings_are_handled() {
         r#"{"n":4194304,"i":-1}"#
     );
 }
+
+/// Nested loops multiply: four levels over 100 items would build 10^8 values. The output
+/// limit stops it with a message naming the limit, long before memory runs out.
+#[test]
+fn nested_loop_bombs_end_at_the_output_limit() {
+    let settings = Settings {
+        limits: syncdef_transform::Limits {
+            max_output_nodes: 100_000,
+            ..syncdef_transform::Limits::default()
+        },
+        ..Settings::default()
+    };
+    let t = Template::compile_str(
+        r##"{"a": {"#loop($.xs)": {"b": {"#loop($.xs)": {"c": {"#loop($.xs)": {"d": {"#loop($.xs)": "#currentvalue()"}}}}}}}}"##,
+        &settings,
+    )
+    .unwrap();
+    // Inside a loop `$` is the current item, so each item holds the next level; the levels
+    // are shared values, so the record itself stays small.
+    let mut level = Value::array((0..100).map(Value::from).collect());
+    for _ in 0..3 {
+        let item = Value::object([("xs".into(), level)].into_iter().collect());
+        level = Value::array(vec![item; 100]);
+    }
+    let doc = Value::object([("xs".into(), level)].into_iter().collect());
+    let e = t.apply(&doc).unwrap_err();
+    assert!(e.to_string().contains("limits.max_output_nodes"), "{e}");
+}
