@@ -51,4 +51,4 @@ doc["x-synchronization"] = {
         },
     }
 }
-json.dump(doc, sys.stdout)
+json.dump(doc, sys.stdout, indent=2)
