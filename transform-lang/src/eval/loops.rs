@@ -54,7 +54,7 @@ fn source(cx: &mut Cx<'_>, call: &Call, base_arg: usize, wrap: bool) -> Res<(Val
                 .path
                 .as_deref()
                 .ok_or_else(|| EvalError::new(EvalErrorKind::InvalidPath, "missing path"))?;
-            Ok((select(cx, path)?, path.text().into()))
+            Ok((select(cx, path)?, path.text_shared()))
         }
         Some(e) => match cx.eval_expr(e)? {
             Value::String(s) => {

@@ -85,7 +85,14 @@ pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>
         // The output shares the template's key list.
         ObjOut::Value(Value::object(Map::shaped(o.keys.clone(), values)))
     } else {
-        eval_special(cx, o, Map::with_capacity(o.props.len()), tracking)?
+        // Room for the plain properties only: an object made of a `#scope` or `#loop` key
+        // alone needs no map of its own.
+        let plain_props = o
+            .props
+            .iter()
+            .filter(|p| matches!(p, Prop::Value { .. }))
+            .count();
+        eval_special(cx, o, Map::with_capacity(plain_props), tracking)?
     };
     if tracking {
         cx.building.pop();

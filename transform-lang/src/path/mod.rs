@@ -109,6 +109,11 @@ impl JsonPath {
         &self.text
     }
 
+    /// The path as written, shared (no copy).
+    pub(crate) fn text_shared(&self) -> Arc<str> {
+        self.text.clone()
+    }
+
     /// The steps, in order (a leading `$` is a [`StepKind::Root`] step).
     pub fn steps(&self) -> &[Step] {
         &self.steps
