@@ -1,5 +1,7 @@
 //! Evaluation of steps against borrowed values.
 
+use std::sync::atomic::AtomicU32;
+
 use super::{JsonPath, Step, StepKind};
 use crate::value::Value;
 
@@ -70,12 +72,18 @@ pub(super) fn select_located<'v>(
 }
 
 /// The fast path for paths made of names and indexes only.
-pub(super) fn select_singular<'v>(steps: &[Step], root: &'v Value) -> Option<&'v Value> {
+/// `hints` holds one remembered member position per step (see [`crate::value::Map`]).
+pub(super) fn select_singular<'v>(
+    steps: &[Step],
+    hints: &[AtomicU32],
+    root: &'v Value,
+) -> Option<&'v Value> {
+    debug_assert_eq!(steps.len(), hints.len());
     let mut cur = root;
-    for s in steps {
+    for (s, hint) in steps.iter().zip(hints) {
         cur = match (&s.kind, cur) {
             (StepKind::Root, _) => cur,
-            (StepKind::Member(name), Value::Object(o)) => o.get(name)?,
+            (StepKind::Member(name), Value::Object(o)) => o.get_hinted(name, hint)?,
             (StepKind::Index(i), Value::Array(a)) => a.get(usize::try_from(*i).ok()?)?,
             _ => return None,
         };

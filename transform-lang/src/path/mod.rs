@@ -11,6 +11,7 @@ mod parse;
 
 use std::ops::Range;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU32;
 
 pub use filter::{CmpOp, FilterExpr, Operand};
 
@@ -24,6 +25,26 @@ pub struct JsonPath {
     /// Whether every step selects at most one token (member names and indexes only): such
     /// paths are walked without allocating.
     singular: bool,
+    /// Where each step's member was found last time (singular paths only).
+    hints: MemberHints,
+}
+
+/// One remembered member position per step. Shared by every thread applying the template:
+/// a stale or raced hint only costs the scan it would have saved, never a wrong member,
+/// because the key at the hinted position is compared before it is used.
+#[derive(Debug, Default)]
+struct MemberHints(Box<[AtomicU32]>);
+
+impl MemberHints {
+    fn new(steps: usize) -> Self {
+        MemberHints((0..steps).map(|_| AtomicU32::new(0)).collect())
+    }
+}
+
+impl Clone for MemberHints {
+    fn clone(&self) -> Self {
+        MemberHints::new(self.0.len())
+    }
 }
 
 /// One step of a path and where it is written.
@@ -97,10 +118,12 @@ impl JsonPath {
                     StepKind::Root | StepKind::Member(_) | StepKind::Index(_)
                 )
         });
+        let hints = MemberHints::new(if singular { steps.len() } else { 0 });
         Ok(JsonPath {
             text: text.into(),
             steps,
             singular,
+            hints,
         })
     }
 
@@ -152,7 +175,7 @@ impl JsonPath {
     /// array of all matches for several.
     pub fn select_value(&self, root: &Value) -> Value {
         if self.singular {
-            return eval::select_singular(&self.steps, root)
+            return eval::select_singular(&self.steps, &self.hints.0, root)
                 .cloned()
                 .unwrap_or(Value::Null);
         }
@@ -177,7 +200,7 @@ impl JsonPath {
     /// Whether the path selects at least one token (a JSON `null` counts).
     pub fn exists(&self, root: &Value) -> bool {
         if self.singular {
-            return eval::select_singular(&self.steps, root).is_some();
+            return eval::select_singular(&self.steps, &self.hints.0, root).is_some();
         }
         let mut found = false;
         eval::select(self, root, &mut |_| found = true);
