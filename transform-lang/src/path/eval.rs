@@ -91,6 +91,31 @@ pub(super) fn select_singular<'v>(
     Some(cur)
 }
 
+/// A filter operand such as `@.isBilling` made of names and indexes only: the one token it
+/// selects from `start`, found without the callbacks of a general walk. `None` when the
+/// steps are not all of that kind (`Some(None)` when they are and nothing matches).
+pub(super) fn select_member_chain<'v>(
+    steps: &[Step],
+    start: &'v Value,
+) -> Option<Option<&'v Value>> {
+    let mut cur = Some(start);
+    for s in steps {
+        if s.recursive {
+            return None;
+        }
+        cur = match (&s.kind, cur) {
+            (StepKind::Root | StepKind::Current, c) => c,
+            (StepKind::Member(name), Some(Value::Object(o))) => o.get(name),
+            (StepKind::Index(i), Some(Value::Array(a))) => {
+                usize::try_from(*i).ok().and_then(|i| a.get(i))
+            }
+            (StepKind::Member(_) | StepKind::Index(_), _) => None,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
 fn walk<'v, S: Sink<'v>>(
     steps: &[Step],
     node: &'v Value,

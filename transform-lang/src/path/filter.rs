@@ -136,7 +136,10 @@ impl Operand {
                     Some(super::StepKind::Root) => root,
                     _ => current,
                 };
-                eval::select_steps(steps, start, root, f);
+                match eval::select_member_chain(steps, start) {
+                    Some(found) => found.into_iter().for_each(f),
+                    None => eval::select_steps(steps, start, root, f),
+                }
             }
         }
     }
