@@ -75,14 +75,20 @@ impl Cx<'_> {
         // a check here. Objects and arrays a function builds are counted where they are
         // built, and strings by `limits.max_string_len`.
         self.step()?;
-        let mut result = (c.func.run)(self, c);
-        if matches!(result, Ok(Value::Null))
-            && self
-                .settings
-                .mode
-                .contains(crate::EvaluationMode::LOOK_IN_TRANSFORMED)
-            && !self.in_look_in_transformed
+        // The most common call by far, `#valueof` of a compiled path in the current scope,
+        // cannot fail: read it directly rather than through the argument machinery. A null
+        // result still takes the general route, which may look in the transformed output.
+        if c.func.name == "valueof"
+            && let [Expr::Lit(l)] = c.args.as_slice()
+            && let Some(path) = &l.path
         {
+            let v = path.select_value(self.scope_input());
+            if !v.is_null() || !self.looks_in_transformed() {
+                return Ok(v);
+            }
+        }
+        let mut result = (c.func.run)(self, c);
+        if matches!(result, Ok(Value::Null)) && self.looks_in_transformed() {
             result = self.look_in_transformed(|cx| (c.func.run)(cx, c));
         }
         match result {
@@ -92,6 +98,14 @@ impl Cx<'_> {
             }
             Err(Fail::Soft(e) | Fail::Fatal(e)) => Err(self.annotate(e, c)),
         }
+    }
+
+    /// Whether a null result is looked for again in the output built so far.
+    fn looks_in_transformed(&self) -> bool {
+        self.settings
+            .mode
+            .contains(crate::EvaluationMode::LOOK_IN_TRANSFORMED)
+            && !self.in_look_in_transformed
     }
 
     fn annotate(&self, mut e: Box<EvalError>, c: &Call) -> Box<EvalError> {

@@ -142,18 +142,22 @@ impl<'s> Cx<'s> {
         }
     }
 
+    /// The innermost scope, or the record.
+    pub(crate) fn scope_input(&self) -> &Value {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Scope { value, .. } => Some(value),
+                Frame::Loop(_) => None,
+            })
+            .unwrap_or(&self.input)
+    }
+
     /// `#valueof`'s input, borrowed.
     pub(crate) fn scope_input_ref(&self, alias: Option<&str>) -> Res<&Value> {
         match alias {
-            None => Ok(self
-                .frames
-                .iter()
-                .rev()
-                .find_map(|f| match f {
-                    Frame::Scope { value, .. } => Some(value),
-                    Frame::Loop(_) => None,
-                })
-                .unwrap_or(&self.input)),
+            None => Ok(self.scope_input()),
             Some("root") => Ok(&self.input),
             Some(a) => self
                 .frames
