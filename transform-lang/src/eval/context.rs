@@ -69,12 +69,29 @@ pub(crate) struct Cx<'s> {
     pub nodes: usize,
 }
 
+thread_local! {
+    /// The frame stack of the last apply on this thread, emptied: a `#loop` or `#scope`
+    /// would otherwise allocate a new stack for every record.
+    static SPARE_FRAMES: std::cell::Cell<Vec<Frame>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Cx<'_> {
+    fn drop(&mut self) {
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        // A stack grown by an unusually deep template is not kept.
+        if frames.capacity() <= 64 {
+            SPARE_FRAMES.set(frames);
+        }
+    }
+}
+
 impl<'s> Cx<'s> {
     pub(crate) fn new(settings: &'s Settings, input: Value) -> Self {
         Cx {
             settings,
             input,
-            frames: Vec::new(),
+            frames: SPARE_FRAMES.take(),
             building: Vec::new(),
             in_look_in_transformed: false,
             runtime_paths: std::collections::HashMap::new(),
