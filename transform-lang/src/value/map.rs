@@ -149,27 +149,24 @@ impl Map {
     /// the key was found. Records of one feed share their shape, so a compiled path that
     /// keeps a hint per step finds each member at the first comparison instead of scanning.
     /// Keys are unique, so a key found at the hint is the one a scan would find.
+    #[inline]
     pub(crate) fn get_hinted(&self, key: &str, hint: &AtomicU32) -> Option<&Value> {
         let h = hint.load(Ordering::Relaxed) as usize;
-        let (keys_len, i) = match &self.repr {
-            Repr::Entries(e) => {
-                if let Some((k, v)) = e.get(h)
-                    && same_key(k, key)
-                {
-                    return Some(v);
-                }
-                (e.len(), e.iter().position(|(k, _)| same_key(k, key))?)
-            }
-            Repr::Shaped { keys, values } => {
-                if let (Some(k), Some(v)) = (keys.get(h), values.get(h))
-                    && same_key(k, key)
-                {
-                    return Some(v);
-                }
-                (keys.len(), keys.iter().position(|k| same_key(k, key))?)
-            }
+        let hit = match &self.repr {
+            Repr::Entries(e) => e.get(h).filter(|(k, _)| same_key(k, key)).map(|(_, v)| v),
+            Repr::Shaped { keys, values } => keys
+                .get(h)
+                .filter(|k| same_key(k, key))
+                .and_then(|_| values.get(h)),
         };
-        debug_assert!(i < keys_len);
+        // The scan is kept out of line so that a hit costs no register saves.
+        hit.or_else(|| self.get_and_remember(key, hint))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn get_and_remember(&self, key: &str, hint: &AtomicU32) -> Option<&Value> {
+        let i = self.position(key)?;
         if let Ok(n) = u32::try_from(i) {
             hint.store(n, Ordering::Relaxed);
         }
