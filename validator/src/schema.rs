@@ -66,7 +66,7 @@ fn reliability_extension() -> Value {
                     "additionalProperties": false,
                     "required": ["status"],
                     "properties": {
-                        "status": { "type": "integer", "minimum": 100, "maximum": 599 },
+                        "status": { "type": "integer", "minimum": 100, "maximum": 599, "description": "The HTTP status of the conflict answer (412, 409, 400, ...)." },
                         "path": { "type": "string", "pattern": "^\\$", "description": "Where the code is in the JSON body: `$` then `.member`, `[n]`, `[*]` steps (`$.Fault.Error[*].code`)." },
                         "equals": { "type": "array", "items": { "type": "string" }, "description": "Values at `path` that mean a conflict (`[\"5010\"]`)." }
                     }
@@ -78,8 +78,8 @@ fn reliability_extension() -> Value {
                 "required": ["in", "name"],
                 "description": "An idempotency key the external system accepts (QuickBooks `requestid`): derived from the record, it makes a re-sent create safe.",
                 "properties": {
-                    "in": { "enum": ["query", "header"] },
-                    "name": { "type": "string", "minLength": 1 },
+                    "in": { "enum": ["query", "header"], "description": "Where the key is sent: a query parameter or a request header." },
+                    "name": { "type": "string", "minLength": 1, "description": "The parameter or header name (`requestid` for QuickBooks)." },
                     "operations": {
                         "type": "array",
                         "items": { "enum": ["create", "update", "delete"] },
