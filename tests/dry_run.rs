@@ -246,3 +246,29 @@ async fn push_sends_for_real_and_prints_the_outcome() {
     assert_eq!(json["outcome"]["externalIdNumber"], 12);
     assert_eq!(json["requests"].as_array().map(Vec::len), Some(3));
 }
+
+#[test]
+fn a_template_reading_a_missing_related_id_stops_before_sending() {
+    // The QuickBooks invoice reads `$.related.Account.IntegrationId` for `CustomerRef`: without
+    // the id the body would reference no customer, so nothing may be sent.
+    let run = syncdef(&[
+        "dry-run",
+        "catalog/quickbooks-online/definition.yaml",
+        "--entry",
+        "Invoice",
+        "--record",
+        "catalog/records/invoice-acme-eur.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let json = stable_json(&run.stdout);
+    let sent = json["requests"].as_array().map_or(0, Vec::len);
+    assert_eq!(sent, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("$.related.Account.IntegrationId")
+            && run.stdout.contains("--related Account=ID"),
+        "{}",
+        run.stdout
+    );
+}

@@ -10,7 +10,7 @@ use syncdef_definitions::model::{
 };
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{Resolution, resolve};
-use syncdef_transform::{Limits, Settings, Template};
+use syncdef_transform::{Limits, PathContext, Settings, Template};
 use syncdef_validator::platform;
 
 use crate::reliability::Reliability;
@@ -51,6 +51,9 @@ pub(crate) struct CallPlan {
     pub request: Option<Template>,
     /// The response template (`createResponse`), if any.
     pub response: Option<Template>,
+    /// Entries whose external id the request template reads (`$.related.<Entry>.IntegrationId`):
+    /// without it the body would carry a null reference, so the push stops first.
+    pub related_reads: Vec<String>,
     /// What a dry-run answers when given nothing.
     pub sample: Arc<SampleResponse>,
 }
@@ -277,12 +280,31 @@ fn call_plan(
         Resolution::Found { operation, .. } => synth::sample(api, operation),
         _ => return Err(format!("`{reference}` names no operation of the document")),
     };
+    let request = template(templates, &format!("{prefix}Request"), settings)?;
     Ok(CallPlan {
-        request: template(templates, &format!("{prefix}Request"), settings)?,
+        related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
+        request,
         response: template(templates, &format!("{prefix}Response"), settings)?,
         reference,
         sample: Arc::new(sample),
     })
+}
+
+/// The entries a template reads under `$.related`, each once, in template order.
+fn related_reads(template: &Template) -> Vec<String> {
+    let mut entries: Vec<String> = Vec::new();
+    for read in template.paths() {
+        if read.context != PathContext::Root {
+            continue;
+        }
+        let mut chain = read.path.member_chain();
+        if let (Some(("related", _)), Some((entry, _))) = (chain.next(), chain.next()) {
+            if !entries.iter().any(|e| e == entry) {
+                entries.push(entry.to_owned());
+            }
+        }
+    }
+    entries
 }
 
 fn template(

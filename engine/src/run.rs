@@ -182,6 +182,19 @@ impl Run {
         let Some(template) = &call.request else {
             return Ok(None);
         };
+        let related = input.get("related");
+        if let Some(entry) = call
+            .related_reads
+            .iter()
+            .find(|entry| related.and_then(|r| r.get(entry)).is_none())
+        {
+            return Err(PushError::configuration(format!(
+                "`{step}Request` reads `$.related.{entry}.IntegrationId`, the external id of the \
+                 related `{entry}`, which is not known; pass it in the record state \
+                 (`--related {entry}=ID`) or push the `{entry}` first"
+            ))
+            .at(step));
+        }
         let out = template.apply(input).map_err(|e| {
             PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
         })?;
