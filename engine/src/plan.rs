@@ -298,10 +298,10 @@ fn related_reads(template: &Template) -> Vec<String> {
             continue;
         }
         let mut chain = read.path.member_chain();
-        if let (Some(("related", _)), Some((entry, _))) = (chain.next(), chain.next()) {
-            if !entries.iter().any(|e| e == entry) {
-                entries.push(entry.to_owned());
-            }
+        if let (Some(("related", _)), Some((entry, _))) = (chain.next(), chain.next())
+            && !entries.iter().any(|e| e == entry)
+        {
+            entries.push(entry.to_owned());
         }
     }
     entries
