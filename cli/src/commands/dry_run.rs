@@ -7,14 +7,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use syncdef_definitions::Definition;
 use syncdef_engine::render::{human_report, json_report};
 use syncdef_engine::{Engine, Intent, PushOutcome, RecordState, RecordingTransport, StaticToken};
 use syncdef_transform::Value;
-use syncdef_validator::LintReport;
-use syncdef_validator::output::{OutputFormat, RenderOptions, render};
 
-use super::{display_name, read_input};
+use super::{display_name, load_engine, read_definition, read_input};
 use crate::failure::{Exit, Failure, output_error};
 
 /// What a push is about: the definition, the entry, the record and its state. Shared by
@@ -92,21 +89,8 @@ impl RecordArgs {
     /// Loads the definition into an engine, printing its diagnostics when it has errors.
     pub fn engine(&self) -> Result<Engine, Failure> {
         let name = display_name(&self.definition);
-        let definition = Definition::load_path(&self.definition)
-            .map_err(|e| Failure::usage(format!("{name}: {}", e.message)))?;
-        let engine = match Engine::load(definition) {
-            Ok(loaded) => loaded.engine,
-            Err(refused) => {
-                if !refused.diagnostics.is_empty() {
-                    let report = LintReport::from_diagnostics(refused.diagnostics.clone());
-                    eprint!(
-                        "{}",
-                        render(&report, OutputFormat::Human, &RenderOptions::default())
-                    );
-                }
-                return Err(Failure::findings(format!("{name}: {refused}")));
-            }
-        };
+        let definition = read_definition(&self.definition)?;
+        let engine = load_engine(definition, &name)?;
         if engine.plan().entry(&self.entry).is_none() {
             let entries: Vec<&str> = engine.plan().entry_names().collect();
             return Err(Failure::usage(format!(

@@ -14,6 +14,11 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::Path;
 
+use syncdef_definitions::Definition;
+use syncdef_engine::Engine;
+use syncdef_validator::LintReport;
+use syncdef_validator::output::{OutputFormat, RenderOptions, render};
+
 use crate::failure::Failure;
 
 /// Reads a file, or standard input for `-`, as bytes.
@@ -35,5 +40,29 @@ pub fn display_name(path: &Path) -> String {
         "<stdin>".to_owned()
     } else {
         path.display().to_string()
+    }
+}
+
+/// Reads and loads a definition; a file that cannot be loaded is a usage error (exit 2).
+pub fn read_definition(path: &Path) -> Result<Definition, Failure> {
+    Definition::load_path(path)
+        .map_err(|e| Failure::usage(format!("{}: {}", display_name(path), e.message)))
+}
+
+/// Loads `definition` into an engine. A definition with lint errors is refused (exit 1), its
+/// diagnostics printed on stderr so the user sees what to fix without running `lint`.
+pub fn load_engine(definition: Definition, name: &str) -> Result<Engine, Failure> {
+    match Engine::load(definition) {
+        Ok(loaded) => Ok(loaded.engine),
+        Err(refused) => {
+            if !refused.diagnostics.is_empty() {
+                let report = LintReport::from_diagnostics(refused.diagnostics.clone());
+                eprint!(
+                    "{}",
+                    render(&report, OutputFormat::Human, &RenderOptions::default())
+                );
+            }
+            Err(Failure::findings(format!("{name}: {refused}")))
+        }
     }
 }

@@ -9,14 +9,11 @@ use std::sync::{Arc, Mutex};
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use syncdef_definitions::Definition;
 use syncdef_engine::auth::{ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings};
 use syncdef_engine::{
     Engine, NoToken, RecordingTransport, ReqwestTransport, StaticToken, TokenProvider, Transport,
 };
 use syncdef_platform::{Credentials, PlatformClient};
-use syncdef_validator::LintReport;
-use syncdef_validator::output::{OutputFormat, RenderOptions, render};
 use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
@@ -24,8 +21,8 @@ use syncdef_worker::{
     SyncReport, Worker, default_state_path,
 };
 
-use super::display_name;
 use super::dry_run::{Format, runtime};
+use super::{display_name, load_engine, read_definition};
 use crate::failure::{Exit, Failure, output_error};
 
 /// `syncdef sync`.
@@ -220,22 +217,9 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     };
     let platform_url = args.platform.clone().unwrap_or_default();
     let name = display_name(definition_path);
-    let definition = Definition::load_path(definition_path)
-        .map_err(|e| Failure::usage(format!("{name}: {}", e.message)))?;
+    let definition = read_definition(definition_path)?;
     let dependencies = Dependencies::from_definition(&definition);
-    let engine = match Engine::load(definition) {
-        Ok(loaded) => loaded.engine,
-        Err(refused) => {
-            if !refused.diagnostics.is_empty() {
-                let report = LintReport::from_diagnostics(refused.diagnostics.clone());
-                eprint!(
-                    "{}",
-                    render(&report, OutputFormat::Human, &RenderOptions::default())
-                );
-            }
-            return Err(Failure::findings(format!("{name}: {refused}")));
-        }
-    };
+    let engine = load_engine(definition, &name)?;
     let engine = match &args.base_url {
         Some(url) => engine.with_base_url(url.clone()),
         None => engine,
