@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use serde_json::json;
 use sync_support::{Data, Platform, QuickBooks};
 use syncdef_definitions::Definition;
-use syncdef_engine::{Engine, RecordingTransport, ReqwestTransport, StaticToken, Transport};
+use syncdef_engine::{
+    Engine, RateLimitPolicy, RecordingTransport, ReqwestTransport, StaticToken, Transport,
+};
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::{CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount};
 use syncdef_worker::{
@@ -64,9 +66,13 @@ impl Rig {
         };
         let definition = Definition::load_path(&definition_path()).expect("definition");
         let dependencies = Dependencies::from_definition(&definition);
+        // The catalog throttles QuickBooks to 500 requests a minute per company, shared by every
+        // engine of the process: these tests push hundreds of records against a local fake, and
+        // what they check is the worker, not the throttle (engine/tests/faults.rs checks that).
         let engine = Engine::load(definition)
             .expect("catalog definition loads")
             .engine
+            .with_rate_limit_policy(unthrottled())
             .with_base_url(url::Url::parse(external_base).expect("url"))
             .with_token_provider(Arc::new(StaticToken::new("qbo-token")));
         let platform = PlatformClient::builder(
@@ -575,6 +581,7 @@ async fn a_create_is_never_sent_unless_its_in_flight_mark_is_stored() {
     let engine = Engine::load(definition)
         .expect("loads")
         .engine
+        .with_rate_limit_policy(unthrottled())
         .with_base_url(url::Url::parse(&rig.books.base()).expect("url"));
     let platform = PlatformClient::builder(
         rig.platform.uri(),
@@ -604,4 +611,13 @@ async fn a_create_is_never_sent_unless_its_in_flight_mark_is_stored() {
             .contains("cannot record the create as in flight"),
         "{problems:?}"
     );
+}
+
+/// No request budget: the local fakes answer at once and the tests count requests themselves.
+fn unthrottled() -> RateLimitPolicy {
+    RateLimitPolicy {
+        key: Vec::new(),
+        requests_per_minute: None,
+        concurrency: None,
+    }
 }
