@@ -72,6 +72,16 @@ enum Frame {
     Scope(String),
 }
 
+impl Frame {
+    /// The default alias stem of the frame's kind (`loop1`, `scope2`).
+    fn prefix(&self) -> &'static str {
+        match self {
+            Frame::Loop(_) => "loop",
+            Frame::Scope(_) => "scope",
+        }
+    }
+}
+
 struct Walker<'t> {
     stack: Vec<Frame>,
     paths: Vec<PathUse<'t>>,
@@ -248,6 +258,24 @@ impl<'t> Walker<'t> {
         self.outer = saved_outer;
     }
 
+    /// Walks the value of a `#loop` or `#scope` key inside its frame, named by the call's alias
+    /// or, as JUST does, `loop<level>` / `scope<level>`.
+    fn framed(&mut self, call: &'t ExprNode, value: &'t Node, frame: fn(String) -> Frame) {
+        self.expr(&call.expr, call);
+        let alias = match &call.expr {
+            Expr::Call(c) => alias_of(c, 1),
+            Expr::Lit(_) => None,
+        };
+        let prefix = frame(String::new()).prefix();
+        let alias = alias.unwrap_or_else(|| {
+            let level = 1 + self.stack.iter().filter(|f| f.prefix() == prefix).count();
+            format!("{prefix}{level}")
+        });
+        self.stack.push(frame(alias));
+        self.node(value);
+        self.stack.pop();
+    }
+
     fn node(&mut self, n: &'t Node) {
         match n {
             Node::Const(_) => {}
@@ -266,40 +294,8 @@ impl<'t> Walker<'t> {
                             self.expr(&key.expr, key);
                             self.node(value);
                         }
-                        Prop::Loop { call, value } => {
-                            self.expr(&call.expr, call);
-                            let alias = match &call.expr {
-                                Expr::Call(c) => alias_of(c, 1),
-                                Expr::Lit(_) => None,
-                            };
-                            let n = self
-                                .stack
-                                .iter()
-                                .filter(|f| matches!(f, Frame::Loop(_)))
-                                .count();
-                            self.stack.push(Frame::Loop(
-                                alias.unwrap_or_else(|| format!("loop{}", n + 1)),
-                            ));
-                            self.node(value);
-                            self.stack.pop();
-                        }
-                        Prop::Scope { call, value } => {
-                            self.expr(&call.expr, call);
-                            let alias = match &call.expr {
-                                Expr::Call(c) => alias_of(c, 1),
-                                Expr::Lit(_) => None,
-                            };
-                            let n = self
-                                .stack
-                                .iter()
-                                .filter(|f| matches!(f, Frame::Scope(_)))
-                                .count();
-                            self.stack.push(Frame::Scope(
-                                alias.unwrap_or_else(|| format!("scope{}", n + 1)),
-                            ));
-                            self.node(value);
-                            self.stack.pop();
-                        }
+                        Prop::Loop { call, value } => self.framed(call, value, Frame::Loop),
+                        Prop::Scope { call, value } => self.framed(call, value, Frame::Scope),
                     }
                 }
             }
