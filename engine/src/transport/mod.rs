@@ -44,18 +44,21 @@ pub struct HttpRequest {
     pub sample: Option<Arc<SampleResponse>>,
 }
 
+/// Headers as `Debug` shows them: secret values masked.
+fn masked(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.clone(), crate::mask::header_value(k, v)))
+        .collect()
+}
+
 impl fmt::Debug for HttpRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let headers: Vec<(String, String)> = self
-            .headers
-            .iter()
-            .map(|(k, v)| (k.clone(), crate::mask::header_value(k, v)))
-            .collect();
         f.debug_struct("HttpRequest")
             .field("step", &self.step)
             .field("method", &self.method)
             .field("url", &crate::mask::url(&self.url))
-            .field("headers", &headers)
+            .field("headers", &masked(&self.headers))
             .field("body_len", &self.body.as_ref().map(Vec::len))
             .finish_non_exhaustive()
     }
@@ -76,14 +79,9 @@ pub struct HttpResponse {
 
 impl fmt::Debug for HttpResponse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let headers: Vec<(String, String)> = self
-            .headers
-            .iter()
-            .map(|(k, v)| (k.clone(), crate::mask::header_value(k, v)))
-            .collect();
         f.debug_struct("HttpResponse")
             .field("status", &self.status)
-            .field("headers", &headers)
+            .field("headers", &masked(&self.headers))
             .field("body_len", &self.body.len())
             .field("synthesized", &self.synthesized)
             .finish()
