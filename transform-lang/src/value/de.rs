@@ -30,8 +30,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Int(n))
     }
     fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
-        // Beyond `long`, Newtonsoft reads a BigInteger; a double is the closest we keep.
-        Ok(i64::try_from(n).map_or(Value::Double(n as f64), Value::Int))
+        Ok(unsigned(n))
     }
     fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
         Ok(Value::Double(n))
@@ -119,4 +118,10 @@ impl<'de> Deserialize<'de> for KeyString {
         }
         d.deserialize_str(V)
     }
+}
+
+/// An unsigned JSON integer. Beyond `long`, Newtonsoft reads a BigInteger; a double is the
+/// closest we keep.
+pub(super) fn unsigned(n: u64) -> Value {
+    i64::try_from(n).map_or(Value::Double(n as f64), Value::Int)
 }

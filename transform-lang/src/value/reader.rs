@@ -116,7 +116,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         Ok(Value::Int(n))
     }
     fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
-        Ok(i64::try_from(n).map_or(Value::Double(n as f64), Value::Int))
+        Ok(super::de::unsigned(n))
     }
     fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
         Ok(Value::Double(n))
