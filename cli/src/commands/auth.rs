@@ -1,6 +1,6 @@
 //! `syncdef auth login`: authorize syncdef with the external system and write the token store.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
@@ -50,6 +50,28 @@ pub struct LoginArgs {
     pub port: u16,
 }
 
+/// Refuses a token store that could not be written before the user goes through the browser:
+/// the code is single-use, so a failed save means authorizing again.
+fn check_store_path(path: &Path) -> Result<(), Failure> {
+    if path.is_dir() {
+        return Err(Failure::usage(format!(
+            "--token-store {} is a directory; give the path of a file (it is created)",
+            path.display()
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(Failure::usage(format!(
+            "the directory of --token-store {} does not exist; create it first, or give another path",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 pub fn run(args: &AuthArgs) -> Result<ExitCode, Failure> {
     match &args.command {
         AuthCommand::Login(login) => run_login(login),
@@ -76,6 +98,7 @@ fn run_login(args: &LoginArgs) -> Result<ExitCode, Failure> {
         port: args.port,
         ..LoginOptions::default()
     };
+    check_store_path(&args.token_store)?;
     let store = FileTokenStore::new(&args.token_store);
     let result = runtime()?.block_on(async {
         let flow = LoginFlow::start(settings, credentials, &options).await?;

@@ -52,9 +52,21 @@ impl OAuthSettings {
                 });
             }
         }
-        Err(AuthError::new(
-            "the definition's `security` lists no OAuth2 scheme with an authorizationCode flow",
-        ))
+        // Say what is missing: the scheme, or only its place in `security`.
+        let unlisted = schemes.into_iter().flatten().find_map(|(name, scheme)| {
+            matches!(
+                scheme,
+                ReferenceOr::Item(SecurityScheme::OAuth2 { flows, .. })
+                    if flows.authorization_code.is_some()
+            )
+            .then_some(name)
+        });
+        Err(AuthError::new(match unlisted {
+            Some(name) => format!(
+                "the OAuth2 scheme `{name}` has an authorizationCode flow, but the top-level `security` does not list it; add `security: [{{{name}: []}}]` (with the scopes to request in the list)"
+            ),
+            None => "the definition has no OAuth2 security scheme with an authorizationCode flow, which OAuth2 login and token refresh need; add one under `components.securitySchemes` (`type: oauth2`, `flows.authorizationCode` with `authorizationUrl`, `tokenUrl` and `scopes`) and list it in the top-level `security` (a system secured by a fixed bearer token needs no login)".to_owned(),
+        }))
     }
 }
 

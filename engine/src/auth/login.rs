@@ -8,11 +8,12 @@ use oauth2::{
     AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, PkceCodeChallenge, RedirectUrl,
     Scope, TokenResponse, TokenUrl,
 };
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
 use url::Url;
 
-use super::oauth::{http_client, token_error};
+use super::oauth::{Grant, http_client, token_error};
 use super::store::now_secs;
 use super::{AuthError, ClientCredentials, OAuthSettings, Secret, StoredTokens, TokenStore};
 
@@ -39,18 +40,23 @@ impl Default for LoginOptions {
 pub struct LoginFlow {
     listener: TcpListener,
     url: Url,
+    timeout: Duration,
+    exchange: Exchange,
+}
+
+/// What the code exchange needs once the redirect came.
+struct Exchange {
     redirect: String,
     csrf: CsrfToken,
     verifier: oauth2::PkceCodeVerifier,
     settings: OAuthSettings,
     credentials: ClientCredentials,
-    timeout: Duration,
 }
 
 impl std::fmt::Debug for LoginFlow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoginFlow")
-            .field("redirect", &self.redirect)
+            .field("redirect", &self.exchange.redirect)
             .finish_non_exhaustive()
     }
 }
@@ -80,7 +86,13 @@ impl LoginFlow {
         let listener = TcpListener::bind(("127.0.0.1", options.port))
             .await
             .map_err(|e| {
-                AuthError::new(format!("cannot listen on 127.0.0.1:{}: {e}", options.port))
+                let mut message = format!("cannot listen on 127.0.0.1:{}: {e}", options.port);
+                if options.port != 0 {
+                    message.push_str(
+                        "; stop the program that holds the port, or choose another one (`--port`) that is registered as a redirect URI with the provider",
+                    );
+                }
+                AuthError::new(message)
             })?;
         let port = listener
             .local_addr()
@@ -104,12 +116,14 @@ impl LoginFlow {
         Ok(LoginFlow {
             listener,
             url,
-            redirect,
-            csrf,
-            verifier,
-            settings,
-            credentials,
             timeout: options.timeout,
+            exchange: Exchange {
+                redirect,
+                csrf,
+                verifier,
+                settings,
+                credentials,
+            },
         })
     }
 
@@ -122,36 +136,53 @@ impl LoginFlow {
     /// The redirect URI to register with the provider.
     #[must_use]
     pub fn redirect_uri(&self) -> &str {
-        &self.redirect
+        &self.exchange.redirect
     }
 
-    /// Waits for the redirect, exchanges the code and saves the tokens in `store`.
+    /// Waits for the redirect, exchanges the code and saves the tokens in `store`. The browser
+    /// gets its page when all is done, so that it says whether the login worked.
     ///
     /// # Errors
     /// On a timeout, a refused authorization, a state mismatch, or a failed exchange or save.
     pub async fn finish(self, store: &dyn TokenStore) -> Result<LoginResult, AuthError> {
-        let params = tokio::time::timeout(self.timeout, wait_for_redirect(&self.listener))
-            .await
-            .map_err(|_| {
-                AuthError::new("no redirect from the browser in time; run the login again")
-            })??;
+        let (params, browser) =
+            tokio::time::timeout(self.timeout, wait_for_redirect(self.listener))
+                .await
+                .map_err(|_| {
+                    AuthError::new("no redirect from the browser in time; run the login again")
+                })??;
+        let outcome = self.exchange.complete(params, store).await;
+        browser.answer(outcome.as_ref().map(|_| ())).await;
+        outcome
+    }
+}
+
+impl Exchange {
+    /// Checks the redirect, exchanges its code and saves the tokens.
+    async fn complete(
+        self,
+        params: BTreeMap<String, String>,
+        store: &dyn TokenStore,
+    ) -> Result<LoginResult, AuthError> {
+        // `state` first: an error redirect that is not ours must not pass for the provider's.
+        if params.get("state").map(String::as_str) != Some(self.csrf.secret().as_str()) {
+            return Err(AuthError::new(
+                "the redirect's `state` does not match this login (a stale or forged redirect), so its code was not used and no tokens were saved; run the login again and open the URL it prints",
+            ));
+        }
         if let Some(error) = params.get("error") {
             return Err(AuthError::new(format!(
-                "the authorization was refused: {error}{}",
+                "the provider refused the authorization: {}{}; no tokens were saved. Run the login again and grant access (if the provider refuses again, check the app's redirect URIs and scopes there)",
+                printable(error),
                 params
                     .get("error_description")
-                    .map(|d| format!(" ({d})"))
+                    .map(|d| format!(" ({})", printable(d)))
                     .unwrap_or_default()
             )));
         }
-        if params.get("state").map(String::as_str) != Some(self.csrf.secret().as_str()) {
-            return Err(AuthError::new(
-                "the redirect's `state` does not match this login (a stale or forged redirect); run the login again",
-            ));
-        }
-        let code = params
-            .get("code")
-            .ok_or_else(|| AuthError::new("the redirect carries no `code`"))?;
+        let code = params.get("code").ok_or_else(|| {
+            AuthError::new("the redirect carries neither `code` nor `error`; run the login again")
+        })?;
         let mut client = BasicClient::new(ClientId::new(self.credentials.id.clone()))
             .set_token_uri(
                 TokenUrl::new(self.settings.token_url.clone())
@@ -169,7 +200,7 @@ impl LoginFlow {
             .set_pkce_verifier(self.verifier)
             .request_async(&http_client()?)
             .await
-            .map_err(token_error)?;
+            .map_err(|e| token_error(e, Grant::AuthorizationCode))?;
         let tokens = StoredTokens {
             access_token: Secret::new(response.access_token().secret().clone()),
             refresh_token: response
@@ -192,40 +223,172 @@ impl LoginFlow {
     }
 }
 
-/// Serves the loopback listener until a request to `/callback` arrives; returns its query.
-async fn wait_for_redirect(listener: &TcpListener) -> Result<BTreeMap<String, String>, AuthError> {
-    loop {
-        let (stream, _) = listener
-            .accept()
-            .await
-            .map_err(|e| AuthError::new(format!("the loopback listener failed: {e}")))?;
-        let mut stream = BufReader::new(stream);
-        let mut line = String::new();
-        // A request line longer than 8 KiB is not a redirect from our provider.
-        let read = (&mut stream).take(8192).read_line(&mut line).await;
-        if read.is_err() {
-            continue;
-        }
-        let target = line.split_whitespace().nth(1).unwrap_or("");
-        let Ok(url) = Url::parse(&format!("http://127.0.0.1{target}")) else {
-            continue;
-        };
-        let (status, page) = if url.path() == "/callback" {
-            (
-                "200 OK",
-                "<html><body><p>syncdef: authorization received. You can close this window.</p></body></html>",
-            )
+/// Text from the redirect (anyone on this machine can send one) as it may be shown on a
+/// terminal: control characters escaped, length bounded.
+fn printable(text: &str) -> String {
+    let mut shown = String::new();
+    for c in text.chars().take(200) {
+        if c.is_control() {
+            shown.extend(c.escape_default());
         } else {
-            ("404 Not Found", "<html><body>not found</body></html>")
-        };
-        let reply = format!(
-            "HTTP/1.1 {status}\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
-            page.len()
-        );
-        let _ = stream.get_mut().write_all(reply.as_bytes()).await;
-        let _ = stream.get_mut().shutdown().await;
-        if url.path() == "/callback" {
-            return Ok(url.query_pairs().into_owned().collect());
+            shown.push(c);
         }
     }
+    shown
+}
+
+/// How long one connection may take to send its request head. Connections are served side by
+/// side, so one that stays silent (a browser's speculative preconnect) delays nothing.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A request head longer than this is not a redirect from our provider.
+const MAX_REQUEST_HEAD: usize = 16 * 1024;
+
+/// The connection that brought the redirect, answered once the login is done.
+struct Browser(TcpStream);
+
+impl Browser {
+    async fn answer(mut self, outcome: Result<(), &AuthError>) {
+        let (status, page) = match outcome {
+            Ok(()) => (
+                "200 OK",
+                page(
+                    "syncdef is authorized",
+                    "The tokens are saved. You can close this window and return to the terminal.",
+                ),
+            ),
+            Err(e) => (
+                "400 Bad Request",
+                page(
+                    "syncdef could not log in",
+                    &format!("{} (the terminal shows this too).", sentence(&e.message)),
+                ),
+            ),
+        };
+        respond(&mut self.0, status, &page).await;
+    }
+}
+
+fn page(title: &str, text: &str) -> String {
+    format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n<body><h1>{title}</h1>\n<p>{}</p></body></html>\n",
+        html_escape(text)
+    )
+}
+
+/// `text` with a capital first letter: messages start lower-case to follow `syncdef: `.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+fn html_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+async fn respond(stream: &mut TcpStream, status: &str, page: &str) {
+    let reply = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n{page}",
+        page.len()
+    );
+    // The browser may be gone; the login's outcome does not depend on its page.
+    let _ = stream.write_all(reply.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+type Redirect = (BTreeMap<String, String>, Browser);
+
+/// Aborts the accepting task when the wait ends, however it ends.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Serves the loopback listener until a request to `/callback` arrives; returns its query and
+/// the connection to answer.
+async fn wait_for_redirect(listener: TcpListener) -> Result<Redirect, AuthError> {
+    let (send, mut redirects) = mpsc::channel(1);
+    let _acceptor = AbortOnDrop(tokio::spawn(accept(listener, send)));
+    redirects
+        .recv()
+        .await
+        .unwrap_or_else(|| Err(AuthError::new("the loopback listener stopped")))
+}
+
+async fn accept(listener: TcpListener, send: mpsc::Sender<Result<Redirect, AuthError>>) {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                tokio::spawn(serve(stream, send.clone()));
+            }
+            Err(e) => {
+                let failed = AuthError::new(format!("the loopback listener failed: {e}"));
+                let _ = send.send(Err(failed)).await;
+                return;
+            }
+        }
+    }
+}
+
+/// Reads one request: `/callback` goes to the login, anything else (a favicon) gets a 404.
+async fn serve(mut stream: TcpStream, send: mpsc::Sender<Result<Redirect, AuthError>>) {
+    let Ok(Some(target)) = tokio::time::timeout(REQUEST_TIMEOUT, request_target(&mut stream)).await
+    else {
+        return;
+    };
+    let url = target
+        .starts_with('/')
+        .then(|| Url::parse(&format!("http://127.0.0.1{target}")).ok())
+        .flatten();
+    match url {
+        Some(url) if url.path() == "/callback" => {
+            let params = url.query_pairs().into_owned().collect();
+            let _ = send.send(Ok((params, Browser(stream)))).await;
+        }
+        _ => {
+            let page = page("Not found", "This is syncdef's login listener.");
+            respond(&mut stream, "404 Not Found", &page).await;
+        }
+    }
+}
+
+/// The request-target of the request on `stream`, after reading its whole head: answering
+/// with unread request bytes pending would reset the connection and lose the page.
+async fn request_target(stream: &mut TcpStream) -> Option<String> {
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 2048];
+    let ended = |head: &[u8]| {
+        head.windows(4).any(|w| w == b"\r\n\r\n") || head.windows(2).any(|w| w == b"\n\n")
+    };
+    while !ended(&head) {
+        if head.len() > MAX_REQUEST_HEAD {
+            return None;
+        }
+        let read = stream.read(&mut chunk).await.ok()?;
+        if read == 0 {
+            return None;
+        }
+        head.extend_from_slice(&chunk[..read]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    head.lines()
+        .next()
+        .and_then(|line| line.split_whitespace().nth(1))
+        .map(str::to_owned)
 }

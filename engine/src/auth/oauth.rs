@@ -87,7 +87,7 @@ impl OAuth2Provider {
             .exchange_refresh_token(&RefreshToken::new(refresh.expose().to_owned()))
             .request_async(&self.http)
             .await
-            .map_err(token_error)?;
+            .map_err(|e| token_error(e, Grant::RefreshToken))?;
         let fresh = StoredTokens {
             access_token: Secret::new(response.access_token().secret().clone()),
             // A server that does not rotate keeps the old refresh token valid.
@@ -161,9 +161,19 @@ pub(crate) fn http_client() -> Result<oauth2::reqwest::Client, AuthError> {
         .map_err(|e| AuthError::new(format!("cannot build the HTTP client: {e}")))
 }
 
+/// What was exchanged at the token endpoint, for the advice on an `invalid_grant`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Grant {
+    /// A refresh token, by [`OAuth2Provider`].
+    RefreshToken,
+    /// The code of `syncdef auth login`'s redirect.
+    AuthorizationCode,
+}
+
 /// The token endpoint's answer as a message without any token in it.
 pub(crate) fn token_error<E: std::error::Error>(
     e: RequestTokenError<E, StandardErrorResponse<BasicErrorResponseType>>,
+    grant: Grant,
 ) -> AuthError {
     match e {
         RequestTokenError::ServerResponse(r) => {
@@ -171,11 +181,18 @@ pub(crate) fn token_error<E: std::error::Error>(
             if let Some(d) = r.error_description() {
                 m.push_str(&format!(" ({d})"));
             }
-            if matches!(r.error(), BasicErrorResponseType::InvalidGrant) {
-                m.push_str(
-                    "; the refresh token expired or was revoked: run `syncdef auth login` again",
-                );
-            }
+            m.push_str(match (r.error(), grant) {
+                (BasicErrorResponseType::InvalidGrant, Grant::RefreshToken) => {
+                    "; the refresh token expired or was revoked: run `syncdef auth login` again"
+                }
+                (BasicErrorResponseType::InvalidGrant, Grant::AuthorizationCode) => {
+                    "; the authorization code expired or was already used: run the login again and finish it within a few minutes"
+                }
+                (BasicErrorResponseType::InvalidClient, _) => {
+                    "; check the client id and secret (--client-file, or SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET)"
+                }
+                _ => "",
+            });
             AuthError::new(m)
         }
         RequestTokenError::Request(e) => {
