@@ -41,7 +41,8 @@ impl Default for ReqwestTransportBuilder {
 }
 
 impl ReqwestTransportBuilder {
-    /// Time allowed to open a connection (default 10 s).
+    /// Time allowed to open a connection (default 10 s). When it is not shorter than the
+    /// request [`timeout`](Self::timeout), 90 % of that is used instead (see [`build`](Self::build)).
     #[must_use]
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
@@ -64,6 +65,12 @@ impl ReqwestTransportBuilder {
 
     /// Builds the transport.
     ///
+    /// A connection that never opened means the request was never sent, which makes it safe to
+    /// retry, even a create. reqwest reports that only when the *connect* timeout fires: if the
+    /// request timeout ends first, the error does not say whether the connection was open, and
+    /// the engine must assume the request may have been received. So the connect timeout
+    /// always ends before the request timeout (at 90 % of it when set longer).
+    ///
     /// # Errors
     /// When the TLS backend cannot be initialised.
     pub fn build(self) -> Result<ReqwestTransport, TransportError> {
@@ -82,7 +89,7 @@ impl ReqwestTransportBuilder {
         let client = reqwest::Client::builder()
             .use_rustls_tls()
             .https_only(false)
-            .connect_timeout(self.connect_timeout)
+            .connect_timeout(self.connect_timeout.min(self.timeout.mul_f64(0.9)))
             .timeout(self.timeout)
             .pool_idle_timeout(self.pool_idle_timeout)
             .redirect(policy)
@@ -169,11 +176,32 @@ fn method(m: HttpMethod) -> reqwest::Method {
 /// reqwest's errors carry the URL only, never headers, so their text holds no token.
 fn classify(error: reqwest::Error) -> TransportError {
     let error = error.without_url();
-    if error.is_connect() || error.is_builder() {
-        TransportError::NotSent(error.to_string())
+    // Connect is tested first: a connect timeout is also a timeout, but nothing was sent.
+    if error.is_connect() && error.is_timeout() {
+        TransportError::NotSent(format!(
+            "the connection did not open within the connect timeout ({})",
+            causes(&error)
+        ))
+    } else if error.is_connect() || error.is_builder() {
+        TransportError::NotSent(causes(&error))
     } else if error.is_redirect() {
-        TransportError::Refused(format!("redirect not followed: {error}"))
+        TransportError::Refused(format!("redirect not followed: {}", causes(&error)))
     } else {
-        TransportError::NoAnswer(error.to_string())
+        TransportError::NoAnswer(causes(&error))
     }
+}
+
+/// The error and its causes: reqwest's own text ("error sending request") says nothing of why.
+fn causes(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = cause.source();
+    }
+    text
 }

@@ -14,6 +14,7 @@ use futures::future::BoxFuture;
 use serde_json::json;
 use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::auth::{AuthError, Secret};
+use syncdef_engine::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use syncdef_engine::{
     Engine, ErrorClass, PushOutcome, PushStatus, RateLimitPolicy, RateLimits, RecordState,
     RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken, StepResponse, TokenProvider,
@@ -23,7 +24,7 @@ use url::Url;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-use raw::{Fault, RawServer};
+use raw::{Fault, RawServer, Unopened};
 
 /// Retries without waiting, so that the suite is quick; the waits themselves are tested with
 /// `Retry-After`.
@@ -407,6 +408,162 @@ async fn a_connection_reset_after_sending_a_create_is_unknown_and_not_resent() {
         outcome.error
     );
     assert_eq!(server.requests().len(), 1);
+}
+
+/// A transport whose connections give up opening after `connect_ms`, with `timeout_ms` for the
+/// whole request.
+fn connecting(connect_ms: u64, timeout_ms: u64) -> Arc<ReqwestTransport> {
+    Arc::new(
+        ReqwestTransport::builder()
+            .connect_timeout(Duration::from_millis(connect_ms))
+            .timeout(Duration::from_millis(timeout_ms))
+            .build()
+            .expect("the client builds"),
+    )
+}
+
+/// The create attempts of `outcome` that got no response, and why.
+fn unanswered_creates(outcome: &PushOutcome) -> Vec<(u32, String)> {
+    outcome
+        .exchanges
+        .iter()
+        .filter(|e| e.step == "create" && e.response.is_none())
+        .map(|e| (e.attempt, e.error.clone().unwrap_or_default()))
+        .collect()
+}
+
+/// A create whose connection never opened was never sent: it is retried (no duplicate is
+/// possible) and, when every attempt hangs, reported transient, saying it was not sent.
+#[tokio::test]
+async fn a_create_whose_connection_never_opens_is_retried_and_reported_not_sent() {
+    let server = Unopened::start();
+    let engine = generic(&server.url())
+        .with_transport(connecting(200, 5_000))
+        .with_retry_policy(RetryPolicy {
+            max_attempts: 3,
+            ..fast()
+        });
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    let error = outcome.error.as_ref().expect("an error");
+    assert_eq!(error.class, ErrorClass::Transient, "{error}");
+    assert!(
+        error.message.contains("could not be sent") && !error.message.contains("unknown"),
+        "{error}"
+    );
+    assert!(error.retry_after.is_some(), "a hint for the worker");
+    let attempts = unanswered_creates(&outcome);
+    assert_eq!(
+        attempts.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        vec![1, 2, 3],
+        "every attempt was made: {attempts:?}"
+    );
+    assert!(
+        attempts
+            .iter()
+            .all(|(_, why)| why.contains("could not be sent") && why.contains("did not open")),
+        "{attempts:?}"
+    );
+    assert_eq!(outcome.status, PushStatus::Failed);
+}
+
+/// The same with a request timeout shorter than the connect timeout: the connection still
+/// hangs when the request's time is up, and nothing was sent either.
+#[tokio::test]
+async fn a_request_timeout_while_connecting_is_not_sent() {
+    let server = Unopened::start();
+    let engine = generic(&server.url())
+        .with_transport(connecting(10_000, 200))
+        .with_retry_policy(RetryPolicy {
+            max_attempts: 2,
+            ..fast()
+        });
+    let started = Instant::now();
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::Transient),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(unanswered_creates(&outcome).len(), 2);
+}
+
+/// Lets `server` accept connections once the first attempt has failed, counting attempts.
+struct OpensAfterFirstFailure {
+    inner: Arc<ReqwestTransport>,
+    closed: tokio::sync::Mutex<Option<Unopened>>,
+    open: tokio::sync::Mutex<Option<RawServer>>,
+    sends: AtomicUsize,
+}
+
+impl Transport for OpensAfterFirstFailure {
+    fn send<'a>(
+        &'a self,
+        request: &'a HttpRequest,
+    ) -> BoxFuture<'a, Result<HttpResponse, TransportError>> {
+        Box::pin(async move {
+            self.sends.fetch_add(1, Ordering::SeqCst);
+            let result = self.inner.send(request).await;
+            if result.is_err()
+                && let Some(closed) = self.closed.lock().await.take()
+            {
+                *self.open.lock().await = Some(closed.open().await);
+            }
+            result
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_create_whose_connection_never_opened_is_sent_once_it_opens() {
+    let closed = Unopened::start();
+    let url = closed.url();
+    let transport = Arc::new(OpensAfterFirstFailure {
+        inner: connecting(200, 5_000),
+        closed: tokio::sync::Mutex::new(Some(closed)),
+        open: tokio::sync::Mutex::new(None),
+        sends: AtomicUsize::new(0),
+    });
+    let outcome = generic(&url)
+        .with_transport(transport.clone())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(outcome.external_id(), Some("7"));
+    let creates: Vec<(u32, bool)> = outcome
+        .exchanges
+        .iter()
+        .filter(|e| e.step == "create")
+        .map(|e| (e.attempt, e.response.is_some()))
+        .collect();
+    assert_eq!(creates, vec![(1, false), (2, true)], "a second attempt");
+    let server = transport
+        .open
+        .lock()
+        .await
+        .take()
+        .expect("the server opened");
+    let received: Vec<String> = server
+        .requests()
+        .iter()
+        .filter_map(|r| r.lines().next().map(str::to_owned))
+        .filter(|line| line.starts_with("POST /accounts "))
+        .collect();
+    assert_eq!(
+        received.len(),
+        1,
+        "the server got the create once: {received:?}"
+    );
+    assert!(transport.sends.load(Ordering::SeqCst) >= 2);
 }
 
 #[tokio::test]

@@ -1,5 +1,6 @@
 //! A raw HTTP/1.1 server on loopback for the faults wiremock cannot make: a connection that
-//! hangs after reading the request, and one reset after reading it.
+//! hangs after reading the request, one reset after reading it, and a connection that never
+//! opens ([`Unopened`]).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -26,6 +27,10 @@ pub struct RawServer {
 impl RawServer {
     pub async fn start(faults: Vec<Fault>) -> RawServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        RawServer::serve(listener, faults)
+    }
+
+    fn serve(listener: TcpListener, faults: Vec<Fault>) -> RawServer {
         let port = listener.local_addr().expect("addr").port();
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&requests);
@@ -57,6 +62,57 @@ impl RawServer {
 impl Drop for RawServer {
     fn drop(&mut self) {
         self.task.abort();
+    }
+}
+
+/// A listening port whose connections never open: its accept queue is full, so Linux drops
+/// further SYNs (it does not refuse them) and `connect` waits until the client gives up. Nothing
+/// can be sent on such a connection, which is what a connect timeout means.
+pub struct Unopened {
+    listener: TcpListener,
+    /// Client ends of the connections that fill the queue (kept open so that they stay queued).
+    fillers: Vec<std::net::TcpStream>,
+}
+
+impl Unopened {
+    pub fn start() -> Unopened {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind("127.0.0.1:0".parse().expect("an address"))
+            .expect("bind");
+        // The kernel queues backlog + 1 established connections that nobody accepted.
+        let listener = socket.listen(1).expect("listen");
+        let addr = listener.local_addr().expect("addr");
+        let mut fillers = Vec::new();
+        // Connect until one hangs: that one proves the queue is full (and is abandoned).
+        for _ in 0..8 {
+            match std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(100)) {
+                Ok(stream) => fillers.push(stream),
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                    return Unopened { listener, fillers };
+                }
+                Err(e) => panic!("filling the accept queue: {e}"),
+            }
+        }
+        panic!(
+            "8 connections were accepted by a listener that never accepts: the kernel does not bound its accept queue, so connect cannot be made to hang this way"
+        );
+    }
+
+    pub fn url(&self) -> String {
+        format!(
+            "http://127.0.0.1:{}",
+            self.listener.local_addr().expect("addr").port()
+        )
+    }
+
+    /// Starts accepting: the queued connections are taken off (before this returns, so the
+    /// next `connect` is accepted at once), then every request is answered with a success.
+    pub async fn open(self) -> RawServer {
+        for _ in &self.fillers {
+            let _ = self.listener.accept().await.expect("a queued connection");
+        }
+        RawServer::serve(self.listener, Vec::new())
     }
 }
 
