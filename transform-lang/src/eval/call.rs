@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 
 use super::Cx;
 use crate::error::{EvalError, EvalErrorKind, Res};
-use crate::expr::{Call, Expr};
+use crate::expr::{Call, Expr, Route};
 use crate::path::JsonPath;
 use crate::value::{Value, dotnet};
 
@@ -62,6 +62,7 @@ impl std::ops::Deref for PathArg<'_> {
 
 impl Cx<'_> {
     /// Evaluates an expression (a literal or a call).
+    #[inline]
     pub(crate) fn eval_expr(&mut self, e: &Expr) -> Res<Value> {
         match e {
             Expr::Lit(l) => Ok(l.value.clone()),
@@ -70,6 +71,10 @@ impl Cx<'_> {
     }
 
     /// Calls a function, applying the mode's error rules.
+    ///
+    /// Inlined into the object walk so that the direct routes cost no call frames; the
+    /// general route stays out of line.
+    #[inline]
     pub(crate) fn call(&mut self, c: &Call) -> Res<Value> {
         // Call nesting is bounded when the expression is parsed; only the step count needs
         // a check here. Objects and arrays a function builds are counted where they are
@@ -78,15 +83,22 @@ impl Cx<'_> {
         // The most common call by far, `#valueof` of a compiled path in the current scope,
         // cannot fail: read it directly rather than through the argument machinery. A null
         // result still takes the general route, which may look in the transformed output.
-        if c.func.name == "valueof"
-            && let [Expr::Lit(l)] = c.args.as_slice()
-            && let Some(path) = &l.path
-        {
-            let v = path.select_value(self.scope_input());
-            if !v.is_null() || !self.looks_in_transformed() {
-                return Ok(v);
+        match &c.route {
+            Route::ValueOf(path) => {
+                let v = path.select_value(self.scope_input());
+                if !v.is_null() || !self.looks_in_transformed() {
+                    return Ok(v);
+                }
             }
+            Route::Exists(path) => return Ok(Value::Bool(path.exists(self.loop_input_ref()))),
+            Route::General => {}
         }
+        self.call_general(c)
+    }
+
+    /// A call through the function's `run` and the argument machinery.
+    #[inline(never)]
+    fn call_general(&mut self, c: &Call) -> Res<Value> {
         let mut result = (c.func.run)(self, c);
         if matches!(result, Ok(Value::Null)) && self.looks_in_transformed() {
             result = self.look_in_transformed(|cx| (c.func.run)(cx, c));

@@ -62,8 +62,9 @@ pub(crate) struct Cx<'s> {
     /// Objects being built, for LookInTransformed: (key in parent, properties so far).
     pub building: Vec<(Option<Arc<str>>, Map)>,
     pub in_look_in_transformed: bool,
-    /// Paths built at run time (`#valueof(#xconcat(...))`), parsed once per apply.
-    pub runtime_paths: std::collections::HashMap<Box<str>, Arc<crate::path::JsonPath>>,
+    /// Paths built at run time (`#valueof(#xconcat(...))`), parsed once per apply; created
+    /// on first use, as most templates build none.
+    pub runtime_paths: Option<std::collections::HashMap<Box<str>, Arc<crate::path::JsonPath>>>,
     pub depth: usize,
     pub steps: usize,
     pub nodes: usize,
@@ -94,7 +95,7 @@ impl<'s> Cx<'s> {
             frames: SPARE_FRAMES.take(),
             building: Vec::new(),
             in_look_in_transformed: false,
-            runtime_paths: std::collections::HashMap::new(),
+            runtime_paths: None,
             depth: 0,
             steps: 0,
             nodes: 0,
@@ -107,14 +108,15 @@ impl<'s> Cx<'s> {
         &mut self,
         text: &str,
     ) -> Result<Arc<crate::path::JsonPath>, crate::path::PathError> {
-        if let Some(p) = self.runtime_paths.get(text) {
+        let paths = self.runtime_paths.get_or_insert_default();
+        if let Some(p) = paths.get(text) {
             return Ok(p.clone());
         }
         let p = Arc::new(crate::path::JsonPath::parse(text)?);
-        if self.runtime_paths.len() >= 256 {
-            self.runtime_paths.clear();
+        if paths.len() >= 256 {
+            paths.clear();
         }
-        self.runtime_paths.insert(text.into(), p.clone());
+        paths.insert(text.into(), p.clone());
         Ok(p)
     }
 

@@ -39,8 +39,11 @@ pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Res<Value> {
     if e.unescape_result
         && let Value::String(s) = &v
     {
+        // Char by char: `str::starts_with(char)` compares through `memcmp`, and this runs
+        // for every string a property expression yields.
+        let mut chars = s.chars();
         let esc = cx.settings.escape_char;
-        if s.starts_with(esc) && s[esc.len_utf8()..].starts_with('#') {
+        if chars.next() == Some(esc) && chars.next() == Some('#') {
             return Ok(Value::from(&s[esc.len_utf8()..]));
         }
     }
@@ -102,6 +105,9 @@ pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>
     Ok(result)
 }
 
+/// An object with key functions. Out of line: its many locals would otherwise enlarge the
+/// stack frame of every plain object's walk.
+#[inline(never)]
 fn eval_special(cx: &mut Cx<'_>, o: &ObjectNode, mut out: Map, tracking: bool) -> Res<ObjOut> {
     let mut bulk_ops: Option<&[ExprNode]> = None;
     let mut evals: Vec<(Arc<str>, Value)> = Vec::new();

@@ -42,6 +42,30 @@ pub(crate) struct Call {
     pub args: Vec<Expr>,
     /// Byte range of the whole call.
     pub span: Range<usize>,
+    /// A direct route for the commonest call shapes, decided once at compile time.
+    pub route: Route,
+}
+
+/// How a call is evaluated.
+#[derive(Debug)]
+pub(crate) enum Route {
+    /// Through the function's `run`, with the argument machinery.
+    General,
+    /// `#valueof` of a compiled path: a read that cannot fail.
+    ValueOf(Arc<JsonPath>),
+    /// `#exists` of a compiled path: a test that cannot fail.
+    Exists(Arc<JsonPath>),
+}
+
+impl Route {
+    /// The route for a call of `func` with `args`.
+    pub(crate) fn of(func: &FuncDef, args: &[Expr]) -> Route {
+        match (func.name, args) {
+            ("valueof", [Expr::Lit(Lit { path: Some(p), .. })]) => Route::ValueOf(p.clone()),
+            ("exists", [Expr::Lit(Lit { path: Some(p), .. })]) => Route::Exists(p.clone()),
+            _ => Route::General,
+        }
+    }
 }
 
 impl Expr {

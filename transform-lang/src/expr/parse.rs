@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::{Call, Expr, Lit};
+use super::{Call, Expr, Lit, Route};
 use crate::error::CompileErrorKind;
 use crate::functions::{self, FuncDef};
 use crate::value::Value;
@@ -122,10 +122,12 @@ pub(crate) fn parse_call_or_literal(
             span: call_span.clone(),
         });
     }
+    let route = Route::of(func, &args);
     Expr::Call(Box::new(Call {
         func,
         args,
         span: call_span,
+        route,
     }))
 }
 

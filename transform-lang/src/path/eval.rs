@@ -1,7 +1,5 @@
 //! Evaluation of steps against borrowed values.
 
-use std::sync::atomic::AtomicU32;
-
 use super::{JsonPath, Step, StepKind};
 use crate::value::Value;
 
@@ -69,26 +67,6 @@ pub(super) fn select_located<'v>(
     f: &mut dyn FnMut(&'v Value, &[Seg<'v>]),
 ) {
     walk(&path.steps, root, root, &mut Vec::new(), &mut Located(f));
-}
-
-/// The fast path for paths made of names and indexes only.
-/// `hints` holds one remembered member position per step (see [`crate::value::Map`]).
-pub(super) fn select_singular<'v>(
-    steps: &[Step],
-    hints: &[AtomicU32],
-    root: &'v Value,
-) -> Option<&'v Value> {
-    debug_assert_eq!(steps.len(), hints.len());
-    let mut cur = root;
-    for (s, hint) in steps.iter().zip(hints) {
-        cur = match (&s.kind, cur) {
-            (StepKind::Root, _) => cur,
-            (StepKind::Member(name), Value::Object(o)) => o.get_hinted(name, hint)?,
-            (StepKind::Index(i), Value::Array(a)) => a.get(usize::try_from(*i).ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
 }
 
 /// A filter operand such as `@.isBilling` made of names and indexes only: the one token it

@@ -22,28 +22,80 @@ use crate::value::Value;
 pub struct JsonPath {
     text: Arc<str>,
     steps: Vec<Step>,
-    /// Whether every step selects at most one token (member names and indexes only): such
-    /// paths are walked without allocating.
-    singular: bool,
-    /// Where each step's member was found last time (singular paths only).
-    hints: MemberHints,
+    /// The walk of a path whose every step selects at most one token (member names and
+    /// indexes only): such paths are walked without allocating or calling back.
+    singular: Option<Hops>,
 }
 
-/// One remembered member position per step. Shared by every thread applying the template:
-/// a stale or raced hint only costs the scan it would have saved, never a wrong member,
-/// because the key at the hinted position is compared before it is used.
-#[derive(Debug, Default)]
-struct MemberHints(Box<[AtomicU32]>);
+/// A singular path flattened for its walk: the root step dropped, each member name next to
+/// the position it was found at last time.
+#[derive(Debug)]
+struct Hops(Box<[Hop]>);
 
-impl MemberHints {
-    fn new(steps: usize) -> Self {
-        MemberHints((0..steps).map(|_| AtomicU32::new(0)).collect())
+#[derive(Debug)]
+enum Hop {
+    /// A member, and where it was found last time. Shared by every thread applying the
+    /// template: a stale or raced hint only costs the scan it would have saved, never a
+    /// wrong member, because the key at the hinted position is compared before it is used.
+    Member { name: Arc<str>, hint: AtomicU32 },
+    /// An array item.
+    Index(usize),
+    /// A negative index: selects nothing.
+    Nothing,
+}
+
+impl Hops {
+    /// The hops of `steps`, if every step is singular.
+    fn of(steps: &[Step]) -> Option<Hops> {
+        steps
+            .iter()
+            .filter(|s| s.kind != StepKind::Root || s.recursive)
+            .map(|s| match &s.kind {
+                _ if s.recursive => None,
+                StepKind::Member(name) => Some(Hop::Member {
+                    name: name.clone(),
+                    hint: AtomicU32::new(0),
+                }),
+                StepKind::Index(i) => Some(usize::try_from(*i).map_or(Hop::Nothing, Hop::Index)),
+                _ => None,
+            })
+            .collect::<Option<Box<[Hop]>>>()
+            .map(Hops)
     }
 }
 
-impl Clone for MemberHints {
+impl Hops {
+    /// The one token the path selects from `root`, if any.
+    #[inline]
+    fn select<'v>(&self, root: &'v Value) -> Option<&'v Value> {
+        let mut cur = root;
+        for hop in &self.0 {
+            cur = match (hop, cur) {
+                (Hop::Member { name, hint }, Value::Object(o)) => o.get_hinted(name, hint)?,
+                (Hop::Index(i), Value::Array(a)) => a.get(*i)?,
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+}
+
+impl Clone for Hops {
+    /// A copy starts with fresh hints.
     fn clone(&self) -> Self {
-        MemberHints::new(self.0.len())
+        Hops(
+            self.0
+                .iter()
+                .map(|h| match h {
+                    Hop::Member { name, .. } => Hop::Member {
+                        name: name.clone(),
+                        hint: AtomicU32::new(0),
+                    },
+                    Hop::Index(i) => Hop::Index(*i),
+                    Hop::Nothing => Hop::Nothing,
+                })
+                .collect(),
+        )
     }
 }
 
@@ -111,19 +163,11 @@ impl JsonPath {
     /// Parses a path. A leading `$` is optional; backticks read as single quotes.
     pub fn parse(text: &str) -> Result<Self, PathError> {
         let steps = parse::parse(text)?;
-        let singular = steps.iter().all(|s| {
-            !s.recursive
-                && matches!(
-                    s.kind,
-                    StepKind::Root | StepKind::Member(_) | StepKind::Index(_)
-                )
-        });
-        let hints = MemberHints::new(if singular { steps.len() } else { 0 });
+        let singular = Hops::of(&steps);
         Ok(JsonPath {
             text: text.into(),
             steps,
             singular,
-            hints,
         })
     }
 
@@ -173,12 +217,18 @@ impl JsonPath {
 
     /// JUST's selection result: `null` when nothing matches, the token itself for one match, an
     /// array of all matches for several.
+    #[inline]
     pub fn select_value(&self, root: &Value) -> Value {
-        if self.singular {
-            return eval::select_singular(&self.steps, &self.hints.0, root)
-                .cloned()
-                .unwrap_or(Value::Null);
+        if let Some(hops) = &self.singular {
+            return hops.select(root).cloned().unwrap_or(Value::Null);
         }
+        self.select_value_walked(root)
+    }
+
+    /// [`JsonPath::select_value`] through the general walk, kept out of line so that the
+    /// singular case inlines small.
+    #[inline(never)]
+    fn select_value_walked(&self, root: &Value) -> Value {
         let mut first: Option<&Value> = None;
         let mut many: Vec<Value> = Vec::new();
         eval::select(self, root, &mut |v| match first {
@@ -199,8 +249,8 @@ impl JsonPath {
 
     /// Whether the path selects at least one token (a JSON `null` counts).
     pub fn exists(&self, root: &Value) -> bool {
-        if self.singular {
-            return eval::select_singular(&self.steps, &self.hints.0, root).is_some();
+        if let Some(hops) = &self.singular {
+            return hops.select(root).is_some();
         }
         let mut found = false;
         eval::select(self, root, &mut |_| found = true);

@@ -91,6 +91,29 @@ proptest! {
         }
     }
 
+    /// Paths of member names and indexes take a direct walk that remembers where each member
+    /// was found; over records of varying shapes it must select what the general walk does.
+    #[test]
+    fn singular_paths_select_what_the_general_walk_selects(
+        steps in prop::collection::vec(prop_oneof![
+            "[a-e]".prop_map(|k| format!(".{k}")),
+            (-2i64..4).prop_map(|i| format!("[{i}]")),
+        ], 0..5),
+        docs in prop::collection::vec(record(), 1..6),
+    ) {
+        let p = JsonPath::parse(&format!("${}", steps.concat())).expect("a valid path");
+        for doc in &docs {
+            let walked = p.select(doc);
+            let expected = match walked.as_slice() {
+                [] => Value::Null,
+                [one] => (*one).clone(),
+                many => Value::array(many.iter().map(|v| (*v).clone()).collect()),
+            };
+            prop_assert_eq!(p.select_value(doc), expected);
+            prop_assert_eq!(p.exists(doc), !walked.is_empty());
+        }
+    }
+
     #[test]
     fn paths_never_panic(text in expression(), doc in record()) {
         if let Ok(p) = JsonPath::parse(&text) {
