@@ -1,4 +1,5 @@
-//! `syncdef.toml`: rule severities and ignores.
+//! `syncdef.toml`: rule severities and ignores, and the retry and rate-limit settings of
+//! pushes ([`crate::push_config`]).
 //!
 //! ```toml
 //! # Severity per rule: "error", "warning", "info" or "off".
@@ -12,6 +13,13 @@
 //! # Rules silenced in some files; globs are relative to the directory holding syncdef.toml.
 //! [per-file-ignores]
 //! "catalog/legacy/**" = ["SD109", "SD402"]
+//!
+//! # Pushes (`syncdef push`, `syncdef sync`): each key replaces the definition's x-syncdef one.
+//! [retry]
+//! max-attempts = 2
+//!
+//! [rate-limit]
+//! requests-per-minute = 300
 //! ```
 //!
 //! Unknown keys and unknown codes are refused with a did-you-mean: a misspelt code would
@@ -26,6 +34,7 @@ use serde::Deserialize;
 
 use crate::codes::Rule;
 use crate::diagnostic::Severity;
+use crate::push_config::{PushConfig, RateLimitConfig, RetryConfig};
 use crate::suggest::did_you_mean;
 
 /// The file name searched for, upward from each linted file.
@@ -65,6 +74,8 @@ pub struct RuleSettings {
     root: PathBuf,
     /// The file these settings were read from.
     path: Option<PathBuf>,
+    /// `[retry]` and `[rate-limit]`, for the engine.
+    push: PushConfig,
 }
 
 /// The raw file, before codes are checked.
@@ -77,6 +88,10 @@ struct RawConfig {
     ignore: Vec<String>,
     #[serde(default)]
     per_file_ignores: indexmap_like::OrderedMap,
+    #[serde(default)]
+    retry: RetryConfig,
+    #[serde(default)]
+    rate_limit: RateLimitConfig,
 }
 
 /// `per-file-ignores` keeps the order it is written in, so the first matching glob is stable.
@@ -147,7 +162,7 @@ impl RuleSettings {
             path: path.to_owned(),
             message,
         };
-        let raw: RawConfig = toml::from_str(text).map_err(|e| error(e.to_string()))?;
+        let raw: RawConfig = toml::from_str(text).map_err(|e| error(explain(&e)))?;
         let mut levels = HashMap::new();
         for (code, level) in &raw.rules {
             levels.insert(parse_code(code).map_err(&error)?, *level);
@@ -178,6 +193,10 @@ impl RuleSettings {
             per_file,
             root: path.parent().map(Path::to_owned).unwrap_or_default(),
             path: Some(path.to_owned()),
+            push: PushConfig {
+                retry: raw.retry,
+                rate_limit: raw.rate_limit,
+            },
         })
     }
 
@@ -196,6 +215,12 @@ impl RuleSettings {
     #[must_use]
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// The `[retry]` and `[rate-limit]` tables (empty without a file).
+    #[must_use]
+    pub fn push(&self) -> &PushConfig {
+        &self.push
     }
 
     /// The severity `rule` reports with in `file`, or `None` when it is off there.
@@ -254,6 +279,28 @@ fn relative_to(file: &Path, root: &Path) -> PathBuf {
         .strip_prefix(&root_abs)
         .map(Path::to_owned)
         .unwrap_or(file_abs)
+}
+
+/// toml's message (with the line, the column and the line itself), and for an unknown key the
+/// known one it most likely meant.
+fn explain(error: &toml::de::Error) -> String {
+    let mut text = error.to_string();
+    if let Some(hint) = unknown_key_hint(error.message()) {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&hint);
+    }
+    text
+}
+
+/// For serde's "unknown field `x`, expected one of `a`, `b`" (or "expected `a`", "expected `a`
+/// or `b`"): "did you mean `a`?" when `x` is close to one of them.
+fn unknown_key_hint(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, expected) = rest.split_once('`')?;
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    did_you_mean(unknown, known).map(|k| format!("did you mean `{k}`?"))
 }
 
 fn parse_code(code: &str) -> Result<Rule, String> {
