@@ -16,7 +16,7 @@ use crate::outcome::{PushOutcome, PushStatus};
 use crate::plan::{ActionPlan, DefinitionPlan, EntryPlan, OperationKind};
 use crate::reliability::rate_limit::Account;
 use crate::reliability::{
-    RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy, conflict, idempotency,
+    Overrides, RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy, conflict, idempotency,
 };
 use crate::request;
 use crate::run::{Run, Scope};
@@ -36,9 +36,10 @@ pub struct Engine {
     /// The server URL with the default variables, resolved on first use: most pushes of an
     /// instance use the same values, and resolving parses a URL.
     default_server: Arc<OnceLock<Result<Arc<Server>, PushError>>>,
-    /// The instance's retry policy, replacing the definition's.
+    /// The retry policy in force when something (syncdef.toml, the instance) changed the
+    /// definition's.
     pub(crate) retry: Option<RetryPolicy>,
-    /// The instance's rate limits, replacing the definition's.
+    /// The rate limits in force when something changed the definition's.
     pub(crate) rate_limit: Option<RateLimitPolicy>,
     /// Where per-account budgets live (shared by every engine of the process by default).
     pub(crate) rate_limits: Arc<RateLimits>,
@@ -78,7 +79,8 @@ impl Engine {
         Engine::load_with_settings(&definition, &RuleSettings::default())
     }
 
-    /// Lints `definition` with `settings` (a `syncdef.toml`) and compiles it.
+    /// Lints `definition` with `settings` (a `syncdef.toml`) and compiles it; the file's
+    /// `[retry]` and `[rate-limit]` are laid over the definition's `x-syncdef`, field by field.
     ///
     /// # Errors
     /// [`LoadRefused`] with every diagnostic when the definition has lint errors.
@@ -91,7 +93,8 @@ impl Engine {
 
     /// Lints `definition` with `settings` and compiles its templates with evaluation `limits`
     /// (depth, output size, steps, string length): a template that passes them fails its
-    /// push with a configuration error instead of exhausting memory or time.
+    /// push with a configuration error instead of exhausting memory or time. The settings'
+    /// `[retry]` and `[rate-limit]` are laid over the definition's `x-syncdef`.
     ///
     /// # Errors
     /// [`LoadRefused`] with every diagnostic when the definition has lint errors, or a problem
@@ -112,19 +115,21 @@ impl Engine {
             diagnostics: diagnostics.clone(),
             problems,
         })?;
+        let file = Overrides::from(settings.push());
+        let engine = Engine {
+            plan: Arc::new(plan),
+            transport: None,
+            tokens: Arc::new(NoToken),
+            synchronizer: None,
+            base_url: None,
+            default_server: Arc::default(),
+            retry: None,
+            rate_limit: None,
+            rate_limits: RateLimits::global(),
+            record_limits: RecordLimits::default(),
+        };
         Ok(Loaded {
-            engine: Engine {
-                plan: Arc::new(plan),
-                transport: None,
-                tokens: Arc::new(NoToken),
-                synchronizer: None,
-                base_url: None,
-                default_server: Arc::default(),
-                retry: None,
-                rate_limit: None,
-                rate_limits: RateLimits::global(),
-                record_limits: RecordLimits::default(),
-            },
+            engine: engine.with_overrides(&file),
             warnings: diagnostics,
         })
     }
@@ -174,8 +179,9 @@ impl Engine {
         }
     }
 
-    /// This engine retrying with `policy` instead of the definition's `x-syncdef.retry`
-    /// ([`RetryPolicy::none`] disables retries).
+    /// This engine retrying with `policy` instead of the one in force (the definition's
+    /// `x-syncdef.retry` with `syncdef.toml`'s `[retry]` over it); every field is replaced
+    /// ([`RetryPolicy::none`] disables retries). [`Engine::with_overrides`] replaces some.
     #[must_use]
     pub fn with_retry_policy(&self, policy: RetryPolicy) -> Engine {
         Engine {
@@ -184,14 +190,30 @@ impl Engine {
         }
     }
 
-    /// This engine throttling with `policy` instead of the definition's `x-syncdef.rateLimit`.
-    /// An account's budget is set by the first engine that talks to it.
+    /// This engine throttling with `policy` instead of the one in force (the definition's
+    /// `x-syncdef.rateLimit` with `syncdef.toml`'s `[rate-limit]` over it). An account's
+    /// budget is set by the first engine that talks to it.
     #[must_use]
     pub fn with_rate_limit_policy(&self, policy: RateLimitPolicy) -> Engine {
         Engine {
             rate_limit: Some(policy),
             ..self.clone()
         }
+    }
+
+    /// This engine with the retry and rate-limit fields `overrides` sets replacing those in
+    /// force, the others kept: the command line over `syncdef.toml` over `x-syncdef`. Apply
+    /// layers lowest first; docs/reliability.md gives the precedence.
+    #[must_use]
+    pub fn with_overrides(&self, overrides: &Overrides) -> Engine {
+        let mut engine = self.clone();
+        if !overrides.retry.is_empty() {
+            engine.retry = Some(overrides.retry.over(self.retry_policy()));
+        }
+        if !overrides.rate_limit.is_empty() {
+            engine.rate_limit = Some(overrides.rate_limit.over(self.rate_limit_policy()));
+        }
+        engine
     }
 
     /// This engine keeping per-account budgets in `limits` (default: [`RateLimits::global`],
@@ -214,13 +236,15 @@ impl Engine {
         }
     }
 
-    /// The retry policy in force: the instance's, else the definition's.
+    /// The retry policy in force: the definition's, with `syncdef.toml` and the instance's
+    /// settings over it.
     #[must_use]
     pub fn retry_policy(&self) -> &RetryPolicy {
         self.retry.as_ref().unwrap_or(&self.plan.reliability.retry)
     }
 
-    /// The rate-limit policy in force: the instance's, else the definition's.
+    /// The rate-limit policy in force: the definition's, with `syncdef.toml` and the
+    /// instance's settings over it.
     #[must_use]
     pub fn rate_limit_policy(&self) -> &RateLimitPolicy {
         self.rate_limit

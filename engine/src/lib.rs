@@ -57,8 +57,8 @@ pub use error::{ErrorClass, LoadRefused, PushError};
 pub use outcome::{Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse};
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use reliability::{
-    ConflictRule, IdempotencyKey, KeyPlacement, RateLimitPolicy, RateLimits, RecordLimits,
-    Reliability, RetryPolicy,
+    ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,
+    RateLimitPolicy, RateLimits, RecordLimits, Reliability, RetryOverrides, RetryPolicy,
 };
 pub use state::{Intent, RecordState};
 pub use transport::{

@@ -1132,3 +1132,71 @@ async fn the_definition_configures_retries_and_bad_extensions_are_refused() {
         assert!(said.contains("x-syncdef"), "{said}");
     }
 }
+
+#[tokio::test]
+async fn syncdef_toml_and_the_instance_override_the_extension_field_by_field() {
+    let text = std::fs::read_to_string(common::fixture("generic.yaml")).expect("fixture");
+    let text = text.replacen(
+        "\nsynchronization:",
+        "\nx-syncdef:\n  retry: {maxAttempts: 4, initialBackoffMs: 0, deadlineMs: 9000}\n  rateLimit: {requestsPerMinute: 600}\nsynchronization:",
+        1,
+    );
+    let definition = Definition::load(SourceFile::new("x.yaml", text)).expect("loads");
+    let settings = syncdef_validator::RuleSettings::parse(
+        "[retry]\nmax-attempts = 2\n[rate-limit]\nconcurrency = 3\n",
+        std::path::Path::new("syncdef.toml"),
+    )
+    .expect("a valid syncdef.toml");
+    let engine = Engine::load_with_settings(&definition, &settings)
+        .unwrap_or_else(|r| panic!("{r}: {:?}", r.problems))
+        .engine;
+    let retry = engine.retry_policy();
+    assert_eq!(retry.max_attempts, 2, "syncdef.toml");
+    assert_eq!(retry.initial_backoff, Duration::ZERO, "x-syncdef");
+    assert_eq!(retry.deadline, Duration::from_secs(9), "x-syncdef");
+    assert_eq!(
+        retry.max_backoff,
+        RetryPolicy::default().max_backoff,
+        "default"
+    );
+    let rate = engine.rate_limit_policy();
+    assert_eq!(rate.concurrency, Some(3), "syncdef.toml");
+    assert_eq!(rate.requests_per_minute, Some(600), "x-syncdef");
+
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(ResponseTemplate::new(503))
+        .mount(&server)
+        .await;
+    let connected = engine
+        .with_transport(transport(2_000))
+        .with_base_url(Url::parse(&server.uri()).expect("url"))
+        .with_rate_limits(RateLimits::new());
+    let outcome = connected
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::Transient));
+    assert_eq!(
+        received(&server, "POST").await,
+        2,
+        "syncdef.toml's 2 attempts"
+    );
+
+    let flags = syncdef_engine::Overrides {
+        retry: syncdef_engine::RetryOverrides {
+            max_attempts: Some(1),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let once = connected.with_overrides(&flags);
+    assert_eq!(once.retry_policy().deadline, Duration::from_secs(9));
+    let outcome = once.push("Account", &account(), &RecordState::new()).await;
+    assert_eq!(class(&outcome), Some(ErrorClass::Transient));
+    assert_eq!(
+        received(&server, "POST").await,
+        2 + 1,
+        "the instance's 1 attempt"
+    );
+}
