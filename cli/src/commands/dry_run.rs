@@ -11,7 +11,7 @@ use syncdef_engine::render::{human_report, json_report};
 use syncdef_engine::{Engine, Intent, PushOutcome, RecordState, RecordingTransport, StaticToken};
 use syncdef_transform::Value;
 
-use super::{display_name, load_engine, read_definition, read_input};
+use super::{display_name, load_engine, read_definition, read_input, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
 /// What a push is about: the definition, the entry, the record and its state. Shared by
@@ -54,6 +54,11 @@ pub struct RecordArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// The syncdef.toml to use instead of the nearest one at or above the definition's
+    /// directory (its rule levels, `[retry]` and `[rate-limit]`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// `--format`.
@@ -86,11 +91,13 @@ pub struct DryRunArgs {
 }
 
 impl RecordArgs {
-    /// Loads the definition into an engine, printing its diagnostics when it has errors.
+    /// Loads the definition into an engine with its `syncdef.toml`, printing the definition's
+    /// diagnostics when it has errors.
     pub fn engine(&self) -> Result<Engine, Failure> {
         let name = display_name(&self.definition);
+        let settings = settings_for(&self.definition, self.config.as_deref())?;
         let definition = read_definition(&self.definition)?;
-        let engine = load_engine(definition, &name)?;
+        let engine = load_engine(&definition, &name, &settings)?;
         if engine.plan().entry(&self.entry).is_none() {
             let entries: Vec<&str> = engine.plan().entry_names().collect();
             return Err(Failure::usage(format!(

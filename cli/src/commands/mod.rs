@@ -5,6 +5,7 @@ pub mod dry_run;
 pub mod explain;
 pub mod lint;
 pub mod push;
+pub mod reliability;
 pub mod rules;
 pub mod schema;
 pub mod sync;
@@ -16,8 +17,8 @@ use std::path::Path;
 
 use syncdef_definitions::Definition;
 use syncdef_engine::Engine;
-use syncdef_validator::LintReport;
 use syncdef_validator::output::{OutputFormat, RenderOptions, render};
+use syncdef_validator::{LintReport, RuleSettings};
 
 use crate::failure::Failure;
 
@@ -49,10 +50,31 @@ pub fn read_definition(path: &Path) -> Result<Definition, Failure> {
         .map_err(|e| Failure::usage(format!("{}: {}", display_name(path), e.message)))
 }
 
-/// Loads `definition` into an engine. A definition with lint errors is refused (exit 1), its
-/// diagnostics printed on stderr so the user sees what to fix without running `lint`.
-pub fn load_engine(definition: Definition, name: &str) -> Result<Engine, Failure> {
-    match Engine::load(definition) {
+/// The `syncdef.toml` of the definition at `path`: `config` when given, else the nearest one
+/// at or above the definition's directory, found as `syncdef lint` finds it (from the current
+/// directory for standard input). Without one, the defaults. An invalid file is a usage error
+/// (exit 2), as in `lint`.
+pub fn settings_for(path: &Path, config: Option<&Path>) -> Result<RuleSettings, Failure> {
+    let found = match config {
+        Some(file) => RuleSettings::load(file).map(Some),
+        None if path.as_os_str() == "-" => RuleSettings::discover(Path::new(".")),
+        None => RuleSettings::discover(path),
+    };
+    found
+        .map(Option::unwrap_or_default)
+        .map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// Loads `definition` into an engine with its `syncdef.toml` `settings`: their rule levels for
+/// the lint that guards the load, their `[retry]` and `[rate-limit]` over the definition's. A
+/// definition with lint errors is refused (exit 1), its diagnostics printed on stderr so the
+/// user sees what to fix without running `lint`.
+pub fn load_engine(
+    definition: &Definition,
+    name: &str,
+    settings: &RuleSettings,
+) -> Result<Engine, Failure> {
+    match Engine::load_with_settings(definition, settings) {
         Ok(loaded) => Ok(loaded.engine),
         Err(refused) => {
             if !refused.diagnostics.is_empty() {

@@ -11,6 +11,7 @@ use syncdef_engine::auth::{
 use syncdef_engine::{NoToken, ReqwestTransport, StaticToken};
 
 use super::dry_run::{RecordArgs, print_outcome, runtime};
+use super::reliability::ReliabilityArgs;
 use crate::failure::Failure;
 
 /// Environment variable holding a static bearer token (never an argument: process lists and
@@ -33,10 +34,16 @@ pub struct PushArgs {
     /// SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET environment variables).
     #[arg(long, value_name = "FILE")]
     pub client_file: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub reliability: ReliabilityArgs,
 }
 
 pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
-    let engine = args.record.engine()?;
+    let engine = args
+        .record
+        .engine()?
+        .with_overrides(&args.reliability.overrides());
     let record = args.record.record()?;
     let tokens: Arc<dyn TokenProvider> = match &args.token_store {
         Some(path) => {

@@ -22,7 +22,8 @@ use syncdef_worker::{
 };
 
 use super::dry_run::{Format, runtime};
-use super::{display_name, load_engine, read_definition};
+use super::reliability::ReliabilityArgs;
+use super::{display_name, load_engine, read_definition, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
 /// `syncdef sync`.
@@ -137,6 +138,14 @@ pub struct RunArgs {
     /// Output format of the summary.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// The syncdef.toml to use instead of the nearest one at or above the definition's
+    /// directory (its rule levels, `[retry]` and `[rate-limit]`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub reliability: ReliabilityArgs,
 }
 
 /// `syncdef sync status`.
@@ -217,9 +226,11 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     };
     let platform_url = args.platform.clone().unwrap_or_default();
     let name = display_name(definition_path);
+    let settings = settings_for(definition_path, args.config.as_deref())?;
     let definition = read_definition(definition_path)?;
     let dependencies = Dependencies::from_definition(&definition);
-    let engine = load_engine(definition, &name)?;
+    let engine =
+        load_engine(&definition, &name, &settings)?.with_overrides(&args.reliability.overrides());
     let engine = match &args.base_url {
         Some(url) => engine.with_base_url(url.clone()),
         None => engine,
