@@ -1,5 +1,6 @@
 //! Records per second for the account-create template (a QuickBooks Customer body built from
-//! a platform account): apply only, and parse + apply + write one JSON line. Times are the
+//! a platform account): apply only (the output as a value), the output as JSON text (built
+//! then written, or written as it is walked), and parse + apply + write one JSON line. Times are the
 //! benchmark thread's CPU time (see `cpu_time.rs`).
 
 use std::time::Duration;
@@ -23,6 +24,28 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
     g.throughput(Throughput::Elements(1));
     g.bench_function("apply", |b| {
         b.iter(|| template.apply(std::hint::black_box(&record)))
+    });
+    g.bench_function("apply_write", |b| {
+        // What a request body or a JSON Lines output needs: the output as text.
+        let mut out = String::with_capacity(1024);
+        b.iter(|| {
+            let v = template
+                .apply(std::hint::black_box(&record))
+                .expect("applies");
+            out.clear();
+            syncdef_transform::value::write_compact(&v, &mut out);
+            out.len()
+        })
+    });
+    g.bench_function("apply_to_json", |b| {
+        let mut out = String::with_capacity(1024);
+        b.iter(|| {
+            out.clear();
+            template
+                .apply_to_json(std::hint::black_box(&record), &mut out)
+                .expect("applies");
+            out.len()
+        })
     });
     g.bench_function("parse_apply_write_line", |b| {
         let mut out = String::with_capacity(1024);

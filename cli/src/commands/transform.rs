@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use miette::NamedSource;
-use syncdef_transform::value::write_compact;
+use syncdef_transform::ValueReader;
 use syncdef_transform::{CompileErrors, EvaluationMode, Settings, Template, Value};
 
 use super::{display_name, read_input};
@@ -331,19 +331,22 @@ mod lines {
             failures: Vec::new(),
             output_before_failure: None,
         };
+        // Records of one file share their keys: one reader per thread allocates each once.
+        let mut reader = ValueReader::new();
         for (n, range) in lines {
-            let record = match Value::from_json_slice(&text[range.clone()]) {
+            let record = match std::str::from_utf8(&text[range.clone()]) {
+                Ok(line) => reader.read(line).map_err(|e| e.to_string()),
+                Err(e) => Err(format!("{e}")),
+            };
+            let record = match record {
                 Ok(record) => record,
                 Err(e) => {
                     done.fail(*n, format!("not valid JSON: {e}"));
                     continue;
                 }
             };
-            match template.apply(&record) {
-                Ok(output) => {
-                    write_compact(&output, &mut done.output);
-                    done.output.push('\n');
-                }
+            match template.apply_to_json(&record, &mut done.output) {
+                Ok(()) => done.output.push('\n'),
                 Err(e) => done.fail(*n, format!("evaluation failed {e}")),
             }
         }

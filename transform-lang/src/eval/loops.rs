@@ -150,6 +150,15 @@ pub(super) fn eval_loop(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Res<Loo
 }
 
 pub(super) fn eval_scope(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Res<Value> {
+    in_scope(cx, key, |cx| eval_node(cx, body, None))
+}
+
+/// Runs `f` inside the scope the `#scope` key `key` opens.
+pub(super) fn in_scope<'s, T>(
+    cx: &mut Cx<'s>,
+    key: &ExprNode,
+    f: impl FnOnce(&mut Cx<'s>) -> Res<T>,
+) -> Res<T> {
     let call = key_call(key)?;
     let (value, _) = source(cx, call, 2, false)?;
     let alias = match cx.alias_arg(call, 1).map_err(fail)? {
@@ -158,7 +167,7 @@ pub(super) fn eval_scope(cx: &mut Cx<'_>, key: &ExprNode, body: &Node) -> Res<Va
     };
     cx.enter()?;
     cx.frames.push(Frame::Scope { alias, value });
-    let r = eval_node(cx, body, None);
+    let r = f(cx);
     cx.frames.pop();
     cx.leave();
     r

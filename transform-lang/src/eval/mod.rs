@@ -8,7 +8,9 @@ mod limits;
 mod lookin;
 mod loops;
 mod object;
+mod write;
 
 pub(crate) use call::Fail;
 pub(crate) use context::{Alias, Cx, Frame, LoopFrame};
 pub(crate) use object::eval_node;
+pub(crate) use write::write_node;

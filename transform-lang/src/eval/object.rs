@@ -38,16 +38,20 @@ pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Res<Value> {
     let v = cx.eval_expr(&e.expr).map_err(|err| locate(err, e))?;
     if e.unescape_result
         && let Value::String(s) = &v
+        && let Some(text) = unescaped(s, cx.settings.escape_char)
     {
-        // Char by char: `str::starts_with(char)` compares through `memcmp`, and this runs
-        // for every string a property expression yields.
-        let mut chars = s.chars();
-        let esc = cx.settings.escape_char;
-        if chars.next() == Some(esc) && chars.next() == Some('#') {
-            return Ok(Value::from(&s[esc.len_utf8()..]));
-        }
+        return Ok(Value::from(text));
     }
     Ok(v)
+}
+
+/// A property value `<esc>#...` without its escape: JUST unescapes what an expression yields.
+#[inline]
+pub(super) fn unescaped(s: &str, esc: char) -> Option<&str> {
+    // Char by char: `str::starts_with(char)` compares through `memcmp`, and this runs for
+    // every string a property expression yields.
+    let mut chars = s.chars();
+    (chars.next() == Some(esc) && chars.next() == Some('#')).then(|| &s[esc.len_utf8()..])
 }
 
 pub(super) fn locate(mut err: Box<EvalError>, e: &ExprNode) -> Box<EvalError> {

@@ -6,7 +6,7 @@ mod node;
 
 use crate::analysis::{self, CallUse, PathUse};
 use crate::error::{CompileErrors, EvalError};
-use crate::eval::{Cx, eval_node};
+use crate::eval::{Cx, eval_node, write_node};
 use crate::settings::Settings;
 use crate::value::Value;
 
@@ -55,6 +55,19 @@ impl Template {
     pub fn apply(&self, input: &Value) -> Result<Value, EvalError> {
         let mut cx = Cx::new(&self.settings, input.clone());
         eval_node(&mut cx, &self.root, None).map_err(|e| *e)
+    }
+
+    /// Applies the template to one record and appends the output to `out` as compact JSON:
+    /// the text `value::write_compact` gives for [`Template::apply`]'s output, written without
+    /// building the output where the template allows (one request body or one JSON Lines
+    /// output line). On an error nothing is appended.
+    pub fn apply_to_json(&self, input: &Value, out: &mut String) -> Result<(), EvalError> {
+        let start = out.len();
+        let mut cx = Cx::new(&self.settings, input.clone());
+        write_node(&mut cx, &self.root, None, out).map_err(|e| {
+            out.truncate(start);
+            *e
+        })
     }
 
     /// The settings the template was compiled with.

@@ -11,7 +11,7 @@ mod de;
 pub(crate) mod dotnet;
 mod map;
 mod reader;
-mod ser;
+pub(crate) mod ser;
 
 use std::sync::Arc;
 

@@ -1,14 +1,33 @@
 //! Helpers: `yields` compiles a template (JSON text), applies it to a record (JSON text) and
-//! compares the compact output text, so number formatting is checked too.
+//! compares the compact output text, so number formatting is checked too. Every case runs
+//! both ways, building the output (`apply`) and writing it (`apply_to_json`): they must agree
+//! on the text and on the error.
 
 use syncdef_transform::{EvaluationMode, Settings, Template, Value};
 
 pub fn run_with(settings: &Settings, template: &str, input: &str) -> Result<String, String> {
     let t = Template::compile_str(template, settings).map_err(|e| e.to_string())?;
     let input = Value::from_json_str(input).map_err(|e| e.to_string())?;
-    t.apply(&input)
+    let built = t
+        .apply(&input)
         .map(|v| v.to_json_compact())
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string());
+    let mut text = String::from("kept");
+    let written = t
+        .apply_to_json(&input, &mut text)
+        .map(|()| text["kept".len()..].to_string())
+        .map_err(|e| e.to_string());
+    assert_eq!(
+        written, built,
+        "apply_to_json differs from apply for {template}"
+    );
+    if written.is_err() {
+        assert_eq!(
+            text, "kept",
+            "a failed apply_to_json appended to its output"
+        );
+    }
+    built
 }
 
 #[track_caller]

@@ -63,6 +63,42 @@ fn record() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Templates of plain objects, `#scope` objects, reads, constants, escapes and arrays, over
+/// the member names `record` uses.
+fn template() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::from("#valueof($.a)")),
+        Just(Value::from("#valueof($.b.c)")),
+        Just(Value::from("#valueof($.a[1])")),
+        Just(Value::from("#valueof($..d)")),
+        Just(Value::from("#valueof($.e[?(@.a)])")),
+        Just(Value::from(
+            "#ifcondition(#exists($.a),true,#valueof($.a),x)"
+        )),
+        Just(Value::from("/#not a call")),
+        Just(Value::from("#valueof(#xconcat($,.,a))")),
+        Just(Value::Null),
+        any::<i64>().prop_map(Value::Int),
+        "[a-z]{0,3}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(5, 48, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::array),
+            prop::collection::vec(("[a-e]", inner.clone()), 0..5).prop_map(|kv| {
+                Value::object(kv.into_iter().map(|(k, v)| (k.into(), v)).collect())
+            }),
+            (
+                prop_oneof![Just("$.a"), Just("$.b"), Just("$.e[?(@.a)]"), Just("$.zz")],
+                inner
+            )
+                .prop_map(|(path, body)| {
+                    let key: std::sync::Arc<str> = format!("#scope({path})").into();
+                    Value::object([(key, body)].into_iter().collect())
+                }),
+        ]
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -132,6 +168,30 @@ proptest! {
             if let Ok(t) = Template::compile(&template, &settings) {
                 let _ = t.apply(&doc);
             }
+        }
+    }
+
+    /// Writing the output as it is walked gives the text and the error that building it
+    /// gives, limits included.
+    #[test]
+    fn writing_agrees_with_building(
+        template in template(),
+        doc in record(),
+        limits in (1usize..12, 1usize..40, 1usize..40),
+        look_in_transformed in any::<bool>(),
+    ) {
+        let mut settings = Settings::default();
+        if look_in_transformed {
+            settings.mode = syncdef_transform::EvaluationMode::LOOK_IN_TRANSFORMED;
+        }
+        settings.limits.max_depth = limits.0;
+        settings.limits.max_output_nodes = limits.1;
+        settings.limits.max_steps = limits.2;
+        if let Ok(t) = Template::compile(&template, &settings) {
+            let built = t.apply(&doc).map(|v| v.to_json_compact()).map_err(|e| e.to_string());
+            let mut out = String::new();
+            let written = t.apply_to_json(&doc, &mut out).map(|()| out.clone()).map_err(|e| e.to_string());
+            prop_assert_eq!(written, built);
         }
     }
 

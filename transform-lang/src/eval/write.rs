@@ -1,0 +1,108 @@
+//! Applying a template straight to JSON text.
+//!
+//! A request body or a JSON Lines output is written once and never read back, so building the
+//! output tree only to serialize and drop it costs an allocation per object and a reference
+//! count per copied value for nothing. This walk writes plain objects, `#scope` objects and
+//! direct `#valueof` reads as it goes, borrowing from the record, and builds (then writes) a
+//! tree only below nodes whose meaning depends on what they produce (`#loop`, `#ifgroup`,
+//! `#eval`, bulk operations, arrays that splice, look-in-transformed mode). The text is
+//! exactly that of `write_compact` on the tree, with the same limits counted in the same order.
+
+use std::sync::Arc;
+
+use super::Cx;
+use super::loops::in_scope;
+use super::object::{eval_expr_node, eval_node, locate, unescaped};
+use crate::error::Res;
+use crate::expr::{Expr, Route};
+use crate::settings::EvaluationMode;
+use crate::template::{ExprNode, Node, ObjectNode, Prop};
+use crate::value::ser::write_str;
+use crate::value::{Value, write_compact};
+
+/// Writes the output of `node` as compact JSON.
+pub(crate) fn write_node(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    key: Option<&Arc<str>>,
+    out: &mut String,
+) -> Res<()> {
+    match node {
+        Node::Const(v) => write_compact(v, out),
+        Node::Expr(e) => write_expr(cx, e, out)?,
+        Node::Object(o) if streams(cx) => match lone_scope(o) {
+            _ if o.plain => write_plain(cx, o, out)?,
+            Some((call, body)) => write_scope(cx, call, body, out)?,
+            None => write_compact(&eval_node(cx, node, key)?, out),
+        },
+        _ => write_compact(&eval_node(cx, node, key)?, out),
+    }
+    Ok(())
+}
+
+/// Whether objects may be written as they are walked: not when later expressions may look
+/// in the output built so far.
+fn streams(cx: &Cx<'_>) -> bool {
+    !cx.settings
+        .mode
+        .contains(EvaluationMode::LOOK_IN_TRANSFORMED)
+}
+
+/// The `#scope` key and body of an object made of that key alone.
+fn lone_scope(o: &ObjectNode) -> Option<(&ExprNode, &Node)> {
+    match o.props.as_slice() {
+        [Prop::Scope { call, value }] => Some((call, value)),
+        _ => None,
+    }
+}
+
+/// An object of plain properties, with the bookkeeping of `eval_object`.
+fn write_plain(cx: &mut Cx<'_>, o: &ObjectNode, out: &mut String) -> Res<()> {
+    cx.enter()?;
+    out.push('{');
+    let mut first = true;
+    for p in &o.props {
+        if let Prop::Value { key, value } = p {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            write_str(key, out);
+            out.push(':');
+            write_node(cx, value, Some(key), out)?;
+        }
+    }
+    out.push('}');
+    cx.leave();
+    cx.produced(1)
+}
+
+/// `{"#scope(path)": body}`: the body, written inside the scope.
+fn write_scope(cx: &mut Cx<'_>, call: &ExprNode, body: &Node, out: &mut String) -> Res<()> {
+    cx.enter()?;
+    in_scope(cx, call, |cx| write_node(cx, body, None, out)).map_err(|err| locate(err, call))?;
+    cx.leave();
+    cx.produced(1)
+}
+
+/// An expression: a `#valueof` of a singular path is written from the record in place;
+/// anything else is evaluated, then written.
+fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
+    if let Expr::Call(c) = &e.expr
+        && let Route::ValueOf(path) = &c.route
+        && path.is_singular()
+    {
+        // As `Cx::call` counts it.
+        cx.step()?;
+        let found = path.select_ref(cx.scope_input()).unwrap_or(&Value::Null);
+        match found {
+            Value::String(s) if e.unescape_result => {
+                write_str(unescaped(s, cx.settings.escape_char).unwrap_or(s), out)
+            }
+            v => write_compact(v, out),
+        }
+        return Ok(());
+    }
+    write_compact(&eval_expr_node(cx, e)?, out);
+    Ok(())
+}
