@@ -1,6 +1,6 @@
 //! Where lint time goes on one file: load with spans, model (OpenAPI, `$ref`s), rules.
 //!
-//! `cargo run --release -p syncdef-validator --example phases -- FILE`
+//! `cargo run --release -p syncdef-validator --example lint_phases -- FILE`
 
 use std::time::Instant;
 
