@@ -81,9 +81,23 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
         at = p.range.end;
     }
     out.push_str(&path[at..]);
+    // A reference may fix a query parameter (QuickBooks deletes with
+    // `/customer?operation=delete/post`); `set_path` would encode its `?`. Placeholder values
+    // are encoded, so the first `?` is the reference's own.
+    let (out, query) = match out.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (out.as_str(), None),
+    };
     let mut url = base.clone();
     let joined = format!("{}{}", base.path().trim_end_matches('/'), out);
     url.set_path(&joined);
+    if let Some(query) = query {
+        let joined = match base.query() {
+            Some(q) if !q.is_empty() => format!("{q}&{query}"),
+            _ => query.to_owned(),
+        };
+        url.set_query(Some(&joined));
+    }
     // The URL is built from the server's origin only; checked anyway, because a request that
     // leaves the definition's server would carry its bearer token elsewhere.
     if url.origin() != base.origin() {
@@ -136,6 +150,30 @@ mod tests {
             )
             .unwrap(),
             "https://h.example/base/SalesInvoice(No='O%27%27Neil%201',Document_Type='Invoice')"
+        );
+    }
+
+    #[test]
+    fn a_query_in_the_reference_stays_a_query() {
+        assert_eq!(
+            build("/v3/company/{realmId}/customer?operation=delete/post", "1").unwrap(),
+            "https://h.example/base/v3/company/123/customer?operation=delete"
+        );
+        // A value's `?` is encoded, in the path and in the query.
+        assert_eq!(
+            build("/customer/{IntegrationId}?id={IntegrationId}/get", "a?b").unwrap(),
+            "https://h.example/base/customer/a%3Fb?id=a%3Fb"
+        );
+        let base = Url::parse("https://h.example/base/?key=k").unwrap();
+        let reference = OperationRef::parse("/customer?operation=delete/post").unwrap();
+        let fill = Fill {
+            external_id: None,
+            related: &BTreeMap::new(),
+            variables: &BTreeMap::new(),
+        };
+        assert_eq!(
+            url(&base, &reference, &fill).unwrap().as_str(),
+            "https://h.example/base/customer?key=k&operation=delete"
         );
     }
 
