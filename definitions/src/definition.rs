@@ -8,7 +8,7 @@ use crate::load::{self, Document, LoadError, LoadOptions};
 use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
 use crate::node::Node;
 use crate::operation_ref::OperationRef;
-use crate::path_match::{self, Resolution};
+use crate::path_match::{PathIndex, Resolution};
 use crate::source::SourceFile;
 use crate::{openapi, openapi_error, refs};
 
@@ -89,13 +89,19 @@ impl Definition {
         }
     }
 
-    /// Resolves an operation reference against the document's `paths`; `None` when the
-    /// OpenAPI part could not be modelled.
+    /// The document's `paths`, indexed for resolving operation references. Build it once to
+    /// resolve many.
     #[must_use]
-    pub fn resolve(&self, reference: &OperationRef) -> Option<Resolution<'_>> {
-        self.openapi
-            .as_ref()
-            .map(|api| path_match::resolve(api, reference))
+    pub fn paths(&self) -> PathIndex<'_> {
+        PathIndex::new(&self.root)
+    }
+
+    /// Resolves one operation reference against the document's `paths` (indexing them first:
+    /// use [`Definition::paths`] to resolve many). Works on the spanned tree, so it answers
+    /// even when the OpenAPI part could not be modelled.
+    #[must_use]
+    pub fn resolve(&self, reference: &OperationRef) -> Resolution<'_> {
+        self.paths().resolve(reference)
     }
 
     /// Names declared in `servers[].variables` (available to templates as

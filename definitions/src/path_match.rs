@@ -1,33 +1,81 @@
-//! Matching an [`OperationRef`] against the document's `paths` by template.
+//! Operation references matched against the document's `paths`, on the spanned tree.
 //!
-//! A reference names a path the way the engine will call it: a path parameter of the document
-//! (`/customer/{customerId}`) may be filled with a placeholder (`{IntegrationId}`) or a literal
-//! (`/customer/42`), and OData keys put several parameters in one segment
-//! (`/SalesInvoice(No='{No}',Document_Type='{Document_Type}')`). Matching is a small
-//! backtracking match of the reference's characters and placeholders against the template's
-//! literals and parameters; among several matching paths the one with the most literal text
-//! (the most specific) wins, as OpenAPI prescribes for `/users/me` over `/users/{id}`.
+//! One rule serves the validator (which needs spans for its diagnostics) and the engine (which
+//! needs the operation to plan a push), so that a reference the linter accepts is the one the
+//! engine calls.
+//!
+//! The rule: the reference's path, up to a `?` (a reference may fix a query parameter, as
+//! QuickBooks deletes with `/customer?operation=delete/post`; `paths` keys never have one), and
+//! the template are both split at every `/`, and must have the same number of segments. Within a
+//! segment, literal text must be equal byte for byte (no case folding, no percent-decoding), and
+//! a template parameter (`{id}`) takes any non-empty text of the reference: a literal (`42`), a
+//! placeholder (`{IntegrationId}`) or both (`INV-{IntegrationId}`), but never part of a
+//! placeholder. This covers plain segments (`customer/{id}`), OData keys
+//! (`SalesInvoice(No='{No}',Document_Type='{Document_Type}')` filled by
+//! `SalesInvoice(No='{IntegrationId}',Document_Type='Invoice')`) and composite segments
+//! (`companies({companyId})`). A `{` without a `}` in its template segment is literal text.
+//!
+//! Among matching templates the one with the most literal text wins (`/users/me` over
+//! `/users/{id}`, as OpenAPI prescribes), the first in document order on ties; only then is the
+//! method looked up, so a reference whose method is on a less specific path is reported, not
+//! silently sent elsewhere.
+//!
+//! Templates are bucketed by segment count, so a lookup scans only paths of the right length,
+//! never all of a 13 MB document's paths.
 
-use openapiv3::{OpenAPI, Operation, PathItem, ReferenceOr};
+use std::collections::HashMap;
+use std::ops::Range;
 
+use crate::node::Node;
 use crate::operation_ref::{HttpMethod, OperationRef};
+use crate::source::Span;
 
-/// What fills one path parameter of the matched template.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Binding {
-    /// The reference writes a literal value.
-    Literal(String),
-    /// The reference writes placeholder number `n` of [`OperationRef::placeholders`].
-    Placeholder(usize),
+/// One path of `paths`: its template, where it is written, and its path item.
+#[derive(Clone, Copy, Debug)]
+pub struct PathEntry<'a> {
+    /// The template as written (`/v3/company/{realmId}/customer`).
+    pub template: &'a str,
+    /// Where the key is written.
+    pub key_span: Span,
+    /// The path item object.
+    pub item: &'a Node,
 }
 
-/// A path parameter of the template and what fills it.
+impl<'a> PathEntry<'a> {
+    /// The operation object of `method`, with the span of its key.
+    #[must_use]
+    pub fn operation(&self, method: HttpMethod) -> Option<(&'a Node, Span)> {
+        let member = self.item.member(method.as_str())?;
+        Some((&member.value, member.key.span))
+    }
+
+    /// The methods the path item has, in OpenAPI order.
+    #[must_use]
+    pub fn methods(&self) -> Vec<HttpMethod> {
+        HttpMethod::ALL
+            .into_iter()
+            .filter(|m| self.item.get(m.as_str()).is_some())
+            .collect()
+    }
+}
+
+/// What a path parameter of the template received from the reference.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParamBinding {
-    /// The parameter's name in the document's path template.
-    pub parameter: String,
-    /// What the reference puts there.
-    pub value: Binding,
+pub struct Binding<'a> {
+    /// The template's parameter name.
+    pub param: &'a str,
+    /// Byte range, in the reference's path (and so in the reference text, which starts with
+    /// it), of the text filling it.
+    pub range: Range<usize>,
+}
+
+/// A path matching a reference's path.
+#[derive(Clone, Debug)]
+pub struct PathMatch<'a> {
+    /// The matched path.
+    pub entry: PathEntry<'a>,
+    /// Each template parameter, in template order, and what fills it.
+    pub bindings: Vec<Binding<'a>>,
 }
 
 /// The outcome of resolving an operation reference.
@@ -35,208 +83,247 @@ pub struct ParamBinding {
 pub enum Resolution<'a> {
     /// The path and its operation.
     Found {
-        /// The document's path template.
-        path: &'a str,
-        /// Its path item.
-        item: &'a PathItem,
-        /// The operation for the reference's method.
-        operation: &'a Operation,
-        /// How the reference fills the template's parameters.
-        bindings: Vec<ParamBinding>,
+        /// The matched path.
+        path: PathEntry<'a>,
+        /// The operation object for the reference's method.
+        operation: &'a Node,
+        /// Each template parameter, in template order, and what fills it.
+        bindings: Vec<Binding<'a>>,
     },
-    /// The path exists but has no operation for the method.
+    /// The best matching path has no operation for the method.
     MethodMissing {
-        /// The document's path template.
-        path: &'a str,
-        /// Its path item.
-        item: &'a PathItem,
-        /// The methods the path does have.
-        available: Vec<HttpMethod>,
+        /// The matched path ([`PathEntry::methods`] lists what it has).
+        path: PathEntry<'a>,
     },
-    /// No path matches; the closest ones, best first, for a did-you-mean.
-    NotFound {
-        /// Up to three path templates resembling the reference.
-        candidates: Vec<&'a str>,
-    },
+    /// No path matches.
+    NotFound,
 }
 
-/// Resolves `reference` against `api.paths` (path items given by `$ref` are skipped).
-#[must_use]
-pub fn resolve<'a>(api: &'a OpenAPI, reference: &OperationRef) -> Resolution<'a> {
-    let mut best: Option<(usize, &'a str, &'a PathItem, Vec<ParamBinding>)> = None;
-    for (path, item) in &api.paths.paths {
-        let ReferenceOr::Item(item) = item else {
-            continue;
-        };
-        if let Some(bindings) = match_template(path, reference) {
-            let score = literal_len(path);
-            let better = best.as_ref().is_none_or(|(s, _, i, _)| {
-                // Prefer the path that has the method, then the most specific one.
-                let has = reference.method.operation(item).is_some();
-                let had = reference.method.operation(i).is_some();
-                (has, score) > (had, *s)
-            });
-            if better {
-                best = Some((score, path, item, bindings));
-            }
-        }
-    }
-    match best {
-        Some((_, path, item, bindings)) => match reference.method.operation(item) {
-            Some(operation) => Resolution::Found {
-                path,
-                item,
-                operation,
-                bindings,
-            },
-            None => Resolution::MethodMissing {
-                path,
-                item,
-                available: HttpMethod::ALL
-                    .into_iter()
-                    .filter(|m| m.operation(item).is_some())
-                    .collect(),
-            },
-        },
-        None => Resolution::NotFound {
-            candidates: candidates(api, &reference.path),
-        },
-    }
-}
-
-/// Matches the reference's path against one path template; the parameter bindings on success.
-#[must_use]
-pub fn match_template(template: &str, reference: &OperationRef) -> Option<Vec<ParamBinding>> {
-    let tpl = template_tokens(template)?;
-    let units = reference_units(reference);
-    let mut memo = vec![false; (tpl.len() + 1) * (units.len() + 1)];
-    let mut bindings = Vec::new();
-    if step(&tpl, &units, 0, 0, &mut memo, &mut bindings) {
-        bindings.reverse();
-        Some(bindings)
-    } else {
-        None
-    }
-}
-
-enum Tok<'a> {
+/// One piece of a template segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Piece<'a> {
     Lit(&'a str),
     Param(&'a str),
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Unit {
-    Char(char),
-    Placeholder(usize),
+/// A template split for matching.
+#[derive(Debug)]
+struct Compiled<'a> {
+    segments: Vec<Vec<Piece<'a>>>,
+    /// Bytes of literal text: the specificity that ranks matches.
+    literal_len: usize,
 }
 
-fn template_tokens(template: &str) -> Option<Vec<Tok<'_>>> {
-    let mut out = Vec::new();
-    let mut rest = template;
-    while !rest.is_empty() {
-        match rest.find('{') {
-            Some(0) => {
-                let close = rest.find('}')?;
-                out.push(Tok::Param(&rest[1..close]));
-                rest = &rest[close + 1..];
-            }
-            Some(open) => {
-                out.push(Tok::Lit(&rest[..open]));
-                rest = &rest[open..];
-            }
-            None => {
-                out.push(Tok::Lit(rest));
-                rest = "";
-            }
+/// Every path of the document, bucketed by segment count. Build it once per document and
+/// resolve every reference against it.
+#[derive(Debug, Default)]
+pub struct PathIndex<'a> {
+    entries: Vec<PathEntry<'a>>,
+    compiled: Vec<Compiled<'a>>,
+    by_len: HashMap<usize, Vec<usize>>,
+}
+
+impl<'a> PathIndex<'a> {
+    /// Indexes the `paths` object of the document root, if any. Every member is indexed; keys
+    /// that do not start with `/` (`x-` extensions) can never match a reference.
+    #[must_use]
+    pub fn new(root: &'a Node) -> Self {
+        let mut index = PathIndex::default();
+        let Some(members) = root.get("paths").and_then(Node::as_object) else {
+            return index;
+        };
+        for member in members {
+            let template: &'a str = &member.key.name;
+            let segments: Vec<Vec<Piece<'a>>> = template.split('/').map(pieces).collect();
+            let literal_len = segments
+                .iter()
+                .flatten()
+                .map(|p| match p {
+                    Piece::Lit(l) => l.len(),
+                    Piece::Param(_) => 0,
+                })
+                .sum();
+            index
+                .by_len
+                .entry(segments.len())
+                .or_default()
+                .push(index.entries.len());
+            index.entries.push(PathEntry {
+                template,
+                key_span: member.key.span,
+                item: &member.value,
+            });
+            index.compiled.push(Compiled {
+                segments,
+                literal_len,
+            });
+        }
+        index
+    }
+
+    /// All paths, in document order.
+    #[must_use]
+    pub fn entries(&self) -> &[PathEntry<'a>] {
+        &self.entries
+    }
+
+    /// Resolves `reference`: the best matching path (see the module documentation), then its
+    /// operation for the reference's method.
+    #[must_use]
+    pub fn resolve(&self, reference: &OperationRef) -> Resolution<'a> {
+        let Some(found) = self.find(without_query(&reference.path)) else {
+            return Resolution::NotFound;
+        };
+        match found.entry.operation(reference.method) {
+            Some((operation, _)) => Resolution::Found {
+                path: found.entry,
+                operation,
+                bindings: found.bindings,
+            },
+            None => Resolution::MethodMissing { path: found.entry },
         }
     }
-    Some(out)
+
+    /// The best match of a reference's path (without its query string): the one with the most
+    /// literal text (so `/customer/query` prefers a literal `query` over `{id}`), the first in
+    /// document order on ties.
+    #[must_use]
+    pub fn find(&self, path: &str) -> Option<PathMatch<'a>> {
+        let segments = split_with_offsets(path);
+        let candidates = self.by_len.get(&segments.len())?;
+        let mut best: Option<(usize, PathMatch<'a>)> = None;
+        for &i in candidates {
+            let compiled = &self.compiled[i];
+            if best
+                .as_ref()
+                .is_some_and(|(s, _)| compiled.literal_len <= *s)
+            {
+                // It could only tie, and the earlier path wins ties.
+                continue;
+            }
+            let mut bindings = Vec::new();
+            let matched = compiled
+                .segments
+                .iter()
+                .zip(&segments)
+                .all(|(tpl, (offset, text))| match_segment(tpl, text, *offset, &mut bindings));
+            if matched {
+                let entry = self.entries[i];
+                best = Some((compiled.literal_len, PathMatch { entry, bindings }));
+            }
+        }
+        best.map(|(_, m)| m)
+    }
 }
 
-fn reference_units(reference: &OperationRef) -> Vec<Unit> {
-    let mut out = Vec::with_capacity(reference.path.len());
-    let mut placeholders = reference.placeholders.iter().enumerate().peekable();
-    let mut i = 0;
-    let path = &reference.path;
-    while i < path.len() {
-        if let Some((n, p)) = placeholders
-            .peek()
-            .filter(|(_, p)| p.range.start == i)
-            .copied()
-        {
-            out.push(Unit::Placeholder(n));
-            i = p.range.end;
-            placeholders.next();
-        } else if let Some(c) = path[i..].chars().next() {
-            out.push(Unit::Char(c));
-            i += c.len_utf8();
-        } else {
-            break;
+/// The path of a reference without its query string.
+fn without_query(path: &str) -> &str {
+    path.split_once('?').map_or(path, |(p, _)| p)
+}
+
+fn split_with_offsets(path: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, b) in path.bytes().enumerate() {
+        if b == b'/' {
+            out.push((start, &path[start..i]));
+            start = i + 1;
         }
+    }
+    out.push((start, &path[start..]));
+    out
+}
+
+/// Splits a template segment into literal text and `{param}`s (an unclosed `{` stays literal).
+fn pieces(segment: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut rest = segment;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        if open > 0 {
+            out.push(Piece::Lit(&rest[..open]));
+        }
+        out.push(Piece::Param(&rest[open + 1..open + close]));
+        rest = &rest[open + close + 1..];
+    }
+    if !rest.is_empty() || out.is_empty() {
+        out.push(Piece::Lit(rest));
     }
     out
 }
 
-/// Matches tokens from `t` against units from `u`; bindings are pushed innermost first.
-/// `memo` remembers (token, unit) states known to fail, which bounds the work by their product.
-fn step(
-    tpl: &[Tok<'_>],
-    units: &[Unit],
-    t: usize,
-    u: usize,
-    memo: &mut [bool],
-    out: &mut Vec<ParamBinding>,
+/// Matches one reference segment (at `offset` in the reference path) against a template
+/// segment, appending each parameter's binding in template order.
+fn match_segment<'a>(
+    tpl: &[Piece<'a>],
+    text: &str,
+    offset: usize,
+    out: &mut Vec<Binding<'a>>,
 ) -> bool {
-    let key = t * (units.len() + 1) + u;
-    if memo[key] {
-        return false;
+    if let [Piece::Lit(lit)] = tpl {
+        return *lit == text;
     }
-    let ok = match tpl.get(t) {
-        None => u == units.len(),
-        Some(Tok::Lit(lit)) => {
-            let mut k = u;
-            let mut matched = true;
-            for c in lit.chars() {
-                if units.get(k) == Some(&Unit::Char(c)) {
-                    k += 1;
-                } else {
-                    matched = false;
-                    break;
-                }
-            }
-            matched && step(tpl, units, t + 1, k, memo, out)
+    let params = tpl.iter().filter(|p| matches!(p, Piece::Param(_))).count();
+    let mut matcher = Matcher {
+        tpl,
+        text,
+        offset,
+        // With two parameters or more, remembering dead ends keeps the search polynomial
+        // whatever the reference; one parameter is a single scan.
+        failed: if params > 1 {
+            vec![false; (tpl.len() + 1) * (text.len() + 1)]
+        } else {
+            Vec::new()
+        },
+    };
+    let start = out.len();
+    if matcher.from(0, 0, out) {
+        // Bindings are pushed innermost first.
+        out[start..].reverse();
+        true
+    } else {
+        false
+    }
+}
+
+/// A backtracking match of a template segment's pieces against a reference segment.
+struct Matcher<'t, 'a> {
+    tpl: &'t [Piece<'a>],
+    text: &'t str,
+    offset: usize,
+    /// `(piece, position)` states known not to match, when worth remembering.
+    failed: Vec<bool>,
+}
+
+impl<'a> Matcher<'_, 'a> {
+    /// Whether pieces `k..` match `text[pos..]`. A parameter never ends inside a placeholder of
+    /// the reference: `{` ... `}` is consumed whole.
+    fn from(&mut self, k: usize, pos: usize, out: &mut Vec<Binding<'a>>) -> bool {
+        let key = k * (self.text.len() + 1) + pos;
+        if self.failed.get(key) == Some(&true) {
+            return false;
         }
-        Some(Tok::Param(name)) => match units.get(u) {
-            Some(Unit::Placeholder(n)) => {
-                let ok = step(tpl, units, t + 1, u + 1, memo, out);
-                if ok {
-                    out.push(ParamBinding {
-                        parameter: (*name).to_owned(),
-                        value: Binding::Placeholder(*n),
-                    });
-                }
-                ok
+        let ok = match self.tpl.get(k) {
+            None => pos == self.text.len(),
+            Some(Piece::Lit(lit)) => {
+                self.text[pos..].starts_with(lit) && self.from(k + 1, pos + lit.len(), out)
             }
-            _ => {
-                // A literal value: one or more characters within the segment.
-                let mut end = u;
+            Some(Piece::Param(name)) => {
+                let mut depth = 0usize;
                 let mut found = false;
-                while let Some(Unit::Char(c)) = units.get(end) {
-                    if *c == '/' {
-                        break;
+                for (i, c) in self.text[pos..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth = depth.saturating_sub(1),
+                        _ => {}
                     }
-                    end += 1;
-                    if step(tpl, units, t + 1, end, memo, out) {
-                        let value = units[u..end]
-                            .iter()
-                            .filter_map(|x| match x {
-                                Unit::Char(c) => Some(*c),
-                                Unit::Placeholder(_) => None,
-                            })
-                            .collect();
-                        out.push(ParamBinding {
-                            parameter: (*name).to_owned(),
-                            value: Binding::Literal(value),
+                    let end = pos + i + c.len_utf8();
+                    if depth == 0 && self.from(k + 1, end, out) {
+                        out.push(Binding {
+                            param: name,
+                            range: self.offset + pos..self.offset + end,
                         });
                         found = true;
                         break;
@@ -244,59 +331,81 @@ fn step(
                 }
                 found
             }
-        },
-    };
-    if !ok {
-        memo[key] = true;
-    }
-    ok
-}
-
-fn literal_len(template: &str) -> usize {
-    template_tokens(template)
-        .map(|toks| {
-            toks.iter()
-                .map(|t| if let Tok::Lit(l) = t { l.len() } else { 0 })
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
-/// Paths resembling `path`, parameters normalised away, best first.
-fn candidates<'a>(api: &'a OpenAPI, path: &str) -> Vec<&'a str> {
-    let wanted = normalise(path);
-    let mut scored: Vec<(f64, &'a str)> = api
-        .paths
-        .paths
-        .keys()
-        .map(|p| {
-            (
-                strsim::normalized_levenshtein(&normalise(p), &wanted),
-                p.as_str(),
-            )
-        })
-        .filter(|(score, _)| *score >= 0.5)
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    scored.into_iter().take(3).map(|(_, p)| p).collect()
-}
-
-/// `{anything}` becomes `{}` so that parameter names do not count as differences.
-fn normalise(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    let mut depth = 0;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                depth += 1;
-                if depth == 1 {
-                    out.push_str("{}");
-                }
-            }
-            '}' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(c),
-            _ => {}
+        };
+        if !ok && let Some(slot) = self.failed.get_mut(key) {
+            *slot = true;
         }
+        ok
     }
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bind(tpl: &str, text: &str) -> Option<Vec<(String, String)>> {
+        let pieces = pieces(tpl);
+        let mut out = Vec::new();
+        match_segment(&pieces, text, 0, &mut out).then(|| {
+            out.into_iter()
+                .map(|b| (b.param.to_owned(), text[b.range].to_owned()))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn plain_and_odata_segments() {
+        assert_eq!(bind("customer", "customer"), Some(vec![]));
+        assert_eq!(bind("customer", "customers"), None);
+        assert_eq!(
+            bind("{id}", "{IntegrationId}"),
+            Some(vec![("id".into(), "{IntegrationId}".into())])
+        );
+        assert_eq!(
+            bind(
+                "SalesInvoice(No='{No}',Document_Type='{Type}')",
+                "SalesInvoice(No='{IntegrationId}',Document_Type='Invoice')"
+            ),
+            Some(vec![
+                ("No".into(), "{IntegrationId}".into()),
+                ("Type".into(), "Invoice".into()),
+            ])
+        );
+        assert_eq!(
+            bind("companies({id})", "companies(abc)"),
+            Some(vec![("id".into(), "abc".into())])
+        );
+        assert_eq!(bind("{id}", ""), None);
+    }
+
+    #[test]
+    fn a_parameter_takes_mixed_text_but_never_part_of_a_placeholder() {
+        assert_eq!(
+            bind("{id}", "INV-{IntegrationId}"),
+            Some(vec![("id".into(), "INV-{IntegrationId}".into())])
+        );
+        // `{a}-{b}` can only split at the `-` outside the placeholders.
+        assert_eq!(
+            bind("{a}-{b}", "{x-y}-{z}"),
+            Some(vec![
+                ("a".into(), "{x-y}".into()),
+                ("b".into(), "{z}".into())
+            ])
+        );
+        assert_eq!(bind("{a}y}", "{xy}"), None);
+    }
+
+    #[test]
+    fn unclosed_brace_in_a_template_is_literal() {
+        assert_eq!(pieces("a{b"), vec![Piece::Lit("a{b")]);
+        assert_eq!(pieces("{a}{b"), vec![Piece::Param("a"), Piece::Lit("{b")]);
+    }
+
+    #[test]
+    fn many_parameters_in_one_segment_stay_fast() {
+        // Without the dead-end memory this is a search over C(400, 7) splits.
+        let tpl = "{a}{b}{c}{d}{e}{f}{g}z";
+        let text = "y".repeat(400);
+        assert_eq!(bind(tpl, &text), None);
+    }
 }

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use openapiv3::OpenAPI;
+use openapiv3::{OpenAPI, Operation, ReferenceOr};
 use syncdef_definitions::Definition;
 use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
-use syncdef_definitions::path_match::{Resolution, resolve};
+use syncdef_definitions::path_match::{PathIndex, Resolution};
 use syncdef_transform::{Limits, PathContext, Settings, Template};
 use syncdef_validator::platform;
 
@@ -188,9 +188,10 @@ impl DefinitionPlan {
             limits: *limits,
             ..Settings::default()
         };
+        let paths = definition.paths();
         let mut entries = Vec::new();
         for entry in &sync.entries {
-            match compile_entry(&api, entry, &settings) {
+            match compile_entry(&api, &paths, entry, &settings) {
                 Ok(e) => entries.push(e),
                 Err(mut p) => problems.append(&mut p),
             }
@@ -211,6 +212,7 @@ impl DefinitionPlan {
 
 fn compile_entry(
     api: &OpenAPI,
+    paths: &PathIndex<'_>,
     entry: &SyncEntry,
     settings: &Settings,
 ) -> Result<EntryPlan, Vec<String>> {
@@ -230,7 +232,7 @@ fn compile_entry(
     let mut op = |kind: OperationKind, field: &Option<OperationField>| {
         let field = field.as_ref()?;
         let prefix = kind.as_str();
-        match call_plan(api, &field.parsed, templates, prefix, settings) {
+        match call_plan(api, paths, &field.parsed, templates, prefix, settings) {
             Ok(c) => Some(c),
             Err(e) => {
                 problems.push(format!("entry `{name}`, `{prefix}`: {e}"));
@@ -243,7 +245,7 @@ fn compile_entry(
     let delete = op(OperationKind::Delete, &push.delete);
     let mut actions = |list: &[Action]| {
         list.iter()
-            .filter_map(|a| match action_plan(api, a, templates, settings) {
+            .filter_map(|a| match action_plan(api, paths, a, templates, settings) {
                 Ok(plan) => Some(plan),
                 Err(e) => {
                     problems.push(format!("entry `{name}`, action `{}`: {e}", a.name.value));
@@ -270,16 +272,15 @@ fn compile_entry(
 
 fn call_plan(
     api: &OpenAPI,
+    paths: &PathIndex<'_>,
     parsed: &Result<OperationRef, syncdef_definitions::operation_ref::OperationRefError>,
     templates: &[TemplateSource],
     prefix: &str,
     settings: &Settings,
 ) -> Result<CallPlan, String> {
     let reference = parsed.clone().map_err(|e| e.message)?;
-    let sample = match resolve(api, &reference) {
-        Resolution::Found { operation, .. } => synth::sample(api, operation),
-        _ => return Err(format!("`{reference}` names no operation of the document")),
-    };
+    let (_, operation) = operation(api, paths, &reference)?;
+    let sample = synth::sample(api, operation);
     let request = template(templates, &format!("{prefix}Request"), settings)?;
     Ok(CallPlan {
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
@@ -288,6 +289,30 @@ fn call_plan(
         reference,
         sample: Arc::new(sample),
     })
+}
+
+/// The path template `reference` resolves to and its operation. The reference is matched on the
+/// document's tree by the lookup the validator uses, so the operation planned is the one the
+/// linter checked the templates against; the OpenAPI model then gives it typed.
+fn operation<'o>(
+    api: &'o OpenAPI,
+    paths: &PathIndex<'_>,
+    reference: &OperationRef,
+) -> Result<(&'o str, &'o Operation), String> {
+    let Resolution::Found { path, .. } = paths.resolve(reference) else {
+        return Err(format!("`{reference}` names no operation of the document"));
+    };
+    match api.paths.paths.get_key_value(path.template) {
+        Some((template, ReferenceOr::Item(item))) => reference
+            .method
+            .operation(item)
+            .map(|op| (template.as_str(), op))
+            .ok_or_else(|| format!("`{reference}` names no operation of the document")),
+        Some((template, ReferenceOr::Reference { reference: target })) => Err(format!(
+            "`{reference}` resolves to `{template}`, a path item given by `$ref: {target}`, which the engine does not follow; write the path item under `paths`"
+        )),
+        None => Err(format!("`{reference}` names no operation of the document")),
+    }
 }
 
 /// The entries a template reads under `$.related`, each once, in template order.
@@ -326,6 +351,7 @@ fn template(
 
 fn action_plan(
     api: &OpenAPI,
+    paths: &PathIndex<'_>,
     action: &Action,
     templates: &[TemplateSource],
     settings: &Settings,
@@ -343,7 +369,7 @@ fn action_plan(
                 .path_ref
                 .clone()
                 .ok_or("the action's `path` is not an operation reference")?;
-            let call = call_plan(api, &parsed, templates, &name, settings)?;
+            let call = call_plan(api, paths, &parsed, templates, &name, settings)?;
             Ok(ActionPlan::Call {
                 placement: placement(action)?,
                 name,

@@ -1,7 +1,6 @@
 //! What the rules share: the model, `paths` indexed once, templates analysed once, and the
 //! sink that applies `syncdef.toml` to what the rules report.
 
-mod paths;
 mod templates;
 
 use std::path::Path;
@@ -11,9 +10,10 @@ use syncdef_definitions::model::{
     Action, ActionType, MethodCommon, OperationField, SyncEntry, Text,
 };
 use syncdef_definitions::operation_ref::{OperationRef, OperationRefError};
+use syncdef_definitions::path_match::PathIndex;
+pub(crate) use syncdef_definitions::path_match::{PathEntry, Resolution};
 use syncdef_definitions::{Definition, Node, SourceFile, Span};
 
-pub(crate) use paths::{Binding, PathEntry, PathIndex};
 pub(crate) use templates::Template;
 
 use crate::codes::Rule;
@@ -58,22 +58,6 @@ pub(crate) struct OperationSite<'a> {
     pub parsed: &'a Result<OperationRef, OperationRefError>,
 }
 
-/// What an operation reference resolves to.
-pub(crate) enum Resolution<'a, 'i> {
-    /// Malformed: reported by SD201 only.
-    Malformed,
-    /// No path matches.
-    NoPath,
-    /// The path matches but lacks the method.
-    NoMethod(&'i PathEntry<'a>),
-    /// Found.
-    Resolved {
-        path: &'i PathEntry<'a>,
-        operation: &'a Node,
-        bindings: Vec<Binding<'a>>,
-    },
-}
-
 impl<'a> Context<'a> {
     pub fn new(doc: &'a Definition, samples: &'a crate::typecheck::Samples) -> Self {
         let text = doc.source.text();
@@ -102,23 +86,10 @@ impl<'a> Context<'a> {
         text.span_of(self.text(), range)
     }
 
-    /// Resolves an operation reference against `paths`.
-    pub fn resolve<'s>(&'s self, site: &OperationSite<'a>) -> Resolution<'a, 's> {
-        let Ok(parsed) = site.parsed else {
-            return Resolution::Malformed;
-        };
-        // The path text lives in the model (owned by the caller for the context's lifetime).
-        let Some(found) = self.paths.find(path_of(site.text, parsed)) else {
-            return Resolution::NoPath;
-        };
-        match found.entry.operation(parsed.method) {
-            Some((operation, _)) => Resolution::Resolved {
-                path: found.entry,
-                operation,
-                bindings: found.bindings,
-            },
-            None => Resolution::NoMethod(found.entry),
-        }
+    /// Resolves an operation reference against `paths`, as the engine does; `None` when it is
+    /// malformed (reported by SD201 only). Binding ranges are offsets in the reference text.
+    pub fn resolve(&self, site: &OperationSite<'a>) -> Option<Resolution<'a>> {
+        site.parsed.as_ref().ok().map(|r| self.paths.resolve(r))
     }
 
     /// Whether `name` is a declared server variable.
@@ -130,14 +101,6 @@ impl<'a> Context<'a> {
     pub fn entry_names(&self) -> impl Iterator<Item = &'a str> + '_ {
         self.entries.iter().map(|e| e.entry.key.value.as_str())
     }
-}
-
-/// The path part of a reference, borrowed from the field's text (the parse keeps an owned
-/// copy), without a query string: `paths` keys never have one, but a reference may fix a query
-/// parameter (QuickBooks deletes with `/customer?operation=delete/post`).
-fn path_of<'t>(text: &'t Text, parsed: &OperationRef) -> &'t str {
-    let path = text.value.get(..parsed.path.len()).unwrap_or("");
-    path.split_once('?').map_or(path, |(p, _)| p)
 }
 
 impl<'a> EntryInfo<'a> {

@@ -144,7 +144,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         let Some(tree) = &template.tree else { continue };
-        let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+        let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
             continue;
         };
         let Some(id) = tree.root().member("id") else {

@@ -39,7 +39,9 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
-            let (Resolution::NoMethod(path), Ok(parsed)) = (ctx.resolve(site), site.parsed) else {
+            let (Some(Resolution::MethodMissing { path }), Ok(parsed)) =
+                (ctx.resolve(site), site.parsed)
+            else {
                 continue;
             };
             let methods = path.methods();

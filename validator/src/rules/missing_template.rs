@@ -82,7 +82,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 /// Whether the operation a `delete` targets declares a request body.
 fn has_request_body(ctx: &Context, site: &crate::context::OperationSite) -> bool {
     match ctx.resolve(site) {
-        Resolution::Resolved { operation, .. } => operation.get("requestBody").is_some(),
+        Some(Resolution::Found { operation, .. }) => operation.get("requestBody").is_some(),
         _ => false,
     }
 }

@@ -73,7 +73,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let Some(template) = info.template(&format!("{op}Request")) else {
                 continue;
             };
-            let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+            let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
             let root = &ctx.doc.root;

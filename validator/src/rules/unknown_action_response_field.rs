@@ -54,7 +54,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             else {
                 continue;
             };
-            let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+            let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
             let bodies = response_schemas(ctx, operation, true);

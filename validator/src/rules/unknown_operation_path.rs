@@ -43,7 +43,7 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
-            let (Resolution::NoPath, Ok(parsed)) = (ctx.resolve(site), site.parsed) else {
+            let (Some(Resolution::NotFound), Ok(parsed)) = (ctx.resolve(site), site.parsed) else {
                 continue;
             };
             let path = &parsed.path;

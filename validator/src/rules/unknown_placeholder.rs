@@ -44,7 +44,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         for site in &info.operations {
             // On an unresolved reference SD202 is the finding; placeholders are judged against
             // the path they fill.
-            let (Resolution::Resolved { bindings, .. }, Ok(parsed)) =
+            let (Some(Resolution::Found { bindings, .. }), Ok(parsed)) =
                 (ctx.resolve(site), site.parsed)
             else {
                 continue;

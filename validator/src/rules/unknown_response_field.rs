@@ -53,7 +53,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let (Some(compiled), Some(tree)) = (&template.compiled, &template.tree) else {
                 continue;
             };
-            let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+            let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
             let schemas = response_schemas(ctx, operation, false);

@@ -41,7 +41,7 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
-            let (Resolution::Resolved { path, bindings, .. }, Ok(parsed)) =
+            let (Some(Resolution::Found { path, bindings, .. }), Ok(parsed)) =
                 (ctx.resolve(site), site.parsed)
             else {
                 continue;

@@ -35,7 +35,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Some(site) = info.operation("update") else {
             continue;
         };
-        let Resolution::Resolved { operation, .. } = ctx.resolve(site) else {
+        let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
             continue;
         };
         if !body_has_sparse(&ctx.doc.root, operation) {
