@@ -18,6 +18,9 @@ use crate::servers::ServerTemplate;
 use crate::synth;
 use crate::transport::SampleResponse;
 
+#[cfg(test)]
+mod agreement;
+
 /// Which push operation a request carries out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
