@@ -123,7 +123,7 @@ pub(crate) async fn run(
             let response = &answer.response;
             // Values are read from a JSON body or headers; a body that is not JSON can still
             // supply headers.
-            let json = answer.json.as_ref().unwrap_or(&Json::Null);
+            let json = answer.body.json().unwrap_or(&Json::Null);
             match placement {
                 Placement::Body(fields) => {
                     for (field, source) in fields {

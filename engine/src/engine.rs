@@ -12,7 +12,7 @@ use crate::action::{self, Phase, Synchronizer};
 use crate::auth::{NoToken, TokenProvider};
 use crate::error::{ErrorClass, LoadRefused, PushError};
 use crate::extract;
-use crate::outcome::{PushOutcome, PushStatus};
+use crate::outcome::{MaskedJson, PushOutcome, PushStatus};
 use crate::plan::{ActionPlan, DefinitionPlan, EntryPlan, OperationKind};
 use crate::reliability::rate_limit::Account;
 use crate::reliability::{
@@ -337,7 +337,7 @@ impl Engine {
                     conflict::find(
                         &self.plan.reliability.conflicts,
                         &answer.response,
-                        answer.json.as_ref().ok(),
+                        &answer.body,
                     )
                 })
                 .flatten();
@@ -351,8 +351,8 @@ impl Engine {
                 .any(|a| matches!(a, ActionPlan::Call { .. }));
             if conflicted || !rereads {
                 run.errors = answer
-                    .json
-                    .as_ref()
+                    .body
+                    .json()
                     .map(extract::error_messages)
                     .unwrap_or_default();
                 let why = if rereads {
@@ -383,23 +383,22 @@ impl Engine {
             }
         };
         run.check_status(step, &answer)?;
-        let json = answer.json.map_err(|m| {
-            PushError::new(
-                ErrorClass::UnknownOutcome,
-                format!("{m}; check the record in the external system before retrying"),
-            )
-            .at(step)
-        });
-        let json = match (json, &call.response) {
-            (Ok(j), _) => j,
+        let body = match (&call.response, answer.body.value()) {
             // Without a response template nothing is read from the body.
-            (Err(_), None) => serde_json::Value::Null,
-            (Err(e), Some(_)) => return Err(e),
+            (None, _) => Value::Null,
+            (Some(_), Ok(body)) => body,
+            (Some(_), Err(m)) => {
+                return Err(PushError::new(
+                    ErrorClass::UnknownOutcome,
+                    format!("{m}; check the record in the external system before retrying"),
+                )
+                .at(step));
+            }
         };
         // A create answered with an empty body where its template expects the new record: the
         // record may well exist (the answer was lost on the way), so "failed" would invite a
         // duplicate.
-        if kind == OperationKind::Create && json.is_null() && call.response.is_some() {
+        if kind == OperationKind::Create && body.is_null() && call.response.is_some() {
             return Err(PushError::new(
                 ErrorClass::UnknownOutcome,
                 format!(
@@ -409,9 +408,9 @@ impl Engine {
             )
             .at(step));
         }
-        let extracted = extract::extract(call.response.as_ref(), &json).map_err(|e| e.at(step))?;
-        if let Some(output) = &extracted.output {
-            run.template(format!("{step}Response"), output);
+        let extracted = extract::extract(call.response.as_ref(), &body).map_err(|e| e.at(step))?;
+        if let Some(output) = extracted.output {
+            run.template([step, "Response"].concat(), MaskedJson::from_value(output));
         }
         if !extracted.success {
             run.errors = extracted.errors.clone();

@@ -1,6 +1,8 @@
 //! Reading the external system's answer: the response template's `{id, errors, success}`
 //! (spec 2.6 rule 7, 7.1), the id's conversion, and error messages of failed answers.
 
+use std::sync::OnceLock;
+
 use serde_json::Value as Json;
 use syncdef_transform::{Template, Value};
 
@@ -8,7 +10,7 @@ use crate::error::PushError;
 use crate::lookup;
 
 /// What the response template extracted.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Extracted {
     /// The external id, as a string.
     pub id: Option<String>,
@@ -17,16 +19,66 @@ pub(crate) struct Extracted {
     /// `success` (true when the template does not say).
     pub success: bool,
     /// The template's whole output, for the audit trail.
-    pub output: Option<Json>,
+    pub output: Option<Value>,
 }
 
-/// The response body as JSON: `null` when empty, an error when it is not JSON and a template
-/// has to read it.
-pub(crate) fn body(bytes: &[u8]) -> Result<Json, String> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Json::Null);
+/// A response body, parsed as each reader needs it: straight into the template language's
+/// [`Value`] for the response template, into [`Json`] (once, kept) for the audit trail and for
+/// reading named fields, error messages and conflict codes. A create's answer is read by its
+/// template only, so its body is parsed once, into the form the template reads, during the push.
+///
+/// Both parses use the same JSON reader, so a body is JSON for one exactly when it is for the
+/// other; an empty body is `null`.
+#[derive(Debug)]
+pub(crate) struct ResponseBody {
+    bytes: Vec<u8>,
+    json: OnceLock<Result<Json, String>>,
+}
+
+impl ResponseBody {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        ResponseBody {
+            bytes,
+            json: OnceLock::new(),
+        }
     }
-    serde_json::from_slice(bytes).map_err(|e| format!("the response body is not JSON: {e}"))
+
+    fn is_empty(&self) -> bool {
+        self.bytes.iter().all(u8::is_ascii_whitespace)
+    }
+
+    /// The body as JSON, or why it is not JSON.
+    pub fn json(&self) -> Result<&Json, &str> {
+        self.json
+            .get_or_init(|| {
+                if self.is_empty() {
+                    return Ok(Json::Null);
+                }
+                serde_json::from_slice(&self.bytes).map_err(not_json)
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// The body as a template reads it, or why it is not JSON.
+    pub fn value(&self) -> Result<Value, String> {
+        if let Some(parsed) = self.json.get() {
+            return parsed.as_ref().map(Value::from).map_err(Clone::clone);
+        }
+        if self.is_empty() {
+            return Ok(Value::Null);
+        }
+        Value::from_json_slice(&self.bytes).map_err(not_json)
+    }
+
+    /// The bytes as received.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+fn not_json(e: serde_json::Error) -> String {
+    format!("the response body is not JSON: {e}")
 }
 
 /// Applies `template` (if any) to the response body.
@@ -35,7 +87,7 @@ pub(crate) fn body(bytes: &[u8]) -> Result<Json, String> {
 /// - `errors` is an array; strings are kept, other items written as JSON. A single string is one
 ///   error.
 /// - `id` may be a string or a number; null or an empty string is no id.
-pub(crate) fn extract(template: Option<&Template>, body: &Json) -> Result<Extracted, PushError> {
+pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extracted, PushError> {
     let Some(template) = template else {
         return Ok(Extracted {
             id: None,
@@ -45,12 +97,14 @@ pub(crate) fn extract(template: Option<&Template>, body: &Json) -> Result<Extrac
         });
     };
     let out = template
-        .apply(&Value::from(body))
+        .apply(body)
         .map_err(|e| PushError::configuration(format!("the response template failed: {e}")))?;
-    let out = Json::from(out);
-    let success = match out.get("success") {
+    // Only the three members are read as JSON (each converted as the whole output would be);
+    // the output itself goes to the audit trail as it is.
+    let member = |name: &str| out.get(name).map(Json::from);
+    let success = match member("success") {
         None | Some(Json::Null) => true,
-        Some(Json::Bool(b)) => *b,
+        Some(Json::Bool(b)) => b,
         Some(Json::String(s)) if s.eq_ignore_ascii_case("true") => true,
         Some(Json::String(s)) if s.eq_ignore_ascii_case("false") => false,
         Some(other) => {
@@ -59,15 +113,15 @@ pub(crate) fn extract(template: Option<&Template>, body: &Json) -> Result<Extrac
             )));
         }
     };
-    let errors = match out.get("errors") {
+    let errors = match member("errors") {
         None | Some(Json::Null) => Vec::new(),
         Some(Json::Array(items)) => items.iter().filter_map(error_text).collect(),
-        Some(one) => error_text(one).into_iter().collect(),
+        Some(one) => error_text(&one).into_iter().collect(),
     };
-    let id = match out.get("id") {
+    let id = match member("id") {
         None | Some(Json::Null) => None,
         Some(Json::String(s)) if s.is_empty() => None,
-        Some(v) => Some(id_text(v).ok_or_else(|| {
+        Some(v) => Some(id_text(&v).ok_or_else(|| {
             PushError::configuration(format!(
                 "the response template gives `id: {v}`; it must be a string or a number"
             ))
@@ -182,7 +236,8 @@ mod tests {
             &Settings::default(),
         )
         .unwrap();
-        let e = extract(Some(&t), &json!({"Customer": {"Id": "67"}})).unwrap();
+        let body = Value::from(json!({"Customer": {"Id": "67"}}));
+        let e = extract(Some(&t), &body).unwrap();
         assert_eq!(e.id.as_deref(), Some("67"));
         assert!(e.success);
         let t = Template::compile(
@@ -190,11 +245,35 @@ mod tests {
             &Settings::default(),
         )
         .unwrap();
-        let e = extract(Some(&t), &Json::Null).unwrap();
+        let e = extract(Some(&t), &Value::Null).unwrap();
         assert_eq!(
             (e.id.as_deref(), e.success, e.errors),
             (Some("7"), false, vec!["no".to_owned()])
         );
+    }
+
+    #[test]
+    fn response_bodies() {
+        for text in [
+            r#"{"a": [1, 2.5, "x"], "b": null}"#,
+            "",
+            "  \n",
+            "<html>",
+            "{\"a\": 1e400}",
+        ] {
+            let body = ResponseBody::new(text.as_bytes().to_vec());
+            let value = body.value();
+            // The same answer from both readers, whichever runs first.
+            assert_eq!(value.is_ok(), body.json().is_ok(), "{text}");
+            assert_eq!(body.value().ok(), value.as_ref().ok().cloned(), "{text}");
+            if let (Ok(v), Ok(j)) = (&value, body.json()) {
+                assert_eq!(*v, Value::from(j), "{text}");
+            }
+        }
+        assert!(ResponseBody::new(Vec::new()).json().unwrap().is_null());
+        assert!(ResponseBody::new(b" ".to_vec()).value().unwrap().is_null());
+        let e = ResponseBody::new(b"<html>".to_vec()).value().unwrap_err();
+        assert!(e.starts_with("the response body is not JSON"), "{e}");
     }
 
     #[test]

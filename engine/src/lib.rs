@@ -39,6 +39,7 @@ mod error;
 mod extract;
 mod lookup;
 pub mod mask;
+mod masked;
 pub mod outcome;
 pub mod plan;
 pub mod reliability;
@@ -54,7 +55,9 @@ pub use action::{Phase, SyncRequest, Synchronizer};
 pub use auth::{NoToken, StaticToken, TokenProvider};
 pub use engine::{Engine, Loaded};
 pub use error::{ErrorClass, LoadRefused, PushError};
-pub use outcome::{Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse};
+pub use outcome::{
+    Exchange, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
+};
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use reliability::{
     ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,

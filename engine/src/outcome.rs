@@ -1,12 +1,15 @@
 //! The typed result of a push and its audit trail.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::error::PushError;
+use crate::extract::ResponseBody;
 use crate::mask;
+pub use crate::masked::MaskedJson;
 use crate::plan::OperationKind;
 use crate::transport::{HttpRequest, HttpResponse};
 
@@ -76,8 +79,8 @@ impl PushOutcome {
 pub struct TemplateOutput {
     /// The template's name (`createRequest`).
     pub name: String,
-    /// What it produced.
-    pub output: Json,
+    /// What it produced, secrets masked.
+    pub output: MaskedJson,
 }
 
 /// One request and its response (or why there is none).
@@ -113,14 +116,14 @@ pub struct RecordedRequest {
     /// Headers in the order sent (a JSON object in serialized form).
     #[serde(serialize_with = "header_map")]
     pub headers: Vec<(String, String)>,
-    /// The body as JSON (`null` when there is none).
-    pub body: Json,
+    /// The body as JSON (`null` when there is none), secrets masked.
+    pub body: MaskedJson,
 }
 
 impl RecordedRequest {
-    /// The request with `shown_body`, its body already rendered as masked JSON (the engine
-    /// has it from the template; parsing the bytes again would cost as much as building them).
-    pub(crate) fn with_body(request: &HttpRequest, shown_body: Json) -> Self {
+    /// The request with `shown_body`, its body as the template made it (parsing the bytes
+    /// again would cost as much as building them).
+    pub(crate) fn with_body(request: &HttpRequest, shown_body: MaskedJson) -> Self {
         RecordedRequest {
             method: request.method.as_str().to_ascii_uppercase(),
             url: mask::url(&request.url),
@@ -142,16 +145,16 @@ pub struct RecordedResponse {
     /// Headers (a JSON object in serialized form).
     #[serde(serialize_with = "header_map")]
     pub headers: Vec<(String, String)>,
-    /// The body: JSON when it parses, otherwise its text.
-    pub body: Json,
+    /// The body: JSON when it parses (secrets masked), otherwise its text.
+    pub body: MaskedJson,
     /// Whether a dry-run made this response up.
     pub synthesized: bool,
 }
 
 impl RecordedResponse {
-    /// The response with its body already parsed (once, for both the audit trail and the
-    /// engine's reading of it).
-    pub(crate) fn from_parsed(response: &HttpResponse, parsed: &Result<Json, String>) -> Self {
+    /// The response with its body, shared with the engine's reading of it (`response.body`
+    /// has been moved there).
+    pub(crate) fn new(response: &HttpResponse, body: &Arc<ResponseBody>) -> Self {
         RecordedResponse {
             status: response.status,
             headers: response
@@ -159,10 +162,7 @@ impl RecordedResponse {
                 .iter()
                 .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
                 .collect(),
-            body: match parsed {
-                Ok(json) => mask::json(json),
-                Err(_) => text_body(&response.body),
-            },
+            body: MaskedJson::from_response(Arc::clone(body)),
             synthesized: response.synthesized,
         }
     }
@@ -170,7 +170,7 @@ impl RecordedResponse {
 
 /// A body that is not JSON is shown as text, cut at 4 KiB so that an HTML error page does not
 /// swamp the audit trail.
-fn text_body(bytes: &[u8]) -> Json {
+pub(crate) fn text_body(bytes: &[u8]) -> Json {
     let text = String::from_utf8_lossy(bytes);
     Json::String(text.chars().take(4096).collect())
 }

@@ -2,20 +2,19 @@
 //! and what it has done (the audit trail), and the sending of each request.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
-use serde_json::Value as Json;
 use syncdef_transform::{Map, Value};
 use url::Url;
 
 use crate::auth::Secret;
 use crate::engine::Engine;
 use crate::error::{ErrorClass, PushError};
-use crate::extract;
-use crate::mask;
+use crate::extract::{self, ResponseBody};
 use crate::outcome::{
-    Exchange, PushOutcome, PushStatus, RecordedRequest, RecordedResponse, TemplateOutput,
+    Exchange, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
+    TemplateOutput,
 };
 use crate::plan::{CallPlan, OperationKind};
 use crate::reliability::rate_limit::Account;
@@ -25,10 +24,12 @@ use crate::servers::Server;
 use crate::state::RecordState;
 use crate::transport::{HttpRequest, HttpResponse, TransportError};
 
-/// A response and its body parsed as JSON (or why it is not JSON), parsed once.
+/// A response, its body apart: shared with the audit trail's record of the response and parsed
+/// as each reader needs it.
 pub(crate) struct Answer {
+    /// Status and headers (its `body` is empty: moved to `body`).
     pub response: HttpResponse,
-    pub json: Result<Json, String>,
+    pub body: Arc<ResponseBody>,
     /// A gateway error (502, 504) to a request that is not safe to repeat: the upstream may
     /// have carried it out, so its outcome is unknown rather than transient.
     pub maybe_done: bool,
@@ -36,10 +37,10 @@ pub(crate) struct Answer {
     pub retry_after: Option<Duration>,
 }
 
-/// A request body: the bytes sent and the masked JSON shown in the audit trail.
+/// A request body: the bytes sent and the JSON shown in the audit trail.
 pub(crate) struct Body {
     pub bytes: Vec<u8>,
-    pub shown: Json,
+    pub shown: MaskedJson,
 }
 
 /// What templates and placeholders can read, growing as pre-actions run.
@@ -78,34 +79,53 @@ impl Scope {
     /// record, as `{<Entry>.IntegrationId}` fills paths: from the record state, or from an
     /// `ApiSynchronization` pre-action that pushed it).
     pub fn input(&self, root: &str, record: &Value) -> Value {
-        let text = |s: &Option<String>| s.as_deref().map_or(Value::Null, Value::from);
-        let mut vars = Map::with_capacity(self.server.variables.len());
-        for (k, v) in &self.server.variables {
-            vars.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
-        }
+        let keys = &*INPUT_KEYS;
+        let text = |s: Option<&str>| s.map_or(Value::Null, Value::from);
         let mut tokens = Map::with_capacity(self.body_values.len());
         for (k, v) in &self.body_values {
             tokens.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
         }
         let mut input = Map::with_capacity(6);
         input.insert(Arc::from(root), record.clone());
-        input.insert(Arc::from("serverVariables"), Value::object(vars));
-        input.insert(Arc::from("externalId"), text(&self.external_id));
         input.insert(
-            Arc::from("syncToken"),
-            text(&self.body_values.first().map(|(_, v)| v.clone())),
+            keys.server_variables.clone(),
+            self.server.template_variables.clone(),
         );
-        input.insert(Arc::from("syncTokens"), Value::object(tokens));
+        input.insert(keys.external_id.clone(), text(self.external_id.as_deref()));
+        input.insert(
+            keys.sync_token.clone(),
+            text(self.body_values.first().map(|(_, v)| v.as_str())),
+        );
+        input.insert(keys.sync_tokens.clone(), Value::object(tokens));
         let mut related = Map::with_capacity(self.related.len());
         for (entry, id) in &self.related {
             let mut ids = Map::with_capacity(1);
-            ids.insert(Arc::from("IntegrationId"), Value::from(id.as_str()));
+            ids.insert(keys.integration_id.clone(), Value::from(id.as_str()));
             related.insert(Arc::from(entry.as_str()), Value::object(ids));
         }
-        input.insert(Arc::from("related"), Value::object(related));
+        input.insert(keys.related.clone(), Value::object(related));
         Value::object(input)
     }
 }
+
+/// The member names of every template input, allocated once for all pushes.
+struct InputKeys {
+    server_variables: Arc<str>,
+    external_id: Arc<str>,
+    sync_token: Arc<str>,
+    sync_tokens: Arc<str>,
+    related: Arc<str>,
+    integration_id: Arc<str>,
+}
+
+static INPUT_KEYS: LazyLock<InputKeys> = LazyLock::new(|| InputKeys {
+    server_variables: Arc::from("serverVariables"),
+    external_id: Arc::from("externalId"),
+    sync_token: Arc::from("syncToken"),
+    sync_tokens: Arc::from("syncTokens"),
+    related: Arc::from("related"),
+    integration_id: Arc::from("IntegrationId"),
+});
 
 /// The audit trail and results of one push.
 pub(crate) struct Run {
@@ -142,11 +162,8 @@ impl Run {
         self.notes.push(note);
     }
 
-    pub fn template(&mut self, name: String, output: &Json) {
-        self.templates.push(TemplateOutput {
-            name,
-            output: mask::json(output),
-        });
+    pub fn template(&mut self, name: String, output: MaskedJson) {
+        self.templates.push(TemplateOutput { name, output });
     }
 
     pub fn finish(self, result: Result<PushStatus, PushError>) -> PushOutcome {
@@ -198,18 +215,15 @@ impl Run {
         let out = template.apply(input).map_err(|e| {
             PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
         })?;
-        let shown = mask::json(&Json::from(&out));
-        self.templates.push(TemplateOutput {
-            name: format!("{step}Request"),
-            output: shown.clone(),
-        });
         if out.is_null() {
+            self.template([step, "Request"].concat(), MaskedJson::null());
             return Ok(None);
         }
-        Ok(Some(Body {
-            bytes: out.to_json_compact().into_bytes(),
-            shown,
-        }))
+        let bytes = out.to_json_compact().into_bytes();
+        // One record of the output, shared by the template's entry and every attempt's request.
+        let shown = MaskedJson::from_value(out);
+        self.template([step, "Request"].concat(), shown.clone());
+        Ok(Some(Body { bytes, shown }))
     }
 
     /// Sends one request with the engine's transport and token: retries transient failures
@@ -230,7 +244,7 @@ impl Run {
     ) -> Result<Answer, PushError> {
         let (body, shown) = match body {
             Some(b) => (Some(b.bytes), b.shown),
-            None => (None, Json::Null),
+            None => (None, MaskedJson::null()),
         };
         let Some(transport) = &engine.transport else {
             return Err(PushError::configuration(
@@ -344,7 +358,7 @@ impl Run {
         &mut self,
         transport: &dyn crate::transport::Transport,
         request: &HttpRequest,
-        shown_body: &Json,
+        shown_body: &MaskedJson,
         attempt: u32,
         repeatable: bool,
     ) -> Result<Answer, PushError> {
@@ -360,8 +374,8 @@ impl Run {
                 "throttled by the account's rate limit"
             );
         }
-        let started = self.started.elapsed();
         let at = Instant::now();
+        let started = at.saturating_duration_since(self.started);
         let result = transport.send(request).await;
         let duration = at.elapsed();
         drop(permit);
@@ -378,7 +392,7 @@ impl Run {
             "external request"
         );
         match result {
-            Ok(response) => {
+            Ok(mut response) => {
                 if response.synthesized {
                     let source = request.sample.as_ref().map_or("none", |s| s.source);
                     self.note(format!(
@@ -390,19 +404,19 @@ impl Run {
                         }
                     ));
                 }
-                let json = extract::body(&response.body);
+                let body = Arc::new(ResponseBody::new(std::mem::take(&mut response.body)));
                 self.exchanges.push(Exchange {
                     step,
                     attempt,
                     request: recorded,
-                    response: Some(RecordedResponse::from_parsed(&response, &json)),
+                    response: Some(RecordedResponse::new(&response, &body)),
                     error: None,
                     started,
                     duration,
                 });
                 Ok(Answer {
                     response,
-                    json,
+                    body,
                     maybe_done: false,
                     retry_after: None,
                 })
@@ -444,8 +458,8 @@ impl Run {
         }
         let status = response.status;
         let messages = answer
-            .json
-            .as_ref()
+            .body
+            .json()
             .map(extract::error_messages)
             .unwrap_or_default();
         let mut message = format!("the external system answered HTTP {status}");
@@ -490,7 +504,7 @@ fn headers(
     if let Some(token) = token {
         h.push((
             "authorization".to_owned(),
-            format!("Bearer {}", token.expose()),
+            ["Bearer ", token.expose()].concat(),
         ));
     }
     h.extend(extra.iter().cloned());

@@ -1,8 +1,10 @@
 //! The external system's server URL: the definition's first server with its variables.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use openapiv3::OpenAPI;
+use syncdef_transform::Value;
 use url::Url;
 
 use crate::error::PushError;
@@ -28,6 +30,9 @@ pub(crate) struct ServerTemplate {
 pub(crate) struct Server {
     pub base: Url,
     pub variables: BTreeMap<String, String>,
+    /// `variables` as templates read them (`$.serverVariables`), built once per server rather
+    /// than once per push.
+    pub template_variables: Value,
 }
 
 impl ServerTemplate {
@@ -141,6 +146,16 @@ impl ServerTemplate {
                 "the server URL `{base}` must be an absolute http or https URL"
             )));
         }
-        Ok(Server { base, variables })
+        let template_variables = Value::object(
+            variables
+                .iter()
+                .map(|(k, v)| (Arc::from(k.as_str()), Value::from(v.as_str())))
+                .collect(),
+        );
+        Ok(Server {
+            base,
+            variables,
+            template_variables,
+        })
     }
 }

@@ -8,6 +8,7 @@
 use serde::Deserialize;
 use serde_json::Value as Json;
 
+use crate::extract::ResponseBody;
 use crate::transport::HttpResponse;
 
 /// One way an external system reports a conflict: a status and, optionally, a body value.
@@ -71,13 +72,17 @@ impl ConflictRule {
     }
 }
 
-/// The first rule of `rules` that `response` matches.
+/// The first rule of `rules` that `response` (its body `body`) matches. The body is parsed
+/// only when a rule with a body path has the response's status.
 pub(crate) fn find<'r>(
     rules: &'r [ConflictRule],
     response: &HttpResponse,
-    json: Option<&Json>,
+    body: &ResponseBody,
 ) -> Option<&'r ConflictRule> {
-    rules.iter().find(|r| r.matches(response, json))
+    rules
+        .iter()
+        .filter(|r| r.status == response.status)
+        .find(|r| r.path.is_none() || r.matches(response, body.json().ok()))
 }
 
 #[derive(Debug, PartialEq)]

@@ -34,7 +34,9 @@ impl RecordLimits {
     /// # Errors
     /// A configuration error naming the limit and how to raise it.
     pub fn check(&self, record: &Value) -> Result<(), PushError> {
-        let mut stack: Vec<(&Value, usize)> = vec![(record, 1)];
+        // Room for a platform record's usual breadth without growing.
+        let mut stack: Vec<(&Value, usize)> = Vec::with_capacity(32);
+        stack.push((record, 1));
         let (mut values, mut text) = (0usize, 0usize);
         while let Some((value, depth)) = stack.pop() {
             values += 1;
