@@ -426,14 +426,14 @@ impl Engine {
             .at(step));
         }
         let id = match kind {
-            OperationKind::Create => Some(extracted.id.clone().ok_or_else(|| {
+            OperationKind::Create => Some(extracted.id.ok_or_else(|| {
                 PushError::new(
                     ErrorClass::UnknownOutcome,
                     format!("the external system accepted the create, but `{step}Response` extracted no `id`; the record may exist there: check before retrying, and fix the template"),
                 )
                 .at(step)
             })?),
-            _ => extracted.id.clone().or_else(|| state.external_id.clone()),
+            _ => extracted.id.or_else(|| state.external_id.clone()),
         };
         scope.external_id = id.clone();
         run.external_id = id;

@@ -56,7 +56,7 @@ pub use auth::{NoToken, StaticToken, TokenProvider};
 pub use engine::{Engine, Loaded};
 pub use error::{ErrorClass, LoadRefused, PushError};
 pub use outcome::{
-    Exchange, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
+    Exchange, MaskedHeaders, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
 };
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use reliability::{

@@ -1,14 +1,16 @@
-//! JSON in the audit trail: request and response bodies and template outputs, secrets masked,
-//! rendered when first looked at rather than during the push.
+//! What the audit trail shows of bodies, template outputs and headers: secrets masked, rendered
+//! when first looked at rather than during the push.
 //!
-//! A push makes its bodies anyway (the template's output, the parsed answer); the audit trail
-//! keeps a shared handle on them instead of a masked copy of each. A worker pushing thousands of
-//! records that never reads the trail pays nothing for it; `dry-run` and anything else that
-//! reads it gets the masked JSON, built once and shared by every clone.
+//! A push makes these anyway (the template's output, the answer's bytes, the headers sent and
+//! received); the audit trail keeps a shared handle on them instead of a masked copy of each. A
+//! worker pushing thousands of records that never reads the trail pays nothing for it;
+//! `dry-run` and anything else that reads it gets the masked form, built once and shared by
+//! every clone.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
 use syncdef_transform::Value;
@@ -16,6 +18,7 @@ use syncdef_transform::Value;
 use crate::extract::ResponseBody;
 use crate::mask;
 use crate::outcome::text_body;
+use crate::transport::HttpResponse;
 
 /// JSON with every secret member masked ([`mask::json`]). Dereferences to the masked
 /// [`serde_json::Value`]; `Debug`, `Display` and `Serialize` show it too. The unmasked source
@@ -150,6 +153,125 @@ impl Serialize for MaskedJson {
     }
 }
 
+/// Headers in the order sent or received, secret values masked ([`mask::header_value`]).
+/// Dereferences to the masked `(name, value)` pairs; `Debug` shows them too, `Serialize` writes
+/// a JSON object. The unmasked source is private: no method gives it out. Cloning shares it.
+#[derive(Clone)]
+pub struct MaskedHeaders(Arc<HeadersShown>);
+
+struct HeadersShown {
+    source: HeaderSource,
+    masked: OnceLock<Vec<(String, String)>>,
+}
+
+enum HeaderSource {
+    /// The headers of a request, shared with the request sent.
+    Sent(Arc<[(String, String)]>),
+    /// The headers of a response, shared with the engine's reading of it.
+    Received(Arc<HttpResponse>),
+    /// Already masked (given by the caller).
+    Masked,
+}
+
+impl MaskedHeaders {
+    pub(crate) fn sent(headers: Arc<[(String, String)]>) -> Self {
+        Self::lazy(HeaderSource::Sent(headers))
+    }
+
+    pub(crate) fn received(response: Arc<HttpResponse>) -> Self {
+        Self::lazy(HeaderSource::Received(response))
+    }
+
+    fn lazy(source: HeaderSource) -> Self {
+        MaskedHeaders(Arc::new(HeadersShown {
+            source,
+            masked: OnceLock::new(),
+        }))
+    }
+
+    /// The masked headers.
+    #[must_use]
+    pub fn pairs(&self) -> &[(String, String)] {
+        let shown = &*self.0;
+        shown.masked.get_or_init(|| {
+            let source: &[(String, String)] = match &shown.source {
+                HeaderSource::Sent(h) => h,
+                HeaderSource::Received(r) => &r.headers,
+                // Set at construction.
+                HeaderSource::Masked => &[],
+            };
+            source
+                .iter()
+                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
+                .collect()
+        })
+    }
+}
+
+impl Default for MaskedHeaders {
+    fn default() -> Self {
+        MaskedHeaders::from(Vec::new())
+    }
+}
+
+impl From<Vec<(String, String)>> for MaskedHeaders {
+    /// Headers given by the caller: masked now.
+    fn from(headers: Vec<(String, String)>) -> Self {
+        let masked = OnceLock::new();
+        let _ = masked.set(
+            headers
+                .iter()
+                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
+                .collect(),
+        );
+        MaskedHeaders(Arc::new(HeadersShown {
+            source: HeaderSource::Masked,
+            masked,
+        }))
+    }
+}
+
+impl std::ops::Deref for MaskedHeaders {
+    type Target = [(String, String)];
+
+    fn deref(&self) -> &[(String, String)] {
+        self.pairs()
+    }
+}
+
+impl<'a> IntoIterator for &'a MaskedHeaders {
+    type Item = &'a (String, String);
+    type IntoIter = std::slice::Iter<'a, (String, String)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.pairs().iter()
+    }
+}
+
+impl PartialEq for MaskedHeaders {
+    fn eq(&self, other: &Self) -> bool {
+        self.pairs() == other.pairs()
+    }
+}
+
+impl fmt::Debug for MaskedHeaders {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.pairs(), f)
+    }
+}
+
+impl Serialize for MaskedHeaders {
+    /// A JSON object, in order (a repeated name keeps its last value when read back).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let pairs = self.pairs();
+        let mut map = s.serialize_map(Some(pairs.len()))?;
+        for (k, v) in pairs {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +297,35 @@ mod tests {
             *MaskedJson::from(json!({"code": "c"})),
             json!({"code": "***"})
         );
+    }
+
+    #[test]
+    fn headers_are_masked() {
+        let sent: Arc<[(String, String)]> = Arc::from(vec![
+            ("authorization".to_owned(), "Bearer s3cret".to_owned()),
+            ("If-Match".to_owned(), "W/\"1\"".to_owned()),
+        ]);
+        let shown = MaskedHeaders::sent(sent);
+        let masked = [
+            ("authorization".to_owned(), "Bearer ***".to_owned()),
+            ("If-Match".to_owned(), "W/\"1\"".to_owned()),
+        ];
+        assert_eq!(*shown, masked);
+        assert!(!format!("{shown:?}").contains("s3cret"));
+        assert_eq!(
+            serde_json::to_value(&shown).unwrap(),
+            json!({"authorization": "Bearer ***", "If-Match": "W/\"1\""})
+        );
+        let response = HttpResponse {
+            headers: vec![("set-cookie".to_owned(), "id=1".to_owned())],
+            ..HttpResponse::default()
+        };
+        assert_eq!(
+            *MaskedHeaders::received(Arc::new(response)),
+            [("set-cookie".to_owned(), "***".to_owned())]
+        );
+        let given = MaskedHeaders::from(vec![("x-api-key".to_owned(), "k".to_owned())]);
+        assert_eq!(*given, [("x-api-key".to_owned(), "***".to_owned())]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 use crate::error::PushError;
 use crate::extract::ResponseBody;
 use crate::mask;
-pub use crate::masked::MaskedJson;
+pub use crate::masked::{MaskedHeaders, MaskedJson};
 use crate::plan::OperationKind;
 use crate::transport::{HttpRequest, HttpResponse};
 
@@ -113,9 +113,8 @@ pub struct RecordedRequest {
     pub method: String,
     /// The URL, secret query parameters masked.
     pub url: String,
-    /// Headers in the order sent (a JSON object in serialized form).
-    #[serde(serialize_with = "header_map")]
-    pub headers: Vec<(String, String)>,
+    /// Headers in the order sent, secrets masked (a JSON object in serialized form).
+    pub headers: MaskedHeaders,
     /// The body as JSON (`null` when there is none), secrets masked.
     pub body: MaskedJson,
 }
@@ -127,11 +126,7 @@ impl RecordedRequest {
         RecordedRequest {
             method: request.method.as_str().to_ascii_uppercase(),
             url: mask::url(&request.url),
-            headers: request
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
-                .collect(),
+            headers: MaskedHeaders::sent(Arc::clone(&request.headers)),
             body: shown_body,
         }
     }
@@ -142,9 +137,8 @@ impl RecordedRequest {
 pub struct RecordedResponse {
     /// The status code.
     pub status: u16,
-    /// Headers (a JSON object in serialized form).
-    #[serde(serialize_with = "header_map")]
-    pub headers: Vec<(String, String)>,
+    /// Headers, secrets masked (a JSON object in serialized form).
+    pub headers: MaskedHeaders,
     /// The body: JSON when it parses (secrets masked), otherwise its text.
     pub body: MaskedJson,
     /// Whether a dry-run made this response up.
@@ -152,16 +146,12 @@ pub struct RecordedResponse {
 }
 
 impl RecordedResponse {
-    /// The response with its body, shared with the engine's reading of it (`response.body`
-    /// has been moved there).
-    pub(crate) fn new(response: &HttpResponse, body: &Arc<ResponseBody>) -> Self {
+    /// The response, shared with the engine's reading of it, and its body (moved out of
+    /// `response`).
+    pub(crate) fn new(response: &Arc<HttpResponse>, body: &Arc<ResponseBody>) -> Self {
         RecordedResponse {
             status: response.status,
-            headers: response
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
-                .collect(),
+            headers: MaskedHeaders::received(Arc::clone(response)),
             body: MaskedJson::from_response(Arc::clone(body)),
             synthesized: response.synthesized,
         }
@@ -177,13 +167,4 @@ pub(crate) fn text_body(bytes: &[u8]) -> Json {
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((d.as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0)
-}
-
-fn header_map<S: serde::Serializer>(headers: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    let mut map = s.serialize_map(Some(headers.len()))?;
-    for (k, v) in headers {
-        map.serialize_entry(k, v)?;
-    }
-    map.end()
 }

@@ -27,8 +27,9 @@ use crate::transport::{HttpRequest, HttpResponse, TransportError};
 /// A response, its body apart: shared with the audit trail's record of the response and parsed
 /// as each reader needs it.
 pub(crate) struct Answer {
-    /// Status and headers (its `body` is empty: moved to `body`).
-    pub response: HttpResponse,
+    /// Status and headers (its `body` is empty: moved to `body`); shared with the audit
+    /// trail's record of the response.
+    pub response: Arc<HttpResponse>,
     pub body: Arc<ResponseBody>,
     /// A gateway error (502, 504) to a request that is not safe to repeat: the upstream may
     /// have carried it out, so its outcome is unknown rather than transient.
@@ -405,6 +406,7 @@ impl Run {
                     ));
                 }
                 let body = Arc::new(ResponseBody::new(std::mem::take(&mut response.body)));
+                let response = Arc::new(response);
                 self.exchanges.push(Exchange {
                     step,
                     attempt,
@@ -495,7 +497,7 @@ fn headers(
     token: Option<&Secret>,
     has_body: bool,
     extra: &[(String, String)],
-) -> Vec<(String, String)> {
+) -> Arc<[(String, String)]> {
     let mut h = Vec::with_capacity(3 + extra.len());
     h.push(("accept".to_owned(), "application/json".to_owned()));
     if has_body {
@@ -508,5 +510,5 @@ fn headers(
         ));
     }
     h.extend(extra.iter().cloned());
-    h
+    h.into()
 }

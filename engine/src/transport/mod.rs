@@ -37,7 +37,8 @@ pub struct HttpRequest {
     /// The absolute URL, always on one of the definition's servers.
     pub url: Url,
     /// Headers in the order they are sent, secrets unmasked (transports must not log them).
-    pub headers: Vec<(String, String)>,
+    /// Shared with the audit trail's record of the request.
+    pub headers: Arc<[(String, String)]>,
     /// The JSON body, serialized.
     pub body: Option<Vec<u8>>,
     /// The operation's sample response, for transports that synthesise answers.

@@ -119,7 +119,7 @@ impl ReqwestTransport {
         let mut builder = self
             .client
             .request(method(request.method), request.url.clone());
-        for (name, value) in &request.headers {
+        for (name, value) in request.headers.iter() {
             builder = builder.header(name, value);
         }
         if let Some(body) = &request.body {
@@ -131,10 +131,12 @@ impl ReqwestTransport {
             .headers()
             .iter()
             .map(|(k, v)| {
-                (
-                    k.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
+                let value = match v.to_str() {
+                    Ok(text) => text.to_owned(),
+                    // Not visible ASCII: kept as far as it is UTF-8.
+                    Err(_) => String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                };
+                (k.as_str().to_owned(), value)
             })
             .collect();
         let body = response
