@@ -16,9 +16,11 @@
 //! (`companies({companyId})`). A `{` without a `}` in its template segment is literal text.
 //!
 //! Among matching templates the one with the most literal text wins (`/users/me` over
-//! `/users/{id}`, as OpenAPI prescribes), the first in document order on ties; only then is the
-//! method looked up, so a reference whose method is on a less specific path is reported, not
-//! silently sent elsewhere.
+//! `/users/{id}`, as OpenAPI prescribes); among equally specific ones (which OpenAPI calls
+//! identical, yet real descriptions such as GitHub's have: `/orgs/{org}/attestations/{id}` for
+//! DELETE beside `/orgs/{org}/attestations/{digest}` for GET) the first that has the reference's
+//! method, else the first in document order. A reference whose method is only on a less
+//! specific path is reported, not silently sent elsewhere.
 //!
 //! Templates are bucketed by segment count, so a lookup scans only paths of the right length,
 //! never all of a 13 MB document's paths.
@@ -171,7 +173,7 @@ impl<'a> PathIndex<'a> {
     /// operation for the reference's method.
     #[must_use]
     pub fn resolve(&self, reference: &OperationRef) -> Resolution<'a> {
-        let Some(found) = self.find(without_query(&reference.path)) else {
+        let Some(found) = self.best(without_query(&reference.path), Some(reference.method)) else {
             return Resolution::NotFound;
         };
         match found.entry.operation(reference.method) {
@@ -189,17 +191,25 @@ impl<'a> PathIndex<'a> {
     /// document order on ties.
     #[must_use]
     pub fn find(&self, path: &str) -> Option<PathMatch<'a>> {
+        self.best(path, None)
+    }
+
+    /// [`PathIndex::find`], where a tie goes to the first path that has `method`.
+    fn best(&self, path: &str, method: Option<HttpMethod>) -> Option<PathMatch<'a>> {
         let segments = split_with_offsets(path);
         let candidates = self.by_len.get(&segments.len())?;
         let mut best: Option<(usize, PathMatch<'a>)> = None;
+        let has = |entry: PathEntry<'a>| method.is_some_and(|m| entry.operation(m).is_some());
         for &i in candidates {
             let compiled = &self.compiled[i];
-            if best
-                .as_ref()
-                .is_some_and(|(s, _)| compiled.literal_len <= *s)
-            {
-                // It could only tie, and the earlier path wins ties.
-                continue;
+            if let Some((score, current)) = &best {
+                let better = compiled.literal_len > *score
+                    || (compiled.literal_len == *score
+                        && !has(current.entry)
+                        && has(self.entries[i]));
+                if !better {
+                    continue;
+                }
             }
             let mut bindings = Vec::new();
             let matched = compiled

@@ -161,11 +161,15 @@ fn the_most_specific_path_wins_before_the_method_is_looked_up() {
 }
 
 #[test]
-fn equally_specific_paths_go_by_document_order_whatever_the_method() {
-    // GitHub's description has such pairs. The first one is the match even when only the second
-    // has the method (OpenAPI calls such paths identical and invalid).
+fn equally_specific_paths_go_to_the_one_with_the_method() {
+    // GitHub's description has such pairs (OpenAPI calls them identical and invalid): each
+    // method finds the path that has it, and a method neither has is reported on the first.
     let def = definition();
-    match def.resolve(&parse("/orgs/{org}/attestations/{IntegrationId}/get")) {
+    let (get, _) = found(&def, "/orgs/{org}/attestations/{IntegrationId}/get");
+    assert_eq!(get, "/orgs/{org}/attestations/{subject_digest}");
+    let (delete, _) = found(&def, "/orgs/{org}/attestations/{IntegrationId}/delete");
+    assert_eq!(delete, "/orgs/{org}/attestations/{attestation_id}");
+    match def.resolve(&parse("/orgs/{org}/attestations/{IntegrationId}/put")) {
         Resolution::MethodMissing { path } => {
             assert_eq!(path.template, "/orgs/{org}/attestations/{attestation_id}");
         }
