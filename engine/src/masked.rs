@@ -36,6 +36,8 @@ enum Source {
     Value(Value),
     /// A response body, shared with the engine's reading of it: JSON, or its text.
     Response(Arc<ResponseBody>),
+    /// The JSON text of a request body, as sent.
+    Sent(Arc<str>),
     /// Already masked (a text body, or JSON given in masked form).
     Masked,
 }
@@ -55,6 +57,11 @@ impl MaskedJson {
             return MaskedJson(None);
         }
         Self::lazy(Source::Value(value))
+    }
+
+    /// A request body as sent; parsed and masked when first shown.
+    pub(crate) fn from_sent(text: Arc<str>) -> Self {
+        Self::lazy(Source::Sent(text))
     }
 
     /// A response body, shared; parsed and masked when first shown.
@@ -94,6 +101,14 @@ impl MaskedJson {
                 mask::json_in_place(&mut json);
                 json
             }
+            Source::Sent(text) => match serde_json::from_str(text) {
+                Ok(mut json) => {
+                    mask::json_in_place(&mut json);
+                    json
+                }
+                // Only a body nested deeper than the JSON reader goes: shown as its text.
+                Err(_) => Json::String(text.to_string()),
+            },
             Source::Response(body) => match body.json() {
                 Ok(json) => mask::json(json),
                 Err(_) => text_body(body.bytes()),
@@ -288,6 +303,9 @@ mod tests {
         assert_eq!(shown.to_string(), masked.to_string());
         assert_eq!(format!("{shown:?}"), format!("{masked:?}"));
         assert_eq!(serde_json::to_value(&shown).unwrap(), masked);
+        // A request body is shown as the text sent, parsed: a decimal's scale is not kept.
+        let sent = MaskedJson::from_sent(Arc::from(r#"{"password":"p","Amount":2.10}"#));
+        assert_eq!(*sent, json!({"password": "***", "Amount": 2.1}));
         let body = ResponseBody::new(br#"{"refresh_token": "r", "Id": 1}"#.to_vec());
         let parsed = MaskedJson::from_response(Arc::new(body));
         assert_eq!(*parsed, json!({"refresh_token": "***", "Id": 1}));

@@ -213,18 +213,22 @@ impl Run {
             ))
             .at(step));
         }
-        let out = template.apply(input).map_err(|e| {
+        let mut text = String::with_capacity(512);
+        template.apply_to_json(input, &mut text).map_err(|e| {
             PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
         })?;
-        if out.is_null() {
+        if text == "null" {
             self.template([step, "Request"].concat(), MaskedJson::null());
             return Ok(None);
         }
-        let bytes = out.to_json_compact().into_bytes();
-        // One record of the output, shared by the template's entry and every attempt's request.
-        let shown = MaskedJson::from_value(out);
+        // One record of the text sent, shared by the template's entry and every attempt's
+        // request.
+        let shown = MaskedJson::from_sent(Arc::from(text.as_str()));
         self.template([step, "Request"].concat(), shown.clone());
-        Ok(Some(Body { bytes, shown }))
+        Ok(Some(Body {
+            bytes: text.into_bytes(),
+            shown,
+        }))
     }
 
     /// Sends one request with the engine's transport and token: retries transient failures
