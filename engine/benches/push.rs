@@ -4,6 +4,17 @@
 //! `cargo bench -p syncdef-engine --bench push` (env `PUSHES` sets pushes per run, default
 //! 20000). The server is a minimal keep-alive HTTP/1.1 responder on 127.0.0.1 in the same
 //! process, so both sides pay the same server cost.
+//!
+//! Besides wall-clock rates, with the instant server each run's CPU time (all threads of the
+//! process, server included) is divided by its pushes: on a shared machine the wall clock varies
+//! with other load, the CPU time per push much less, and the difference of the two CPU columns
+//! is the engine's own cost. With a server that waits (`LATENCY_MS`), the runtime's idle threads
+//! spend CPU looking for work while the answers are pending, which says nothing of the engine:
+//! those columns are left out.
+//!
+//! `ONLY=engine` or `ONLY=bare` runs that side alone, `PUSHES` pushes at concurrency 1, and
+//! prints nothing: for counting instructions under valgrind (the difference between two push
+//! counts is the cost of the extra pushes, setup excluded) or profiling one side.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -71,13 +82,36 @@ async fn serve(listener: TcpListener, latency: Duration) {
     }
 }
 
-async fn engine_run(
-    engine: &Engine,
-    record: &Value,
-    pushes: usize,
-    concurrency: usize,
-) -> Duration {
+/// CPU time used so far by every thread of this process, from Linux's per-thread scheduler
+/// statistics (nanoseconds); `None` elsewhere.
+fn process_cpu() -> Option<Duration> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(total))
+}
+
+/// Wall-clock and CPU time of one run.
+#[derive(Clone, Copy)]
+struct Timing {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+async fn timed<F: Future<Output = ()>>(run: F) -> Timing {
+    let cpu = process_cpu();
     let start = Instant::now();
+    run.await;
+    let wall = start.elapsed();
+    Timing {
+        wall,
+        cpu: cpu.and_then(|c| Some(process_cpu()?.saturating_sub(c))),
+    }
+}
+
+async fn engine_run(engine: &Engine, record: &Value, pushes: usize, concurrency: usize) {
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
         let engine = engine.clone();
@@ -94,7 +128,6 @@ async fn engine_run(
     for t in tasks {
         t.await.expect("a push task panicked");
     }
-    start.elapsed()
 }
 
 async fn bare_run(
@@ -103,8 +136,7 @@ async fn bare_run(
     body: &Arc<Vec<u8>>,
     pushes: usize,
     concurrency: usize,
-) -> Duration {
-    let start = Instant::now();
+) {
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
         let client = client.clone();
@@ -131,7 +163,6 @@ async fn bare_run(
     for t in tasks {
         t.await.expect("a bare task panicked");
     }
-    start.elapsed()
 }
 
 fn main() {
@@ -187,9 +218,28 @@ fn main() {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("client");
+        if let Ok(side) = std::env::var("ONLY") {
+            match side.as_str() {
+                "engine" => engine_run(&engine, &record, pushes, 1).await,
+                "bare" => bare_run(&client, &url, &body, pushes, 1).await,
+                other => panic!("ONLY is `engine` or `bare`, not `{other}`"),
+            }
+            return;
+        }
         println!("server latency: {} ms, {pushes} pushes per run, best of {runs}", latency.as_millis());
-        println!("| concurrency | engine pushes/s | bare reqwest requests/s | engine overhead | extra per push |");
-        println!("|---:|---:|---:|---:|---:|");
+        let cpu_columns = latency.is_zero();
+        if cpu_columns {
+            println!(
+                "| concurrency | engine pushes/s | bare reqwest requests/s | engine overhead | extra per push \
+                 | CPU per push: engine | CPU per push: bare | engine CPU overhead |"
+            );
+            println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+        } else {
+            println!(
+                "| concurrency | engine pushes/s | bare reqwest requests/s | engine overhead | extra per push |"
+            );
+            println!("|---:|---:|---:|---:|---:|");
+        }
         for concurrency in [1, 8, 64] {
             // Warm both pools.
             engine_run(&engine, &record, concurrency * 4, concurrency).await;
@@ -198,18 +248,33 @@ fn main() {
             let mut b = Vec::new();
             // Interleaved, best of `runs`: the least disturbed run of each.
             for _ in 0..runs {
-                e.push(engine_run(&engine, &record, pushes, concurrency).await);
-                b.push(bare_run(&client, &url, &body, pushes, concurrency).await);
+                e.push(timed(engine_run(&engine, &record, pushes, concurrency)).await);
+                b.push(timed(bare_run(&client, &url, &body, pushes, concurrency)).await);
             }
-            let e = e.into_iter().min().unwrap_or_default();
-            let b = b.into_iter().min().unwrap_or_default();
             let n = (pushes / concurrency * concurrency) as f64;
+            let best = |runs: &[Timing], of: fn(&Timing) -> Option<Duration>| {
+                runs.iter().filter_map(of).min().map(|d| d.as_secs_f64())
+            };
+            let (e_wall, b_wall) = (
+                best(&e, |t| Some(t.wall)).unwrap_or_default(),
+                best(&b, |t| Some(t.wall)).unwrap_or_default(),
+            );
+            let cpu = match (best(&e, |t| t.cpu), best(&b, |t| t.cpu)) {
+                _ if !cpu_columns => String::new(),
+                (Some(ec), Some(bc)) => format!(
+                    " {:.1} µs | {:.1} µs | {:+.1} % |",
+                    ec / n * 1e6,
+                    bc / n * 1e6,
+                    (ec / bc - 1.0) * 100.0
+                ),
+                _ => " - | - | - |".to_owned(),
+            };
             println!(
-                "| {concurrency} | {:.0} | {:.0} | {:+.1} % | {:.1} µs |",
-                n / e.as_secs_f64(),
-                n / b.as_secs_f64(),
-                (e.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0,
-                (e.as_secs_f64() - b.as_secs_f64()) / n * 1e6
+                "| {concurrency} | {:.0} | {:.0} | {:+.1} % | {:.1} µs |{cpu}",
+                n / e_wall,
+                n / b_wall,
+                (e_wall / b_wall - 1.0) * 100.0,
+                (e_wall - b_wall) / n * 1e6
             );
         }
     });
