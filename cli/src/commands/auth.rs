@@ -5,12 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use syncdef_definitions::Definition;
-use syncdef_engine::auth::{
-    ClientCredentials, FileTokenStore, LoginFlow, LoginOptions, OAuthSettings,
-};
+use syncdef_engine::auth::{FileTokenStore, LoginFlow, LoginOptions, OAuthSettings};
 
 use super::display_name;
 use super::dry_run::runtime;
+use super::tokens::client_credentials;
 use crate::failure::{Exit, Failure};
 
 /// `syncdef auth`.
@@ -89,11 +88,7 @@ fn run_login(args: &LoginArgs) -> Result<ExitCode, Failure> {
     })?;
     let settings = OAuthSettings::from_openapi(api)
         .map_err(|e| Failure::findings(format!("{name}: {}", e.message)))?;
-    let credentials = match &args.client_file {
-        Some(file) => ClientCredentials::from_file(file),
-        None => ClientCredentials::from_env(),
-    }
-    .map_err(|e| Failure::usage(e.message))?;
+    let credentials = client_credentials(args.client_file.as_deref())?;
     let options = LoginOptions {
         port: args.port,
         ..LoginOptions::default()

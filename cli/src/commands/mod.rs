@@ -9,6 +9,7 @@ pub mod reliability;
 pub mod rules;
 pub mod schema;
 pub mod sync;
+pub mod tokens;
 pub mod transform;
 
 use std::fs;

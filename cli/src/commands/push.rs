@@ -5,13 +5,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use syncdef_engine::auth::{
-    ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings, TokenProvider,
-};
+use syncdef_engine::auth::TokenProvider;
 use syncdef_engine::{NoToken, ReqwestTransport, StaticToken};
 
 use super::dry_run::{RecordArgs, print_outcome, runtime};
 use super::reliability::ReliabilityArgs;
+use super::tokens::stored_tokens;
 use crate::failure::Failure;
 
 /// Environment variable holding a static bearer token (never an argument: process lists and
@@ -46,20 +45,7 @@ pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
         .with_overrides(&args.reliability.overrides());
     let record = args.record.record()?;
     let tokens: Arc<dyn TokenProvider> = match &args.token_store {
-        Some(path) => {
-            let settings = OAuthSettings::from_openapi(engine.plan().openapi())
-                .map_err(|e| Failure::usage(e.message))?;
-            let credentials = match &args.client_file {
-                Some(file) => ClientCredentials::from_file(file),
-                None => ClientCredentials::from_env(),
-            }
-            .map_err(|e| Failure::usage(e.message))?;
-            let store = Arc::new(FileTokenStore::new(path));
-            Arc::new(
-                OAuth2Provider::new(settings, credentials, store)
-                    .map_err(|e| Failure::usage(e.message))?,
-            )
-        }
+        Some(path) => stored_tokens(&engine, path, args.client_file.as_deref())?,
         None => match std::env::var(ACCESS_TOKEN_VAR) {
             Ok(token) if !token.is_empty() => Arc::new(StaticToken::new(token)),
             _ => Arc::new(NoToken),

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use syncdef_engine::auth::{ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings};
 use syncdef_engine::{
     Engine, NoToken, RecordingTransport, ReqwestTransport, StaticToken, TokenProvider, Transport,
 };
@@ -23,6 +22,7 @@ use syncdef_worker::{
 
 use super::dry_run::{Format, runtime};
 use super::reliability::ReliabilityArgs;
+use super::tokens::stored_tokens;
 use super::{display_name, load_engine, read_definition, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
@@ -327,20 +327,10 @@ async fn next_signal() -> bool {
 
 /// The external system's tokens, as `syncdef push` gets them.
 fn external_tokens(engine: &Engine, args: &RunArgs) -> Result<Arc<dyn TokenProvider>, Failure> {
-    let Some(path) = &args.token_store else {
-        return Ok(Arc::new(NoToken));
-    };
-    let settings = OAuthSettings::from_openapi(engine.plan().openapi())
-        .map_err(|e| Failure::usage(e.message))?;
-    let credentials = match &args.client_file {
-        Some(file) => ClientCredentials::from_file(file),
-        None => ClientCredentials::from_env(),
+    match &args.token_store {
+        Some(path) => stored_tokens(engine, path, args.client_file.as_deref()),
+        None => Ok(Arc::new(NoToken)),
     }
-    .map_err(|e| Failure::usage(e.message))?;
-    let store = Arc::new(FileTokenStore::new(path));
-    Ok(Arc::new(
-        OAuth2Provider::new(settings, credentials, store).map_err(|e| Failure::usage(e.message))?,
-    ))
 }
 
 /// Plain log lines on stderr (`RUST_LOG` refines them), for runs without a terminal.
