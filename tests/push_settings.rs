@@ -6,7 +6,6 @@ mod common;
 mod sync_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::Run;
 use sync_support::{Data, PLATFORM_ENV, Platform};
@@ -16,24 +15,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 /// Runs the binary off the async runtime (the mock servers answer on it meanwhile), with the
 /// fake platform's credentials in its environment.
 async fn syncdef(args: Vec<String>) -> Run {
-    tokio::task::spawn_blocking(move || {
-        let output = Command::new(env!("CARGO_BIN_EXE_syncdef"))
-            .args(&args)
-            .current_dir(common::root())
-            .env("NO_COLOR", "1")
-            .env("RUST_LOG", "warn")
-            .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
-            .envs(PLATFORM_ENV)
-            .output()
-            .expect("syncdef runs");
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    })
-    .await
-    .expect("the run finishes")
+    common::syncdef_beside_servers(args, &PLATFORM_ENV).await
 }
 
 fn args(list: &[&str]) -> Vec<String> {

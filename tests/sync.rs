@@ -5,40 +5,16 @@ mod common;
 mod sync_support;
 
 use std::path::Path;
-use std::process::Command;
 
+use common::Run;
 use serde_json::Value;
 use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
 
 const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 /// Runs the binary off the async runtime (the fakes answer on it meanwhile).
 async fn syncdef(args: Vec<String>) -> Run {
-    tokio::task::spawn_blocking(move || {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_syncdef"));
-        cmd.args(&args)
-            .current_dir(common::root())
-            .env("NO_COLOR", "1")
-            .env("RUST_LOG", "warn")
-            .env_remove("SYNCDEF_PLATFORM_CREDENTIALS");
-        for (k, v) in PLATFORM_ENV {
-            cmd.env(k, v);
-        }
-        let output = cmd.output().expect("syncdef runs");
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    })
-    .await
-    .expect("the run finishes")
+    common::syncdef_beside_servers(args, &PLATFORM_ENV).await
 }
 
 fn sync_args(platform: &Platform, books: &QuickBooks, state: &Path, extra: &[&str]) -> Vec<String> {

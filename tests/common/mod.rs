@@ -62,3 +62,29 @@ pub fn syncdef_with_stdin(args: &[&str], stdin: &str) -> Run {
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
+
+/// Runs the binary with `env` added, off the async runtime, so that mock servers running on it
+/// keep answering meanwhile. Logs at `warn`.
+pub async fn syncdef_beside_servers(
+    args: Vec<String>,
+    env: &'static [(&'static str, &'static str)],
+) -> Run {
+    tokio::task::spawn_blocking(move || {
+        let output = Command::new(env!("CARGO_BIN_EXE_syncdef"))
+            .args(&args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .env("RUST_LOG", "warn")
+            .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
+            .envs(env.iter().copied())
+            .output()
+            .expect("syncdef runs");
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    })
+    .await
+    .expect("the run finishes")
+}
