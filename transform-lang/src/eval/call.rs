@@ -114,10 +114,7 @@ impl Cx<'_> {
 
     /// Whether a null result is looked for again in the output built so far.
     fn looks_in_transformed(&self) -> bool {
-        self.settings
-            .mode
-            .contains(crate::EvaluationMode::LOOK_IN_TRANSFORMED)
-            && !self.in_look_in_transformed
+        self.tracks_output() && !self.in_look_in_transformed
     }
 
     fn annotate(&self, mut e: Box<EvalError>, c: &Call) -> Box<EvalError> {

@@ -121,6 +121,14 @@ impl<'s> Cx<'s> {
     }
 
     /// The innermost loop.
+    /// Whether the output is tracked as it is built: in look-in-transformed mode a null
+    /// result is looked for again in what the template has produced so far.
+    pub(crate) fn tracks_output(&self) -> bool {
+        self.settings
+            .mode
+            .contains(crate::EvaluationMode::LOOK_IN_TRANSFORMED)
+    }
+
     pub(crate) fn innermost_loop(&self) -> Option<&LoopFrame> {
         self.frames.iter().rev().find_map(|f| match f {
             Frame::Loop(l) => Some(l),

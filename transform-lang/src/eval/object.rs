@@ -7,7 +7,6 @@ use super::loops::{LoopOut, eval_loop, eval_scope};
 use super::{Cx, bulk};
 use crate::error::{EvalError, Res};
 use crate::expr::Expr;
-use crate::settings::EvaluationMode;
 use crate::template::{ExprNode, Node, ObjectNode, Prop};
 use crate::value::{Map, Value, dotnet};
 
@@ -71,10 +70,7 @@ fn key_argument(e: &ExprNode) -> Option<&Expr> {
 
 pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>>) -> Res<ObjOut> {
     cx.enter()?;
-    let tracking = cx
-        .settings
-        .mode
-        .contains(EvaluationMode::LOOK_IN_TRANSFORMED);
+    let tracking = cx.tracks_output();
     if tracking {
         cx.building.push((key.cloned(), Map::new()));
     }

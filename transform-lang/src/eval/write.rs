@@ -15,7 +15,6 @@ use super::loops::in_scope;
 use super::object::{eval_expr_node, eval_node, locate, unescaped};
 use crate::error::Res;
 use crate::expr::{Expr, Route};
-use crate::settings::EvaluationMode;
 use crate::template::{ExprNode, Node, ObjectNode, Prop};
 use crate::value::ser::write_str;
 use crate::value::{Value, write_compact};
@@ -30,7 +29,7 @@ pub(crate) fn write_node(
     match node {
         Node::Const(v) => write_compact(v, out),
         Node::Expr(e) => write_expr(cx, e, out)?,
-        Node::Object(o) if streams(cx) => match lone_scope(o) {
+        Node::Object(o) if !cx.tracks_output() => match lone_scope(o) {
             _ if o.plain => write_plain(cx, o, out)?,
             Some((call, body)) => write_scope(cx, call, body, out)?,
             None => write_compact(&eval_node(cx, node, key)?, out),
@@ -38,14 +37,6 @@ pub(crate) fn write_node(
         _ => write_compact(&eval_node(cx, node, key)?, out),
     }
     Ok(())
-}
-
-/// Whether objects may be written as they are walked: not when later expressions may look
-/// in the output built so far.
-fn streams(cx: &Cx<'_>) -> bool {
-    !cx.settings
-        .mode
-        .contains(EvaluationMode::LOOK_IN_TRANSFORMED)
 }
 
 /// The `#scope` key and body of an object made of that key alone.
