@@ -9,6 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::Deserialize;
 
+use super::overrides::RetryOverrides;
 use crate::transport::HttpResponse;
 
 /// How a failed request is retried. Per definition (`x-syncdef.retry`), replaced per instance
@@ -112,28 +113,29 @@ pub(crate) struct RetrySpec {
 }
 
 impl RetrySpec {
+    /// The policy: these fields over the defaults, as every other settings layer is laid.
     pub fn policy(self) -> Result<RetryPolicy, String> {
-        let d = RetryPolicy::default();
-        let policy = RetryPolicy {
-            max_attempts: self.max_attempts.unwrap_or(d.max_attempts),
-            initial_backoff: self
-                .initial_backoff_ms
-                .map_or(d.initial_backoff, Duration::from_millis),
-            max_backoff: self
-                .max_backoff_ms
-                .map_or(d.max_backoff, Duration::from_millis),
-            deadline: self.deadline_ms.map_or(d.deadline, Duration::from_millis),
-            statuses: self.statuses.unwrap_or(d.statuses),
-        };
-        if policy.max_attempts == 0 {
+        if self.max_attempts == Some(0) {
             return Err("`retry.maxAttempts` must be at least 1 (1 means no retry)".into());
         }
-        if let Some(s) = policy.statuses.iter().find(|s| !(400..600).contains(*s)) {
+        if let Some(s) = self
+            .statuses
+            .iter()
+            .flatten()
+            .find(|s| !(400..600).contains(*s))
+        {
             return Err(format!(
                 "`retry.statuses` holds {s}; only error statuses (4xx, 5xx) can be retried"
             ));
         }
-        Ok(policy)
+        let layer = RetryOverrides {
+            max_attempts: self.max_attempts,
+            initial_backoff: self.initial_backoff_ms.map(Duration::from_millis),
+            max_backoff: self.max_backoff_ms.map(Duration::from_millis),
+            deadline: self.deadline_ms.map(Duration::from_millis),
+            statuses: self.statuses,
+        };
+        Ok(layer.over(&RetryPolicy::default()))
     }
 }
 
