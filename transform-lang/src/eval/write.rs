@@ -15,6 +15,7 @@ use super::loops::in_scope;
 use super::object::{eval_expr_node, eval_node, locate, unescaped};
 use crate::error::Res;
 use crate::expr::{Expr, Route};
+use crate::path::Selection;
 use crate::template::{ExprNode, Node, ObjectNode, Prop};
 use crate::value::ser::write_str;
 use crate::value::{Value, write_compact};
@@ -50,16 +51,14 @@ fn lone_scope(o: &ObjectNode) -> Option<(&ExprNode, &Node)> {
 /// An object of plain properties, with the bookkeeping of `eval_object`.
 fn write_plain(cx: &mut Cx<'_>, o: &ObjectNode, out: &mut String) -> Res<()> {
     cx.enter()?;
-    out.push('{');
-    let mut first = true;
-    for p in &o.props {
+    // The keys were written out when the template was compiled, the first with the `{`
+    // (an object without properties is a constant, not written here, but kept valid).
+    if o.key_texts.is_empty() {
+        out.push('{');
+    }
+    for (p, key_text) in o.props.iter().zip(&o.key_texts) {
         if let Prop::Value { key, value } = p {
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            write_str(key, out);
-            out.push(':');
+            out.push_str(key_text);
             write_node(cx, value, Some(key), out)?;
         }
     }
@@ -76,21 +75,30 @@ fn write_scope(cx: &mut Cx<'_>, call: &ExprNode, body: &Node, out: &mut String) 
     cx.produced(1)
 }
 
-/// An expression: a `#valueof` of a singular path is written from the record in place;
+/// An expression: a `#valueof` of a compiled path is written from the record in place;
 /// anything else is evaluated, then written.
 fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
     if let Expr::Call(c) = &e.expr
         && let Route::ValueOf(path) = &c.route
-        && path.is_singular()
     {
         // As `Cx::call` counts it.
         cx.step()?;
-        let found = path.select_ref(cx.scope_input()).unwrap_or(&Value::Null);
-        match found {
-            Value::String(s) if e.unescape_result => {
+        match path.selection(cx.scope_input()) {
+            Selection::Nothing => out.push_str("null"),
+            Selection::One(Value::String(s)) if e.unescape_result => {
                 write_str(unescaped(s, cx.settings.escape_char).unwrap_or(s), out)
             }
-            v => write_compact(v, out),
+            Selection::One(v) => write_compact(v, out),
+            Selection::Many(all) => {
+                out.push('[');
+                for (i, v) in all.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_compact(v, out);
+                }
+                out.push(']');
+            }
         }
         return Ok(());
     }

@@ -50,6 +50,19 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// The operator that gives the same answer with its sides swapped (`a < b` is `b > a`).
+    pub(super) fn turned_around(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            same => same,
+        }
+    }
+}
+
 /// One side of a comparison.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand {
@@ -106,6 +119,12 @@ impl FilterExpr {
                 found
             }
             FilterExpr::Compare { left, op, right } => {
+                // The usual filter, `@.member == literal`: each side is one token at most.
+                if let (Some(l), Some(r)) =
+                    (left.single(current, root), right.single(current, root))
+                {
+                    return matches!((l, r), (Some(l), Some(r)) if compare(l, *op, r));
+                }
                 let mut hit = false;
                 left.each(current, root, &mut |l| {
                     if !hit {
@@ -128,14 +147,32 @@ impl FilterExpr {
 }
 
 impl Operand {
+    /// The one token a literal or a path of member names and indexes stands for (`None`
+    /// when the operand may select several).
+    #[inline]
+    fn single<'v>(&'v self, current: &'v Value, root: &'v Value) -> Option<Option<&'v Value>> {
+        match self {
+            Operand::Literal(v) => Some(Some(v)),
+            Operand::Path(steps) => eval::select_member_chain(steps, self.start(current, root)),
+        }
+    }
+
+    fn start<'v>(&self, current: &'v Value, root: &'v Value) -> &'v Value {
+        match self {
+            Operand::Path(steps)
+                if matches!(steps.first().map(|s| &s.kind), Some(super::StepKind::Root)) =>
+            {
+                root
+            }
+            _ => current,
+        }
+    }
+
     fn each<'v>(&'v self, current: &'v Value, root: &'v Value, f: &mut dyn FnMut(&'v Value)) {
         match self {
             Operand::Literal(v) => f(v),
             Operand::Path(steps) => {
-                let start = match steps.first().map(|s| &s.kind) {
-                    Some(super::StepKind::Root) => root,
-                    _ => current,
-                };
+                let start = self.start(current, root);
                 match eval::select_member_chain(steps, start) {
                     Some(found) => found.into_iter().for_each(f),
                     None => eval::select_steps(steps, start, root, f),
@@ -147,7 +184,7 @@ impl Operand {
 
 /// Newtonsoft's `EqualsWithStringCoercion` and `JValue.Compare`: values of the same kind
 /// compare, numbers compare across integer and float; containers only satisfy `!=`.
-fn compare(l: &Value, op: CmpOp, r: &Value) -> bool {
+pub(super) fn compare(l: &Value, op: CmpOp, r: &Value) -> bool {
     let containers = |v: &Value| matches!(v, Value::Array(_) | Value::Object(_));
     if containers(l) || containers(r) {
         return op == CmpOp::Ne;

@@ -7,6 +7,7 @@
 
 mod eval;
 mod filter;
+mod filtered;
 mod parse;
 
 use std::ops::Range;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU32;
 
 pub use filter::{CmpOp, FilterExpr, Operand};
+use filtered::Filtered;
 
 use crate::value::Value;
 
@@ -25,6 +27,43 @@ pub struct JsonPath {
     /// The walk of a path whose every step selects at most one token (member names and
     /// indexes only): such paths are walked without allocating or calling back.
     singular: Option<Hops>,
+    /// The walk of a path that is singular but for one filter step (`$.a.b[?(@.c==1)].d`),
+    /// the shape templates use to pick one item of a list: walked without callbacks too.
+    filtered: Option<Filtered>,
+}
+
+/// What a path selects, borrowed from the value it was evaluated against.
+#[derive(Debug)]
+pub(crate) enum Selection<'v> {
+    /// No token.
+    Nothing,
+    /// Exactly one token.
+    One(&'v Value),
+    /// Several tokens, in document order.
+    Many(Vec<&'v Value>),
+}
+
+impl<'v> Selection<'v> {
+    fn push(&mut self, v: &'v Value) {
+        *self = match std::mem::replace(self, Selection::Nothing) {
+            Selection::Nothing => Selection::One(v),
+            Selection::One(first) => Selection::Many(vec![first, v]),
+            Selection::Many(mut all) => {
+                all.push(v);
+                Selection::Many(all)
+            }
+        };
+    }
+
+    /// JUST's selection result: `null` for nothing, the token itself for one, an array of
+    /// them all for several.
+    pub(crate) fn to_value(&self) -> Value {
+        match self {
+            Selection::Nothing => Value::Null,
+            Selection::One(v) => (*v).clone(),
+            Selection::Many(all) => Value::array(all.iter().map(|v| (*v).clone()).collect()),
+        }
+    }
 }
 
 /// A singular path flattened for its walk: the root step dropped, each member name next to
@@ -164,10 +203,15 @@ impl JsonPath {
     pub fn parse(text: &str) -> Result<Self, PathError> {
         let steps = parse::parse(text)?;
         let singular = Hops::of(&steps);
+        let filtered = match singular {
+            None => Filtered::of(&steps),
+            Some(_) => None,
+        };
         Ok(JsonPath {
             text: text.into(),
             steps,
             singular,
+            filtered,
         })
     }
 
@@ -215,18 +259,6 @@ impl JsonPath {
         out
     }
 
-    /// Whether the path selects at most one token (member names and indexes only).
-    pub(crate) fn is_singular(&self) -> bool {
-        self.singular.is_some()
-    }
-
-    /// The token a singular path selects, borrowed (`None` also when the path is not
-    /// singular: see [`JsonPath::is_singular`]).
-    #[inline]
-    pub(crate) fn select_ref<'v>(&self, root: &'v Value) -> Option<&'v Value> {
-        self.singular.as_ref().and_then(|hops| hops.select(root))
-    }
-
     /// JUST's selection result: `null` when nothing matches, the token itself for one match, an
     /// array of all matches for several.
     #[inline]
@@ -234,29 +266,28 @@ impl JsonPath {
         if let Some(hops) = &self.singular {
             return hops.select(root).cloned().unwrap_or(Value::Null);
         }
-        self.select_value_walked(root)
+        self.selection_walked(root).to_value()
     }
 
-    /// [`JsonPath::select_value`] through the general walk, kept out of line so that the
+    /// What the path selects, borrowed: for writers that copy nothing they do not keep.
+    #[inline]
+    pub(crate) fn selection<'v>(&self, root: &'v Value) -> Selection<'v> {
+        match &self.singular {
+            Some(hops) => hops.select(root).map_or(Selection::Nothing, Selection::One),
+            None => self.selection_walked(root),
+        }
+    }
+
+    /// [`JsonPath::selection`] of a path that is not singular, kept out of line so that the
     /// singular case inlines small.
     #[inline(never)]
-    fn select_value_walked(&self, root: &Value) -> Value {
-        let mut first: Option<&Value> = None;
-        let mut many: Vec<Value> = Vec::new();
-        eval::select(self, root, &mut |v| match first {
-            None => first = Some(v),
-            Some(f) => {
-                if many.is_empty() {
-                    many.push(f.clone());
-                }
-                many.push(v.clone());
-            }
-        });
-        match (first, many.is_empty()) {
-            (None, _) => Value::Null,
-            (Some(v), true) => v.clone(),
-            (Some(_), false) => Value::array(many),
+    fn selection_walked<'v>(&self, root: &'v Value) -> Selection<'v> {
+        let mut found = Selection::Nothing;
+        match &self.filtered {
+            Some(filtered) => filtered.select(root, |v| found.push(v)),
+            None => eval::select(self, root, &mut |v| found.push(v)),
         }
+        found
     }
 
     /// Whether the path selects at least one token (a JSON `null` counts).
@@ -265,7 +296,10 @@ impl JsonPath {
             return hops.select(root).is_some();
         }
         let mut found = false;
-        eval::select(self, root, &mut |_| found = true);
+        match &self.filtered {
+            Some(filtered) => filtered.select(root, |_| found = true),
+            None => eval::select(self, root, &mut |_| found = true),
+        }
         found
     }
 

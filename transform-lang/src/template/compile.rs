@@ -12,6 +12,7 @@ use crate::error::{
 use crate::expr::{Expr, ExprError, parse_call_or_literal};
 use crate::functions::{self, Placement};
 use crate::settings::Settings;
+use crate::value::ser::write_str;
 use crate::value::{Map, Value};
 
 pub(crate) fn compile(
@@ -251,7 +252,22 @@ impl Compiler<'_> {
         } else {
             Arc::new([])
         };
-        Node::Object(Box::new(ObjectNode { props, plain, keys }))
+        let key_texts = keys
+            .iter()
+            .enumerate()
+            .map(|(i, key)| {
+                let mut text = String::from(if i == 0 { "{" } else { "," });
+                write_str(key, &mut text);
+                text.push(':');
+                text.into_boxed_str()
+            })
+            .collect();
+        Node::Object(Box::new(ObjectNode {
+            props,
+            plain,
+            keys,
+            key_texts,
+        }))
     }
 
     fn key_expr(&mut self, key: &str, pointer: &str, placement: Placement) -> ExprNode {

@@ -42,6 +42,10 @@ pub(crate) struct ObjectNode {
     /// The property names in order, shared by every object built from this one (plain
     /// objects only; empty otherwise).
     pub keys: Arc<[Arc<str>]>,
+    /// What a writer puts before each property's value, as JSON text: `{"key":` for the
+    /// first, `,"key":` for the others (plain objects only; empty otherwise). Keys are
+    /// constant, so they are escaped once, here.
+    pub key_texts: Box<[Box<str>]>,
 }
 
 /// One property of an object template.

@@ -117,7 +117,8 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
     // Scan bytes: the characters to escape are ASCII, or start with 0xC2 (U+0085) or 0xE2
     // (U+2028/9); every other byte is copied in runs.
     while i < b.len() {
-        let c = b[i];
+        i = plain_run(b, i);
+        let Some(&c) = b.get(i) else { break };
         let (esc, width): (Option<&str>, usize) = match c {
             b'"' => (Some("\\\""), 1),
             b'\\' => (Some("\\\\"), 1),
@@ -149,4 +150,47 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Bytes `write_str` looks at: those of characters it escapes, and the lead bytes of
+/// U+0085 and U+2028/9.
+static LOOK: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xC2] = true;
+    t[0xE2] = true;
+    t
+};
+
+/// The index of the first byte from `i` that `write_str` must look at (or the length).
+/// Strings are mostly plain ASCII: eight bytes are tested at once, then byte by byte from
+/// the first word that has a control character, a quote, a backslash or a non-ASCII byte.
+#[inline]
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const SPACE: u64 = u64::from_ne_bytes([0x20; 8]);
+    const QUOTE: u64 = u64::from_ne_bytes([b'"'; 8]);
+    const BACKSLASH: u64 = u64::from_ne_bytes([b'\\'; 8]);
+    // A byte of `v - ONES` keeps its high bit clear of `v`'s only where `v` had a zero byte
+    // (or a borrow from a lower one, which only happens above a real zero): exact as "any".
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let w = u64::from_ne_bytes(word);
+        let below_space = w.wrapping_sub(SPACE) & !w & HIGH;
+        if (below_space | zero(w ^ QUOTE) | zero(w ^ BACKSLASH) | (w & HIGH)) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !LOOK[usize::from(c)]) {
+        i += 1;
+    }
+    i
 }

@@ -98,3 +98,13 @@ fn backtick_reads_as_quote_in_paths() {
     // ReplaceGraveAccentInJsonPathExpressions
     yields(r##"{"a":"#valueof($.o[`a`])"}"##, INPUT, r#"{"a":1}"#);
 }
+
+#[test]
+fn template_keys_are_escaped_in_the_output() {
+    // Keys are written out once, when the template is compiled; they escape as values do.
+    yields(
+        r##"{"a\"b\\c\n\u0001\u2028": "#valueof($.x)", "d": {"e\u0085": "#valueof($.x)"}}"##,
+        r#"{"x": 1}"#,
+        r#"{"a\"b\\c\n\u0001\u2028":1,"d":{"e\u0085":1}}"#,
+    );
+}
