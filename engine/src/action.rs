@@ -9,7 +9,6 @@ use crate::engine::Engine;
 use crate::error::PushError;
 use crate::lookup;
 use crate::plan::{ActionPlan, EntryPlan, Placement};
-use crate::request;
 use crate::run::{Run, Scope};
 use crate::state::RecordState;
 use crate::transport::HttpResponse;
@@ -104,7 +103,8 @@ pub(crate) async fn run(
             }
             let input = scope.input(&entry.root, record);
             let body = run.request_body(call, name, &input)?;
-            let url = request::url(&scope.server.base, &call.reference, &scope.fill())
+            let url = call
+                .url(&scope.server, &scope.fill())
                 .map_err(|e| e.at(name))?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.

@@ -18,7 +18,7 @@ use crate::reliability::rate_limit::Account;
 use crate::reliability::{
     Overrides, RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy, conflict, idempotency,
 };
-use crate::request;
+use crate::request::RequestHeaders;
 use crate::run::{Run, Scope};
 use crate::servers::Server;
 use crate::state::{Intent, RecordState};
@@ -44,6 +44,8 @@ pub struct Engine {
     /// Where per-account budgets live (shared by every engine of the process by default).
     pub(crate) rate_limits: Arc<RateLimits>,
     pub(crate) record_limits: RecordLimits,
+    /// Made for the last token, shared by every copy of the engine.
+    pub(crate) request_headers: Arc<RequestHeaders>,
 }
 
 const _: () = {
@@ -127,6 +129,7 @@ impl Engine {
             rate_limit: None,
             rate_limits: RateLimits::global(),
             record_limits: RecordLimits::default(),
+            request_headers: Arc::default(),
         };
         Ok(Loaded {
             engine: engine.with_overrides(&file),
@@ -318,7 +321,8 @@ impl Engine {
         let answer = loop {
             let input = scope.input(&entry.root, record);
             let body = run.request_body(call, step, &input)?;
-            let mut url = request::url(&scope.server.base, &call.reference, &scope.fill())
+            let mut url = call
+                .url(&scope.server, &scope.fill())
                 .map_err(|e| e.at(step))?;
             let mut headers = scope.headers.clone();
             if let Some(key) = key {

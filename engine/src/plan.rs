@@ -13,8 +13,12 @@ use syncdef_definitions::path_match::{PathIndex, Resolution};
 use syncdef_transform::{Limits, PathContext, Settings, Template};
 use syncdef_validator::platform;
 
+use url::Url;
+
+use crate::error::PushError;
 use crate::reliability::Reliability;
-use crate::servers::ServerTemplate;
+use crate::request::{self, Fill, FixedUrl};
+use crate::servers::{Server, ServerTemplate};
 use crate::synth;
 use crate::transport::SampleResponse;
 
@@ -59,9 +63,20 @@ pub(crate) struct CallPlan {
     pub related_reads: Vec<String>,
     /// What a dry-run answers when given nothing.
     pub sample: Arc<SampleResponse>,
+    /// The URL, when it depends on the server alone.
+    fixed_url: Option<FixedUrl>,
 }
 
 impl CallPlan {
+    /// The absolute URL of the call on `server`, its placeholders filled from `fill`.
+    pub fn url(&self, server: &Arc<Server>, fill: &Fill<'_>) -> Result<Url, PushError> {
+        let build = || request::url(&server.base, &self.reference, fill);
+        match &self.fixed_url {
+            Some(fixed) => fixed.get(server, build),
+            None => build(),
+        }
+    }
+
     /// Whether a placeholder needs the record's own external id.
     pub fn needs_external_id(&self) -> bool {
         self.reference
@@ -285,7 +300,13 @@ fn call_plan(
     let (_, operation) = operation(api, paths, &reference)?;
     let sample = synth::sample(api, operation);
     let request = template(templates, &format!("{prefix}Request"), settings)?;
+    let fixed_url = reference
+        .placeholders
+        .iter()
+        .all(|p| p.kind == PlaceholderKind::Name)
+        .then(FixedUrl::default);
     Ok(CallPlan {
+        fixed_url,
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
         request,
         response: template(templates, &format!("{prefix}Response"), settings)?,

@@ -2,12 +2,15 @@
 //! placeholders filled and percent-encoded, and the headers every push request carries.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 use url::Url;
 
+use crate::auth::Secret;
 use crate::error::PushError;
+use crate::servers::Server;
 
 /// Everything but RFC 3986's unreserved characters is encoded in a placeholder value, so a
 /// value can never add a segment (`/`), a query (`?`), a fragment (`#`), or close an OData key
@@ -108,6 +111,90 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
     Ok(url)
 }
 
+/// The URL of a call whose placeholders are all server variables (a create's
+/// `/v3/company/{realmId}/customer`): the same for every push to one server, so it is built
+/// once, for the first server the call is sent to, rather than formatted, parsed and checked
+/// against the server's origin per push. Other servers (an instance's per-push variables, an
+/// engine copy with another base URL) build theirs each time.
+#[derive(Debug, Default)]
+pub(crate) struct FixedUrl(OnceLock<(Weak<Server>, Result<Url, PushError>)>);
+
+impl FixedUrl {
+    pub fn get(
+        &self,
+        server: &Arc<Server>,
+        build: impl Fn() -> Result<Url, PushError>,
+    ) -> Result<Url, PushError> {
+        let (owner, url) = self.0.get_or_init(|| (Arc::downgrade(server), build()));
+        // The weak reference keeps the server's allocation, so no other server can be at the
+        // same address while the cached URL is alive.
+        if std::ptr::eq(owner.as_ptr(), Arc::as_ptr(server)) {
+            url.clone()
+        } else {
+            build()
+        }
+    }
+}
+
+/// Headers as a request carries them: name, value.
+pub(crate) type Headers = Arc<[(String, String)]>;
+
+/// The headers of push requests that add none of their own (`Accept`, `Content-Type` with a
+/// body, the bearer token), made for the last token seen and shared by every request that
+/// carries it: the token changes once an hour, not once a push.
+#[derive(Default)]
+pub(crate) struct RequestHeaders(Mutex<Option<ForToken>>);
+
+struct ForToken {
+    token: Option<Secret>,
+    with_body: Headers,
+    without_body: Headers,
+}
+
+impl RequestHeaders {
+    pub fn get(
+        &self,
+        token: Option<&Secret>,
+        has_body: bool,
+        extra: &[(String, String)],
+    ) -> Headers {
+        if !extra.is_empty() {
+            return headers(token, has_body, extra);
+        }
+        // Nothing panics while the lock is held; a poisoned one still holds whole headers.
+        let mut cached = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let made = match &mut *cached {
+            Some(made) if made.token.as_ref() == token => made,
+            slot => slot.insert(ForToken {
+                token: token.cloned(),
+                with_body: headers(token, true, &[]),
+                without_body: headers(token, false, &[]),
+            }),
+        };
+        Arc::clone(if has_body {
+            &made.with_body
+        } else {
+            &made.without_body
+        })
+    }
+}
+
+fn headers(token: Option<&Secret>, has_body: bool, extra: &[(String, String)]) -> Headers {
+    let mut h = Vec::with_capacity(3 + extra.len());
+    h.push(("accept".to_owned(), "application/json".to_owned()));
+    if has_body {
+        h.push(("content-type".to_owned(), "application/json".to_owned()));
+    }
+    if let Some(token) = token {
+        h.push((
+            "authorization".to_owned(),
+            ["Bearer ", token.expose()].concat(),
+        ));
+    }
+    h.extend(extra.iter().cloned());
+    h.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +210,89 @@ mod tests {
             variables: &variables,
         };
         url(&base, &reference, &fill).map(|u| u.to_string())
+    }
+
+    #[test]
+    fn request_headers_follow_the_token() {
+        let headers = RequestHeaders::default();
+        let named = |h: &Headers| {
+            h.iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+        };
+        let one = Secret::new("one");
+        let first = headers.get(Some(&one), true, &[]);
+        assert_eq!(
+            named(&first),
+            [
+                "accept: application/json",
+                "content-type: application/json",
+                "authorization: Bearer one"
+            ]
+        );
+        assert!(
+            Arc::ptr_eq(&first, &headers.get(Some(&one), true, &[])),
+            "shared, not rebuilt"
+        );
+        assert_eq!(
+            named(&headers.get(Some(&one), false, &[])),
+            ["accept: application/json", "authorization: Bearer one"]
+        );
+        assert_eq!(
+            named(&headers.get(Some(&Secret::new("two")), true, &[])),
+            [
+                "accept: application/json",
+                "content-type: application/json",
+                "authorization: Bearer two"
+            ]
+        );
+        assert_eq!(
+            named(&headers.get(None, false, &[])),
+            ["accept: application/json"]
+        );
+        let extra = [("If-Match".to_owned(), "W/\"3\"".to_owned())];
+        assert_eq!(
+            named(&headers.get(Some(&one), false, &extra)),
+            [
+                "accept: application/json",
+                "authorization: Bearer one",
+                "If-Match: W/\"3\""
+            ]
+        );
+    }
+
+    #[test]
+    fn fixed_urls_are_built_once_per_server_they_belong_to() {
+        let server = |base: &str| {
+            Arc::new(Server {
+                base: Url::parse(base).unwrap(),
+                variables: BTreeMap::new(),
+                template_variables: syncdef_transform::Value::Null,
+            })
+        };
+        let (first, other) = (server("https://a.example/"), server("https://b.example/"));
+        let builds = std::cell::Cell::new(0);
+        let build = |s: &Server| {
+            builds.set(builds.get() + 1);
+            s.base
+                .join("customer")
+                .map_err(|e| PushError::configuration(e.to_string()))
+        };
+        let fixed = FixedUrl::default();
+        for _ in 0..3 {
+            let url = fixed.get(&first, || build(&first)).unwrap();
+            assert_eq!(url.as_str(), "https://a.example/customer");
+        }
+        assert_eq!(builds.get(), 1, "built once for the first server");
+        for _ in 0..2 {
+            let url = fixed.get(&other, || build(&other)).unwrap();
+            assert_eq!(url.as_str(), "https://b.example/customer");
+        }
+        assert_eq!(
+            builds.get(),
+            3,
+            "another server never gets the first one's URL"
+        );
     }
 
     #[test]

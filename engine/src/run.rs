@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use syncdef_transform::{Map, Value};
 use url::Url;
 
-use crate::auth::Secret;
 use crate::engine::Engine;
 use crate::error::{ErrorClass, PushError};
 use crate::extract::{self, ResponseBody};
@@ -265,7 +264,9 @@ impl Run {
             step: Arc::from(step),
             method: call.reference.method,
             url,
-            headers: headers(token.as_ref(), body.is_some(), extra_headers),
+            headers: engine
+                .request_headers
+                .get(token.as_ref(), body.is_some(), extra_headers),
             body,
             sample: Some(Arc::clone(&call.sample)),
         };
@@ -290,7 +291,10 @@ impl Run {
                 let Some(fresh) = fresh else {
                     return result;
                 };
-                request.headers = headers(Some(&fresh), request.body.is_some(), extra_headers);
+                request.headers =
+                    engine
+                        .request_headers
+                        .get(Some(&fresh), request.body.is_some(), extra_headers);
                 token = Some(fresh);
                 continue;
             }
@@ -495,24 +499,4 @@ impl Run {
         let hint = answer.retry_after.or_else(|| retry::retry_after(response));
         Err(PushError::new(class, message).retry_after(hint).at(step))
     }
-}
-
-fn headers(
-    token: Option<&Secret>,
-    has_body: bool,
-    extra: &[(String, String)],
-) -> Arc<[(String, String)]> {
-    let mut h = Vec::with_capacity(3 + extra.len());
-    h.push(("accept".to_owned(), "application/json".to_owned()));
-    if has_body {
-        h.push(("content-type".to_owned(), "application/json".to_owned()));
-    }
-    if let Some(token) = token {
-        h.push((
-            "authorization".to_owned(),
-            ["Bearer ", token.expose()].concat(),
-        ));
-    }
-    h.extend(extra.iter().cloned());
-    h.into()
 }

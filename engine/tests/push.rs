@@ -387,3 +387,38 @@ async fn delete_runs_on_request_and_keeps_the_external_id() {
     );
     assert!(outcome.exchanges.is_empty());
 }
+
+/// A create's URL is built once per server: copies of one engine sent to other servers, and
+/// pushes with their own server variables, must each still reach their own URL.
+#[tokio::test]
+async fn each_engine_copy_and_server_variable_reaches_its_own_url() {
+    let answer = ResponseTemplate::new(200).set_body_json(json!({"Customer": {"Id": "67"}}));
+    let (first, second) = (MockServer::start().await, MockServer::start().await);
+    for (server, realm, times) in [
+        (&first, "1234567890", 2),
+        (&first, "555", 1),
+        (&second, "1234567890", 2),
+    ] {
+        Mock::given(method("POST"))
+            .and(path(format!("/v3/company/{realm}/customer")))
+            .respond_with(answer.clone())
+            .expect(times)
+            .mount(server)
+            .await;
+    }
+    let engine = common::connected("quickbooks-online.yaml", &first.uri());
+    let copy = engine.with_base_url(url::Url::parse(&second.uri()).unwrap());
+    let default = RecordState::new();
+    let other_realm = RecordState::new().with_server_variable("realmId", "555");
+    for (engine, state) in [
+        (&engine, &default),
+        (&copy, &default),
+        (&engine, &other_realm),
+        (&engine, &default),
+        (&copy, &default),
+    ] {
+        let outcome = engine.push("Account", &common::account(), state).await;
+        assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    }
+    // Each mock's `expect` is checked when its server drops.
+}
