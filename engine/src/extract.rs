@@ -99,33 +99,39 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
     let out = template
         .apply(body)
         .map_err(|e| PushError::configuration(format!("the response template failed: {e}")))?;
-    // Only the three members are read as JSON (each converted as the whole output would be);
-    // the output itself goes to the audit trail as it is.
-    let member = |name: &str| out.get(name).map(Json::from);
+    // The three members are read from the output as it is; a member of a rarer kind is
+    // converted to JSON, as the whole output would be, to be judged and shown.
+    let member = |name: &str| out.get(name);
     let success = match member("success") {
-        None | Some(Json::Null) => true,
-        Some(Json::Bool(b)) => b,
-        Some(Json::String(s)) if s.eq_ignore_ascii_case("true") => true,
-        Some(Json::String(s)) if s.eq_ignore_ascii_case("false") => false,
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => true,
+        Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => false,
         Some(other) => {
             return Err(PushError::configuration(format!(
-                "the response template gives `success: {other}`; it must be true or false"
+                "the response template gives `success: {}`; it must be true or false",
+                Json::from(other)
             )));
         }
     };
     let errors = match member("errors") {
-        None | Some(Json::Null) => Vec::new(),
-        Some(Json::Array(items)) => items.iter().filter_map(error_text).collect(),
-        Some(one) => error_text(&one).into_iter().collect(),
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items.iter().filter_map(error_text).collect(),
+        Some(one) => error_text(one).into_iter().collect(),
     };
     let id = match member("id") {
-        None | Some(Json::Null) => None,
-        Some(Json::String(s)) if s.is_empty() => None,
-        Some(v) => Some(id_text(&v).ok_or_else(|| {
-            PushError::configuration(format!(
-                "the response template gives `id: {v}`; it must be a string or a number"
-            ))
-        })?),
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.is_empty() => None,
+        Some(Value::String(s)) => Some(s.to_string()),
+        Some(Value::Int(i)) => Some(i.to_string()),
+        Some(v) => {
+            let v = Json::from(v);
+            Some(id_text(&v).ok_or_else(|| {
+                PushError::configuration(format!(
+                    "the response template gives `id: {v}`; it must be a string or a number"
+                ))
+            })?)
+        }
     };
     Ok(Extracted {
         id,
@@ -135,7 +141,16 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
     })
 }
 
-fn error_text(v: &Json) -> Option<String> {
+fn error_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::String(s) => Some(s.to_string()),
+        other => json_error_text(&Json::from(other)),
+    }
+}
+
+fn json_error_text(v: &Json) -> Option<String> {
     match v {
         Json::Null => None,
         Json::String(s) if s.is_empty() => None,
@@ -203,7 +218,7 @@ pub(crate) fn error_messages(body: &Json) -> Vec<String> {
             .filter_map(|e| {
                 e.get("message")
                     .and_then(lookup::scalar_text)
-                    .or_else(|| error_text(e))
+                    .or_else(|| json_error_text(e))
             })
             .collect();
     }
@@ -249,6 +264,71 @@ mod tests {
         assert_eq!(
             (e.id.as_deref(), e.success, e.errors),
             (Some("7"), false, vec!["no".to_owned()])
+        );
+    }
+
+    /// Every rule of the doc comment of `extract`, one output each.
+    #[test]
+    fn template_results_follow_the_documented_rules() {
+        let run = |output: serde_json::Value| {
+            let t = Template::compile(output, &Settings::default()).unwrap();
+            extract(Some(&t), &Value::Null)
+                .map(|e| (e.id, e.success, e.errors))
+                .map_err(|e| e.message)
+        };
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(run(json!({})), Ok((None, true, vec![])));
+        assert_eq!(
+            run(json!({"success": null, "id": ""})),
+            Ok((None, true, vec![]))
+        );
+        assert_eq!(
+            run(json!({"success": "TRUE", "id": 67})),
+            Ok((some("67"), true, vec![]))
+        );
+        assert_eq!(
+            run(json!({"success": false, "id": 67.5})),
+            Ok((some("67.5"), false, vec![]))
+        );
+        assert_eq!(run(json!({"id": -2.0})), Ok((some("-2"), true, vec![])));
+        assert_eq!(
+            run(json!({"errors": "one"})),
+            Ok((None, true, vec!["one".to_owned()]))
+        );
+        assert_eq!(
+            run(json!({"errors": ["a", "", null, 3, {"code": 5}, [true]]})),
+            Ok((
+                None,
+                true,
+                ["a", "3", "{\"code\":5}", "[true]"]
+                    .map(String::from)
+                    .to_vec()
+            ))
+        );
+        assert_eq!(
+            run(json!({"success": "yes"})),
+            Err(
+                "the response template gives `success: \"yes\"`; it must be true or false"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            run(json!({"success": 1})),
+            Err("the response template gives `success: 1`; it must be true or false".to_owned())
+        );
+        assert_eq!(
+            run(json!({"id": true})),
+            Err(
+                "the response template gives `id: true`; it must be a string or a number"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            run(json!({"id": {"v": 1}})),
+            Err(
+                "the response template gives `id: {\"v\":1}`; it must be a string or a number"
+                    .to_owned()
+            )
         );
     }
 
