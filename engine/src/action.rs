@@ -101,7 +101,7 @@ pub(crate) async fn run(
                 ));
                 return Ok(());
             }
-            let input = scope.input(&entry.root, record);
+            let input = scope.input(&entry.root_key, record);
             let body = run.request_body(call, name, &input)?;
             let url = call
                 .url(&scope.server, &scope.fill())

@@ -319,7 +319,7 @@ impl Engine {
         let repeatable = kind != OperationKind::Create || key.is_some();
         let mut conflicted = false;
         let answer = loop {
-            let input = scope.input(&entry.root, record);
+            let input = scope.input(&entry.root_key, record);
             let body = run.request_body(call, step, &input)?;
             let mut url = call
                 .url(&scope.server, &scope.fill())

@@ -123,6 +123,8 @@ pub struct EntryPlan {
     pub name: String,
     /// The JSONPath root its record is given under (`account` for `$.account`).
     pub root: String,
+    /// `root` as the template input's member name, shared by every push.
+    pub(crate) root_key: Arc<str>,
     pub(crate) create: Option<CallPlan>,
     pub(crate) update: Option<CallPlan>,
     pub(crate) delete: Option<CallPlan>,
@@ -279,6 +281,7 @@ fn compile_entry(
     }
     Ok(EntryPlan {
         name,
+        root_key: Arc::from(root.as_str()),
         root,
         create,
         update,

@@ -78,15 +78,31 @@ impl Scope {
     /// by schema name) and `$.related.<Entry>.IntegrationId` (the external id of each related
     /// record, as `{<Entry>.IntegrationId}` fills paths: from the record state, or from an
     /// `ApiSynchronization` pre-action that pushed it).
-    pub fn input(&self, root: &str, record: &Value) -> Value {
+    pub fn input(&self, root: &Arc<str>, record: &Value) -> Value {
         let keys = &*INPUT_KEYS;
         let text = |s: Option<&str>| s.map_or(Value::Null, Value::from);
-        let mut tokens = Map::with_capacity(self.body_values.len());
-        for (k, v) in &self.body_values {
-            tokens.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
-        }
+        let tokens = if self.body_values.is_empty() {
+            keys.no_members.clone()
+        } else {
+            let mut tokens = Map::with_capacity(self.body_values.len());
+            for (k, v) in &self.body_values {
+                tokens.insert(Arc::from(k.as_str()), Value::from(v.as_str()));
+            }
+            Value::object(tokens)
+        };
+        let related = if self.related.is_empty() {
+            keys.no_members.clone()
+        } else {
+            let mut related = Map::with_capacity(self.related.len());
+            for (entry, id) in &self.related {
+                let mut ids = Map::with_capacity(1);
+                ids.insert(keys.integration_id.clone(), Value::from(id.as_str()));
+                related.insert(Arc::from(entry.as_str()), Value::object(ids));
+            }
+            Value::object(related)
+        };
         let mut input = Map::with_capacity(6);
-        input.insert(Arc::from(root), record.clone());
+        input.insert(Arc::clone(root), record.clone());
         input.insert(
             keys.server_variables.clone(),
             self.server.template_variables.clone(),
@@ -96,14 +112,8 @@ impl Scope {
             keys.sync_token.clone(),
             text(self.body_values.first().map(|(_, v)| v.as_str())),
         );
-        input.insert(keys.sync_tokens.clone(), Value::object(tokens));
-        let mut related = Map::with_capacity(self.related.len());
-        for (entry, id) in &self.related {
-            let mut ids = Map::with_capacity(1);
-            ids.insert(keys.integration_id.clone(), Value::from(id.as_str()));
-            related.insert(Arc::from(entry.as_str()), Value::object(ids));
-        }
-        input.insert(keys.related.clone(), Value::object(related));
+        input.insert(keys.sync_tokens.clone(), tokens);
+        input.insert(keys.related.clone(), related);
         Value::object(input)
     }
 }
@@ -116,6 +126,8 @@ struct InputKeys {
     sync_tokens: Arc<str>,
     related: Arc<str>,
     integration_id: Arc<str>,
+    /// `{}`, shared by the inputs that have no sync tokens or related records.
+    no_members: Value,
 }
 
 static INPUT_KEYS: LazyLock<InputKeys> = LazyLock::new(|| InputKeys {
@@ -125,6 +137,7 @@ static INPUT_KEYS: LazyLock<InputKeys> = LazyLock::new(|| InputKeys {
     sync_tokens: Arc::from("syncTokens"),
     related: Arc::from("related"),
     integration_id: Arc::from("IntegrationId"),
+    no_members: Value::object(Map::new()),
 });
 
 /// The audit trail and results of one push.

@@ -95,6 +95,25 @@ mod tests {
         assert!(limits.check(&wide).unwrap_err().message.contains("values"));
         let long = Value::from_json_str(r#"{"a": "0123456789abcdefg"}"#).unwrap();
         assert!(limits.check(&long).unwrap_err().message.contains("bytes"));
+        let long_key = Value::from_json_str(r#"{"0123456789abcdefg": 1}"#).unwrap();
+        assert!(
+            limits
+                .check(&long_key)
+                .unwrap_err()
+                .message
+                .contains("bytes")
+        );
+        let deep_array = Value::from_json_str("[[[1]]]").unwrap();
+        assert!(
+            limits
+                .check(&deep_array)
+                .unwrap_err()
+                .message
+                .contains("nested")
+        );
+        let at_the_limits =
+            Value::from_json_str(r#"[[1, "0123456789abcdef"], 2, 3, 4, 5, 6, 7]"#).unwrap();
+        assert!(limits.check(&at_the_limits).is_ok());
     }
 
     #[test]
