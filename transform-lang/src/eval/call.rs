@@ -85,7 +85,8 @@ impl Cx<'_> {
         // result still takes the general route, which may look in the transformed output.
         match &c.route {
             Route::ValueOf(path) => {
-                let v = path.select_value(self.scope_input());
+                let (root, memo) = self.scope_input_and_memo();
+                let v = path.select_value_memo(root, memo);
                 if !v.is_null() || !self.looks_in_transformed() {
                     return Ok(v);
                 }

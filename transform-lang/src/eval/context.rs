@@ -65,6 +65,8 @@ pub(crate) struct Cx<'s> {
     /// Paths built at run time (`#valueof(#xconcat(...))`), parsed once per apply; created
     /// on first use, as most templates build none.
     pub runtime_paths: Option<std::collections::HashMap<Box<str>, Arc<crate::path::JsonPath>>>,
+    /// The items of the last filtered `#valueof` read, for the reads after it.
+    pub filter_memo: crate::path::FilterMemo,
     pub depth: usize,
     pub steps: usize,
     pub nodes: usize,
@@ -87,6 +89,18 @@ impl Drop for Cx<'_> {
     }
 }
 
+#[inline]
+fn innermost_scope<'a>(frames: &'a [Frame], input: &'a Value) -> &'a Value {
+    frames
+        .iter()
+        .rev()
+        .find_map(|f| match f {
+            Frame::Scope { value, .. } => Some(value),
+            Frame::Loop(_) => None,
+        })
+        .unwrap_or(input)
+}
+
 impl<'s> Cx<'s> {
     pub(crate) fn new(settings: &'s Settings, input: Value) -> Self {
         Cx {
@@ -96,6 +110,7 @@ impl<'s> Cx<'s> {
             building: Vec::new(),
             in_look_in_transformed: false,
             runtime_paths: None,
+            filter_memo: crate::path::FilterMemo::default(),
             depth: 0,
             steps: 0,
             nodes: 0,
@@ -171,14 +186,16 @@ impl<'s> Cx<'s> {
 
     /// The innermost scope, or the record.
     pub(crate) fn scope_input(&self) -> &Value {
-        self.frames
-            .iter()
-            .rev()
-            .find_map(|f| match f {
-                Frame::Scope { value, .. } => Some(value),
-                Frame::Loop(_) => None,
-            })
-            .unwrap_or(&self.input)
+        innermost_scope(&self.frames, &self.input)
+    }
+
+    /// [`Cx::scope_input`], and the filter memo to read it with.
+    #[inline]
+    pub(crate) fn scope_input_and_memo(&mut self) -> (&Value, &mut crate::path::FilterMemo) {
+        (
+            innermost_scope(&self.frames, &self.input),
+            &mut self.filter_memo,
+        )
     }
 
     /// `#valueof`'s input, borrowed.

@@ -83,10 +83,12 @@ fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
     {
         // As `Cx::call` counts it.
         cx.step()?;
-        match path.selection(cx.scope_input()) {
+        let escape_char = cx.settings.escape_char;
+        let (root, memo) = cx.scope_input_and_memo();
+        match path.selection_memo(root, memo) {
             Selection::Nothing => out.push_str("null"),
             Selection::One(Value::String(s)) if e.unescape_result => {
-                write_str(unescaped(s, cx.settings.escape_char).unwrap_or(s), out)
+                write_str(unescaped(s, escape_char).unwrap_or(s), out)
             }
             Selection::One(v) => write_compact(v, out),
             Selection::Many(all) => {

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU32;
 
 pub use filter::{CmpOp, FilterExpr, Operand};
+pub(crate) use filtered::FilterMemo;
 use filtered::Filtered;
 
 use crate::value::Value;
@@ -204,7 +205,7 @@ impl JsonPath {
         let steps = parse::parse(text)?;
         let singular = Hops::of(&steps);
         let filtered = match singular {
-            None => Filtered::of(&steps),
+            None => Filtered::of(&steps, text),
             Some(_) => None,
         };
         Ok(JsonPath {
@@ -269,17 +270,44 @@ impl JsonPath {
         self.selection_walked(root).to_value()
     }
 
-    /// What the path selects, borrowed: for writers that copy nothing they do not keep.
+    /// What the path selects, borrowed (for writers that copy nothing they do not keep), with
+    /// the items of a filter the last read kept (see [`FilterMemo`]): for the reads of one
+    /// apply.
     #[inline]
-    pub(crate) fn selection<'v>(&self, root: &'v Value) -> Selection<'v> {
-        match &self.singular {
-            Some(hops) => hops.select(root).map_or(Selection::Nothing, Selection::One),
-            None => self.selection_walked(root),
+    pub(crate) fn selection_memo<'v>(
+        &self,
+        root: &'v Value,
+        memo: &'v mut FilterMemo,
+    ) -> Selection<'v> {
+        match (&self.singular, &self.filtered) {
+            (Some(hops), _) => hops.select(root).map_or(Selection::Nothing, Selection::One),
+            (None, Some(filtered)) => Self::selection_filtered(filtered, root, memo),
+            (None, None) => self.selection_walked(root),
         }
     }
 
-    /// [`JsonPath::selection`] of a path that is not singular, kept out of line so that the
-    /// singular case inlines small.
+    /// [`JsonPath::select_value`] through a [`FilterMemo`].
+    #[inline]
+    pub(crate) fn select_value_memo(&self, root: &Value, memo: &mut FilterMemo) -> Value {
+        if let Some(hops) = &self.singular {
+            return hops.select(root).cloned().unwrap_or(Value::Null);
+        }
+        self.selection_memo(root, memo).to_value()
+    }
+
+    #[inline(never)]
+    fn selection_filtered<'v>(
+        filtered: &Filtered,
+        root: &'v Value,
+        memo: &'v mut FilterMemo,
+    ) -> Selection<'v> {
+        let mut found = Selection::Nothing;
+        filtered.select_memo(root, memo, |v| found.push(v));
+        found
+    }
+
+    /// What a path that is not singular selects, kept out of line so that the singular case
+    /// inlines small.
     #[inline(never)]
     fn selection_walked<'v>(&self, root: &'v Value) -> Selection<'v> {
         let mut found = Selection::Nothing;

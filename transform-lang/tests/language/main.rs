@@ -7,6 +7,7 @@ mod bulk;
 mod common;
 mod conditional;
 mod errors;
+mod filter_memo;
 mod jsonpath;
 mod loops;
 mod math;
