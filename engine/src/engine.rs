@@ -387,7 +387,10 @@ impl Engine {
             }
         };
         run.check_status(step, &answer)?;
-        let body = match (&call.response, answer.body.value()) {
+        let body = match (
+            &call.response,
+            answer.body.value_for(call.response_reads.as_ref()),
+        ) {
             // Without a response template nothing is read from the body.
             (None, _) => Value::Null,
             (Some(_), Ok(body)) => body,

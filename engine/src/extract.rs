@@ -8,6 +8,7 @@ use syncdef_transform::{Template, Value};
 
 use crate::error::PushError;
 use crate::lookup;
+use crate::projection::Projection;
 
 /// What the response template extracted.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +70,17 @@ impl ResponseBody {
             return Ok(Value::Null);
         }
         Value::from_json_slice(&self.bytes).map_err(not_json)
+    }
+
+    /// The body as far as a template that reads only `projection` needs it (see
+    /// [`Projection`]), or why it is not JSON; the whole body without a projection.
+    pub fn value_for(&self, projection: Option<&Projection>) -> Result<Value, String> {
+        match projection {
+            Some(p) if self.json.get().is_none() && !self.is_empty() => {
+                p.parse(&self.bytes).map_err(not_json)
+            }
+            _ => self.value(),
+        }
     }
 
     /// The bytes as received.

@@ -42,6 +42,7 @@ pub mod mask;
 mod masked;
 pub mod outcome;
 pub mod plan;
+mod projection;
 pub mod reliability;
 pub mod render;
 mod request;

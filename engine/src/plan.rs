@@ -16,6 +16,7 @@ use syncdef_validator::platform;
 use url::Url;
 
 use crate::error::PushError;
+use crate::projection::Projection;
 use crate::reliability::Reliability;
 use crate::request::{self, Fill, FixedUrl};
 use crate::servers::{Server, ServerTemplate};
@@ -58,6 +59,8 @@ pub(crate) struct CallPlan {
     pub request: Option<Template>,
     /// The response template (`createResponse`), if any.
     pub response: Option<Template>,
+    /// What the response template reads of the answer, when that is known in advance.
+    pub response_reads: Option<Projection>,
     /// Entries whose external id the request template reads (`$.related.<Entry>.IntegrationId`):
     /// without it the body would carry a null reference, so the push stops first.
     pub related_reads: Vec<String>,
@@ -303,6 +306,7 @@ fn call_plan(
     let (_, operation) = operation(api, paths, &reference)?;
     let sample = synth::sample(api, operation);
     let request = template(templates, &format!("{prefix}Request"), settings)?;
+    let response = template(templates, &format!("{prefix}Response"), settings)?;
     let fixed_url = reference
         .placeholders
         .iter()
@@ -312,7 +316,8 @@ fn call_plan(
         fixed_url,
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
         request,
-        response: template(templates, &format!("{prefix}Response"), settings)?,
+        response_reads: response.as_ref().and_then(Projection::of),
+        response,
         reference,
         sample: Arc::new(sample),
     })
