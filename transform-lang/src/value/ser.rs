@@ -110,10 +110,24 @@ fn write_scalar(v: &Value, out: &mut String) {
 /// A JSON string with Newtonsoft's default escaping: control characters, `"` and `\`, plus
 /// U+0085, U+2028 and U+2029; everything else is written as is.
 pub(crate) fn write_str(s: &str, out: &mut String) {
+    let b = s.as_bytes();
+    // Most strings need no escape: one reservation and one copy, with the escaping walk out
+    // of line.
+    out.reserve(b.len() + 2);
     out.push('"');
+    match plain_run(b, 0) {
+        i if i == b.len() => out.push_str(s),
+        i => write_escaped(s, i, out),
+    }
+    out.push('"');
+}
+
+/// The characters of `s` with Newtonsoft's escapes, from `first`, the first byte to look at.
+#[inline(never)]
+fn write_escaped(s: &str, first: usize, out: &mut String) {
     let b = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
+    let mut i = first;
     // Scan bytes: the characters to escape are ASCII, or start with 0xC2 (U+0085) or 0xE2
     // (U+2028/9); every other byte is copied in runs.
     while i < b.len() {
@@ -149,7 +163,6 @@ pub(crate) fn write_str(s: &str, out: &mut String) {
         start = i;
     }
     out.push_str(&s[start..]);
-    out.push('"');
 }
 
 /// Bytes `write_str` looks at: those of characters it escapes, and the lead bytes of
@@ -181,13 +194,26 @@ fn plain_run(b: &[u8], mut i: usize) -> usize {
     // A byte of `v - ONES` keeps its high bit clear of `v`'s only where `v` had a zero byte
     // (or a borrow from a lower one, which only happens above a real zero): exact as "any".
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+    let plain = |word: [u8; 8]| {
         let w = u64::from_ne_bytes(word);
         let below_space = w.wrapping_sub(SPACE) & !w & HIGH;
-        if (below_space | zero(w ^ QUOTE) | zero(w ^ BACKSLASH) | (w & HIGH)) != 0 {
+        (below_space | zero(w ^ QUOTE) | zero(w ^ BACKSLASH) | (w & HIGH)) == 0
+    };
+    let word_at = |at: usize| b.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok());
+    while let Some(word) = word_at(i) {
+        if !plain(word) {
             break;
         }
         i += 8;
+    }
+    // Fewer than eight bytes left after plain words: the last eight bytes, overlapping bytes
+    // already found plain, settle them in one test.
+    if i < b.len()
+        && b.len() - i < 8
+        && let Some(last) = b.len().checked_sub(8).and_then(word_at)
+        && plain(last)
+    {
+        return b.len();
     }
     while b.get(i).is_some_and(|&c| !LOOK[usize::from(c)]) {
         i += 1;
