@@ -47,8 +47,12 @@ pub(super) fn eval_expr_node(cx: &mut Cx<'_>, e: &ExprNode) -> Res<Value> {
 /// A property value `<esc>#...` without its escape: JUST unescapes what an expression yields.
 #[inline]
 pub(super) fn unescaped(s: &str, esc: char) -> Option<&str> {
-    // Char by char: `str::starts_with(char)` compares through `memcmp`, and this runs for
-    // every string a property expression yields.
+    // This runs for every string a property expression yields: an ASCII escape (the usual
+    // `/`) is two byte tests; `str::starts_with(char)` would compare through `memcmp`.
+    if esc.is_ascii() {
+        let b = s.as_bytes();
+        return (b.first() == Some(&(esc as u8)) && b.get(1) == Some(&b'#')).then(|| &s[1..]);
+    }
     let mut chars = s.chars();
     (chars.next() == Some(esc) && chars.next() == Some('#')).then(|| &s[esc.len_utf8()..])
 }
