@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 
 use super::Cx;
 use crate::error::{EvalError, EvalErrorKind, Res};
-use crate::expr::{Call, Expr, Route};
+use crate::expr::{Call, Expr, Operand, Route};
 use crate::path::JsonPath;
 use crate::value::{Value, dotnet};
 
@@ -92,14 +92,58 @@ impl Cx<'_> {
                 }
             }
             Route::Exists(path) => return Ok(Value::Bool(path.exists(self.loop_input_ref()))),
-            Route::General => {}
+            Route::IfCondition(_) | Route::General => {}
         }
         self.call_general(c)
     }
 
-    /// A call through the function's `run` and the argument machinery.
+    /// The branch an `#ifcondition` of [`Route::IfCondition`] takes, with the steps its
+    /// reads count (the call's own step counted by the caller). A limit hit by a read is
+    /// reported as the general route reports it, from the call.
+    pub(crate) fn if_condition<'a>(
+        &mut self,
+        c: &Call,
+        args: &'a [Operand; 4],
+    ) -> Res<&'a Operand> {
+        let [a, b, then, otherwise] = args;
+        for read in [a, b] {
+            self.operand_step(c, read)?;
+        }
+        let equal = crate::functions::equals(self, self.operand(a), self.operand(b));
+        let branch = if equal { then } else { otherwise };
+        self.operand_step(c, branch)?;
+        Ok(branch)
+    }
+
+    fn operand_step(&mut self, c: &Call, operand: &Operand) -> Res<()> {
+        match operand {
+            Operand::Read(_) => self.step().map_err(|e| self.annotate(e, c)),
+            Operand::Lit(_) => Ok(()),
+        }
+    }
+
+    /// The value of an operand, borrowed: a literal, or what its read selects (`null` for
+    /// nothing, as `#valueof` gives).
+    #[inline]
+    pub(crate) fn operand<'a>(&'a self, operand: &'a Operand) -> &'a Value {
+        match operand {
+            Operand::Lit(v) => v,
+            Operand::Read(path) => path
+                .select_singular(self.scope_input())
+                .unwrap_or(&Value::Null),
+        }
+    }
+
+    /// A call through the function's `run` and the argument machinery (or, for an
+    /// `#ifcondition` of plain arguments, around it).
     #[inline(never)]
     fn call_general(&mut self, c: &Call) -> Res<Value> {
+        if let Route::IfCondition(args) = &c.route
+            && !self.looks_in_transformed()
+        {
+            let branch = self.if_condition(c, args)?;
+            return Ok(self.operand(branch).clone());
+        }
         let mut result = (c.func.run)(self, c);
         if matches!(result, Ok(Value::Null)) && self.looks_in_transformed() {
             result = self.look_in_transformed(|cx| (c.func.run)(cx, c));

@@ -82,7 +82,7 @@ fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
         && let Route::ValueOf(path) = &c.route
     {
         // As `Cx::call` counts it.
-        cx.step()?;
+        cx.step().map_err(|err| locate(err, e))?;
         let escape_char = cx.settings.escape_char;
         let (root, memo) = cx.scope_input_and_memo();
         match path.selection_memo(root, memo) {
@@ -101,6 +101,20 @@ fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
                 }
                 out.push(']');
             }
+        }
+        return Ok(());
+    }
+    if let Expr::Call(c) = &e.expr
+        && let Route::IfCondition(args) = &c.route
+        && !cx.tracks_output()
+    {
+        cx.step().map_err(|err| locate(err, e))?;
+        let branch = cx.if_condition(c, args).map_err(|err| locate(err, e))?;
+        match cx.operand(branch) {
+            Value::String(s) if e.unescape_result => {
+                write_str(unescaped(s, cx.settings.escape_char).unwrap_or(s), out)
+            }
+            v => write_compact(v, out),
         }
         return Ok(());
     }

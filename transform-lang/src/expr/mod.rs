@@ -55,6 +55,19 @@ pub(crate) enum Route {
     ValueOf(Arc<JsonPath>),
     /// `#exists` of a compiled path: a test that cannot fail.
     Exists(Arc<JsonPath>),
+    /// `#ifcondition` whose four arguments are literals or `#valueof` reads of singular
+    /// paths: none can fail, so the arguments are compared and the branch is read borrowed,
+    /// without the argument machinery's copies.
+    IfCondition(Box<[Operand; 4]>),
+}
+
+/// An argument that is read in place.
+#[derive(Debug)]
+pub(crate) enum Operand {
+    /// A literal.
+    Lit(Value),
+    /// `#valueof` of a singular path (one step counted, as for the call).
+    Read(Arc<JsonPath>),
 }
 
 impl Route {
@@ -63,6 +76,21 @@ impl Route {
         match (func.name, args) {
             ("valueof", [Expr::Lit(Lit { path: Some(p), .. })]) => Route::ValueOf(p.clone()),
             ("exists", [Expr::Lit(Lit { path: Some(p), .. })]) => Route::Exists(p.clone()),
+            ("ifcondition", [a, b, then, otherwise]) => {
+                let operand = |e: &Expr| match e {
+                    Expr::Lit(l) => Some(Operand::Lit(l.value.clone())),
+                    Expr::Call(c) => match &c.route {
+                        Route::ValueOf(p) if p.is_singular() => Some(Operand::Read(p.clone())),
+                        _ => None,
+                    },
+                };
+                match (operand(a), operand(b), operand(then), operand(otherwise)) {
+                    (Some(a), Some(b), Some(then), Some(otherwise)) => {
+                        Route::IfCondition(Box::new([a, b, then, otherwise]))
+                    }
+                    _ => Route::General,
+                }
+            }
             _ => Route::General,
         }
     }

@@ -278,6 +278,8 @@ pub(crate) const fn def(
 }
 
 /// The string form of a value (`ToString()`), `None` for null.
+pub(crate) use conditional::equals;
+
 pub(crate) fn text(v: &Value) -> Option<std::borrow::Cow<'_, str>> {
     crate::value::dotnet::to_dotnet_string(v)
 }

@@ -260,6 +260,18 @@ impl JsonPath {
         out
     }
 
+    /// Whether the path selects at most one token (member names and indexes only).
+    pub(crate) fn is_singular(&self) -> bool {
+        self.singular.is_some()
+    }
+
+    /// The token a singular path selects, borrowed (`None` also when the path is not
+    /// singular: see [`JsonPath::is_singular`]).
+    #[inline]
+    pub(crate) fn select_singular<'v>(&self, root: &'v Value) -> Option<&'v Value> {
+        self.singular.as_ref().and_then(|hops| hops.select(root))
+    }
+
     /// JUST's selection result: `null` when nothing matches, the token itself for one match, an
     /// array of all matches for several.
     #[inline]

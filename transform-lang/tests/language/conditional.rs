@@ -136,3 +136,48 @@ fn ifgroup_value_form_drops_from_arrays() {
     );
     assert_eq!(value("#ifgroup(false,b)", INPUT), "null");
 }
+
+#[test]
+fn ifcondition_of_plain_arguments_writes_the_branch_as_read() {
+    // Literals and reads only: the branch is a read's token itself, unescaped as a property
+    // value, whatever its type.
+    let input = r##"{"a":"USD","o":{"x":[1,2]},"esc":"/#y","nul":null}"##;
+    yields(
+        r##"{"v":"#ifcondition(#valueof($.a),,,#valueof($.a))","o":"#ifcondition(#valueof($.a),usd,#valueof($.o),no)","e":"#ifcondition(1,2,x,#valueof($.esc))","n":"#ifcondition(#valueof($.nul),#valueof($.zz),#valueof($.zz),no)"}"##,
+        input,
+        r##"{"v":"USD","o":{"x":[1,2]},"e":"#y","n":null}"##,
+    );
+    // Case matters in Strict mode only.
+    yields_in(
+        syncdef_transform::EvaluationMode::STRICT,
+        r##"{"o":"#ifcondition(#valueof($.a),usd,yes,no)"}"##,
+        input,
+        r##"{"o":"no"}"##,
+    );
+}
+
+#[test]
+fn ifcondition_reads_count_steps_and_report_the_call() {
+    // One step for the call, one for each read it evaluates: the branch read is the fourth.
+    let template = r##"{"r":"#ifcondition(#valueof($.a),x,#valueof($.b),#valueof($.c))"}"##;
+    let input = r#"{"a":"x","b":1,"c":2}"#;
+    let mut settings = syncdef_transform::Settings::default();
+    settings.limits.max_steps = 3;
+    assert_eq!(run_with(&settings, template, input).unwrap(), r#"{"r":1}"#);
+    settings.limits.max_steps = 2;
+    let err = run_with(&settings, template, input).unwrap_err();
+    assert!(
+        err.starts_with("at template /r")
+            && err.contains("more than 2 steps")
+            && err.contains("ifcondition"),
+        "{err}"
+    );
+    settings.limits.max_steps = 0;
+    let err = run_with(&settings, template, input).unwrap_err();
+    assert!(
+        err.starts_with("at template /r")
+            && err.contains("more than 0 steps")
+            && !err.contains("ifcondition"),
+        "{err}"
+    );
+}

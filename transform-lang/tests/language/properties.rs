@@ -75,6 +75,9 @@ fn template() -> impl Strategy<Value = Value> {
         Just(Value::from(
             "#ifcondition(#exists($.a),true,#valueof($.a),x)"
         )),
+        Just(Value::from(
+            "#ifcondition(#valueof($.a),x,#valueof($.b.c),#valueof($.a[1]))"
+        )),
         Just(Value::from("/#not a call")),
         Just(Value::from("#valueof(#xconcat($,.,a))")),
         Just(Value::Null),
