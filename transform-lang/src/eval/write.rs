@@ -17,7 +17,7 @@ use crate::error::Res;
 use crate::expr::{Expr, Route};
 use crate::path::Selection;
 use crate::template::{ExprNode, Node, ObjectNode, Prop};
-use crate::value::ser::write_str;
+use crate::value::ser::{write_compact_array, write_str};
 use crate::value::{Value, write_compact};
 
 /// Writes the output of `node` as compact JSON.
@@ -91,16 +91,7 @@ fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
                 write_str(unescaped(s, escape_char).unwrap_or(s), out)
             }
             Selection::One(v) => write_compact(v, out),
-            Selection::Many(all) => {
-                out.push('[');
-                for (i, v) in all.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_compact(v, out);
-                }
-                out.push(']');
-            }
+            Selection::Many(all) => write_compact_array(all.into_iter(), out),
         }
         return Ok(());
     }

@@ -21,16 +21,7 @@ pub fn to_string_pretty(v: &Value) -> String {
 /// Appends compact JSON to `out`.
 pub fn write_compact(v: &Value, out: &mut String) {
     match v {
-        Value::Array(a) => {
-            out.push('[');
-            for (i, x) in a.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_compact(x, out);
-            }
-            out.push(']');
-        }
+        Value::Array(a) => write_compact_array(a.iter(), out),
         Value::Object(o) => {
             out.push('{');
             for (i, (k, x)) in o.iter().enumerate() {
@@ -45,6 +36,18 @@ pub fn write_compact(v: &Value, out: &mut String) {
         }
         scalar => write_scalar(scalar, out),
     }
+}
+
+/// Appends `items` to `out` as a compact JSON array.
+pub(crate) fn write_compact_array<'v>(items: impl Iterator<Item = &'v Value>, out: &mut String) {
+    out.push('[');
+    for (i, x) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_compact(x, out);
+    }
+    out.push(']');
 }
 
 /// Appends indented JSON to `out`.
