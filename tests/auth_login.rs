@@ -496,6 +496,27 @@ fn error_lines(stderr: &str) -> String {
     stderr[start..].to_owned()
 }
 
+/// A login that ended refused: exit 1, its error and the browser's page as `snapshot`, and no
+/// token store written.
+#[track_caller]
+fn assert_refused(setup: &Setup, ended: &Ended, page: &Page, snapshot: &str) {
+    assert_eq!(ended.code, 1, "stderr:\n{}", ended.stderr);
+    insta::assert_snapshot!(
+        snapshot,
+        format!(
+            "{}\n--- page ({}) ---\n{}",
+            error_lines(&ended.stderr),
+            page.status,
+            page.body
+        )
+    );
+    assert!(
+        setup.stored_files().is_empty(),
+        "{:?}",
+        setup.stored_files()
+    );
+}
+
 fn assert_no_secrets(text: &str) {
     for secret in [CLIENT_SECRET, CODE, ACCESS_TOKEN, REFRESH_TOKEN] {
         assert!(!text.contains(secret), "`{secret}` is shown:\n{text}");
@@ -615,23 +636,9 @@ async fn a_redirect_with_a_forged_state_is_refused_and_nothing_is_written() {
     .await;
     let ended = login.end();
 
-    assert_eq!(ended.code, 1, "stderr:\n{}", ended.stderr);
-    insta::assert_snapshot!(
-        "forged_state",
-        format!(
-            "{}\n--- page ({}) ---\n{}",
-            error_lines(&ended.stderr),
-            page.status,
-            page.body
-        )
-    );
+    assert_refused(&setup, &ended, &page, "forged_state");
     assert!(ended.stdout.is_empty(), "{}", ended.stdout);
     assert_eq!(setup.token_requests().await, 0, "the code was exchanged");
-    assert!(
-        setup.stored_files().is_empty(),
-        "{:?}",
-        setup.stored_files()
-    );
     assert_no_secrets(&ended.stderr);
 }
 
@@ -651,23 +658,9 @@ async fn a_refused_authorization_says_so_and_writes_nothing() {
     .await;
     let ended = login.end();
 
-    assert_eq!(ended.code, 1, "stderr:\n{}", ended.stderr);
-    insta::assert_snapshot!(
-        "access_denied",
-        format!(
-            "{}\n--- page ({}) ---\n{}",
-            error_lines(&ended.stderr),
-            page.status,
-            page.body
-        )
-    );
+    assert_refused(&setup, &ended, &page, "access_denied");
     assert!(ended.stdout.is_empty(), "{}", ended.stdout);
     assert_eq!(setup.token_requests().await, 0);
-    assert!(
-        setup.stored_files().is_empty(),
-        "{:?}",
-        setup.stored_files()
-    );
 }
 
 #[tokio::test]
@@ -683,26 +676,12 @@ async fn a_code_the_token_endpoint_refuses_gives_a_clear_message_without_secrets
     .await;
     let ended = login.end();
 
-    assert_eq!(ended.code, 1, "stderr:\n{}", ended.stderr);
+    assert_refused(&setup, &ended, &page, "invalid_grant");
     // The exchange itself was well formed: the refusal is the provider's invalid_grant.
     assert_eq!(setup.token_requests().await, 1);
-    insta::assert_snapshot!(
-        "invalid_grant",
-        format!(
-            "{}\n--- page ({}) ---\n{}",
-            error_lines(&ended.stderr),
-            page.status,
-            page.body
-        )
-    );
     assert_no_secrets(&ended.stdout);
     assert_no_secrets(&ended.stderr);
     assert_no_secrets(&page.body);
-    assert!(
-        setup.stored_files().is_empty(),
-        "{:?}",
-        setup.stored_files()
-    );
 }
 
 #[tokio::test]

@@ -153,11 +153,10 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
     })
 }
 
+/// [`json_error_text`] of a template output's item, a string read without a JSON copy.
 fn error_text(v: &Value) -> Option<String> {
     match v {
-        Value::Null => None,
-        Value::String(s) if s.is_empty() => None,
-        Value::String(s) => Some(s.to_string()),
+        Value::String(s) => (!s.is_empty()).then(|| s.to_string()),
         other => json_error_text(&Json::from(other)),
     }
 }
