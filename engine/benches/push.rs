@@ -14,9 +14,10 @@
 //! spend CPU looking for work while the answers are pending, which says nothing of the engine:
 //! those columns are left out.
 //!
-//! `ONLY=engine` or `ONLY=bare` runs that side alone, `PUSHES` pushes at concurrency 1, and
-//! prints nothing: for counting instructions under valgrind (the difference between two push
-//! counts is the cost of the extra pushes, setup excluded) or profiling one side.
+//! `ONLY=engine` or `ONLY=bare` runs that side alone, `PUSHES` pushes at concurrency
+//! `CONCURRENCY` (default 1), and prints nothing: for counting instructions under valgrind (the
+//! difference between two push counts is the cost of the extra pushes, setup excluded) or
+//! profiling one side.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -219,18 +220,24 @@ fn main() {
         let body = Arc::new(serde_json::to_vec(&sent.body).expect("body"));
         let url = format!("{base}/v3/company/1234567890/customer");
         assert_eq!(sent.url, url);
-        // Configured like `ReqwestTransport` (timeouts, no cross-host redirects), so that the
-        // difference is the engine's own work.
+        // Configured like `ReqwestTransport` (timeouts, no cross-host redirects, its
+        // `User-Agent`), so that both send the same bytes and the difference is the engine's
+        // own work.
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(60))
             .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("syncdef/", env!("CARGO_PKG_VERSION")))
             .build()
             .expect("client");
         if let Ok(side) = std::env::var("ONLY") {
+            let concurrency = std::env::var("CONCURRENCY")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1);
             match side.as_str() {
-                "engine" => engine_run(&engine, &record, pushes, 1).await,
-                "bare" => bare_run(&client, &url, &body, pushes, 1).await,
+                "engine" => engine_run(&engine, &record, pushes, concurrency).await,
+                "bare" => bare_run(&client, &url, &body, pushes, concurrency).await,
                 other => panic!("ONLY is `engine` or `bare`, not `{other}`"),
             }
             return;

@@ -66,6 +66,6 @@ pub use reliability::{
 };
 pub use state::{Intent, RecordState};
 pub use transport::{
-    HttpRequest, HttpResponse, RecordingTransport, ReqwestTransport, StepResponse, Transport,
-    TransportError,
+    HeaderMap, HttpRequest, HttpResponse, RecordingTransport, ReqwestTransport, StepResponse,
+    Transport, TransportError,
 };

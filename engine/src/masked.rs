@@ -170,15 +170,18 @@ impl Serialize for MaskedJson {
 
 /// Headers in the order sent or received, secret values masked ([`mask::header_value`]).
 /// Dereferences to the masked `(name, value)` pairs; `Debug` shows them too, `Serialize` writes
-/// a JSON object. The unmasked source is private: no method gives it out. Cloning shares it.
+/// a JSON object. The unmasked source is private: no method gives it out. Cloning shares the
+/// source and copies the masked form if it was made.
+///
+/// Held inline rather than behind an `Arc` of its own: every request and response of every
+/// push records its headers, few are ever looked at, and the source is shared already.
 #[derive(Clone)]
-pub struct MaskedHeaders(Arc<HeadersShown>);
-
-struct HeadersShown {
+pub struct MaskedHeaders {
     source: HeaderSource,
     masked: OnceLock<Vec<(String, String)>>,
 }
 
+#[derive(Clone)]
 enum HeaderSource {
     /// The headers of a request, shared with the request sent.
     Sent(Arc<[(String, String)]>),
@@ -198,27 +201,23 @@ impl MaskedHeaders {
     }
 
     fn lazy(source: HeaderSource) -> Self {
-        MaskedHeaders(Arc::new(HeadersShown {
+        MaskedHeaders {
             source,
             masked: OnceLock::new(),
-        }))
+        }
     }
 
     /// The masked headers.
     #[must_use]
     pub fn pairs(&self) -> &[(String, String)] {
-        let shown = &*self.0;
-        shown.masked.get_or_init(|| {
-            let source: &[(String, String)] = match &shown.source {
-                HeaderSource::Sent(h) => h,
-                HeaderSource::Received(r) => &r.headers,
+        self.masked.get_or_init(|| {
+            let mask = |(k, v): &(String, String)| (k.clone(), mask::header_value(k, v));
+            match &self.source {
+                HeaderSource::Sent(h) => h.iter().map(mask).collect(),
+                HeaderSource::Received(r) => r.header_pairs().iter().map(mask).collect(),
                 // Set at construction.
-                HeaderSource::Masked => &[],
-            };
-            source
-                .iter()
-                .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
-                .collect()
+                HeaderSource::Masked => Vec::new(),
+            }
         })
     }
 }
@@ -239,10 +238,10 @@ impl From<Vec<(String, String)>> for MaskedHeaders {
                 .map(|(k, v)| (k.clone(), mask::header_value(k, v)))
                 .collect(),
         );
-        MaskedHeaders(Arc::new(HeadersShown {
+        MaskedHeaders {
             source: HeaderSource::Masked,
             masked,
-        }))
+        }
     }
 }
 
@@ -334,10 +333,10 @@ mod tests {
             serde_json::to_value(&shown).unwrap(),
             json!({"authorization": "Bearer ***", "If-Match": "W/\"1\""})
         );
-        let response = HttpResponse {
-            headers: vec![("set-cookie".to_owned(), "id=1".to_owned())],
-            ..HttpResponse::default()
-        };
+        let mut response = HttpResponse::default();
+        response
+            .headers
+            .insert("set-cookie", "id=1".parse().unwrap());
         assert_eq!(
             *MaskedHeaders::received(Arc::new(response)),
             [("set-cookie".to_owned(), "***".to_owned())]

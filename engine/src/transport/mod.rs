@@ -9,6 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+pub use reqwest::header::HeaderMap;
 use syncdef_definitions::operation_ref::HttpMethod;
 use url::Url;
 
@@ -66,12 +67,14 @@ impl fmt::Debug for HttpRequest {
 }
 
 /// One HTTP response. Its `Debug` masks secret headers and shows the body's length only.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct HttpResponse {
     /// The status code.
     pub status: u16,
-    /// Headers in the order received.
-    pub headers: Vec<(String, String)>,
+    /// Headers as received: kept in the HTTP library's form, because most answers are read
+    /// for two or three headers at most and turning every one into strings would cost each
+    /// push more than reading them.
+    pub headers: HeaderMap,
     /// The body bytes.
     pub body: Vec<u8>,
     /// Whether the transport made this response up (dry-run synthesis) rather than receiving it.
@@ -82,7 +85,7 @@ impl fmt::Debug for HttpResponse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HttpResponse")
             .field("status", &self.status)
-            .field("headers", &masked(&self.headers))
+            .field("headers", &masked(&self.header_pairs()))
             .field("body_len", &self.body.len())
             .field("synthesized", &self.synthesized)
             .finish()
@@ -90,13 +93,25 @@ impl fmt::Debug for HttpResponse {
 }
 
 impl HttpResponse {
-    /// The first header named `name` (case-insensitive).
+    /// The first header named `name` (case-insensitive), if its value is UTF-8.
     #[must_use]
     pub fn header(&self, name: &str) -> Option<&str> {
+        std::str::from_utf8(self.headers.get(name)?.as_bytes()).ok()
+    }
+
+    /// Every header as text, in the order received (names lower-case; a value that is not
+    /// UTF-8 has its invalid bytes replaced).
+    #[must_use]
+    pub fn header_pairs(&self) -> Vec<(String, String)> {
         self.headers
             .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect()
     }
 
     /// Whether the status is 2xx.

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use futures::future::BoxFuture;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value as Json;
 
 use super::{HttpRequest, HttpResponse, Transport, TransportError};
@@ -63,7 +64,10 @@ impl StepResponse {
             Some(Json::Object(h)) => h
                 .iter()
                 .map(|(k, v)| match v {
-                    Json::String(s) => Ok((k.clone(), s.clone())),
+                    Json::String(s) => {
+                        header(k, s)?;
+                        Ok((k.clone(), s.clone()))
+                    }
                     other => Err(format!("header `{k}` must be a string, found {other}")),
                 })
                 .collect::<Result<_, _>>()?,
@@ -81,26 +85,38 @@ impl StepResponse {
         })
     }
 
-    fn to_http(&self) -> HttpResponse {
-        let mut headers = self.headers.clone();
+    fn to_http(&self) -> Result<HttpResponse, TransportError> {
+        let mut headers = HeaderMap::with_capacity(self.headers.len() + 1);
+        for (name, value) in &self.headers {
+            let (name, value) = header(name, value).map_err(TransportError::NoResponse)?;
+            headers.append(name, value);
+        }
         let body = if self.body.is_null() {
             Vec::new()
         } else {
-            if !headers
-                .iter()
-                .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-            {
-                headers.push(("content-type".into(), "application/json".into()));
+            if !headers.contains_key(CONTENT_TYPE) {
+                headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
             }
             self.body.to_string().into_bytes()
         };
-        HttpResponse {
+        Ok(HttpResponse {
             status: self.status,
             headers,
             body,
             synthesized: false,
-        }
+        })
     }
+}
+
+/// A header to play back, as HTTP allows it.
+fn header(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), String> {
+    let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+        format!("`{name}` is not a valid HTTP header name (letters, digits and `-`, no spaces)")
+    })?;
+    let value = HeaderValue::from_str(value).map_err(|_| {
+        format!("the value of header `{name}` has a line break or control character, which HTTP does not allow")
+    })?;
+    Ok((name, value))
 }
 
 fn type_name(v: &Json) -> &'static str {
@@ -208,7 +224,7 @@ impl RecordingTransport {
             let response = list.get(*n).or_else(|| list.last());
             *n += 1;
             if let Some(response) = response {
-                return Ok(response.to_http());
+                return response.to_http();
             }
         }
         if !self.synthesize {
@@ -220,12 +236,11 @@ impl RecordingTransport {
         let Some(sample) = &request.sample else {
             return Ok(HttpResponse {
                 status: 200,
-                headers: Vec::new(),
-                body: Vec::new(),
                 synthesized: true,
+                ..HttpResponse::default()
             });
         };
-        let mut response = StepResponse::json(sample.status, sample.body.clone()).to_http();
+        let mut response = StepResponse::json(sample.status, sample.body.clone()).to_http()?;
         response.synthesized = true;
         Ok(response)
     }
@@ -241,5 +256,51 @@ impl Transport for RecordingTransport {
 
     fn replays(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn headers_given_are_played_back_and_read_case_insensitively() {
+        let given = json!({"status": 201, "headers": {"ETag": "W/\"7\"", "Retry-After": "3"}, "body": {"Id": 1}});
+        let response = StepResponse::from_json(&given).unwrap().to_http().unwrap();
+        assert_eq!(response.header("etag"), Some("W/\"7\""));
+        assert_eq!(response.header("RETRY-AFTER"), Some("3"));
+        // A JSON body gets its content type unless one is given.
+        assert_eq!(response.header("Content-Type"), Some("application/json"));
+        assert_eq!(
+            response.header_pairs(),
+            [
+                ("etag".to_owned(), "W/\"7\"".to_owned()),
+                ("retry-after".to_owned(), "3".to_owned()),
+                ("content-type".to_owned(), "application/json".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_header_http_cannot_carry_is_refused_by_name() {
+        let bad_name = json!({"headers": {"If Match": "1"}});
+        assert_eq!(
+            StepResponse::from_json(&bad_name).unwrap_err(),
+            "`If Match` is not a valid HTTP header name (letters, digits and `-`, no spaces)"
+        );
+        let bad_value = json!({"headers": {"ETag": "1\r\nX-Injected: 1"}});
+        assert_eq!(
+            StepResponse::from_json(&bad_value).unwrap_err(),
+            "the value of header `etag` has a line break or control character, which HTTP does not allow"
+        );
+        // Built in code rather than read: refused when played back, not panicking.
+        let built = StepResponse {
+            headers: vec![("If Match".to_owned(), "1".to_owned())],
+            ..StepResponse::json(200, Json::Null)
+        };
+        assert!(
+            matches!(built.to_http(), Err(TransportError::NoResponse(m)) if m.contains("`If Match`"))
+        );
     }
 }

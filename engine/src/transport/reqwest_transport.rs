@@ -125,20 +125,9 @@ impl ReqwestTransport {
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());
         }
-        let response = builder.send().await.map_err(classify)?;
+        let mut response = builder.send().await.map_err(classify)?;
         let status = response.status().as_u16();
-        let headers = response
-            .headers()
-            .iter()
-            .map(|(k, v)| {
-                let value = match v.to_str() {
-                    Ok(text) => text.to_owned(),
-                    // Not visible ASCII: kept as far as it is UTF-8.
-                    Err(_) => String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                };
-                (k.as_str().to_owned(), value)
-            })
-            .collect();
+        let headers = std::mem::take(response.headers_mut());
         let body = response
             .bytes()
             .await
