@@ -53,6 +53,21 @@ impl HttpMethod {
         }
     }
 
+    /// The upper-case name, as a request line carries it.
+    #[must_use]
+    pub fn as_upper_str(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Put => "PUT",
+            HttpMethod::Post => "POST",
+            HttpMethod::Delete => "DELETE",
+            HttpMethod::Options => "OPTIONS",
+            HttpMethod::Head => "HEAD",
+            HttpMethod::Patch => "PATCH",
+            HttpMethod::Trace => "TRACE",
+        }
+    }
+
     /// The method named exactly `name` (lower case).
     #[must_use]
     pub fn from_lower(name: &str) -> Option<HttpMethod> {

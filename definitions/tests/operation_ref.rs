@@ -118,3 +118,11 @@ fn malformed_references() {
     assert_eq!(err.as_ref().map(|e| e.help.as_str()), Some("write `get`"));
     assert_eq!(err.map(|e| e.range), Some(13..16));
 }
+
+#[test]
+fn each_method_has_its_reference_and_request_line_spelling() {
+    for m in HttpMethod::ALL {
+        assert_eq!(m.as_upper_str(), m.as_str().to_ascii_uppercase());
+        assert_eq!(HttpMethod::from_lower(m.as_str()), Some(m));
+    }
+}

@@ -96,13 +96,19 @@ pub(crate) async fn run(
             placement,
         } => {
             if call.needs_external_id() && scope.external_id.is_none() {
-                run.note(format!(
-                    "action `{name}` skipped: its path needs `{{IntegrationId}}` and the record has no external id yet (it is being created)"
-                ));
+                // Every create of an entry with such an action says so: joined, not formatted.
+                run.note(
+                    [
+                        "action `",
+                        name,
+                        "` skipped: its path needs `{IntegrationId}` and the record has no external id yet (it is being created)",
+                    ]
+                    .concat(),
+                );
                 return Ok(());
             }
             let input = scope.input(&entry.root_key, record);
-            let body = run.request_body(call, name, &input)?;
+            let body = run.request_body(call, &input)?;
             let url = call
                 .url(&scope.server, &scope.fill())
                 .map_err(|e| e.at(name))?;
@@ -116,9 +122,7 @@ pub(crate) async fn run(
                     | HttpMethod::Put
                     | HttpMethod::Delete
             );
-            let answer = run
-                .send(engine, name, call, url, body, &[], repeatable)
-                .await?;
+            let answer = run.send(engine, call, url, body, &[], repeatable).await?;
             run.check_status(name, &answer)?;
             let response = &answer.response;
             // Values are read from a JSON body or headers; a body that is not JSON can still

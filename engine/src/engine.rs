@@ -320,13 +320,13 @@ impl Engine {
         let mut conflicted = false;
         let answer = loop {
             let input = scope.input(&entry.root_key, record);
-            let body = run.request_body(call, step, &input)?;
+            let body = run.request_body(call, &input)?;
             let mut url = call
                 .url(&scope.server, &scope.fill())
                 .map_err(|e| e.at(step))?;
             let mut headers = scope.headers.clone();
             if let Some(key) = key {
-                let bytes = body.as_ref().map_or(&[][..], |b| b.bytes.as_slice());
+                let bytes = body.as_ref().map_or(&[][..], |b| &b.bytes[..]);
                 key.apply(
                     &idempotency::derive(entry_name, record, bytes),
                     &mut url,
@@ -334,7 +334,7 @@ impl Engine {
                 );
             }
             let answer = run
-                .send(self, step, call, url, body, &headers, repeatable)
+                .send(self, call, url, body, &headers, repeatable)
                 .await?;
             let conflict = (kind != OperationKind::Create)
                 .then(|| {
@@ -417,7 +417,10 @@ impl Engine {
         }
         let extracted = extract::extract(call.response.as_ref(), &body).map_err(|e| e.at(step))?;
         if let Some(output) = extracted.output {
-            run.template([step, "Response"].concat(), MaskedJson::from_value(output));
+            run.template(
+                Arc::clone(&call.response_name),
+                MaskedJson::from_value(output),
+            );
         }
         if !extracted.success {
             run.errors = extracted.errors.clone();

@@ -10,6 +10,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use bytes::Bytes;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
@@ -37,7 +38,7 @@ enum Source {
     /// A response body, shared with the engine's reading of it: JSON, or its text.
     Response(Arc<ResponseBody>),
     /// The JSON text of a request body, as sent.
-    Sent(Arc<str>),
+    Sent(Bytes),
     /// Already masked (a text body, or JSON given in masked form).
     Masked,
 }
@@ -60,7 +61,7 @@ impl MaskedJson {
     }
 
     /// A request body as sent; parsed and masked when first shown.
-    pub(crate) fn from_sent(text: Arc<str>) -> Self {
+    pub(crate) fn from_sent(text: Bytes) -> Self {
         Self::lazy(Source::Sent(text))
     }
 
@@ -101,13 +102,13 @@ impl MaskedJson {
                 mask::json_in_place(&mut json);
                 json
             }
-            Source::Sent(text) => match serde_json::from_str(text) {
+            Source::Sent(text) => match serde_json::from_slice(text) {
                 Ok(mut json) => {
                     mask::json_in_place(&mut json);
                     json
                 }
                 // Only a body nested deeper than the JSON reader goes: shown as its text.
-                Err(_) => Json::String(text.to_string()),
+                Err(_) => Json::String(String::from_utf8_lossy(text).into_owned()),
             },
             Source::Response(body) => match body.json() {
                 Ok(json) => mask::json(json),
@@ -303,7 +304,7 @@ mod tests {
         assert_eq!(format!("{shown:?}"), format!("{masked:?}"));
         assert_eq!(serde_json::to_value(&shown).unwrap(), masked);
         // A request body is shown as the text sent, parsed: a decimal's scale is not kept.
-        let sent = MaskedJson::from_sent(Arc::from(r#"{"password":"p","Amount":2.10}"#));
+        let sent = MaskedJson::from_sent(Bytes::from_static(br#"{"password":"p","Amount":2.10}"#));
         assert_eq!(*sent, json!({"password": "***", "Amount": 2.1}));
         let body = ResponseBody::new(br#"{"refresh_token": "r", "Id": 1}"#.to_vec());
         let parsed = MaskedJson::from_response(Arc::new(body));

@@ -78,7 +78,7 @@ impl PushOutcome {
 #[derive(Clone, Debug, Serialize)]
 pub struct TemplateOutput {
     /// The template's name (`createRequest`).
-    pub name: String,
+    pub name: Arc<str>,
     /// What it produced, secrets masked.
     pub output: MaskedJson,
 }
@@ -88,7 +88,7 @@ pub struct TemplateOutput {
 #[serde(rename_all = "camelCase")]
 pub struct Exchange {
     /// The push step (`create`, `update`, an action's name).
-    pub step: String,
+    pub step: Arc<str>,
     /// 1 for the first send of the step, then 2, 3, ... for each retry (after a token
     /// refresh or a transient failure). A re-send after a conflict starts again at 1.
     pub attempt: u32,
@@ -110,7 +110,7 @@ pub struct Exchange {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RecordedRequest {
     /// Upper-case method.
-    pub method: String,
+    pub method: &'static str,
     /// The URL, secret query parameters masked.
     pub url: String,
     /// Headers in the order sent, secrets masked (a JSON object in serialized form).
@@ -124,7 +124,7 @@ impl RecordedRequest {
     /// again would cost as much as building them).
     pub(crate) fn with_body(request: &HttpRequest, shown_body: MaskedJson) -> Self {
         RecordedRequest {
-            method: request.method.as_str().to_ascii_uppercase(),
+            method: request.method.as_upper_str(),
             url: mask::url(&request.url),
             headers: MaskedHeaders::sent(Arc::clone(&request.headers)),
             body: shown_body,

@@ -53,6 +53,12 @@ impl OperationKind {
 /// One external call: where it goes and how its body is made.
 #[derive(Debug)]
 pub(crate) struct CallPlan {
+    /// The push step it is: `create`, `update`, `delete`, or the action's name.
+    pub step: Arc<str>,
+    /// The names of its templates (`createRequest`, `createResponse`), which the audit trail
+    /// of every push records: made once here rather than per push.
+    pub request_name: Arc<str>,
+    pub response_name: Arc<str>,
     /// The operation reference as written (`/v3/company/{realmId}/customer/post`).
     pub reference: OperationRef,
     /// The request body template (`createRequest`), if any.
@@ -305,14 +311,19 @@ fn call_plan(
     let reference = parsed.clone().map_err(|e| e.message)?;
     let (_, operation) = operation(api, paths, &reference)?;
     let sample = synth::sample(api, operation);
-    let request = template(templates, &format!("{prefix}Request"), settings)?;
-    let response = template(templates, &format!("{prefix}Response"), settings)?;
+    let request_name = format!("{prefix}Request");
+    let response_name = format!("{prefix}Response");
+    let request = template(templates, &request_name, settings)?;
+    let response = template(templates, &response_name, settings)?;
     let fixed_url = reference
         .placeholders
         .iter()
         .all(|p| p.kind == PlaceholderKind::Name)
         .then(FixedUrl::default);
     Ok(CallPlan {
+        step: Arc::from(prefix),
+        request_name: Arc::from(request_name),
+        response_name: Arc::from(response_name),
         fixed_url,
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
         request,

@@ -81,7 +81,7 @@ pub fn human_report(outcome: &PushOutcome) -> String {
         }
         if !e.request.body.is_null() {
             let template = format!("{}Request", e.step);
-            if outcome.templates.iter().any(|t| t.name == template) {
+            if outcome.templates.iter().any(|t| *t.name == template) {
                 let _ = writeln!(out, "   body ({template}):");
             } else {
                 let _ = writeln!(out, "   body:");

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use syncdef_transform::{Map, Value};
 use url::Url;
 
@@ -37,9 +38,9 @@ pub(crate) struct Answer {
     pub retry_after: Option<Duration>,
 }
 
-/// A request body: the bytes sent and the JSON shown in the audit trail.
+/// A request body: the bytes sent and the JSON shown in the audit trail, which reads them.
 pub(crate) struct Body {
-    pub bytes: Vec<u8>,
+    pub bytes: Bytes,
     pub shown: MaskedJson,
 }
 
@@ -175,7 +176,7 @@ impl Run {
         self.notes.push(note);
     }
 
-    pub fn template(&mut self, name: String, output: MaskedJson) {
+    pub fn template(&mut self, name: Arc<str>, output: MaskedJson) {
         self.templates.push(TemplateOutput { name, output });
     }
 
@@ -206,12 +207,12 @@ impl Run {
     pub fn request_body(
         &mut self,
         call: &CallPlan,
-        step: &str,
         input: &Value,
     ) -> Result<Option<Body>, PushError> {
         let Some(template) = &call.request else {
             return Ok(None);
         };
+        let step = &*call.step;
         let related = input.get("related");
         if let Some(entry) = call
             .related_reads
@@ -230,17 +231,14 @@ impl Run {
             PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
         })?;
         if text == "null" {
-            self.template([step, "Request"].concat(), MaskedJson::null());
+            self.template(Arc::clone(&call.request_name), MaskedJson::null());
             return Ok(None);
         }
-        // One record of the text sent, shared by the template's entry and every attempt's
-        // request.
-        let shown = MaskedJson::from_sent(Arc::from(text.as_str()));
-        self.template([step, "Request"].concat(), shown.clone());
-        Ok(Some(Body {
-            bytes: text.into_bytes(),
-            shown,
-        }))
+        // The bytes sent, shared by every attempt and by the audit trail's record of them.
+        let bytes = Bytes::from(text.into_bytes());
+        let shown = MaskedJson::from_sent(bytes.clone());
+        self.template(Arc::clone(&call.request_name), shown.clone());
+        Ok(Some(Body { bytes, shown }))
     }
 
     /// Sends one request with the engine's transport and token: retries transient failures
@@ -248,11 +246,9 @@ impl Run {
     /// `repeatable`, a create without idempotency key, only when it certainly did not reach
     /// the server), and once with a refreshed token after a 401. Every attempt is recorded;
     /// a dry-run sends once.
-    #[allow(clippy::too_many_arguments)]
     pub async fn send(
         &mut self,
         engine: &Engine,
-        step: &str,
         call: &CallPlan,
         url: Url,
         body: Option<Body>,
@@ -268,13 +264,14 @@ impl Run {
                 "the engine has no transport: give it one with Engine::with_transport",
             ));
         };
+        let step = &*call.step;
         let mut token = engine
             .tokens
             .token()
             .await
             .map_err(|e| PushError::new(ErrorClass::Authentication, e.message).at(step))?;
         let mut request = HttpRequest {
-            step: Arc::from(step),
+            step: Arc::clone(&call.step),
             method: call.reference.method,
             url,
             headers: engine
@@ -402,7 +399,7 @@ impl Run {
         let duration = at.elapsed();
         drop(permit);
         let recorded = RecordedRequest::with_body(request, shown_body.clone());
-        let step = request.step.to_string();
+        let step = Arc::clone(&request.step);
         // Masked data only: the recorded request, never `request` itself.
         tracing::debug!(
             step = %step,
@@ -446,7 +443,7 @@ impl Run {
             }
             Err(e) => {
                 self.exchanges.push(Exchange {
-                    step: step.clone(),
+                    step: Arc::clone(&step),
                     attempt,
                     request: recorded,
                     response: None,

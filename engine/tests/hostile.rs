@@ -74,7 +74,7 @@ proptest! {
             let segments: Vec<&str> = url.path_segments().expect("segments").collect();
             prop_assert_eq!(segments[0], "acme");
             prop_assert_eq!(segments[1], "accounts");
-            if update && exchange.step == "update" {
+            if update && &*exchange.step == "update" {
                 prop_assert_eq!(segments.len(), 3, "the id is one segment: {}", url);
                 prop_assert!(segments[2] != ".." && segments[2] != ".");
             }

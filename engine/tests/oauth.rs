@@ -92,7 +92,7 @@ async fn a_401_refreshes_once_and_the_rotated_refresh_token_is_persisted() {
     let attempts: Vec<u32> = outcome
         .exchanges
         .iter()
-        .filter(|e| e.step == "create")
+        .filter(|e| &*e.step == "create")
         .map(|e| e.attempt)
         .collect();
     assert_eq!(attempts, [1, 2]);
@@ -160,7 +160,7 @@ async fn an_expiring_token_is_refreshed_before_the_request() {
         outcome
             .exchanges
             .iter()
-            .filter(|e| e.step == "create")
+            .filter(|e| &*e.step == "create")
             .count(),
         1
     );

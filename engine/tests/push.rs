@@ -84,7 +84,7 @@ async fn quickbooks_update_sends_the_sync_token_read_by_the_pre_action() {
     let outcome = engine.push("Account", &common::account(), &state).await;
     assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
     assert_eq!(outcome.external_id(), Some("67"));
-    let steps: Vec<&str> = outcome.exchanges.iter().map(|e| e.step.as_str()).collect();
+    let steps: Vec<&str> = outcome.exchanges.iter().map(|e| &*e.step).collect();
     assert_eq!(steps, ["SyncToken", "update"]);
 }
 
@@ -128,7 +128,7 @@ async fn business_central_update_sends_the_etag_in_body_and_if_match() {
     let state = RecordState::new().with_external_id("103001");
     let outcome = engine.push("Invoice", &common::invoice(), &state).await;
     assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
-    let steps: Vec<&str> = outcome.exchanges.iter().map(|e| e.step.as_str()).collect();
+    let steps: Vec<&str> = outcome.exchanges.iter().map(|e| &*e.step).collect();
     assert_eq!(steps, ["ETag", "HeaderETag", "update", "Release", "Post"]);
 }
 

@@ -8,6 +8,7 @@ mod reqwest_transport;
 use std::fmt;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use futures::future::BoxFuture;
 pub use reqwest::header::HeaderMap;
 use syncdef_definitions::operation_ref::HttpMethod;
@@ -40,8 +41,8 @@ pub struct HttpRequest {
     /// Headers in the order they are sent, secrets unmasked (transports must not log them).
     /// Shared with the audit trail's record of the request.
     pub headers: Arc<[(String, String)]>,
-    /// The JSON body, serialized.
-    pub body: Option<Vec<u8>>,
+    /// The JSON body, serialized; shared with the audit trail and every attempt.
+    pub body: Option<Bytes>,
     /// The operation's sample response, for transports that synthesise answers.
     pub sample: Option<Arc<SampleResponse>>,
 }
@@ -61,7 +62,7 @@ impl fmt::Debug for HttpRequest {
             .field("method", &self.method)
             .field("url", &crate::mask::url(&self.url))
             .field("headers", &masked(&self.headers))
-            .field("body_len", &self.body.as_ref().map(Vec::len))
+            .field("body_len", &self.body.as_ref().map(Bytes::len))
             .finish_non_exhaustive()
     }
 }

@@ -161,7 +161,7 @@ async fn too_many_requests_without_retry_after_is_retried_with_backoff() {
     let creates: Vec<u32> = outcome
         .exchanges
         .iter()
-        .filter(|e| e.step == "create")
+        .filter(|e| &*e.step == "create")
         .map(|e| e.attempt)
         .collect();
     assert_eq!(
@@ -427,7 +427,7 @@ fn unanswered_creates(outcome: &PushOutcome) -> Vec<(u32, String)> {
     outcome
         .exchanges
         .iter()
-        .filter(|e| e.step == "create" && e.response.is_none())
+        .filter(|e| &*e.step == "create" && e.response.is_none())
         .map(|e| (e.attempt, e.error.clone().unwrap_or_default()))
         .collect()
 }
@@ -542,7 +542,7 @@ async fn a_create_whose_connection_never_opened_is_sent_once_it_opens() {
     let creates: Vec<(u32, bool)> = outcome
         .exchanges
         .iter()
-        .filter(|e| e.step == "create")
+        .filter(|e| &*e.step == "create")
         .map(|e| (e.attempt, e.response.is_some()))
         .collect();
     assert_eq!(creates, vec![(1, false), (2, true)], "a second attempt");
@@ -746,7 +746,7 @@ async fn quickbooks_stale_sync_token_rereads_and_retries_once() {
     let updates: Vec<_> = outcome
         .exchanges
         .iter()
-        .filter(|e| e.step == "update")
+        .filter(|e| &*e.step == "update")
         .collect();
     assert_eq!(updates.len(), 2);
     assert_eq!(updates[0].request.body["SyncToken"], json!("1"));
