@@ -124,10 +124,10 @@ pub(crate) async fn run(
             );
             let answer = run.send(engine, call, url, body, &[], repeatable).await?;
             run.check_status(name, &answer)?;
-            let response = &answer.response;
+            let response = answer.response();
             // Values are read from a JSON body or headers; a body that is not JSON can still
             // supply headers.
-            let json = answer.body.json().unwrap_or(&Json::Null);
+            let json = answer.body().json().unwrap_or(&Json::Null);
             match placement {
                 Placement::Body(fields) => {
                     for (field, source) in fields {

@@ -340,8 +340,8 @@ impl Engine {
                 .then(|| {
                     conflict::find(
                         &self.plan.reliability.conflicts,
-                        &answer.response,
-                        &answer.body,
+                        answer.response(),
+                        answer.body(),
                     )
                 })
                 .flatten();
@@ -355,7 +355,7 @@ impl Engine {
                 .any(|a| matches!(a, ActionPlan::Call { .. }));
             if conflicted || !rereads {
                 run.errors = answer
-                    .body
+                    .body()
                     .json()
                     .map(extract::error_messages)
                     .unwrap_or_default();
@@ -389,7 +389,7 @@ impl Engine {
         run.check_status(step, &answer)?;
         let body = match (
             &call.response,
-            answer.body.value_for(call.response_reads.as_ref()),
+            answer.body().value_for(call.response_reads.as_ref()),
         ) {
             // Without a response template nothing is read from the body.
             (None, _) => Value::Null,
@@ -410,7 +410,7 @@ impl Engine {
                 ErrorClass::UnknownOutcome,
                 format!(
                     "the external system answered HTTP {} with an empty body to the create; the record may exist there: unknown: check before retrying",
-                    answer.response.status
+                    answer.response().status
                 ),
             )
             .at(step));

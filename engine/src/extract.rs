@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use bytes::Bytes;
 use serde_json::Value as Json;
 use syncdef_transform::{Template, Value};
 
@@ -32,14 +33,14 @@ pub(crate) struct Extracted {
 /// other; an empty body is `null`.
 #[derive(Debug)]
 pub(crate) struct ResponseBody {
-    bytes: Vec<u8>,
+    bytes: Bytes,
     json: OnceLock<Result<Json, String>>,
 }
 
 impl ResponseBody {
-    pub fn new(bytes: Vec<u8>) -> Self {
+    pub fn new(bytes: impl Into<Bytes>) -> Self {
         ResponseBody {
-            bytes,
+            bytes: bytes.into(),
             json: OnceLock::new(),
         }
     }

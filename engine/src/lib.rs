@@ -43,6 +43,7 @@ mod masked;
 pub mod outcome;
 pub mod plan;
 mod projection;
+mod received;
 pub mod reliability;
 pub mod render;
 mod request;

@@ -16,16 +16,28 @@ use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
 use syncdef_transform::Value;
 
-use crate::extract::ResponseBody;
 use crate::mask;
 use crate::outcome::text_body;
+use crate::received::Received;
+#[cfg(test)]
 use crate::transport::HttpResponse;
 
 /// JSON with every secret member masked ([`mask::json`]). Dereferences to the masked
 /// [`serde_json::Value`]; `Debug`, `Display` and `Serialize` show it too. The unmasked source
 /// is private: no method gives it out. Cloning shares it.
 #[derive(Clone, Default)]
-pub struct MaskedJson(Option<Arc<Shown>>);
+pub struct MaskedJson(Repr);
+
+#[derive(Clone, Default)]
+enum Repr {
+    /// `null`: no body.
+    #[default]
+    Null,
+    Shown(Arc<Shown>),
+    /// A response body: the response keeps its masked view itself, so that recording it takes
+    /// no allocation of its own.
+    Received(Arc<Received>),
+}
 
 struct Shown {
     source: Source,
@@ -35,8 +47,6 @@ struct Shown {
 enum Source {
     /// A template's output, converted to JSON as the template language does (`From<&Value>`).
     Value(Value),
-    /// A response body, shared with the engine's reading of it: JSON, or its text.
-    Response(Arc<ResponseBody>),
     /// The JSON text of a request body, as sent.
     Sent(Bytes),
     /// Already masked (a text body, or JSON given in masked form).
@@ -49,13 +59,13 @@ impl MaskedJson {
     /// `null`: no body.
     #[must_use]
     pub fn null() -> Self {
-        MaskedJson(None)
+        MaskedJson(Repr::Null)
     }
 
     /// A template's output; masked when first shown.
     pub(crate) fn from_value(value: Value) -> Self {
         if value.is_null() {
-            return MaskedJson(None);
+            return MaskedJson(Repr::Null);
         }
         Self::lazy(Source::Value(value))
     }
@@ -65,26 +75,26 @@ impl MaskedJson {
         Self::lazy(Source::Sent(text))
     }
 
-    /// A response body, shared; parsed and masked when first shown.
-    pub(crate) fn from_response(body: Arc<ResponseBody>) -> Self {
-        if body.bytes().is_empty() {
-            return MaskedJson(None);
+    /// A response's body, shared; parsed and masked when first shown.
+    pub(crate) fn from_response(received: Arc<Received>) -> Self {
+        if received.body.bytes().is_empty() {
+            return MaskedJson(Repr::Null);
         }
-        Self::lazy(Source::Response(body))
+        MaskedJson(Repr::Received(received))
     }
 
     /// JSON with nothing to mask (a text body), shown as it is.
     pub(crate) fn plain(json: Json) -> Self {
         let masked = OnceLock::new();
         let _ = masked.set(json);
-        MaskedJson(Some(Arc::new(Shown {
+        MaskedJson(Repr::Shown(Arc::new(Shown {
             source: Source::Masked,
             masked,
         })))
     }
 
     fn lazy(source: Source) -> Self {
-        MaskedJson(Some(Arc::new(Shown {
+        MaskedJson(Repr::Shown(Arc::new(Shown {
             source,
             masked: OnceLock::new(),
         })))
@@ -93,8 +103,17 @@ impl MaskedJson {
     /// The masked JSON.
     #[must_use]
     pub fn json(&self) -> &Json {
-        let Some(shown) = &self.0 else {
-            return &NULL;
+        let shown = match &self.0 {
+            Repr::Null => return &NULL,
+            Repr::Shown(shown) => shown,
+            Repr::Received(received) => {
+                return received
+                    .shown_body
+                    .get_or_init(|| match received.body.json() {
+                        Ok(json) => mask::json(json),
+                        Err(_) => text_body(received.body.bytes()),
+                    });
+            }
         };
         shown.masked.get_or_init(|| match &shown.source {
             Source::Value(v) => {
@@ -109,10 +128,6 @@ impl MaskedJson {
                 }
                 // Only a body nested deeper than the JSON reader goes: shown as its text.
                 Err(_) => Json::String(String::from_utf8_lossy(text).into_owned()),
-            },
-            Source::Response(body) => match body.json() {
-                Ok(json) => mask::json(json),
-                Err(_) => text_body(body.bytes()),
             },
             // Set at construction.
             Source::Masked => Json::Null,
@@ -132,7 +147,7 @@ impl From<Json> for MaskedJson {
     /// JSON given by the caller: masked now.
     fn from(mut json: Json) -> Self {
         if json.is_null() {
-            return MaskedJson(None);
+            return MaskedJson(Repr::Null);
         }
         mask::json_in_place(&mut json);
         MaskedJson::plain(json)
@@ -187,7 +202,7 @@ enum HeaderSource {
     /// The headers of a request, shared with the request sent.
     Sent(Arc<[(String, String)]>),
     /// The headers of a response, shared with the engine's reading of it.
-    Received(Arc<HttpResponse>),
+    Received(Arc<Received>),
     /// Already masked (given by the caller).
     Masked,
 }
@@ -197,8 +212,8 @@ impl MaskedHeaders {
         Self::lazy(HeaderSource::Sent(headers))
     }
 
-    pub(crate) fn received(response: Arc<HttpResponse>) -> Self {
-        Self::lazy(HeaderSource::Received(response))
+    pub(crate) fn received(received: Arc<Received>) -> Self {
+        Self::lazy(HeaderSource::Received(received))
     }
 
     fn lazy(source: HeaderSource) -> Self {
@@ -215,7 +230,7 @@ impl MaskedHeaders {
             let mask = |(k, v): &(String, String)| (k.clone(), mask::header_value(k, v));
             match &self.source {
                 HeaderSource::Sent(h) => h.iter().map(mask).collect(),
-                HeaderSource::Received(r) => r.header_pairs().iter().map(mask).collect(),
+                HeaderSource::Received(r) => r.response.header_pairs().iter().map(mask).collect(),
                 // Set at construction.
                 HeaderSource::Masked => Vec::new(),
             }
@@ -306,11 +321,17 @@ mod tests {
         // A request body is shown as the text sent, parsed: a decimal's scale is not kept.
         let sent = MaskedJson::from_sent(Bytes::from_static(br#"{"password":"p","Amount":2.10}"#));
         assert_eq!(*sent, json!({"password": "***", "Amount": 2.1}));
-        let body = ResponseBody::new(br#"{"refresh_token": "r", "Id": 1}"#.to_vec());
-        let parsed = MaskedJson::from_response(Arc::new(body));
+        let answer = |body: &'static [u8]| {
+            Arc::new(Received::new(HttpResponse {
+                body: Bytes::from_static(body),
+                ..HttpResponse::default()
+            }))
+        };
+        let parsed = MaskedJson::from_response(answer(br#"{"refresh_token": "r", "Id": 1}"#));
         assert_eq!(*parsed, json!({"refresh_token": "***", "Id": 1}));
-        let page = MaskedJson::from_response(Arc::new(ResponseBody::new(b"<p>down</p>".to_vec())));
+        let page = MaskedJson::from_response(answer(b"<p>down</p>"));
         assert_eq!(*page, json!("<p>down</p>"));
+        assert!(MaskedJson::from_response(answer(b"")).is_null());
         assert_eq!(
             *MaskedJson::from(json!({"code": "c"})),
             json!({"code": "***"})
@@ -339,7 +360,7 @@ mod tests {
             .headers
             .insert("set-cookie", "id=1".parse().unwrap());
         assert_eq!(
-            *MaskedHeaders::received(Arc::new(response)),
+            *MaskedHeaders::received(Arc::new(Received::new(response))),
             [("set-cookie".to_owned(), "***".to_owned())]
         );
         let given = MaskedHeaders::from(vec![("x-api-key".to_owned(), "k".to_owned())]);

@@ -7,11 +7,11 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::error::PushError;
-use crate::extract::ResponseBody;
 use crate::mask;
 pub use crate::masked::{MaskedHeaders, MaskedJson};
 use crate::plan::OperationKind;
-use crate::transport::{HttpRequest, HttpResponse};
+use crate::received::Received;
+use crate::transport::HttpRequest;
 
 /// What became of the record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -146,14 +146,13 @@ pub struct RecordedResponse {
 }
 
 impl RecordedResponse {
-    /// The response, shared with the engine's reading of it, and its body (moved out of
-    /// `response`).
-    pub(crate) fn new(response: &Arc<HttpResponse>, body: &Arc<ResponseBody>) -> Self {
+    /// The response, shared with the engine's reading of it.
+    pub(crate) fn new(received: &Arc<Received>) -> Self {
         RecordedResponse {
-            status: response.status,
-            headers: MaskedHeaders::received(Arc::clone(response)),
-            body: MaskedJson::from_response(Arc::clone(body)),
-            synthesized: response.synthesized,
+            status: received.response.status,
+            headers: MaskedHeaders::received(Arc::clone(received)),
+            body: MaskedJson::from_response(Arc::clone(received)),
+            synthesized: received.response.synthesized,
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::outcome::{
     TemplateOutput,
 };
 use crate::plan::{CallPlan, OperationKind};
+use crate::received::Received;
 use crate::reliability::rate_limit::Account;
 use crate::reliability::retry;
 use crate::request::Fill;
@@ -24,18 +25,24 @@ use crate::servers::Server;
 use crate::state::RecordState;
 use crate::transport::{HttpRequest, HttpResponse, TransportError};
 
-/// A response, its body apart: shared with the audit trail's record of the response and parsed
-/// as each reader needs it.
+/// A response, shared with the audit trail's record of it, and what the engine learnt of it.
 pub(crate) struct Answer {
-    /// Status and headers (its `body` is empty: moved to `body`); shared with the audit
-    /// trail's record of the response.
-    pub response: Arc<HttpResponse>,
-    pub body: Arc<ResponseBody>,
+    pub received: Arc<Received>,
     /// A gateway error (502, 504) to a request that is not safe to repeat: the upstream may
     /// have carried it out, so its outcome is unknown rather than transient.
     pub maybe_done: bool,
     /// For a transient status given up on: how long to wait before pushing again.
     pub retry_after: Option<Duration>,
+}
+
+impl Answer {
+    pub fn response(&self) -> &HttpResponse {
+        &self.received.response
+    }
+
+    pub fn body(&self) -> &ResponseBody {
+        &self.received.body
+    }
 }
 
 /// A request body: the bytes sent and the JSON shown in the audit trail, which reads them.
@@ -290,7 +297,7 @@ impl Run {
                 .attempt(transport.as_ref(), &request, &shown, attempt, repeatable)
                 .await;
             if let (Ok(answer), Some(rejected)) = (&result, &token)
-                && answer.response.status == 401
+                && answer.response().status == 401
                 && !refreshed
             {
                 refreshed = true;
@@ -310,7 +317,7 @@ impl Run {
             }
             let (wait, why) = match &result {
                 Ok(answer) => {
-                    let status = answer.response.status;
+                    let status = answer.response().status;
                     if !policy.retries_status(status) {
                         return result;
                     }
@@ -321,7 +328,7 @@ impl Run {
                             a
                         });
                     }
-                    let wait = retry::retry_after(&answer.response).map_or_else(
+                    let wait = retry::retry_after(answer.response()).map_or_else(
                         || policy.backoff(retries + 1),
                         |w| w.min(policy.max_backoff),
                     );
@@ -411,7 +418,7 @@ impl Run {
             "external request"
         );
         match result {
-            Ok(mut response) => {
+            Ok(response) => {
                 if response.synthesized {
                     let source = request.sample.as_ref().map_or("none", |s| s.source);
                     self.note(format!(
@@ -423,20 +430,18 @@ impl Run {
                         }
                     ));
                 }
-                let body = Arc::new(ResponseBody::new(std::mem::take(&mut response.body)));
-                let response = Arc::new(response);
+                let received = Arc::new(Received::new(response));
                 self.exchanges.push(Exchange {
                     step,
                     attempt,
                     request: recorded,
-                    response: Some(RecordedResponse::new(&response, &body)),
+                    response: Some(RecordedResponse::new(&received)),
                     error: None,
                     started,
                     duration,
                 });
                 Ok(Answer {
-                    response,
-                    body,
+                    received,
                     maybe_done: false,
                     retry_after: None,
                 })
@@ -472,13 +477,13 @@ impl Run {
     /// A non-2xx answer is a failed step: the external system's messages are kept, and the
     /// status gives the class.
     pub fn check_status(&mut self, step: &str, answer: &Answer) -> Result<(), PushError> {
-        let response = &answer.response;
+        let response = answer.response();
         if response.is_success() {
             return Ok(());
         }
         let status = response.status;
         let messages = answer
-            .body
+            .body()
             .json()
             .map(extract::error_messages)
             .unwrap_or_default();

@@ -76,8 +76,8 @@ pub struct HttpResponse {
     /// for two or three headers at most and turning every one into strings would cost each
     /// push more than reading them.
     pub headers: HeaderMap,
-    /// The body bytes.
-    pub body: Vec<u8>,
+    /// The body bytes, as the HTTP library received them (not copied).
+    pub body: Bytes,
     /// Whether the transport made this response up (dry-run synthesis) rather than receiving it.
     pub synthesized: bool,
 }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use bytes::Bytes;
 use futures::future::BoxFuture;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value as Json;
@@ -92,12 +93,12 @@ impl StepResponse {
             headers.append(name, value);
         }
         let body = if self.body.is_null() {
-            Vec::new()
+            Bytes::new()
         } else {
             if !headers.contains_key(CONTENT_TYPE) {
                 headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
             }
-            self.body.to_string().into_bytes()
+            Bytes::from(self.body.to_string())
         };
         Ok(HttpResponse {
             status: self.status,

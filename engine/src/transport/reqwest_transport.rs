@@ -135,8 +135,7 @@ impl ReqwestTransport {
         Ok(HttpResponse {
             status,
             headers,
-            // Without a copy when the body arrived in one piece.
-            body: Vec::from(body),
+            body,
             synthesized: false,
         })
     }
