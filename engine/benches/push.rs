@@ -219,7 +219,7 @@ fn main() {
         let sent = &first.exchanges[0].request;
         let body = Arc::new(serde_json::to_vec(&sent.body).expect("body"));
         let url = format!("{base}/v3/company/1234567890/customer");
-        assert_eq!(sent.url, url);
+        assert_eq!(*sent.url, url);
         // Configured like `ReqwestTransport` (timeouts, no cross-host redirects, its
         // `User-Agent`), so that both send the same bytes and the difference is the engine's
         // own work.

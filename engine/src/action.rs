@@ -107,10 +107,10 @@ pub(crate) async fn run(
                 );
                 return Ok(());
             }
-            let input = scope.input(&entry.root_key, record);
+            let input = scope.input(&entry.input_shape, record);
             let body = run.request_body(call, &input)?;
-            let url = call
-                .url(&scope.server, &scope.fill())
+            let target = call
+                .target(&scope.server, &scope.fill())
                 .map_err(|e| e.at(name))?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.
@@ -122,7 +122,9 @@ pub(crate) async fn run(
                     | HttpMethod::Put
                     | HttpMethod::Delete
             );
-            let answer = run.send(engine, call, url, body, &[], repeatable).await?;
+            let answer = run
+                .send(engine, call, target, body, &[], repeatable)
+                .await?;
             run.check_status(name, &answer)?;
             let response = answer.response();
             // Values are read from a JSON body or headers; a body that is not JSON can still

@@ -319,22 +319,19 @@ impl Engine {
         let repeatable = kind != OperationKind::Create || key.is_some();
         let mut conflicted = false;
         let answer = loop {
-            let input = scope.input(&entry.root_key, record);
+            let input = scope.input(&entry.input_shape, record);
             let body = run.request_body(call, &input)?;
-            let mut url = call
-                .url(&scope.server, &scope.fill())
+            let mut target = call
+                .target(&scope.server, &scope.fill())
                 .map_err(|e| e.at(step))?;
             let mut headers = scope.headers.clone();
             if let Some(key) = key {
                 let bytes = body.as_ref().map_or(&[][..], |b| &b.bytes[..]);
-                key.apply(
-                    &idempotency::derive(entry_name, record, bytes),
-                    &mut url,
-                    &mut headers,
-                );
+                let derived = idempotency::derive(entry_name, record, bytes);
+                target.edit(|url| key.apply(&derived, url, &mut headers));
             }
             let answer = run
-                .send(self, call, url, body, &headers, repeatable)
+                .send(self, call, target, body, &headers, repeatable)
                 .await?;
             let conflict = (kind != OperationKind::Create)
                 .then(|| {
@@ -445,7 +442,9 @@ impl Engine {
             })?),
             _ => extracted.id.or_else(|| state.external_id.clone()),
         };
-        scope.external_id = id.clone();
+        if !entry.post_actions.is_empty() {
+            scope.external_id.clone_from(&id);
+        }
         run.external_id = id;
         let status = match kind {
             OperationKind::Create => PushStatus::Created,

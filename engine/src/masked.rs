@@ -24,7 +24,8 @@ use crate::transport::HttpResponse;
 
 /// JSON with every secret member masked ([`mask::json`]). Dereferences to the masked
 /// [`serde_json::Value`]; `Debug`, `Display` and `Serialize` show it too. The unmasked source
-/// is private: no method gives it out. Cloning shares it.
+/// is private: no method gives it out. Cloning shares the source (a template output's is a
+/// shared [`Value`] already).
 #[derive(Clone, Default)]
 pub struct MaskedJson(Repr);
 
@@ -34,6 +35,9 @@ enum Repr {
     #[default]
     Null,
     Shown(Arc<Shown>),
+    /// A template's output, converted to JSON as the template language does
+    /// (`From<&Value>`); held inline, as nothing else shares it.
+    Value(Value, OnceLock<Json>),
     /// A response body: the response keeps its masked view itself, so that recording it takes
     /// no allocation of its own.
     Received(Arc<Received>),
@@ -45,8 +49,6 @@ struct Shown {
 }
 
 enum Source {
-    /// A template's output, converted to JSON as the template language does (`From<&Value>`).
-    Value(Value),
     /// The JSON text of a request body, as sent.
     Sent(Bytes),
     /// Already masked (a text body, or JSON given in masked form).
@@ -67,7 +69,7 @@ impl MaskedJson {
         if value.is_null() {
             return MaskedJson(Repr::Null);
         }
-        Self::lazy(Source::Value(value))
+        MaskedJson(Repr::Value(value, OnceLock::new()))
     }
 
     /// A request body as sent; parsed and masked when first shown.
@@ -106,6 +108,13 @@ impl MaskedJson {
         let shown = match &self.0 {
             Repr::Null => return &NULL,
             Repr::Shown(shown) => shown,
+            Repr::Value(value, masked) => {
+                return masked.get_or_init(|| {
+                    let mut json = Json::from(value);
+                    mask::json_in_place(&mut json);
+                    json
+                });
+            }
             Repr::Received(received) => {
                 return received
                     .shown_body
@@ -116,11 +125,6 @@ impl MaskedJson {
             }
         };
         shown.masked.get_or_init(|| match &shown.source {
-            Source::Value(v) => {
-                let mut json = Json::from(v);
-                mask::json_in_place(&mut json);
-                json
-            }
             Source::Sent(text) => match serde_json::from_slice(text) {
                 Ok(mut json) => {
                     mask::json_in_place(&mut json);

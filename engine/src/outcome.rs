@@ -7,7 +7,6 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::error::PushError;
-use crate::mask;
 pub use crate::masked::{MaskedHeaders, MaskedJson};
 use crate::plan::OperationKind;
 use crate::received::Received;
@@ -112,7 +111,7 @@ pub struct RecordedRequest {
     /// Upper-case method.
     pub method: &'static str,
     /// The URL, secret query parameters masked.
-    pub url: String,
+    pub url: Arc<str>,
     /// Headers in the order sent, secrets masked (a JSON object in serialized form).
     pub headers: MaskedHeaders,
     /// The body as JSON (`null` when there is none), secrets masked.
@@ -120,12 +119,13 @@ pub struct RecordedRequest {
 }
 
 impl RecordedRequest {
-    /// The request with `shown_body`, its body as the template made it (parsing the bytes
-    /// again would cost as much as building them).
-    pub(crate) fn with_body(request: &HttpRequest, shown_body: MaskedJson) -> Self {
+    /// The request, its URL and body as shown: the URL masked once for every attempt, the
+    /// body as the template made it (parsing the bytes again would cost as much as building
+    /// them).
+    pub(crate) fn new(request: &HttpRequest, shown_url: Arc<str>, shown_body: MaskedJson) -> Self {
         RecordedRequest {
             method: request.method.as_upper_str(),
-            url: mask::url(&request.url),
+            url: shown_url,
             headers: MaskedHeaders::sent(Arc::clone(&request.headers)),
             body: shown_body,
         }

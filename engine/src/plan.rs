@@ -10,15 +10,14 @@ use syncdef_definitions::model::{
 };
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathIndex, Resolution};
+use syncdef_transform::value::Shape;
 use syncdef_transform::{Limits, PathContext, Settings, Template};
 use syncdef_validator::platform;
-
-use url::Url;
 
 use crate::error::PushError;
 use crate::projection::Projection;
 use crate::reliability::Reliability;
-use crate::request::{self, Fill, FixedUrl};
+use crate::request::{self, Fill, FixedUrl, Target};
 use crate::servers::{Server, ServerTemplate};
 use crate::synth;
 use crate::transport::SampleResponse;
@@ -78,11 +77,11 @@ pub(crate) struct CallPlan {
 
 impl CallPlan {
     /// The absolute URL of the call on `server`, its placeholders filled from `fill`.
-    pub fn url(&self, server: &Arc<Server>, fill: &Fill<'_>) -> Result<Url, PushError> {
+    pub fn target(&self, server: &Arc<Server>, fill: &Fill<'_>) -> Result<Target, PushError> {
         let build = || request::url(&server.base, &self.reference, fill);
         match &self.fixed_url {
             Some(fixed) => fixed.get(server, build),
-            None => build(),
+            None => build().map(Target::new),
         }
     }
 
@@ -132,8 +131,8 @@ pub struct EntryPlan {
     pub name: String,
     /// The JSONPath root its record is given under (`account` for `$.account`).
     pub root: String,
-    /// `root` as the template input's member name, shared by every push.
-    pub(crate) root_key: Arc<str>,
+    /// The members of its templates' input (`root` first), shared by every push.
+    pub(crate) input_shape: Shape,
     pub(crate) create: Option<CallPlan>,
     pub(crate) update: Option<CallPlan>,
     pub(crate) delete: Option<CallPlan>,
@@ -285,12 +284,18 @@ fn compile_entry(
     };
     let pre_actions = actions(&push.common.pre_actions);
     let post_actions = actions(&push.common.post_actions);
-    if !problems.is_empty() {
-        return Err(problems);
+    let shape = input_shape(&root);
+    if shape.is_none() {
+        problems.push(format!(
+            "entry `{name}`: its record's root `{root}` is also a member of every template input"
+        ));
     }
+    let (Some(input_shape), true) = (shape, problems.is_empty()) else {
+        return Err(problems);
+    };
     Ok(EntryPlan {
         name,
-        root_key: Arc::from(root.as_str()),
+        input_shape,
         root,
         create,
         update,
@@ -298,6 +303,19 @@ fn compile_entry(
         pre_actions,
         post_actions,
     })
+}
+
+/// The keys of the template input of an entry whose record is `$.<root>`; `None` when `root`
+/// is one of the other keys.
+pub(crate) fn input_shape(root: &str) -> Option<Shape> {
+    Shape::new([
+        Arc::from(root),
+        Arc::from("serverVariables"),
+        Arc::from("externalId"),
+        Arc::from("syncToken"),
+        Arc::from("syncTokens"),
+        Arc::from("related"),
+    ])
 }
 
 fn call_plan(

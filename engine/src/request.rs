@@ -10,6 +10,7 @@ use url::Url;
 
 use crate::auth::Secret;
 use crate::error::PushError;
+use crate::mask;
 use crate::servers::Server;
 
 /// Everything but RFC 3986's unreserved characters is encoded in a placeholder value, so a
@@ -111,27 +112,55 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
     Ok(url)
 }
 
+/// Where a request goes: its URL, and the URL's text as the audit trail shows it (secrets
+/// masked), made once with the URL and shared by every attempt's record.
+#[derive(Clone, Debug)]
+pub(crate) struct Target {
+    url: Url,
+    shown: Arc<str>,
+}
+
+impl Target {
+    pub fn new(url: Url) -> Target {
+        let shown = Arc::from(mask::url(&url));
+        Target { url, shown }
+    }
+
+    /// Changes the URL (an idempotency key in its query), and its shown text with it.
+    pub fn edit(&mut self, change: impl FnOnce(&mut Url)) {
+        change(&mut self.url);
+        self.shown = Arc::from(mask::url(&self.url));
+    }
+
+    /// The URL and its shown text.
+    pub fn into_parts(self) -> (Url, Arc<str>) {
+        (self.url, self.shown)
+    }
+}
+
 /// The URL of a call whose placeholders are all server variables (a create's
 /// `/v3/company/{realmId}/customer`): the same for every push to one server, so it is built
 /// once, for the first server the call is sent to, rather than formatted, parsed and checked
 /// against the server's origin per push. Other servers (an instance's per-push variables, an
 /// engine copy with another base URL) build theirs each time.
 #[derive(Debug, Default)]
-pub(crate) struct FixedUrl(OnceLock<(Weak<Server>, Result<Url, PushError>)>);
+pub(crate) struct FixedUrl(OnceLock<(Weak<Server>, Result<Target, PushError>)>);
 
 impl FixedUrl {
     pub fn get(
         &self,
         server: &Arc<Server>,
         build: impl Fn() -> Result<Url, PushError>,
-    ) -> Result<Url, PushError> {
-        let (owner, url) = self.0.get_or_init(|| (Arc::downgrade(server), build()));
+    ) -> Result<Target, PushError> {
+        let (owner, target) = self
+            .0
+            .get_or_init(|| (Arc::downgrade(server), build().map(Target::new)));
         // The weak reference keeps the server's allocation, so no other server can be at the
         // same address while the cached URL is alive.
         if std::ptr::eq(owner.as_ptr(), Arc::as_ptr(server)) {
-            url.clone()
+            target.clone()
         } else {
-            build()
+            build().map(Target::new)
         }
     }
 }
@@ -280,12 +309,13 @@ mod tests {
         };
         let fixed = FixedUrl::default();
         for _ in 0..3 {
-            let url = fixed.get(&first, || build(&first)).unwrap();
+            let (url, shown) = fixed.get(&first, || build(&first)).unwrap().into_parts();
             assert_eq!(url.as_str(), "https://a.example/customer");
+            assert_eq!(&*shown, "https://a.example/customer");
         }
         assert_eq!(builds.get(), 1, "built once for the first server");
         for _ in 0..2 {
-            let url = fixed.get(&other, || build(&other)).unwrap();
+            let (url, _) = fixed.get(&other, || build(&other)).unwrap().into_parts();
             assert_eq!(url.as_str(), "https://b.example/customer");
         }
         assert_eq!(

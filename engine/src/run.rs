@@ -6,8 +6,8 @@ use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use syncdef_transform::{Map, Value};
-use url::Url;
+use syncdef_transform::Value;
+use syncdef_transform::value::{Map, Shape};
 
 use crate::engine::Engine;
 use crate::error::{ErrorClass, PushError};
@@ -20,7 +20,7 @@ use crate::plan::{CallPlan, OperationKind};
 use crate::received::Received;
 use crate::reliability::rate_limit::Account;
 use crate::reliability::retry;
-use crate::request::Fill;
+use crate::request::{Fill, Target};
 use crate::servers::Server;
 use crate::state::RecordState;
 use crate::transport::{HttpRequest, HttpResponse, TransportError};
@@ -81,12 +81,13 @@ impl Scope {
         }
     }
 
-    /// The template input: `$.<root>` (the record), `$.serverVariables`, `$.externalId`,
+    /// The template input, of the entry's [`shape`](crate::plan::input_shape):
+    /// `$.<root>` (the record), `$.serverVariables`, `$.externalId`,
     /// `$.syncToken` (the first value a Body pre-action read), `$.syncTokens` (all of them
     /// by schema name) and `$.related.<Entry>.IntegrationId` (the external id of each related
     /// record, as `{<Entry>.IntegrationId}` fills paths: from the record state, or from an
     /// `ApiSynchronization` pre-action that pushed it).
-    pub fn input(&self, root: &Arc<str>, record: &Value) -> Value {
+    pub fn input(&self, shape: &Shape, record: &Value) -> Value {
         let keys = &*INPUT_KEYS;
         let text = |s: Option<&str>| s.map_or(Value::Null, Value::from);
         let tokens = if self.body_values.is_empty() {
@@ -109,41 +110,27 @@ impl Scope {
             }
             Value::object(related)
         };
-        let mut input = Map::with_capacity(6);
-        input.insert(Arc::clone(root), record.clone());
-        input.insert(
-            keys.server_variables.clone(),
+        let values = vec![
+            record.clone(),
             self.server.template_variables.clone(),
-        );
-        input.insert(keys.external_id.clone(), text(self.external_id.as_deref()));
-        input.insert(
-            keys.sync_token.clone(),
+            text(self.external_id.as_deref()),
             text(self.body_values.first().map(|(_, v)| v.as_str())),
-        );
-        input.insert(keys.sync_tokens.clone(), tokens);
-        input.insert(keys.related.clone(), related);
-        Value::object(input)
+            tokens,
+            related,
+        ];
+        // The shape is the entry's, of as many keys.
+        Value::object(Map::with_shape(shape, values).unwrap_or_default())
     }
 }
 
-/// The member names of every template input, allocated once for all pushes.
+/// The member names inside every template input, allocated once for all pushes.
 struct InputKeys {
-    server_variables: Arc<str>,
-    external_id: Arc<str>,
-    sync_token: Arc<str>,
-    sync_tokens: Arc<str>,
-    related: Arc<str>,
     integration_id: Arc<str>,
     /// `{}`, shared by the inputs that have no sync tokens or related records.
     no_members: Value,
 }
 
 static INPUT_KEYS: LazyLock<InputKeys> = LazyLock::new(|| InputKeys {
-    server_variables: Arc::from("serverVariables"),
-    external_id: Arc::from("externalId"),
-    sync_token: Arc::from("syncToken"),
-    sync_tokens: Arc::from("syncTokens"),
-    related: Arc::from("related"),
     integration_id: Arc::from("IntegrationId"),
     no_members: Value::object(Map::new()),
 });
@@ -257,7 +244,7 @@ impl Run {
         &mut self,
         engine: &Engine,
         call: &CallPlan,
-        url: Url,
+        target: Target,
         body: Option<Body>,
         extra_headers: &[(String, String)],
         repeatable: bool,
@@ -272,6 +259,7 @@ impl Run {
             ));
         };
         let step = &*call.step;
+        let (url, shown_url) = target.into_parts();
         let mut token = engine
             .tokens
             .token()
@@ -294,7 +282,14 @@ impl Run {
         loop {
             attempt += 1;
             let result = self
-                .attempt(transport.as_ref(), &request, &shown, attempt, repeatable)
+                .attempt(
+                    transport.as_ref(),
+                    &request,
+                    &shown_url,
+                    &shown,
+                    attempt,
+                    repeatable,
+                )
                 .await;
             if let (Ok(answer), Some(rejected)) = (&result, &token)
                 && answer.response().status == 401
@@ -384,6 +379,7 @@ impl Run {
         &mut self,
         transport: &dyn crate::transport::Transport,
         request: &HttpRequest,
+        shown_url: &Arc<str>,
         shown_body: &MaskedJson,
         attempt: u32,
         repeatable: bool,
@@ -405,7 +401,7 @@ impl Run {
         let result = transport.send(request).await;
         let duration = at.elapsed();
         drop(permit);
-        let recorded = RecordedRequest::with_body(request, shown_body.clone());
+        let recorded = RecordedRequest::new(request, Arc::clone(shown_url), shown_body.clone());
         let step = Arc::clone(&request.step);
         // Masked data only: the recorded request, never `request` itself.
         tracing::debug!(

@@ -608,6 +608,18 @@ async fn a_create_with_an_idempotency_key_is_resent_with_the_same_key_after_a_re
         keys.iter().all(|k| *k == keys[0]),
         "the same key every time: {keys:?}"
     );
+    // The audit trail shows each attempt's URL as sent, key included.
+    assert_eq!(outcome.exchanges.len(), 3);
+    for exchange in &outcome.exchanges {
+        assert!(
+            exchange
+                .request
+                .url
+                .contains(&format!("requestid={}", keys[0])),
+            "{}",
+            exchange.request.url
+        );
+    }
 }
 
 // --- answers that cannot be read ------------------------------------------------------------

@@ -85,6 +85,12 @@ impl Map {
         }
     }
 
+    /// An object of `shape`'s keys with `values`, in order: the keys are shared, not copied
+    /// or compared. `None` when the counts differ.
+    pub fn with_shape(shape: &Shape, values: Vec<Value>) -> Option<Map> {
+        (shape.0.len() == values.len()).then(|| Map::shaped(Arc::clone(&shape.0), values))
+    }
+
     /// A map of `values` under the shared `keys` (same length, keys unique).
     pub(crate) fn shaped(keys: Arc<[Arc<str>]>, values: Vec<Value>) -> Self {
         debug_assert_eq!(keys.len(), values.len());
@@ -260,6 +266,29 @@ impl<'a> Iterator for Iter<'a> {
 }
 
 impl ExactSizeIterator for Iter<'_> {}
+
+/// Distinct keys, in order, shared by every object made with them by [`Map::with_shape`]: for
+/// objects built many times with the same members (an engine's template input), where adding
+/// the keys one by one would compare each with those before it and count a reference to each.
+#[derive(Clone, Debug)]
+pub struct Shape(Arc<[Arc<str>]>);
+
+impl Shape {
+    /// The shape of `keys`; `None` when one repeats.
+    pub fn new(keys: impl IntoIterator<Item = Arc<str>>) -> Option<Shape> {
+        let keys: Arc<[Arc<str>]> = keys.into_iter().collect();
+        let distinct = keys
+            .iter()
+            .enumerate()
+            .all(|(i, k)| !keys[..i].iter().any(|before| same_key(before, k)));
+        distinct.then_some(Shape(keys))
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> &[Arc<str>] {
+        &self.0
+    }
+}
 
 impl PartialEq for Map {
     fn eq(&self, other: &Self) -> bool {

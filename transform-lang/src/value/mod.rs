@@ -15,7 +15,7 @@ pub(crate) mod ser;
 
 use std::sync::Arc;
 
-pub use map::{Iter as MapIter, Map};
+pub use map::{Iter as MapIter, Map, Shape};
 pub use reader::ValueReader;
 pub use rust_decimal::Decimal;
 pub use ser::{to_string_compact, to_string_pretty, write_compact, write_pretty};

@@ -73,3 +73,28 @@ fn reader_rejects_what_json_rejects() {
         "{\"a\":2}"
     );
 }
+
+#[test]
+fn a_shaped_object_reads_and_changes_like_one_built_key_by_key() {
+    use std::sync::Arc;
+    use syncdef_transform::value::{Map, Shape};
+    let keys = || ["account", "externalId"].map(Arc::<str>::from);
+    assert!(Shape::new([Arc::from("a"), Arc::from("b"), Arc::from("a")]).is_none());
+    let shape = Shape::new(keys()).unwrap();
+    assert_eq!(shape.keys(), keys());
+    assert!(Map::with_shape(&shape, vec![Value::Null]).is_none());
+    let mut shaped = Map::with_shape(&shape, vec![Value::from("acme"), Value::Null]).unwrap();
+    let mut built = Map::new();
+    built.insert(Arc::from("account"), Value::from("acme"));
+    built.insert(Arc::from("externalId"), Value::Null);
+    assert_eq!(shaped, built);
+    assert_eq!(shaped.get("externalId"), Some(&Value::Null));
+    assert_eq!(
+        Value::object(shaped.clone()).to_json_compact(),
+        r#"{"account":"acme","externalId":null}"#
+    );
+    // Adding a key gives the object keys of its own; the shape is unchanged.
+    shaped.insert(Arc::from("syncToken"), Value::from("0"));
+    assert_eq!(shaped.len(), 3);
+    assert_eq!(shape.keys().len(), 2);
+}
