@@ -62,7 +62,7 @@ pub(crate) async fn run(
     phase: Phase,
     record: &Value,
     state: &RecordState,
-    scope: &mut Scope,
+    scope: &mut Scope<'_>,
 ) -> Result<(), PushError> {
     match action {
         ActionPlan::Synchronize { name, target } => {
@@ -110,7 +110,7 @@ pub(crate) async fn run(
             let input = scope.input(&entry.input_shape, record);
             let body = run.request_body(call, &input)?;
             let target = call
-                .target(&scope.server, &scope.fill())
+                .target(scope.server, &scope.fill())
                 .map_err(|e| e.at(name))?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.

@@ -258,7 +258,12 @@ impl Engine {
     /// Pushes `record` of `entry`: pre-actions, create / update / delete, response extraction,
     /// post-actions. Never panics on input; every failure is in the outcome, classified.
     pub async fn push(&self, entry: &str, record: &Value, state: &RecordState) -> PushOutcome {
-        let mut run = Run::new(entry);
+        // The plan's name when the entry is known: the outcome shares it.
+        let name = self
+            .plan
+            .entry(entry)
+            .map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
+        let mut run = Run::new(name);
         let result = self.execute(&mut run, entry, record, state).await;
         run.finish(result)
     }
@@ -276,26 +281,31 @@ impl Engine {
                 self.plan.entry_names().collect::<Vec<_>>().join(", ")
             ))
         })?;
+        // The engine's server is borrowed, not counted, by each push: one reference count
+        // touched by every push of every task would be a point of contention.
+        let own_server;
         let server = if state.server_variables.is_empty() {
-            self.default_server
-                .get_or_init(|| {
-                    self.plan
-                        .server
-                        .resolve(&state.server_variables, self.base_url.as_ref())
-                        .map(Arc::new)
-                })
-                .clone()?
+            match self.default_server.get_or_init(|| {
+                self.plan
+                    .server
+                    .resolve(&state.server_variables, self.base_url.as_ref())
+                    .map(Arc::new)
+            }) {
+                Ok(server) => server,
+                Err(e) => return Err(e.clone()),
+            }
         } else {
-            Arc::new(
+            own_server = Arc::new(
                 self.plan
                     .server
                     .resolve(&state.server_variables, self.base_url.as_ref())?,
-            )
+            );
+            &own_server
         };
         self.record_limits.check(record)?;
         let kind = choose(entry, state)?;
         run.operation = Some(kind);
-        run.account = self.account(&server);
+        run.account = self.account(server);
         let mut scope = Scope::new(state, server);
         for a in &entry.pre_actions {
             action::run(self, run, entry, a, Phase::Pre, record, state, &mut scope).await?;
@@ -322,7 +332,7 @@ impl Engine {
             let input = scope.input(&entry.input_shape, record);
             let body = run.request_body(call, &input)?;
             let mut target = call
-                .target(&scope.server, &scope.fill())
+                .target(scope.server, &scope.fill())
                 .map_err(|e| e.at(step))?;
             let mut headers = scope.headers.clone();
             if let Some(key) = key {

@@ -31,7 +31,7 @@ pub enum PushStatus {
 #[serde(rename_all = "camelCase")]
 pub struct PushOutcome {
     /// The entry pushed (`Account`).
-    pub entry: String,
+    pub entry: Arc<str>,
     /// The operation chosen, once chosen.
     pub operation: Option<OperationKind>,
     /// What became of the record.

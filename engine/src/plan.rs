@@ -127,8 +127,8 @@ pub(crate) enum ActionPlan {
 /// One entry (`Account`) compiled for pushing.
 #[derive(Debug)]
 pub struct EntryPlan {
-    /// The entry's key.
-    pub name: String,
+    /// The entry's key; shared with the outcome of every push of the entry.
+    pub name: Arc<str>,
     /// The JSONPath root its record is given under (`account` for `$.account`).
     pub root: String,
     /// The members of its templates' input (`root` first), shared by every push.
@@ -171,12 +171,12 @@ impl DefinitionPlan {
     /// The entry named `name`.
     #[must_use]
     pub fn entry(&self, name: &str) -> Option<&EntryPlan> {
-        self.entries.iter().find(|e| e.name == name)
+        self.entries.iter().find(|e| *e.name == *name)
     }
 
     /// The entry names, in document order.
     pub fn entry_names(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|e| e.name.as_str())
+        self.entries.iter().map(|e| &*e.name)
     }
 
     /// What the definition's `x-syncdef` declares (retries, rate limits, conflicts,
@@ -294,7 +294,7 @@ fn compile_entry(
         return Err(problems);
     };
     Ok(EntryPlan {
-        name,
+        name: Arc::from(name),
         input_shape,
         root,
         create,

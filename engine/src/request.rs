@@ -2,7 +2,7 @@
 //! placeholders filled and percent-encoded, and the headers every push request carries.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock, Weak};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
@@ -170,9 +170,10 @@ pub(crate) type Headers = Arc<[(String, String)]>;
 
 /// The headers of push requests that add none of their own (`Accept`, `Content-Type` with a
 /// body, the bearer token), made for the last token seen and shared by every request that
-/// carries it: the token changes once an hour, not once a push.
+/// carries it: the token changes once an hour, not once a push. Read-locked, so that
+/// concurrent pushes never wait for each other here; only a new token takes the write lock.
 #[derive(Default)]
-pub(crate) struct RequestHeaders(Mutex<Option<ForToken>>);
+pub(crate) struct RequestHeaders(RwLock<Option<ForToken>>);
 
 struct ForToken {
     token: Option<Secret>,
@@ -190,21 +191,27 @@ impl RequestHeaders {
         if !extra.is_empty() {
             return headers(token, has_body, extra);
         }
-        // Nothing panics while the lock is held; a poisoned one still holds whole headers.
-        let mut cached = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let made = match &mut *cached {
-            Some(made) if made.token.as_ref() == token => made,
-            slot => slot.insert(ForToken {
-                token: token.cloned(),
-                with_body: headers(token, true, &[]),
-                without_body: headers(token, false, &[]),
-            }),
+        let pick = |made: &ForToken| {
+            Arc::clone(if has_body {
+                &made.with_body
+            } else {
+                &made.without_body
+            })
         };
-        Arc::clone(if has_body {
-            &made.with_body
-        } else {
-            &made.without_body
-        })
+        // Nothing panics while the lock is held; a poisoned one still holds whole headers.
+        if let Some(made) = &*self.0.read().unwrap_or_else(PoisonError::into_inner)
+            && made.token.as_ref() == token
+        {
+            return pick(made);
+        }
+        let made = ForToken {
+            token: token.cloned(),
+            with_body: headers(token, true, &[]),
+            without_body: headers(token, false, &[]),
+        };
+        let headers = pick(&made);
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = Some(made);
+        headers
     }
 }
 

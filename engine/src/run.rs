@@ -52,18 +52,18 @@ pub(crate) struct Body {
 }
 
 /// What templates and placeholders can read, growing as pre-actions run.
-pub(crate) struct Scope {
+pub(crate) struct Scope<'a> {
     pub external_id: Option<String>,
     pub related: BTreeMap<String, String>,
-    pub server: Arc<Server>,
+    pub server: &'a Arc<Server>,
     /// Values read by `in: Body` actions, in the order read, by schema name.
     pub body_values: Vec<(String, String)>,
     /// Headers set by `in: Header` actions, sent on the push request.
     pub headers: Vec<(String, String)>,
 }
 
-impl Scope {
-    pub fn new(state: &RecordState, server: Arc<Server>) -> Scope {
+impl<'a> Scope<'a> {
+    pub fn new(state: &RecordState, server: &'a Arc<Server>) -> Scope<'a> {
         Scope {
             external_id: state.external_id.clone(),
             related: state.related.clone(),
@@ -137,7 +137,7 @@ static INPUT_KEYS: LazyLock<InputKeys> = LazyLock::new(|| InputKeys {
 
 /// The audit trail and results of one push.
 pub(crate) struct Run {
-    entry: String,
+    entry: Arc<str>,
     started: Instant,
     pub operation: Option<OperationKind>,
     pub external_id: Option<String>,
@@ -151,9 +151,9 @@ pub(crate) struct Run {
 }
 
 impl Run {
-    pub fn new(entry: &str) -> Run {
+    pub fn new(entry: Arc<str>) -> Run {
         Run {
-            entry: entry.to_owned(),
+            entry,
             started: Instant::now(),
             operation: None,
             external_id: None,
@@ -259,6 +259,7 @@ impl Run {
             ));
         };
         let step = &*call.step;
+        let replay = transport.replays();
         let (url, shown_url) = target.into_parts();
         let mut token = engine
             .tokens
@@ -273,10 +274,9 @@ impl Run {
                 .request_headers
                 .get(token.as_ref(), body.is_some(), extra_headers),
             body,
-            sample: Some(Arc::clone(&call.sample)),
+            sample: replay.then(|| Arc::clone(&call.sample)),
         };
         let policy = engine.retry_policy();
-        let replay = transport.replays();
         let began = Instant::now();
         let (mut attempt, mut retries, mut refreshed) = (0u32, 0u32, false);
         loop {

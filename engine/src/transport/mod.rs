@@ -43,7 +43,8 @@ pub struct HttpRequest {
     pub headers: Arc<[(String, String)]>,
     /// The JSON body, serialized; shared with the audit trail and every attempt.
     pub body: Option<Bytes>,
-    /// The operation's sample response, for transports that synthesise answers.
+    /// The operation's sample response, for transports that synthesise answers: given to
+    /// those that [replay](Transport::replays), not to those that send.
     pub sample: Option<Arc<SampleResponse>>,
 }
 
