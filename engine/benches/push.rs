@@ -2,9 +2,9 @@
 //! sends the same requests (same URL, headers and body) and reads the id from the answer.
 //!
 //! `cargo bench -p syncdef-engine --bench push` (env `PUSHES` sets pushes per run, default
-//! 20000; `RUNS` the interleaved runs of each side, default 7: the best of each is compared,
-//! and the median of the engine-to-bare ratios of the runs taken in pairs is shown beside
-//! it). The server is a minimal keep-alive HTTP/1.1 responder on 127.0.0.1 in the same
+//! 20000; `RUNS` the interleaved runs of each side, default 7, in pairs taken in alternate
+//! order: the best of each is compared, and the median of the engine-to-bare ratios of the
+//! pairs is shown beside it). The server is a minimal keep-alive HTTP/1.1 responder on 127.0.0.1 in the same
 //! process, so both sides pay the same server cost.
 //!
 //! Besides wall-clock rates, with the instant server each run's CPU time (all threads of the
@@ -264,10 +264,17 @@ fn main() {
             bare_run(&client, &url, &body, concurrency * 4, concurrency).await;
             let mut e = Vec::new();
             let mut b = Vec::new();
-            // Interleaved, best of `runs`: the least disturbed run of each.
-            for _ in 0..runs {
-                e.push(timed(engine_run(&engine, &record, pushes, concurrency)).await);
-                b.push(timed(bare_run(&client, &url, &body, pushes, concurrency)).await);
+            // Interleaved, best of `runs`: the least disturbed run of each. Each pair runs in
+            // the other order from the one before (engine first, then bare first, ...), so that
+            // whatever the first run of a pair pays or leaves behind falls on both sides alike.
+            for i in 0..runs {
+                if i % 2 == 0 {
+                    e.push(timed(engine_run(&engine, &record, pushes, concurrency)).await);
+                    b.push(timed(bare_run(&client, &url, &body, pushes, concurrency)).await);
+                } else {
+                    b.push(timed(bare_run(&client, &url, &body, pushes, concurrency)).await);
+                    e.push(timed(engine_run(&engine, &record, pushes, concurrency)).await);
+                }
             }
             let n = (pushes / concurrency * concurrency) as f64;
             let best = |runs: &[Timing], of: fn(&Timing) -> Option<Duration>| {

@@ -24,8 +24,10 @@ use crate::transport::HttpResponse;
 
 /// JSON with every secret member masked ([`mask::json`]). Dereferences to the masked
 /// [`serde_json::Value`]; `Debug`, `Display` and `Serialize` show it too. The unmasked source
-/// is private: no method gives it out. Cloning shares the source (a template output's is a
-/// shared [`Value`] already).
+/// is private: no method gives it out. Cloning shares the source (a response, a template's
+/// [`Value`], a request body's bytes); the masked form is made by each copy looked at, once.
+/// Nothing is allocated for it until then: every push records several of these, and few are
+/// ever looked at.
 #[derive(Clone, Default)]
 pub struct MaskedJson(Repr);
 
@@ -34,25 +36,15 @@ enum Repr {
     /// `null`: no body.
     #[default]
     Null,
-    Shown(Arc<Shown>),
-    /// A template's output, converted to JSON as the template language does
-    /// (`From<&Value>`); held inline, as nothing else shares it.
-    Value(Value, OnceLock<Json>),
-    /// A response body: the response keeps its masked view itself, so that recording it takes
-    /// no allocation of its own.
-    Received(Arc<Received>),
-}
-
-struct Shown {
-    source: Source,
-    masked: OnceLock<Json>,
-}
-
-enum Source {
-    /// The JSON text of a request body, as sent.
-    Sent(Bytes),
     /// Already masked (a text body, or JSON given in masked form).
-    Masked,
+    Masked(Arc<Json>),
+    /// A template's output, converted to JSON as the template language does
+    /// (`From<&Value>`).
+    Value(Value, OnceLock<Json>),
+    /// The JSON text of a request body, as sent.
+    Sent(Bytes, OnceLock<Json>),
+    /// A response body: the response keeps its masked view itself.
+    Received(Arc<Received>),
 }
 
 static NULL: Json = Json::Null;
@@ -74,7 +66,7 @@ impl MaskedJson {
 
     /// A request body as sent; parsed and masked when first shown.
     pub(crate) fn from_sent(text: Bytes) -> Self {
-        Self::lazy(Source::Sent(text))
+        MaskedJson(Repr::Sent(text, OnceLock::new()))
     }
 
     /// A response's body, shared; parsed and masked when first shown.
@@ -87,55 +79,37 @@ impl MaskedJson {
 
     /// JSON with nothing to mask (a text body), shown as it is.
     pub(crate) fn plain(json: Json) -> Self {
-        let masked = OnceLock::new();
-        let _ = masked.set(json);
-        MaskedJson(Repr::Shown(Arc::new(Shown {
-            source: Source::Masked,
-            masked,
-        })))
-    }
-
-    fn lazy(source: Source) -> Self {
-        MaskedJson(Repr::Shown(Arc::new(Shown {
-            source,
-            masked: OnceLock::new(),
-        })))
+        MaskedJson(Repr::Masked(Arc::new(json)))
     }
 
     /// The masked JSON.
     #[must_use]
     pub fn json(&self) -> &Json {
-        let shown = match &self.0 {
-            Repr::Null => return &NULL,
-            Repr::Shown(shown) => shown,
-            Repr::Value(value, masked) => {
-                return masked.get_or_init(|| {
-                    let mut json = Json::from(value);
-                    mask::json_in_place(&mut json);
-                    json
-                });
-            }
-            Repr::Received(received) => {
-                return received
-                    .shown_body
-                    .get_or_init(|| match received.body.json() {
-                        Ok(json) => mask::json(json),
-                        Err(_) => text_body(received.body.bytes()),
-                    });
-            }
-        };
-        shown.masked.get_or_init(|| match &shown.source {
-            Source::Sent(text) => match serde_json::from_slice(text) {
+        match &self.0 {
+            Repr::Null => &NULL,
+            Repr::Masked(json) => json,
+            Repr::Value(value, masked) => masked.get_or_init(|| {
+                let mut json = Json::from(value);
+                mask::json_in_place(&mut json);
+                json
+            }),
+            Repr::Sent(text, masked) => masked.get_or_init(|| match serde_json::from_slice(text) {
                 Ok(mut json) => {
                     mask::json_in_place(&mut json);
                     json
                 }
                 // Only a body nested deeper than the JSON reader goes: shown as its text.
                 Err(_) => Json::String(String::from_utf8_lossy(text).into_owned()),
-            },
-            // Set at construction.
-            Source::Masked => Json::Null,
-        })
+            }),
+            Repr::Received(received) => {
+                received
+                    .shown_body
+                    .get_or_init(|| match received.body.json() {
+                        Ok(json) => mask::json(json),
+                        Err(_) => text_body(received.body.bytes()),
+                    })
+            }
+        }
     }
 }
 
