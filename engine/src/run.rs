@@ -274,7 +274,7 @@ impl Run {
                 .request_headers
                 .get(token.as_ref(), body.is_some(), extra_headers),
             body,
-            sample: replay.then(|| Arc::clone(&call.sample)),
+            sample: Some(Arc::clone(&call.sample)),
         };
         let policy = engine.retry_policy();
         let began = Instant::now();

@@ -39,4 +39,36 @@ impl Transport for InFlightGuard {
             self.inner.send(request).await
         })
     }
+
+    /// A dry-run's guard replays as its transport does: the engine must not retry or throttle
+    /// it.
+    fn replays(&self) -> bool {
+        self.inner.replays()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use syncdef_engine::{RecordingTransport, ReqwestTransport};
+
+    use super::*;
+    use crate::state::SqliteState;
+
+    fn guard(inner: Arc<dyn Transport>) -> InFlightGuard {
+        InFlightGuard {
+            inner,
+            state: Arc::new(SqliteState::in_memory().expect("an in-memory state")),
+            key: RecordKey::new("Account", "1"),
+            now: 0,
+        }
+    }
+
+    #[test]
+    fn replays_as_the_transport_it_guards() {
+        // A guarded dry-run must still be one for the engine: no retries, no throttling, and
+        // answers synthesised where none are given.
+        assert!(guard(Arc::new(RecordingTransport::synthesizing())).replays());
+        let real = ReqwestTransport::new().expect("a client");
+        assert!(!guard(Arc::new(real)).replays());
+    }
 }

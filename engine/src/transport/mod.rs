@@ -43,8 +43,7 @@ pub struct HttpRequest {
     pub headers: Arc<[(String, String)]>,
     /// The JSON body, serialized; shared with the audit trail and every attempt.
     pub body: Option<Bytes>,
-    /// The operation's sample response, for transports that synthesise answers: given to
-    /// those that [replay](Transport::replays), not to those that send.
+    /// The operation's sample response, for transports that synthesise answers.
     pub sample: Option<Arc<SampleResponse>>,
 }
 
