@@ -111,6 +111,17 @@ async fn received(server: &MockServer, verb: &str) -> usize {
         .count()
 }
 
+/// A server whose `POST /accounts` (the generic definition's create) answers with `answer`.
+async fn creates_answered(answer: impl Respond + 'static) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/accounts"))
+        .respond_with(answer)
+        .mount(&server)
+        .await;
+    server
+}
+
 /// Answers with `first` for the first `n` requests, then `then`.
 struct Burst {
     n: usize,
@@ -144,12 +155,7 @@ impl Respond for Burst {
 
 #[tokio::test]
 async fn too_many_requests_without_retry_after_is_retried_with_backoff() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(Burst::new(2, ResponseTemplate::new(429), created()))
-        .mount(&server)
-        .await;
+    let server = creates_answered(Burst::new(2, ResponseTemplate::new(429), created())).await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(204))
         .mount(&server)
@@ -178,16 +184,12 @@ async fn too_many_requests_without_retry_after_is_retried_with_backoff() {
 
 #[tokio::test]
 async fn retry_after_in_seconds_is_honoured() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(Burst::new(
-            1,
-            ResponseTemplate::new(429).insert_header("Retry-After", "1"),
-            created(),
-        ))
-        .mount(&server)
-        .await;
+    let server = creates_answered(Burst::new(
+        1,
+        ResponseTemplate::new(429).insert_header("Retry-After", "1"),
+        created(),
+    ))
+    .await;
     let started = Instant::now();
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
@@ -229,12 +231,8 @@ async fn retry_after_as_an_http_date_is_honoured() {
 
 #[tokio::test]
 async fn throttling_that_lasts_fails_transient_with_a_retry_hint() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "0"))
-        .mount(&server)
-        .await;
+    let server =
+        creates_answered(ResponseTemplate::new(429).insert_header("Retry-After", "0")).await;
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -252,12 +250,8 @@ async fn throttling_that_lasts_fails_transient_with_a_retry_hint() {
 
 #[tokio::test]
 async fn the_deadline_stops_retries_that_would_end_after_it() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "20"))
-        .mount(&server)
-        .await;
+    let server =
+        creates_answered(ResponseTemplate::new(429).insert_header("Retry-After", "20")).await;
     let engine = generic(&server.uri()).with_retry_policy(RetryPolicy {
         deadline: Duration::from_secs(5),
         max_backoff: Duration::from_secs(60),
@@ -279,12 +273,7 @@ async fn the_deadline_stops_retries_that_would_end_after_it() {
 
 #[tokio::test]
 async fn a_burst_of_503_on_a_create_is_retried() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(Burst::new(3, ResponseTemplate::new(503), created()))
-        .mount(&server)
-        .await;
+    let server = creates_answered(Burst::new(3, ResponseTemplate::new(503), created())).await;
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -294,12 +283,7 @@ async fn a_burst_of_503_on_a_create_is_retried() {
 
 #[tokio::test]
 async fn a_gateway_timeout_on_a_create_is_not_resent_and_reported_unknown() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(504))
-        .mount(&server)
-        .await;
+    let server = creates_answered(ResponseTemplate::new(504)).await;
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -334,12 +318,10 @@ async fn a_burst_of_502_on_an_update_is_retried() {
 
 #[tokio::test]
 async fn a_client_error_is_never_retried() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(400).set_body_json(json!({"errors": ["name taken"]})))
-        .mount(&server)
-        .await;
+    let server = creates_answered(
+        ResponseTemplate::new(400).set_body_json(json!({"errors": ["name taken"]})),
+    )
+    .await;
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -626,12 +608,7 @@ async fn a_create_with_an_idempotency_key_is_resent_with_the_same_key_after_a_re
 
 #[tokio::test]
 async fn a_malformed_json_answer_to_a_create_is_unknown() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(200).set_body_string("{\"id\": 7, "))
-        .mount(&server)
-        .await;
+    let server = creates_answered(ResponseTemplate::new(200).set_body_string("{\"id\": 7, ")).await;
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -649,12 +626,7 @@ async fn a_malformed_json_answer_to_a_create_is_unknown() {
 
 #[tokio::test]
 async fn an_empty_answer_to_a_create_is_unknown() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(200))
-        .mount(&server)
-        .await;
+    let server = creates_answered(ResponseTemplate::new(200)).await;
     let outcome = generic(&server.uri())
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -962,12 +934,7 @@ async fn a_server_variable_cannot_change_the_host_or_path() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_concurrency_cap_is_shared_by_engines_of_one_registry() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(created().set_delay(Duration::from_millis(100)))
-        .mount(&server)
-        .await;
+    let server = creates_answered(created().set_delay(Duration::from_millis(100))).await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(204))
         .mount(&server)
@@ -1116,12 +1083,7 @@ async fn the_definition_configures_retries_and_bad_extensions_are_refused() {
         with("x-syncdef:\n  retry: {maxAttempts: 2, initialBackoffMs: 0}"),
     );
     assert_eq!(engine.retry_policy().max_attempts, 2);
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
-        .await;
+    let server = creates_answered(ResponseTemplate::new(503)).await;
     let outcome = engine
         .with_transport(transport(2_000))
         .with_base_url(Url::parse(&server.uri()).expect("url"))
@@ -1175,12 +1137,7 @@ async fn syncdef_toml_and_the_instance_override_the_extension_field_by_field() {
     assert_eq!(rate.concurrency, Some(3), "syncdef.toml");
     assert_eq!(rate.requests_per_minute, Some(600), "x-syncdef");
 
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/accounts"))
-        .respond_with(ResponseTemplate::new(503))
-        .mount(&server)
-        .await;
+    let server = creates_answered(ResponseTemplate::new(503)).await;
     let connected = engine
         .with_transport(transport(2_000))
         .with_base_url(Url::parse(&server.uri()).expect("url"))
