@@ -5,12 +5,9 @@
 mod common;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use serde_json::json;
-use syncdef_definitions::{Definition, SourceFile};
-use syncdef_engine::{Engine, Intent, PushStatus, RecordState, ReqwestTransport, StaticToken};
-use url::Url;
+use syncdef_engine::{Intent, PushStatus, RecordState};
 use wiremock::matchers::{method, path, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -38,18 +35,7 @@ async fn a_quickbooks_delete_goes_to_the_path_with_its_query() {
         .await;
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../validator/tests/fixtures/valid_query_delete.yaml");
-    let text = std::fs::read_to_string(&file).expect("the fixture reads");
-    let definition = Definition::load(SourceFile::new(file.display().to_string(), text))
-        .expect("the fixture loads");
-    let engine = match Engine::load(definition) {
-        Ok(loaded) => loaded.engine,
-        Err(refused) => panic!("{refused}: {:#?}", refused.diagnostics),
-    }
-    .with_transport(Arc::new(
-        ReqwestTransport::new().expect("the client builds"),
-    ))
-    .with_token_provider(Arc::new(StaticToken::new("access-1")))
-    .with_base_url(Url::parse(&server.uri()).expect("the mock server URL parses"));
+    let engine = common::connect(common::load_file(&file), &server.uri());
     let state = RecordState::new()
         .with_server_variable("realmId", "123")
         .with_external_id("67")

@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use serde_json::{Value as Json, json};
-use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::{
     Engine, ErrorClass, PushOutcome, PushStatus, RateLimitPolicy, RateLimits, RecordState,
     ReqwestTransport, RetryPolicy,
@@ -153,15 +152,6 @@ impl System {
     }
 }
 
-fn load(path: std::path::PathBuf) -> Engine {
-    let text = std::fs::read_to_string(&path).expect("reads");
-    let definition =
-        Definition::load(SourceFile::new(path.display().to_string(), text)).expect("loads");
-    Engine::load(definition)
-        .unwrap_or_else(|r| panic!("{r}"))
-        .engine
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_pushes_with_ten_percent_faults_none_duplicated() {
     let pushes: usize = std::env::var("SOAK_PUSHES")
@@ -215,10 +205,10 @@ async fn ten_thousand_pushes_with_ten_percent_faults_none_duplicated() {
             .with_rate_limit_policy(RateLimitPolicy::default())
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let quickbooks = connect(load(
-        root.join("../catalog/quickbooks-online/definition.yaml"),
+    let quickbooks = connect(common::load_file(
+        &root.join("../catalog/quickbooks-online/definition.yaml"),
     ));
-    let generic = connect(load(common::fixture("generic.yaml")));
+    let generic = connect(common::engine("generic.yaml"));
 
     let started = Instant::now();
     let outcomes: Vec<(String, PushOutcome)> = futures::stream::iter(0..pushes)

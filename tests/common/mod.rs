@@ -14,6 +14,16 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl From<std::process::Output> for Run {
+    fn from(output: std::process::Output) -> Run {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
 /// The workspace root: tests run the binary from there so that file names in output are short
 /// and the same on every machine.
 pub fn root() -> PathBuf {
@@ -56,11 +66,7 @@ pub fn syncdef_with_stdin(args: &[&str], stdin: &str) -> Run {
     let output = child
         .wait_with_output()
         .expect("syncdef runs to completion");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::from(output)
 }
 
 /// Runs the binary with `env` added, off the async runtime, so that mock servers running on it
@@ -79,11 +85,7 @@ pub async fn syncdef_beside_servers(
             .envs(env.iter().copied())
             .output()
             .expect("syncdef runs");
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        Run::from(output)
     })
     .await
     .expect("the run finishes")

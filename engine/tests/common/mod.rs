@@ -2,10 +2,10 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use syncdef_definitions::Definition;
+use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::{Engine, ReqwestTransport, StaticToken};
 use syncdef_transform::Value;
 use url::Url;
@@ -23,20 +23,36 @@ pub fn fixture(name: &str) -> PathBuf {
 
 /// The engine of a fixture, unconnected.
 pub fn engine(name: &str) -> Engine {
-    let path = fixture(name);
-    let text = std::fs::read_to_string(&path).expect("the fixture reads");
-    let source = syncdef_definitions::SourceFile::new(path.display().to_string(), text);
-    let definition = Definition::load(source).expect("the fixture loads");
+    load_file(&fixture(name))
+}
+
+/// The engine of the definition at `path`, unconnected.
+pub fn load_file(path: &Path) -> Engine {
+    let text = std::fs::read_to_string(path).expect("the definition reads");
+    load(&path.display().to_string(), text)
+}
+
+/// The engine of definition `text` (named `name` in diagnostics), unconnected.
+pub fn load(name: &str, text: String) -> Engine {
+    let definition = Definition::load(SourceFile::new(name, text)).expect("the definition loads");
     match Engine::load(definition) {
         Ok(loaded) => loaded.engine,
-        Err(refused) => panic!("{refused}: {:#?}", refused.diagnostics),
+        Err(refused) => panic!(
+            "{refused}: {:#?} {:?}",
+            refused.diagnostics, refused.problems
+        ),
     }
 }
 
-/// The engine of a fixture sending to `server` with the token `access`.
+/// The engine of a fixture sending to `server` with the token `access-1`.
 pub fn connected(name: &str, server: &str) -> Engine {
+    connect(engine(name), server)
+}
+
+/// `engine` sending to `server` with the token `access-1`.
+pub fn connect(engine: Engine, server: &str) -> Engine {
     let base = Url::parse(server).expect("the mock server URL parses");
-    engine(name)
+    engine
         .with_transport(Arc::new(
             ReqwestTransport::new().expect("the client builds"),
         ))

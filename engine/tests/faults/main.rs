@@ -44,19 +44,7 @@ fn catalog(name: &str) -> Engine {
         .join("../catalog")
         .join(name)
         .join("definition.yaml");
-    let text = std::fs::read_to_string(&path).expect("the catalog definition reads");
-    load(&path.display().to_string(), text)
-}
-
-fn load(name: &str, text: String) -> Engine {
-    let definition = Definition::load(SourceFile::new(name, text)).expect("the definition loads");
-    match Engine::load(definition) {
-        Ok(loaded) => loaded.engine,
-        Err(refused) => panic!(
-            "{refused}: {:#?} {:?}",
-            refused.diagnostics, refused.problems
-        ),
-    }
+    common::load_file(&path)
 }
 
 fn transport(timeout_ms: u64) -> Arc<ReqwestTransport> {
@@ -1078,7 +1066,7 @@ async fn the_definition_configures_retries_and_bad_extensions_are_refused() {
             1,
         )
     };
-    let engine = load(
+    let engine = common::load(
         "x.yaml",
         with("x-syncdef:\n  retry: {maxAttempts: 2, initialBackoffMs: 0}"),
     );
