@@ -258,29 +258,27 @@ impl Engine {
     /// Pushes `record` of `entry`: pre-actions, create / update / delete, response extraction,
     /// post-actions. Never panics on input; every failure is in the outcome, classified.
     pub async fn push(&self, entry: &str, record: &Value, state: &RecordState) -> PushOutcome {
+        let planned = self.plan.entry(entry);
         // The plan's name when the entry is known: the outcome shares it.
-        let name = self
-            .plan
-            .entry(entry)
-            .map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
-        let mut run = Run::new(name);
-        let result = self.execute(&mut run, entry, record, state).await;
+        let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+        let result = match planned {
+            Some(planned) => self.execute(&mut run, planned, record, state).await,
+            None => Err(PushError::configuration(format!(
+                "the definition has no entry `{entry}` (it has: {})",
+                self.plan.entry_names().collect::<Vec<_>>().join(", ")
+            ))),
+        };
         run.finish(result)
     }
 
     async fn execute(
         &self,
         run: &mut Run,
-        entry_name: &str,
+        entry: &EntryPlan,
         record: &Value,
         state: &RecordState,
     ) -> Result<PushStatus, PushError> {
-        let entry = self.plan.entry(entry_name).ok_or_else(|| {
-            PushError::configuration(format!(
-                "the definition has no entry `{entry_name}` (it has: {})",
-                self.plan.entry_names().collect::<Vec<_>>().join(", ")
-            ))
-        })?;
+        let entry_name = &*entry.name;
         // The engine's server is borrowed, not counted, by each push: one reference count
         // touched by every push of every task would be a point of contention.
         let own_server;

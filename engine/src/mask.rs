@@ -5,6 +5,8 @@
 //! list is deliberately exact rather than "contains token": `SyncToken` (QuickBooks'
 //! concurrency token) is what a dry-run must show, not hide.
 
+use std::borrow::Cow;
+
 use serde_json::Value as Json;
 
 /// What a masked value is replaced with.
@@ -115,10 +117,10 @@ pub fn json_in_place(value: &mut Json) {
 
 /// `url` with the values of secret query parameters and any user-info password replaced.
 #[must_use]
-pub fn url(url: &url::Url) -> String {
+pub fn url(url: &url::Url) -> Cow<'_, str> {
     let secret_query = url.query().is_some() && url.query_pairs().any(|(k, _)| is_secret_name(&k));
     if url.password().is_none() && !secret_query {
-        return url.as_str().to_owned();
+        return Cow::Borrowed(url.as_str());
     }
     let mut shown = url.clone();
     if shown.password().is_some() {
@@ -138,7 +140,7 @@ pub fn url(url: &url::Url) -> String {
             .collect();
         shown.query_pairs_mut().clear().extend_pairs(pairs);
     }
-    shown.to_string()
+    Cow::Owned(shown.to_string())
 }
 
 #[cfg(test)]

@@ -208,7 +208,15 @@ impl MaskedHeaders {
             let mask = |(k, v): &(String, String)| (k.clone(), mask::header_value(k, v));
             match &self.source {
                 HeaderSource::Sent(h) => h.iter().map(mask).collect(),
-                HeaderSource::Received(r) => r.response.header_pairs().iter().map(mask).collect(),
+                HeaderSource::Received(r) => r
+                    .response
+                    .header_pairs()
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let v = mask::header_value(&k, &v);
+                        (k, v)
+                    })
+                    .collect(),
                 // Set at construction.
                 HeaderSource::Masked => Vec::new(),
             }

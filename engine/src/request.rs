@@ -122,14 +122,14 @@ pub(crate) struct Target {
 
 impl Target {
     pub fn new(url: Url) -> Target {
-        let shown = Arc::from(mask::url(&url));
+        let shown = Arc::from(&*mask::url(&url));
         Target { url, shown }
     }
 
     /// Changes the URL (an idempotency key in its query), and its shown text with it.
     pub fn edit(&mut self, change: impl FnOnce(&mut Url)) {
         change(&mut self.url);
-        self.shown = Arc::from(mask::url(&self.url));
+        self.shown = Arc::from(&*mask::url(&self.url));
     }
 
     /// The URL and its shown text.
