@@ -1,6 +1,7 @@
 //! The engine: a compiled definition plus the connectors of a push (transport, tokens, the
 //! caller's synchroniser), and the push itself.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use syncdef_definitions::Definition;
@@ -8,20 +9,16 @@ use syncdef_transform::{Limits, Value};
 use syncdef_validator::{Diagnostic, RuleSettings, Severity, lint_definition};
 use url::Url;
 
-use crate::action::{self, Phase, Synchronizer};
 use crate::auth::{NoToken, TokenProvider};
-use crate::error::{ErrorClass, LoadRefused, PushError};
-use crate::extract;
-use crate::outcome::{MaskedJson, PushOutcome, PushStatus};
-use crate::plan::{ActionPlan, DefinitionPlan, EntryPlan, OperationKind};
+use crate::error::{LoadRefused, PushError};
+use crate::outcome::PushOutcome;
+use crate::plan::DefinitionPlan;
+use crate::push::actions::Synchronizer;
 use crate::reliability::rate_limit::Account;
-use crate::reliability::{
-    Overrides, RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy, conflict, idempotency,
-};
+use crate::reliability::{Overrides, RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy};
 use crate::request::RequestHeaders;
-use crate::run::{Run, Scope};
 use crate::servers::Server;
-use crate::state::{Intent, RecordState};
+use crate::state::RecordState;
 use crate::transport::Transport;
 
 /// A loaded definition ready to push records. Cheap to clone (everything is behind `Arc`),
@@ -258,223 +255,24 @@ impl Engine {
     /// Pushes `record` of `entry`: pre-actions, create / update / delete, response extraction,
     /// post-actions. Never panics on input; every failure is in the outcome, classified.
     pub async fn push(&self, entry: &str, record: &Value, state: &RecordState) -> PushOutcome {
-        let planned = self.plan.entry(entry);
-        // The plan's name when the entry is known: the outcome shares it.
-        let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
-        let result = match planned {
-            Some(planned) => self.execute(&mut run, planned, record, state).await,
-            None => Err(PushError::configuration(format!(
-                "the definition has no entry `{entry}` (it has: {})",
-                self.plan.entry_names().collect::<Vec<_>>().join(", ")
-            ))),
-        };
-        run.finish(result)
+        crate::push::push(self, entry, record, state).await
     }
 
-    async fn execute(
-        &self,
-        run: &mut Run,
-        entry: &EntryPlan,
-        record: &Value,
-        state: &RecordState,
-    ) -> Result<PushStatus, PushError> {
-        let entry_name = &*entry.name;
-        // The engine's server is borrowed, not counted, by each push: one reference count
-        // touched by every push of every task would be a point of contention.
-        let own_server;
-        let server = if state.server_variables.is_empty() {
-            match self.default_server.get_or_init(|| {
-                self.plan
-                    .server
-                    .resolve(&state.server_variables, self.base_url.as_ref())
-                    .map(Arc::new)
-            }) {
-                Ok(server) => server,
-                Err(e) => return Err(e.clone()),
-            }
-        } else {
-            own_server = Arc::new(
-                self.plan
-                    .server
-                    .resolve(&state.server_variables, self.base_url.as_ref())?,
-            );
-            &own_server
-        };
-        self.record_limits.check(record)?;
-        let kind = choose(entry, state)?;
-        run.operation = Some(kind);
-        run.account = self.account(server);
-        let mut scope = Scope::new(state, server);
-        for a in &entry.pre_actions {
-            action::run(self, run, entry, a, Phase::Pre, record, state, &mut scope).await?;
-        }
-        let Some(call) = entry.operation(kind) else {
-            return Err(PushError::configuration(format!(
-                "entry `{entry_name}` has no `push.{}`",
-                kind.as_str()
-            )));
-        };
-        let step = kind.as_str();
-        let key = self
-            .plan
-            .reliability
-            .idempotency
-            .as_ref()
-            .filter(|k| k.applies_to(kind));
-        // A create sent twice may create twice; only an idempotency key makes its re-send safe.
-        // An update or delete re-sent leaves the record as one would (and a concurrency token
-        // turns a re-sent update that already succeeded into a conflict, handled below).
-        let repeatable = kind != OperationKind::Create || key.is_some();
-        let mut conflicted = false;
-        let answer = loop {
-            let input = scope.input(&entry.input_shape, record);
-            let body = run.request_body(call, &input)?;
-            let mut target = call
-                .target(scope.server, &scope.fill())
-                .map_err(|e| e.at(step))?;
-            let mut headers = scope.headers.clone();
-            if let Some(key) = key {
-                let bytes = body.as_ref().map_or(&[][..], |b| &b.bytes[..]);
-                let derived = idempotency::derive(entry_name, record, bytes);
-                target.edit(|url| key.apply(&derived, url, &mut headers));
-            }
-            let answer = run
-                .send(self, call, target, body, &headers, repeatable)
-                .await?;
-            let conflict = (kind != OperationKind::Create)
-                .then(|| {
-                    conflict::find(
-                        &self.plan.reliability.conflicts,
-                        answer.response(),
-                        answer.body(),
-                    )
-                })
-                .flatten();
-            let Some(rule) = conflict else {
-                break answer;
-            };
-            let status = rule.status;
-            let rereads = entry
-                .pre_actions
-                .iter()
-                .any(|a| matches!(a, ActionPlan::Call { .. }));
-            if conflicted || !rereads {
-                run.errors = answer
-                    .body()
-                    .json()
-                    .map(extract::error_messages)
-                    .unwrap_or_default();
-                let why = if rereads {
-                    "again after its concurrency token was read afresh: the record is being changed in the external system while it is pushed. Push it again later; if it persists, check that the pre-actions read the token the update checks"
-                } else {
-                    "and the entry has no pre-action that reads the token again: add one (`preSynchronizationAction` of type ApiPath reading `SyncToken` or `@odata.etag`)"
-                };
-                return Err(PushError::new(
-                    ErrorClass::Transient,
-                    format!(
-                        "the external system reports a stale concurrency token (HTTP {status}) {why}"
-                    ),
-                )
-                .at(step));
-            }
-            conflicted = true;
-            run.note(format!(
-                "step `{step}`: the external system reports a stale concurrency token (HTTP {status}); the pre-actions read it again and the {step} is sent once more"
-            ));
-            // Only the calls that read tokens run again: related records pushed by
-            // ApiSynchronization actions already have their ids in the scope.
-            scope.body_values.clear();
-            scope.headers.clear();
-            for a in &entry.pre_actions {
-                if matches!(a, ActionPlan::Call { .. }) {
-                    action::run(self, run, entry, a, Phase::Pre, record, state, &mut scope).await?;
-                }
-            }
-        };
-        run.check_status(step, &answer)?;
-        let body = match (
-            &call.response,
-            answer.body().value_for(call.response_reads.as_ref()),
-        ) {
-            // Without a response template nothing is read from the body.
-            (None, _) => Value::Null,
-            (Some(_), Ok(body)) => body,
-            (Some(_), Err(m)) => {
-                return Err(PushError::new(
-                    ErrorClass::UnknownOutcome,
-                    format!("{m}; check the record in the external system before retrying"),
-                )
-                .at(step));
-            }
-        };
-        // A create answered with an empty body where its template expects the new record: the
-        // record may well exist (the answer was lost on the way), so "failed" would invite a
-        // duplicate.
-        if kind == OperationKind::Create && body.is_null() && call.response.is_some() {
-            return Err(PushError::new(
-                ErrorClass::UnknownOutcome,
-                format!(
-                    "the external system answered HTTP {} with an empty body to the create; the record may exist there: unknown: check before retrying",
-                    answer.response().status
-                ),
-            )
-            .at(step));
-        }
-        let extracted = extract::extract(call.response.as_ref(), &body).map_err(|e| e.at(step))?;
-        if let Some(output) = extracted.output {
-            run.template(
-                Arc::clone(&call.response_name),
-                MaskedJson::from_value(output),
-            );
-        }
-        if !extracted.success {
-            run.errors = extracted.errors.clone();
-            let detail = if extracted.errors.is_empty() {
-                "no error message given".to_owned()
-            } else {
-                extracted.errors.join("; ")
-            };
-            return Err(PushError::new(
-                ErrorClass::ExternalValidation,
-                format!("the external system reports the {step} failed: {detail}"),
-            )
-            .at(step));
-        }
-        let id = match kind {
-            OperationKind::Create => Some(extracted.id.ok_or_else(|| {
-                PushError::new(
-                    ErrorClass::UnknownOutcome,
-                    format!("the external system accepted the create, but `{step}Response` extracted no `id`; the record may exist there: check before retrying, and fix the template"),
-                )
-                .at(step)
-            })?),
-            _ => extracted.id.or_else(|| state.external_id.clone()),
-        };
-        if !entry.post_actions.is_empty() {
-            scope.external_id.clone_from(&id);
-        }
-        run.external_id = id;
-        let status = match kind {
-            OperationKind::Create => PushStatus::Created,
-            OperationKind::Update => PushStatus::Updated,
-            OperationKind::Delete => PushStatus::Deleted,
-        };
-        for a in &entry.post_actions {
-            if let Err(e) =
-                action::run(self, run, entry, a, Phase::Post, record, state, &mut scope).await
-            {
-                run.post_action_error = Some(e);
-                break;
-            }
-        }
-        Ok(status)
+    /// The server URL with the definition's default variables, resolved on first use.
+    pub(crate) fn default_server(&self) -> &Result<Arc<Server>, PushError> {
+        self.default_server.get_or_init(|| {
+            self.plan
+                .server
+                .resolve(&BTreeMap::new(), self.base_url.as_ref())
+                .map(Arc::new)
+        })
     }
 }
 
 impl Engine {
     /// The budget of the account `server` belongs to, when the policy limits anything. Dry-runs
     /// are never throttled.
-    fn account(&self, server: &Server) -> Option<Arc<Account>> {
+    pub(crate) fn account(&self, server: &Server) -> Option<Arc<Account>> {
         let policy = self.rate_limit_policy();
         if policy.is_unlimited() || self.transport.as_ref().is_none_or(|t| t.replays()) {
             return None;
@@ -488,31 +286,4 @@ impl Engine {
         }
         Some(self.rate_limits.account(&key, policy))
     }
-}
-
-/// Create without an external id, update with one, delete on request.
-fn choose(entry: &EntryPlan, state: &RecordState) -> Result<OperationKind, PushError> {
-    let kind = match (state.intent, &state.external_id) {
-        (Intent::Delete, None) => {
-            return Err(PushError::configuration(
-                "a delete needs the record's external id",
-            ));
-        }
-        (Intent::Delete, Some(_)) => OperationKind::Delete,
-        (Intent::Upsert, None) => OperationKind::Create,
-        (Intent::Upsert, Some(_)) => OperationKind::Update,
-    };
-    if !entry.has(kind) {
-        return Err(PushError::configuration(format!(
-            "entry `{}` has no `push.{}`{}",
-            entry.name,
-            kind.as_str(),
-            if kind == OperationKind::Update {
-                "; the record has an external id, so it can only be updated"
-            } else {
-                ""
-            }
-        )));
-    }
-    Ok(kind)
 }

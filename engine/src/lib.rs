@@ -32,7 +32,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod action;
 pub mod auth;
 mod engine;
 mod error;
@@ -43,17 +42,16 @@ mod masked;
 pub mod outcome;
 pub mod plan;
 mod projection;
+mod push;
 mod received;
 pub mod reliability;
 pub mod render;
 mod request;
-mod run;
 mod servers;
 pub mod state;
 mod synth;
 pub mod transport;
 
-pub use action::{Phase, SyncRequest, Synchronizer};
 pub use auth::{NoToken, StaticToken, TokenProvider};
 pub use engine::{Engine, Loaded};
 pub use error::{ErrorClass, LoadRefused, PushError};
@@ -61,11 +59,12 @@ pub use outcome::{
     Exchange, MaskedHeaders, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
 };
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
+pub use push::actions::{Phase, SyncRequest, Synchronizer};
 pub use reliability::{
     ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,
     RateLimitPolicy, RateLimits, RecordLimits, Reliability, RetryOverrides, RetryPolicy,
 };
-pub use state::{Intent, RecordState};
+pub use state::{Intent, RecordState, UnresolvedCreate};
 pub use transport::{
     HeaderMap, HttpRequest, HttpResponse, RecordingTransport, ReqwestTransport, StepResponse,
     Transport, TransportError,

@@ -54,6 +54,13 @@ pub struct PushOutcome {
     /// Things the caller should know that are not errors (a pre-action skipped on a create, a
     /// synthesised response).
     pub notes: Vec<String>,
+    /// The idempotency key the record's create carried (`x-syncdef.idempotency`). When the
+    /// create's outcome is unknown, keep it with the record and give it back in
+    /// [`RecordState::unresolved_create`](crate::RecordState::unresolved_create): the next
+    /// create of the record then carries the same key, whatever its body, so that the external
+    /// system recognises it as a repeat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
     /// Time the whole push took.
     #[serde(serialize_with = "millis")]
     pub duration: Duration,

@@ -33,6 +33,22 @@ pub struct RecordState {
     pub server_variables: BTreeMap<String, String>,
     /// Create-or-update, or delete.
     pub intent: Intent,
+    /// An earlier create of this record whose outcome is unknown: its answer was lost or not
+    /// understood, so the record may exist in the external system. The engine then finds out
+    /// before creating again (docs/reliability.md, "Unknown outcomes").
+    pub unresolved_create: Option<UnresolvedCreate>,
+}
+
+/// A create that may have been carried out, as the caller kept it
+/// ([`PushOutcome::idempotency_key`](crate::PushOutcome::idempotency_key) and the body sent).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnresolvedCreate {
+    /// The idempotency key it carried: the next create carries the same one, whatever its
+    /// body, so that the external system answers it as the repeat it may be.
+    pub idempotency_key: Option<String>,
+    /// The body it sent (JSON text), which a declared lookup searches by; without it, the body
+    /// the record renders to now.
+    pub body: Option<String>,
 }
 
 impl RecordState {
@@ -71,6 +87,13 @@ impl RecordState {
     #[must_use]
     pub fn with_intent(mut self, intent: Intent) -> Self {
         self.intent = intent;
+        self
+    }
+
+    /// Notes that an earlier create of the record may have been carried out.
+    #[must_use]
+    pub fn with_unresolved_create(mut self, create: UnresolvedCreate) -> Self {
+        self.unresolved_create = Some(create);
         self
     }
 

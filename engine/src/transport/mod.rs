@@ -45,6 +45,10 @@ pub struct HttpRequest {
     pub body: Option<Bytes>,
     /// The operation's sample response, for transports that synthesise answers.
     pub sample: Option<Arc<SampleResponse>>,
+    /// The idempotency key the request carries (already in its URL or headers), for a
+    /// transport wrapper that must keep it before the request leaves (a sync worker's
+    /// in-flight mark).
+    pub idempotency_key: Option<Arc<str>>,
 }
 
 /// Headers as `Debug` shows them: secret values masked.

@@ -18,6 +18,7 @@ use syncdef_engine::transport::{HttpRequest, HttpResponse, Transport, TransportE
 use syncdef_engine::{
     Engine, ErrorClass, PushOutcome, PushStatus, RateLimitPolicy, RateLimits, RecordState,
     RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken, StepResponse, TokenProvider,
+    UnresolvedCreate,
 };
 use syncdef_transform::Value;
 use url::Url;
@@ -590,6 +591,147 @@ async fn a_create_with_an_idempotency_key_is_resent_with_the_same_key_after_a_re
             exchange.request.url
         );
     }
+}
+
+// --- a create that may have been carried out --------------------------------------------------
+
+/// The `requestid` of each create request the raw server received, in order.
+fn request_ids(server: &RawServer) -> Vec<String> {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with("POST "))
+        .filter_map(|line| {
+            line.split("requestid=").nth(1).map(|rest| {
+                rest.chars()
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect()
+            })
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_lost_create_then_throttled_until_the_attempts_run_out_is_unknown() {
+    // The create reaches QuickBooks, the connection resets before the answer, and every
+    // repeat with the same requestid is throttled: the last answer (429) must not decide.
+    let server = RawServer::start(vec![
+        Fault::Reset,
+        Fault::Throttle,
+        Fault::Throttle,
+        Fault::Throttle,
+    ])
+    .await;
+    let engine =
+        connect(&catalog("quickbooks-online"), &server.url()).with_transport(transport(300));
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    let message = &outcome.error.as_ref().expect("an error").message;
+    assert!(
+        message.contains("attempt 1 was sent and got no answer"),
+        "{message}"
+    );
+    let ids = request_ids(&server);
+    assert_eq!(ids.len(), 4);
+    assert!(ids.iter().all(|k| *k == ids[0]), "{ids:?}");
+    assert_eq!(outcome.idempotency_key.as_deref(), Some(ids[0].as_str()));
+}
+
+#[tokio::test]
+async fn the_next_create_of_an_unresolved_record_carries_the_kept_key_whatever_its_body() {
+    let server = RawServer::start(Vec::new()).await;
+    let engine =
+        connect(&catalog("quickbooks-online"), &server.url()).with_transport(transport(2_000));
+    let kept = "0123456789abcdef0123456789abcdef";
+    // The record changed since: a key derived from the new body would be new, and QuickBooks
+    // would create the customer a second time.
+    let changed = common::json(r#"{"id": 42, "name": "Acme Renamed"}"#);
+    let state = RecordState::new().with_unresolved_create(UnresolvedCreate {
+        idempotency_key: Some(kept.to_owned()),
+        body: None,
+    });
+    let outcome = engine.push("Account", &changed, &state).await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(request_ids(&server), vec![kept.to_owned()]);
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("same idempotency key")),
+        "{:?}",
+        outcome.notes
+    );
+}
+
+#[tokio::test]
+async fn an_unresolved_create_without_a_way_to_find_out_sends_nothing() {
+    let server = creates_answered(created()).await;
+    let state = RecordState::new().with_unresolved_create(UnresolvedCreate::default());
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &state)
+        .await;
+    assert_eq!(class(&outcome), Some(ErrorClass::UnknownOutcome));
+    assert!(
+        outcome
+            .error
+            .as_ref()
+            .expect("an error")
+            .message
+            .contains("no way to find out"),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(received(&server, "POST").await, 0);
+}
+
+#[tokio::test]
+async fn a_create_answered_500_is_never_sent_again_and_is_unknown() {
+    let server = creates_answered(ResponseTemplate::new(500)).await;
+    let engine = generic(&server.uri()).with_retry_policy(RetryPolicy {
+        statuses: vec![429, 500, 502, 503, 504],
+        ..fast()
+    });
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(received(&server, "POST").await, 1);
+}
+
+#[tokio::test]
+async fn a_created_answer_the_response_template_cannot_read_is_unknown_not_configuration() {
+    // `success` must be true or false; the create itself was accepted (HTTP 201), so the
+    // customer may exist: "fix and re-run" would create it twice.
+    let server = creates_answered(
+        ResponseTemplate::new(201).set_body_json(json!({"id": 7, "success": "maybe"})),
+    )
+    .await;
+    let outcome = generic(&server.uri())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    let message = &outcome.error.as_ref().expect("an error").message;
+    assert!(message.contains("fix the template"), "{message}");
+    // The raw answer stays in the audit trail for whoever resolves the record.
+    let answer = outcome.exchanges[0].response.as_ref().expect("the answer");
+    assert_eq!(answer.body["success"], "maybe");
 }
 
 // --- answers that cannot be read ------------------------------------------------------------

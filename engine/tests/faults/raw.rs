@@ -15,6 +15,8 @@ pub enum Fault {
     Hang,
     /// Read the request, then reset the connection (RST, not FIN).
     Reset,
+    /// Answer 429 Too Many Requests with `Retry-After: 0`.
+    Throttle,
 }
 
 /// Serves faults in order, then answers every later request with a success.
@@ -131,6 +133,11 @@ async fn serve(mut stream: TcpStream, fault: Option<Fault>, seen: Arc<Mutex<Vec<
             // Linger 0 turns the close into a reset.
             let _ = stream.set_zero_linger();
             drop(stream);
+        }
+        Some(Fault::Throttle) => {
+            let answer = "HTTP/1.1 429 Too Many Requests\r\nretry-after: 0\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+            let _ = stream.write_all(answer.as_bytes()).await;
+            let _ = stream.shutdown().await;
         }
         None => {
             let body = r#"{"id": 7, "success": true, "errors": [], "Customer": {"Id": "7", "SyncToken": "0"}}"#;

@@ -5,11 +5,16 @@ use serde_json::Value as Json;
 use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_transform::Value;
 
-use crate::engine::Engine;
 use crate::error::PushError;
 use crate::lookup;
-use crate::plan::{ActionPlan, EntryPlan, Placement};
-use crate::run::{Run, Scope};
+use crate::plan::{ActionPlan, Placement};
+use crate::push::compose;
+use crate::push::operation::Pushing;
+use crate::push::response;
+use crate::push::run::Run;
+use crate::push::scope::Scope;
+use crate::push::send;
+use crate::reliability::retry::RequestNature;
 use crate::state::RecordState;
 use crate::transport::HttpResponse;
 
@@ -53,42 +58,35 @@ pub trait Synchronizer: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<String>, PushError>>;
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) async fn run(
-    engine: &Engine,
+/// Runs every action of `phase`, in document order; the first that fails stops the others.
+pub(crate) async fn run_all(
     run: &mut Run,
-    entry: &EntryPlan,
+    push: &Pushing<'_>,
+    phase: Phase,
+    scope: &mut Scope<'_>,
+) -> Result<(), PushError> {
+    let list = match phase {
+        Phase::Pre => &push.entry.pre_actions,
+        Phase::Post => &push.entry.post_actions,
+    };
+    for action in list {
+        self::run(run, push, action, phase, scope).await?;
+    }
+    Ok(())
+}
+
+/// Runs one action: hands an `ApiSynchronization` target to the caller's synchronizer, or
+/// calls an `ApiPath` operation and reads what it places.
+pub(crate) async fn run(
+    run: &mut Run,
+    push: &Pushing<'_>,
     action: &ActionPlan,
     phase: Phase,
-    record: &Value,
-    state: &RecordState,
     scope: &mut Scope<'_>,
 ) -> Result<(), PushError> {
     match action {
         ActionPlan::Synchronize { name, target } => {
-            let Some(synchronizer) = &engine.synchronizer else {
-                run.note(format!(
-                    "action `{name}` (ApiSynchronization of `{target}`) skipped: no synchronizer is set; `{{{target}.IntegrationId}}` comes from the record state"
-                ));
-                return Ok(());
-            };
-            let request = SyncRequest {
-                entry: &entry.name,
-                action: name,
-                target,
-                phase,
-                record,
-                state,
-                external_id: scope.external_id.as_deref(),
-            };
-            let id = synchronizer
-                .synchronize(request)
-                .await
-                .map_err(|e| e.at(name))?;
-            if let Some(id) = id {
-                scope.related.insert(target.clone(), id);
-            }
-            Ok(())
+            synchronize(run, push, name, target, phase, scope).await
         }
         ActionPlan::Call {
             name,
@@ -107,11 +105,8 @@ pub(crate) async fn run(
                 );
                 return Ok(());
             }
-            let input = scope.input(&entry.input_shape, record);
-            let body = run.request_body(call, &input)?;
-            let target = call
-                .target(scope.server, &scope.fill())
-                .map_err(|e| e.at(name))?;
+            let input = scope.input(&push.entry.input_shape, push.record);
+            let outgoing = compose::request(run, call, scope, &input, None)?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.
             let repeatable = matches!(
@@ -122,37 +117,84 @@ pub(crate) async fn run(
                     | HttpMethod::Put
                     | HttpMethod::Delete
             );
-            let answer = run
-                .send(engine, call, target, body, &[], repeatable)
-                .await?;
-            run.check_status(name, &answer)?;
+            let nature = RequestNature {
+                repeatable,
+                duplicates: !repeatable,
+            };
+            let answer = send::send(run, push.conn, call, outgoing, nature).await?;
+            response::check_status(run, name, &answer)?;
             let response = answer.response();
             // Values are read from a JSON body or headers; a body that is not JSON can still
             // supply headers.
             let json = answer.body().json().unwrap_or(&Json::Null);
-            match placement {
-                Placement::Body(fields) => {
-                    for (field, source) in fields {
-                        let value = read(run, name, json, response, source)?;
-                        scope.body_values.retain(|(k, _)| k != field);
-                        scope.body_values.push((field.clone(), value));
-                    }
-                }
-                Placement::Header {
-                    name: header,
-                    source,
-                } => {
-                    let value = read(run, name, json, response, source)?;
-                    scope
-                        .headers
-                        .retain(|(k, _)| !k.eq_ignore_ascii_case(header));
-                    scope.headers.push((header.clone(), value));
-                }
-                Placement::Nothing => {}
-            }
-            Ok(())
+            place(run, name, placement, json, response, scope)
         }
     }
+}
+
+async fn synchronize(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    name: &str,
+    target: &str,
+    phase: Phase,
+    scope: &mut Scope<'_>,
+) -> Result<(), PushError> {
+    let Some(synchronizer) = push.conn.synchronizer else {
+        run.note(format!(
+            "action `{name}` (ApiSynchronization of `{target}`) skipped: no synchronizer is set; `{{{target}.IntegrationId}}` comes from the record state"
+        ));
+        return Ok(());
+    };
+    let request = SyncRequest {
+        entry: &push.entry.name,
+        action: name,
+        target,
+        phase,
+        record: push.record,
+        state: push.state,
+        external_id: scope.external_id.as_deref(),
+    };
+    let id = synchronizer
+        .synchronize(request)
+        .await
+        .map_err(|e| e.at(name))?;
+    if let Some(id) = id {
+        scope.related.insert(target.to_owned(), id);
+    }
+    Ok(())
+}
+
+/// Puts what `placement` names from the response into the scope.
+fn place(
+    run: &mut Run,
+    name: &str,
+    placement: &Placement,
+    json: &Json,
+    response: &HttpResponse,
+    scope: &mut Scope<'_>,
+) -> Result<(), PushError> {
+    match placement {
+        Placement::Body(fields) => {
+            for (field, source) in fields {
+                let value = read(run, name, json, response, source)?;
+                scope.body_values.retain(|(k, _)| k != field);
+                scope.body_values.push((field.clone(), value));
+            }
+        }
+        Placement::Header {
+            name: header,
+            source,
+        } => {
+            let value = read(run, name, json, response, source)?;
+            scope
+                .headers
+                .retain(|(k, _)| !k.eq_ignore_ascii_case(header));
+            scope.headers.push((header.clone(), value));
+        }
+        Placement::Nothing => {}
+    }
+    Ok(())
 }
 
 /// A value named `source` from the response: a body member (nested by dots), else a response

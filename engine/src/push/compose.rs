@@ -1,0 +1,113 @@
+//! Making a request from its call plan: the body from the request template, the URL with its
+//! placeholders filled, the headers pre-actions set, and the idempotency key.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use syncdef_transform::Value;
+
+use crate::error::PushError;
+use crate::outcome::MaskedJson;
+use crate::plan::CallPlan;
+use crate::push::run::Run;
+use crate::push::scope::Scope;
+use crate::reliability::{IdempotencyKey, idempotency};
+use crate::request::Target;
+
+/// A request body: the bytes sent and the JSON shown in the audit trail, which reads them.
+pub(crate) struct Body {
+    pub bytes: Bytes,
+    pub shown: MaskedJson,
+}
+
+/// A request ready to send.
+pub(crate) struct Outgoing {
+    pub target: Target,
+    pub body: Option<Body>,
+    /// Headers beyond the standard ones: set by `in: Header` actions, the idempotency key.
+    pub headers: Vec<(String, String)>,
+    /// The idempotency key it carries.
+    pub idempotency_key: Option<Arc<str>>,
+}
+
+/// Where a request's idempotency key comes from.
+pub(crate) enum KeySource<'a> {
+    /// Derived from the entry, the record and the body: the same version of a record always
+    /// gets the same key.
+    Derived { entry: &'a str, record: &'a Value },
+    /// Kept from an earlier create whose outcome is unknown: sent again whatever the body, so
+    /// that the external system answers the repeat it may be.
+    Kept(&'a str),
+}
+
+/// The request `call` makes in `scope`: its body rendered, its URL built, and `key` applied
+/// when the definition declares one for it.
+pub(crate) fn request(
+    run: &mut Run,
+    call: &CallPlan,
+    scope: &Scope<'_>,
+    input: &Value,
+    key: Option<(&IdempotencyKey, KeySource<'_>)>,
+) -> Result<Outgoing, PushError> {
+    let body = body(run, call, input)?;
+    let mut target = call
+        .target(scope.server, &scope.fill())
+        .map_err(|e| e.at(&call.step))?;
+    let mut headers = scope.headers.clone();
+    let idempotency_key = key.map(|(declared, source)| {
+        let value: Arc<str> = match source {
+            KeySource::Kept(kept) => Arc::from(kept),
+            KeySource::Derived { entry, record } => {
+                let bytes = body.as_ref().map_or(&[][..], |b| &b.bytes[..]);
+                Arc::from(idempotency::derive(entry, record, bytes))
+            }
+        };
+        target.edit(|url| declared.apply(&value, url, &mut headers));
+        value
+    });
+    Ok(Outgoing {
+        target,
+        body,
+        headers,
+        idempotency_key,
+    })
+}
+
+/// The body of `call` from its `{step}Request` template, serialized as the template language
+/// writes it (keeping .NET number forms such as `2.10`).
+pub(crate) fn body(
+    run: &mut Run,
+    call: &CallPlan,
+    input: &Value,
+) -> Result<Option<Body>, PushError> {
+    let Some(template) = &call.request else {
+        return Ok(None);
+    };
+    let step = &*call.step;
+    let related = input.get("related");
+    if let Some(entry) = call
+        .related_reads
+        .iter()
+        .find(|entry| related.and_then(|r| r.get(entry)).is_none())
+    {
+        return Err(PushError::configuration(format!(
+            "`{step}Request` reads `$.related.{entry}.IntegrationId`, the external id of the \
+             related `{entry}`, which is not known; pass it in the record state \
+             (`--related {entry}=ID`) or push the `{entry}` first"
+        ))
+        .at(step));
+    }
+    let mut text = String::with_capacity(512);
+    template.apply_to_json(input, &mut text).map_err(|e| {
+        PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
+    })?;
+    if text == "null" {
+        run.template(Arc::clone(&call.request_name), MaskedJson::null());
+        return Ok(None);
+    }
+    // The bytes sent, shared by every attempt and by the audit trail's record of them.
+    let bytes = Bytes::from(text.into_bytes());
+    let shown = MaskedJson::from_sent(bytes.clone());
+    run.template(Arc::clone(&call.request_name), shown.clone());
+    Ok(Some(Body { bytes, shown }))
+}

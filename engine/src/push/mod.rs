@@ -1,0 +1,96 @@
+//! One push, as the steps it takes: [`prepare`] (the server and the operation),
+//! [`resolve`] (an earlier create of unknown outcome, found out before creating again), the
+//! pre-[`actions`], the record's own request ([`operation`]: [`compose`]d, [`send`] with
+//! retries, conflicts re-read), the [`response`] read, and the post-actions. Each phase is a
+//! file; they talk through small types ([`Connectors`](connectors::Connectors),
+//! [`Scope`](scope::Scope), [`Outgoing`](compose::Outgoing), [`Answer`](send::Answer)) and
+//! record what they do in the [`Run`](run::Run), the push's audit trail.
+
+pub(crate) mod actions;
+pub(crate) mod compose;
+pub(crate) mod connectors;
+pub(crate) mod operation;
+pub(crate) mod prepare;
+pub(crate) mod resolve;
+pub(crate) mod response;
+pub(crate) mod run;
+pub(crate) mod scope;
+pub(crate) mod send;
+
+use std::sync::Arc;
+
+use syncdef_transform::Value;
+
+use crate::engine::Engine;
+use crate::error::PushError;
+use crate::outcome::{PushOutcome, PushStatus};
+use crate::plan::EntryPlan;
+use crate::state::RecordState;
+use actions::Phase;
+use connectors::Connectors;
+use operation::Pushing;
+use run::Run;
+use scope::Scope;
+
+/// Pushes `record` of `entry` with `engine`; every failure is in the outcome, classified.
+pub(crate) async fn push(
+    engine: &Engine,
+    entry: &str,
+    record: &Value,
+    state: &RecordState,
+) -> PushOutcome {
+    let planned = engine.plan.entry(entry);
+    // The plan's name when the entry is known: the outcome shares it.
+    let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+    let result = match planned {
+        Some(planned) => execute(engine, &mut run, planned, record, state).await,
+        None => Err(PushError::configuration(format!(
+            "the definition has no entry `{entry}` (it has: {})",
+            engine.plan.entry_names().collect::<Vec<_>>().join(", ")
+        ))),
+    };
+    run.finish(result)
+}
+
+async fn execute(
+    engine: &Engine,
+    run: &mut Run,
+    entry: &EntryPlan,
+    record: &Value,
+    state: &RecordState,
+) -> Result<PushStatus, PushError> {
+    let server = prepare::server(engine, state)?;
+    let server = server.get();
+    engine.record_limits.check(record)?;
+    let conn = Connectors::of(engine, server);
+    let push = Pushing {
+        conn: &conn,
+        entry,
+        record,
+        state,
+    };
+    let mut scope = Scope::new(state, server);
+    resolve::unresolved_create(run, &push, &mut scope).await?;
+    let kind = prepare::operation(entry, state.intent, scope.external_id.as_deref())?;
+    run.operation = Some(kind);
+    actions::run_all(run, &push, Phase::Pre, &mut scope).await?;
+    let Some(call) = entry.operation(kind) else {
+        return Err(PushError::configuration(format!(
+            "entry `{}` has no `push.{}`",
+            entry.name,
+            kind.as_str()
+        )));
+    };
+    let answer = operation::carry_out(run, &push, kind, call, &mut scope).await?;
+    response::check_status(run, &call.step, &answer)?;
+    let extracted = response::extract(run, kind, call, &answer)?;
+    let id = extracted.id.or_else(|| scope.external_id.clone());
+    if !entry.post_actions.is_empty() {
+        scope.external_id.clone_from(&id);
+    }
+    run.external_id = id;
+    if let Err(e) = actions::run_all(run, &push, Phase::Post, &mut scope).await {
+        run.post_action_error = Some(e);
+    }
+    Ok(response::status(kind))
+}

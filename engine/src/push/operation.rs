@@ -1,0 +1,138 @@
+//! The record's own request (create, update or delete): composed, sent, and, when the
+//! external system reports a stale concurrency token, composed again after the pre-actions
+//! read it afresh, and sent once more.
+
+use syncdef_transform::Value;
+
+use crate::error::{ErrorClass, PushError};
+use crate::extract;
+use crate::plan::{ActionPlan, CallPlan, EntryPlan, OperationKind};
+use crate::push::actions::{self, Phase};
+use crate::push::compose::{self, KeySource};
+use crate::push::connectors::Connectors;
+use crate::push::run::Run;
+use crate::push::scope::Scope;
+use crate::push::send::{self, Answer};
+use crate::reliability::conflict;
+use crate::reliability::retry::RequestNature;
+use crate::state::RecordState;
+
+/// The push being carried out: what every step of it reads.
+pub(crate) struct Pushing<'a> {
+    pub conn: &'a Connectors<'a>,
+    pub entry: &'a EntryPlan,
+    pub record: &'a Value,
+    pub state: &'a RecordState,
+}
+
+/// Sends the record's `kind` request through `call` and returns the answer the push stands
+/// on: the first, or the one after a conflict was resolved.
+pub(crate) async fn carry_out(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    kind: OperationKind,
+    call: &CallPlan,
+    scope: &mut Scope<'_>,
+) -> Result<Answer, PushError> {
+    let step = &*call.step;
+    let declared = push
+        .conn
+        .reliability
+        .idempotency
+        .as_ref()
+        .filter(|k| k.applies_to(kind));
+    let kept = (kind == OperationKind::Create)
+        .then_some(push.state.unresolved_create.as_ref())
+        .flatten()
+        .and_then(|u| u.idempotency_key.as_deref());
+    let nature = RequestNature {
+        // A create sent twice may create twice; only an idempotency key makes its re-send
+        // safe. An update or delete re-sent leaves the record as one would (and a concurrency
+        // token turns a re-sent update that already succeeded into a conflict, handled below).
+        repeatable: kind != OperationKind::Create || declared.is_some(),
+        duplicates: kind == OperationKind::Create,
+    };
+    let mut conflicted = false;
+    loop {
+        let input = scope.input(&push.entry.input_shape, push.record);
+        let source = match kept {
+            Some(kept) => KeySource::Kept(kept),
+            None => KeySource::Derived {
+                entry: &push.entry.name,
+                record: push.record,
+            },
+        };
+        let outgoing = compose::request(run, call, scope, &input, declared.map(|d| (d, source)))?;
+        if kind == OperationKind::Create {
+            run.idempotency_key.clone_from(&outgoing.idempotency_key);
+        }
+        let answer = send::send(run, push.conn, call, outgoing, nature).await?;
+        let Some(rule) = conflict_in(push, kind, &answer) else {
+            return Ok(answer);
+        };
+        let status = rule.status;
+        let rereads = push
+            .entry
+            .pre_actions
+            .iter()
+            .any(|a| matches!(a, ActionPlan::Call { .. }));
+        if conflicted || !rereads {
+            run.errors = answer
+                .body()
+                .json()
+                .map(extract::error_messages)
+                .unwrap_or_default();
+            return Err(second_conflict(status, rereads).at(step));
+        }
+        conflicted = true;
+        run.note(format!(
+            "step `{step}`: the external system reports a stale concurrency token (HTTP {status}); the pre-actions read it again and the {step} is sent once more"
+        ));
+        reread_tokens(run, push, scope).await?;
+    }
+}
+
+/// The conflict rule `answer` matches, for an update or delete.
+fn conflict_in<'a>(
+    push: &'a Pushing<'_>,
+    kind: OperationKind,
+    answer: &Answer,
+) -> Option<&'a conflict::ConflictRule> {
+    if kind == OperationKind::Create {
+        return None;
+    }
+    conflict::find(
+        &push.conn.reliability.conflicts,
+        answer.response(),
+        answer.body(),
+    )
+}
+
+fn second_conflict(status: u16, rereads: bool) -> PushError {
+    let why = if rereads {
+        "again after its concurrency token was read afresh: the record is being changed in the external system while it is pushed. Push it again later; if it persists, check that the pre-actions read the token the update checks"
+    } else {
+        "and the entry has no pre-action that reads the token again: add one (`preSynchronizationAction` of type ApiPath reading `SyncToken` or `@odata.etag`)"
+    };
+    PushError::new(
+        ErrorClass::Transient,
+        format!("the external system reports a stale concurrency token (HTTP {status}) {why}"),
+    )
+}
+
+/// Runs again the pre-actions that read tokens. Related records pushed by
+/// `ApiSynchronization` actions already have their ids in the scope.
+async fn reread_tokens(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    scope: &mut Scope<'_>,
+) -> Result<(), PushError> {
+    scope.body_values.clear();
+    scope.headers.clear();
+    for a in &push.entry.pre_actions {
+        if matches!(a, ActionPlan::Call { .. }) {
+            actions::run(run, push, a, Phase::Pre, scope).await?;
+        }
+    }
+    Ok(())
+}

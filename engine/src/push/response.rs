@@ -1,0 +1,145 @@
+//! Reading the answer to the record's own request: its status, then the response template's
+//! `{id, success, errors}`; and the class of every way that can fail.
+
+use std::sync::Arc;
+
+use syncdef_transform::Value;
+
+use crate::error::{ErrorClass, PushError};
+use crate::extract::{self, Extracted};
+use crate::outcome::MaskedJson;
+use crate::plan::{CallPlan, OperationKind};
+use crate::push::run::Run;
+use crate::push::send::Answer;
+use crate::reliability::retry;
+
+/// A non-2xx answer is a failed step: the external system's messages are kept, and the status
+/// gives the class (unknown when an attempt may have been carried out).
+pub(crate) fn check_status(run: &mut Run, step: &str, answer: &Answer) -> Result<(), PushError> {
+    let response = answer.response();
+    if response.is_success() {
+        return Ok(());
+    }
+    let status = response.status;
+    let messages = answer
+        .body()
+        .json()
+        .map(extract::error_messages)
+        .unwrap_or_default();
+    let mut message = format!("the external system answered HTTP {status}");
+    if let Some(why) = &answer.unknown_outcome {
+        message.push_str(&format!(
+            "; {why}: the request may have been carried out; unknown: check before retrying"
+        ));
+    }
+    if (300..400).contains(&status) {
+        match response.header("location") {
+            Some(to) => message.push_str(&format!(
+                " redirecting to {to}; redirects to another host are never followed: fix the server URL"
+            )),
+            None => message.push_str(" (a redirect without Location)"),
+        }
+    } else if status == 401 {
+        message.push_str(
+            " (unauthorized, also after a token refresh): authorize again with `syncdef auth login`",
+        );
+    }
+    if !messages.is_empty() {
+        message.push_str(": ");
+        message.push_str(&messages.join("; "));
+    }
+    run.errors = messages;
+    let class = if answer.unknown_outcome.is_some() {
+        ErrorClass::UnknownOutcome
+    } else {
+        ErrorClass::from_status(status)
+    };
+    let hint = answer.retry_after.or_else(|| retry::retry_after(response));
+    Err(PushError::new(class, message).retry_after(hint).at(step))
+}
+
+/// What the response template of `call` makes of a 2xx `answer` to a `kind` request. Whatever
+/// goes wrong reading the answer to a create is an unknown outcome: the external system said
+/// yes, so the record may well exist there, and "failed" would invite a duplicate.
+pub(crate) fn extract(
+    run: &mut Run,
+    kind: OperationKind,
+    call: &CallPlan,
+    answer: &Answer,
+) -> Result<Extracted, PushError> {
+    let step = &*call.step;
+    let unreadable = |why: String| {
+        let class = if kind == OperationKind::Create {
+            ErrorClass::UnknownOutcome
+        } else {
+            ErrorClass::Configuration
+        };
+        PushError::new(
+            class,
+            format!(
+                "the external system accepted the {step} (HTTP {}), but {why}; the answer is kept in the audit trail{}",
+                answer.response().status,
+                if kind == OperationKind::Create {
+                    "; the record may exist there: unknown: check the record in the external system before retrying"
+                } else {
+                    ""
+                }
+            ),
+        )
+        .at(step)
+    };
+    let Some(template) = &call.response else {
+        // Without a response template nothing is read from the body.
+        return extract::extract(None, &Value::Null);
+    };
+    let body = answer
+        .body()
+        .value_for(call.response_reads.as_ref())
+        .map_err(|m| unreadable(format!("its body is not JSON ({m})")))?;
+    if kind == OperationKind::Create && body.is_null() {
+        return Err(unreadable(format!(
+            "its body is empty where `{step}Response` expects the new record"
+        )));
+    }
+    let mut extracted = extract::extract(Some(template), &body).map_err(|e| {
+        unreadable(format!(
+            "`{step}Response` failed on it ({}): fix the template",
+            e.message
+        ))
+    })?;
+    if let Some(output) = extracted.output.take() {
+        run.template(
+            Arc::clone(&call.response_name),
+            MaskedJson::from_value(output),
+        );
+    }
+    if !extracted.success {
+        run.errors = extracted.errors.clone();
+        let detail = if extracted.errors.is_empty() {
+            "no error message given".to_owned()
+        } else {
+            extracted.errors.join("; ")
+        };
+        return Err(PushError::new(
+            ErrorClass::ExternalValidation,
+            format!("the external system reports the {step} failed: {detail}"),
+        )
+        .at(step));
+    }
+    if kind == OperationKind::Create && extracted.id.is_none() {
+        return Err(unreadable(format!(
+            "`{step}Response` extracted no `id` from it: fix the template if the answer has one"
+        )));
+    }
+    Ok(extracted)
+}
+
+/// The status of a successful `kind` push.
+pub(crate) fn status(kind: OperationKind) -> crate::outcome::PushStatus {
+    use crate::outcome::PushStatus;
+    match kind {
+        OperationKind::Create => PushStatus::Created,
+        OperationKind::Update => PushStatus::Updated,
+        OperationKind::Delete => PushStatus::Deleted,
+    }
+}

@@ -1,0 +1,295 @@
+//! Sending one request: token, rate limit, the attempts and their audit trail. When to send
+//! again is decided by [`retry::decide`], which holds every rule; this file carries it out.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::error::{ErrorClass, PushError};
+use crate::extract::ResponseBody;
+use crate::outcome::{Exchange, MaskedJson, RecordedRequest, RecordedResponse};
+use crate::plan::CallPlan;
+use crate::push::compose::Outgoing;
+use crate::push::connectors::Connectors;
+use crate::push::run::Run;
+use crate::received::Received;
+use crate::reliability::retry::{self, Attempt, AttemptResult, Decision, RequestNature, Verdict};
+use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
+
+/// A response, shared with the audit trail's record of it, and how the engine reads it.
+pub(crate) struct Answer {
+    pub received: Arc<Received>,
+    /// Why the request's outcome is unknown whatever this answer says: an attempt may have
+    /// been carried out (no answer, a gateway or server error) and carrying the request out
+    /// twice would duplicate it. `None` when the answer can be taken at its word.
+    pub unknown_outcome: Option<String>,
+    /// For a retryable failure given up on: how long to wait before pushing again.
+    pub retry_after: Option<Duration>,
+}
+
+impl Answer {
+    pub fn response(&self) -> &HttpResponse {
+        &self.received.response
+    }
+
+    pub fn body(&self) -> &ResponseBody {
+        &self.received.body
+    }
+}
+
+/// Sends `outgoing`, the request of `call`: attempts it as [`retry::decide`] rules for a
+/// request of `nature` (a dry-run sends once), re-sends it once with a refreshed token after a
+/// 401, and records every attempt.
+pub(crate) async fn send(
+    run: &mut Run,
+    conn: &Connectors<'_>,
+    call: &CallPlan,
+    outgoing: Outgoing,
+    nature: RequestNature,
+) -> Result<Answer, PushError> {
+    let step = Arc::clone(&call.step);
+    let Some(transport) = conn.transport else {
+        return Err(PushError::configuration(
+            "the engine has no transport: give it one with Engine::with_transport",
+        ));
+    };
+    let (body, shown_body) = match outgoing.body {
+        Some(b) => (Some(b.bytes), b.shown),
+        None => (None, MaskedJson::null()),
+    };
+    let (url, shown_url) = outgoing.target.into_parts();
+    let authenticate =
+        |e: crate::auth::AuthError| PushError::new(ErrorClass::Authentication, e.message).at(&step);
+    let mut token = conn.tokens.token().await.map_err(authenticate)?;
+    let mut request = HttpRequest {
+        step: Arc::clone(&call.step),
+        method: call.reference.method,
+        url,
+        headers: conn
+            .headers
+            .get(token.as_ref(), body.is_some(), &outgoing.headers),
+        body,
+        sample: Some(Arc::clone(&call.sample)),
+        idempotency_key: outgoing.idempotency_key,
+    };
+    let shown = Shown {
+        url: shown_url,
+        body: shown_body,
+    };
+    let replay = transport.replays();
+    let began = Instant::now();
+    let mut history: Vec<Attempt> = Vec::new();
+    let mut refreshed = false;
+    loop {
+        let number = u32::try_from(history.len()).unwrap_or(u32::MAX) + 1 + u32::from(refreshed);
+        let result = attempt(run, conn, transport, &request, &shown, number).await;
+        if let (Ok(received), Some(rejected)) = (&result, &token)
+            && received.response.status == 401
+            && !refreshed
+        {
+            refreshed = true;
+            let Some(fresh) = conn.tokens.refresh(rejected).await.map_err(authenticate)? else {
+                return Ok(taken_at_word(Arc::clone(received)));
+            };
+            request.headers =
+                conn.headers
+                    .get(Some(&fresh), request.body.is_some(), &outgoing.headers);
+            token = Some(fresh);
+            continue;
+        }
+        history.push(Attempt {
+            result: observed(&result),
+            elapsed: began.elapsed(),
+        });
+        match retry::decide(&history, nature, conn.retry, fastrand::f64(), replay) {
+            Decision::Retry { wait, reason } => {
+                tracing::info!(
+                    step = %step,
+                    attempt = number,
+                    wait_ms = wait.as_millis() as u64,
+                    reason = %reason,
+                    "retrying external request"
+                );
+                run.note(format!(
+                    "step `{step}`: {reason}; attempt {} after {} ms",
+                    number + 1,
+                    wait.as_millis()
+                ));
+                tokio::time::sleep(wait).await;
+            }
+            Decision::Stop(verdict) => {
+                if let Some(why) = &verdict.gave_up {
+                    run.note(format!("step `{step}`: {why}"));
+                }
+                return conclude(result, &verdict, &history, &step);
+            }
+        }
+    }
+}
+
+/// What the audit trail shows of a request, made once for every attempt.
+struct Shown {
+    url: Arc<str>,
+    body: MaskedJson,
+}
+
+/// One attempt: waits for the account's budget, sends, records the exchange.
+async fn attempt(
+    run: &mut Run,
+    conn: &Connectors<'_>,
+    transport: &dyn Transport,
+    request: &HttpRequest,
+    shown: &Shown,
+    number: u32,
+) -> Result<Arc<Received>, TransportError> {
+    // Held until the answer is in: the concurrency cap counts requests in flight.
+    let permit = match &conn.account {
+        Some(account) => Some(account.acquire().await),
+        None => None,
+    };
+    if let Some(p) = permit.as_ref().filter(|p| !p.waited.is_zero()) {
+        tracing::debug!(
+            step = %request.step,
+            waited_ms = p.waited.as_millis() as u64,
+            "throttled by the account's rate limit"
+        );
+    }
+    let at = Instant::now();
+    let started = run.since_start(at);
+    let result = transport.send(request).await;
+    let duration = at.elapsed();
+    drop(permit);
+    let recorded = RecordedRequest::new(request, Arc::clone(&shown.url), shown.body.clone());
+    let step = Arc::clone(&request.step);
+    // Masked data only: the recorded request, never `request` itself.
+    tracing::debug!(
+        step = %step,
+        attempt = number,
+        method = %recorded.method,
+        url = %recorded.url,
+        status = result.as_ref().map_or(0, |r| r.status),
+        elapsed_ms = duration.as_secs_f64() * 1000.0,
+        "external request"
+    );
+    match result {
+        Ok(response) => {
+            if response.synthesized {
+                run.note(synthesized_note(&step, request));
+            }
+            let received = Arc::new(Received::new(response));
+            run.exchange(Exchange {
+                step,
+                attempt: number,
+                request: recorded,
+                response: Some(RecordedResponse::new(&received)),
+                error: None,
+                started,
+                duration,
+            });
+            Ok(received)
+        }
+        Err(e) => {
+            run.exchange(Exchange {
+                step,
+                attempt: number,
+                request: recorded,
+                response: None,
+                error: Some(e.to_string()),
+                started,
+                duration,
+            });
+            Err(e)
+        }
+    }
+}
+
+fn synthesized_note(step: &str, request: &HttpRequest) -> String {
+    let source = request.sample.as_ref().map_or("none", |s| s.source);
+    format!(
+        "step `{step}`: no response given; answered with one synthesised from the operation's {}",
+        match source {
+            "example" => "example",
+            "schema" => "response schema",
+            _ => "declaration (it declares no JSON response: empty body)",
+        }
+    )
+}
+
+/// What an attempt came to, as the retry rules see it.
+fn observed(result: &Result<Arc<Received>, TransportError>) -> AttemptResult {
+    match result {
+        Ok(received) => AttemptResult::Answered {
+            status: received.response.status,
+            retry_after: retry::retry_after(&received.response),
+        },
+        Err(TransportError::NotSent(_)) => AttemptResult::NotSent,
+        Err(TransportError::NoAnswer(_)) => AttemptResult::NoAnswer,
+        Err(_) => AttemptResult::Refused,
+    }
+}
+
+fn taken_at_word(received: Arc<Received>) -> Answer {
+    Answer {
+        received,
+        unknown_outcome: None,
+        retry_after: None,
+    }
+}
+
+/// The last attempt's result, read as `verdict` says.
+fn conclude(
+    result: Result<Arc<Received>, TransportError>,
+    verdict: &Verdict,
+    history: &[Attempt],
+    step: &str,
+) -> Result<Answer, PushError> {
+    let unknown = verdict.unknown_outcome.then(|| why_unknown(history));
+    match result {
+        Ok(received) => Ok(Answer {
+            received,
+            unknown_outcome: unknown,
+            retry_after: verdict.retry_after,
+        }),
+        Err(e) => {
+            let (class, message) = match (&e, unknown) {
+                (_, Some(why)) => (
+                    ErrorClass::UnknownOutcome,
+                    format!(
+                        "{e}; {why}: unknown: check before retrying (it is not re-sent blindly, so that the record is not created twice)"
+                    ),
+                ),
+                (TransportError::NotSent(_) | TransportError::NoAnswer(_), None) => {
+                    (ErrorClass::Transient, e.to_string())
+                }
+                _ => (ErrorClass::Configuration, e.to_string()),
+            };
+            Err(PushError::new(class, message)
+                .retry_after(verdict.retry_after)
+                .at(step))
+        }
+    }
+}
+
+/// Which attempt may have been carried out, in words.
+fn why_unknown(history: &[Attempt]) -> String {
+    let found = history
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.result.may_have_been_carried_out());
+    match found {
+        Some((
+            i,
+            Attempt {
+                result: AttemptResult::Answered { status, .. },
+                ..
+            },
+        )) => format!(
+            "attempt {} was answered HTTP {status}, a server or gateway error after which the request may have been carried out, and no attempt was seen to succeed",
+            i + 1
+        ),
+        Some((i, _)) => format!(
+            "attempt {} was sent and got no answer, so the request may have been carried out, and no attempt was seen to succeed",
+            i + 1
+        ),
+        None => "the request may have been carried out".to_owned(),
+    }
+}
