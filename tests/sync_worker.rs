@@ -17,8 +17,8 @@ use syncdef_engine::{
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::{CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount};
 use syncdef_worker::{
-    Clock, Dependencies, RecordKey, RecordStatus, Resolution, SqliteState, SyncOptions, SyncReport,
-    Worker,
+    Clock, Dependencies, InFlightCreate, RecordKey, RecordStatus, Resolution, SqliteState,
+    SyncOptions, SyncReport, Worker,
 };
 
 const ACCOUNTS: u32 = 300;
@@ -33,6 +33,7 @@ struct Rig {
     books: QuickBooks,
     dir: tempfile::TempDir,
     now: Arc<AtomicI64>,
+    definition: PathBuf,
 }
 
 impl Rig {
@@ -42,7 +43,16 @@ impl Rig {
             books: QuickBooks::start().await,
             dir: tempfile::tempdir().expect("temp dir"),
             now: Arc::new(AtomicI64::new(1_800_000_000)),
+            definition: definition_path(),
         }
+    }
+
+    /// The catalog definition with `edit` applied to its text, used from now on.
+    fn edit_definition(&mut self, edit: impl FnOnce(String) -> String) {
+        let text = std::fs::read_to_string(definition_path()).expect("the catalog definition");
+        let path = self.dir.path().join("definition.yaml");
+        std::fs::write(&path, edit(text)).expect("write the definition");
+        self.definition = path;
     }
 
     fn state_path(&self) -> PathBuf {
@@ -64,7 +74,7 @@ impl Rig {
         } else {
             Arc::new(SqliteState::open(&self.state_path()).expect("state"))
         };
-        let definition = Definition::load_path(&definition_path()).expect("definition");
+        let definition = Definition::load_path(&self.definition).expect("definition");
         let dependencies = Dependencies::from_definition(&definition);
         // The catalog throttles QuickBooks to 500 requests a minute per company, shared by every
         // engine of the process: these tests push hundreds of records against a local fake, and
@@ -252,10 +262,9 @@ async fn a_run_stopped_mid_way_resumes_without_duplicates() {
     assert!(rig.books.duplicates().is_empty());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_run_killed_during_a_create_never_creates_it_twice() {
-    let rig = Rig::start(200, 0).await;
-    // Create 77 is carried out by QuickBooks, but the answer never arrives before the kill.
+/// Runs a sync of 200 accounts that is killed while QuickBooks carries out create 77, whose
+/// answer never arrives; then `between`, then a second run.
+async fn killed_during_create_77(rig: &Rig, between: impl FnOnce(&Rig)) -> SyncReport {
     rig.books.books.lock().expect("books").stall_create = Some(77);
     {
         let worker = rig.worker(options(&["Account"]));
@@ -273,9 +282,9 @@ async fn a_run_killed_during_a_create_never_creates_it_twice() {
         // Dropping the worker drops the run mid-create, like a killed process.
     }
     rig.books.books.lock().expect("books").stall_create = None;
+    between(rig);
     let second = rig.run(options(&["Account"])).await;
     assert_eq!(second.recovered_in_flight, 1);
-    assert_eq!(second.entries["Account"].skipped, 1, "{second:#?}");
     assert!(
         rig.books.duplicates().is_empty(),
         "{:?}",
@@ -284,15 +293,82 @@ async fn a_run_killed_during_a_create_never_creates_it_twice() {
     assert_eq!(
         rig.books.creates("Customer"),
         200,
-        "the unknown one is not re-created"
+        "nothing is created twice"
     );
-    let state = rig.state();
-    let unknown: Vec<_> = state
+    second
+}
+
+fn unknown_records(state: &SqliteState) -> Vec<RecordRow> {
+    state
         .problems(10)
         .expect("problems")
         .into_iter()
         .filter(|r| r.status == RecordStatus::Unknown)
-        .collect();
+        .collect()
+}
+
+/// The catalog without its lookups.
+fn without_lookups(text: String) -> String {
+    let (head, rest) = text
+        .split_once("  lookup:\n")
+        .expect("the catalog declares lookups");
+    let tail = &rest[rest
+        .find("synchronization:")
+        .expect("the synchronization section")..];
+    format!("{head}{tail}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_create_killed_in_flight_is_found_by_the_lookup_and_updated_not_created_again() {
+    let rig = Rig::start(200, 0).await;
+    let second = killed_during_create_77(&rig, |_| ()).await;
+    assert!(second.is_clean(), "{second:#?}");
+    assert_eq!(second.entries["Account"].updated, 1, "{second:#?}");
+    let state = rig.state();
+    assert!(unknown_records(&state).is_empty());
+    assert_eq!(done(&state, "Account"), 200);
+    let id = rig
+        .books
+        .id_of("Customer", "Account 77")
+        .expect("created once");
+    let updated = &rig.books.books.lock().expect("books").updates;
+    assert!(
+        updated.contains(&("Customer".to_owned(), id)),
+        "{updated:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_create_killed_in_flight_is_sent_again_with_its_kept_key_and_quickbooks_answers_the_repeat()
+ {
+    let mut rig = Rig::start(200, 0).await;
+    rig.edit_definition(without_lookups);
+    // The record changes on the platform before the next run: a key derived from the new body
+    // would be new, and QuickBooks would create the customer a second time.
+    let second = killed_during_create_77(&rig, |rig| {
+        rig.platform.touch_account(77, 99_000, |account| {
+            account["phone"] = json!("+30 210 000 0000");
+        });
+    })
+    .await;
+    assert!(second.is_clean(), "{second:#?}");
+    assert!(unknown_records(&rig.state()).is_empty());
+    assert_eq!(done(&rig.state(), "Account"), 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_create_killed_in_flight_waits_for_an_operator_when_nothing_can_tell() {
+    let mut rig = Rig::start(200, 0).await;
+    rig.edit_definition(|text| {
+        without_lookups(text).replace(
+            "  idempotency: {in: query, name: requestid, operations: [create]}\n",
+            "",
+        )
+    });
+    let second = killed_during_create_77(&rig, |_| ()).await;
+    assert_eq!(second.entries["Account"].skipped, 1, "{second:#?}");
+    let state = rig.state();
+    let unknown = unknown_records(&state);
     assert_eq!(unknown.len(), 1, "{unknown:?}");
     assert_eq!(unknown[0].error_class.as_deref(), Some("unknownOutcome"));
     assert_eq!(done(&state, "Account"), 199);
@@ -524,7 +600,12 @@ impl State for NoInFlight {
     fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError> {
         self.0.record(key)
     }
-    fn mark_in_flight(&self, key: &RecordKey, _: i64) -> Result<(), StateError> {
+    fn mark_in_flight(
+        &self,
+        key: &RecordKey,
+        _: &InFlightCreate,
+        _: i64,
+    ) -> Result<(), StateError> {
         Err(StateError::Corrupt {
             path: "test".to_owned(),
             detail: format!("disk full while marking {key}"),

@@ -8,15 +8,15 @@ use syncdef_definitions::Definition;
 use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
-use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
+use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathIndex, Resolution};
 use syncdef_transform::value::Shape;
-use syncdef_transform::{Limits, PathContext, Settings, Template};
+use syncdef_transform::{JsonPath, Limits, PathContext, Settings, Template};
 use syncdef_validator::platform;
 
 use crate::error::PushError;
 use crate::projection::Projection;
-use crate::reliability::Reliability;
+use crate::reliability::{Lookup, Reliability};
 use crate::request::{self, Fill, FixedUrl, Target};
 use crate::servers::{Server, ServerTemplate};
 use crate::synth;
@@ -138,6 +138,17 @@ pub struct EntryPlan {
     pub(crate) delete: Option<CallPlan>,
     pub(crate) pre_actions: Vec<ActionPlan>,
     pub(crate) post_actions: Vec<ActionPlan>,
+    /// How to search the external system for a record a create of unknown outcome may have
+    /// made (`x-syncdef.lookup`).
+    pub(crate) lookup: Option<LookupPlan>,
+}
+
+/// An entry's lookup, compiled: the GET it makes and the path to the ids it finds.
+#[derive(Debug)]
+pub(crate) struct LookupPlan {
+    pub call: CallPlan,
+    pub declared: Lookup,
+    pub ids: JsonPath,
 }
 
 impl EntryPlan {
@@ -186,6 +197,20 @@ impl DefinitionPlan {
         &self.reliability
     }
 
+    /// Whether a push of `entry` can find out if an earlier create of unknown outcome was
+    /// carried out, without a person: the entry declares a lookup, or the create carried an
+    /// idempotency key (`kept_key`) that the definition still declares.
+    #[must_use]
+    pub fn finds_out_unknown_create(&self, entry: &str, kept_key: bool) -> bool {
+        let keyed = self
+            .reliability
+            .idempotency
+            .as_ref()
+            .is_some_and(|k| k.applies_to(OperationKind::Create));
+        let lookup = self.entry(entry).is_some_and(|e| e.lookup.is_some());
+        lookup || (kept_key && keyed)
+    }
+
     /// The OpenAPI part of the definition (security schemes for OAuth2).
     #[must_use]
     pub fn openapi(&self) -> &OpenAPI {
@@ -222,6 +247,20 @@ impl DefinitionPlan {
             match compile_entry(&api, &paths, entry, &settings) {
                 Ok(e) => entries.push(e),
                 Err(mut p) => problems.append(&mut p),
+            }
+        }
+        for (name, lookup) in &reliability.lookups {
+            let Some(entry) = entries.iter_mut().find(|e| *e.name == **name) else {
+                if !sync.entries.iter().any(|e| e.key.value == *name) {
+                    problems.push(format!(
+                        "`x-syncdef.lookup.{name}`: the definition has no entry `{name}`"
+                    ));
+                }
+                continue;
+            };
+            match lookup_plan(&api, &paths, lookup, &settings) {
+                Ok(plan) => entry.lookup = Some(plan),
+                Err(e) => problems.push(format!("`x-syncdef.lookup.{name}`: {e}")),
             }
         }
         if problems.is_empty() {
@@ -302,6 +341,30 @@ fn compile_entry(
         delete,
         pre_actions,
         post_actions,
+        lookup: None,
+    })
+}
+
+fn lookup_plan(
+    api: &OpenAPI,
+    paths: &PathIndex<'_>,
+    lookup: &Lookup,
+    settings: &Settings,
+) -> Result<LookupPlan, String> {
+    let parsed = OperationRef::parse(&lookup.path);
+    let call = call_plan(api, paths, &parsed, &[], "lookup", settings)?;
+    if call.reference.method != HttpMethod::Get {
+        return Err(format!(
+            "`{}` is not a GET: a lookup only reads",
+            lookup.path
+        ));
+    }
+    let ids = JsonPath::parse(&lookup.ids)
+        .map_err(|e| format!("`ids: {}` is not a JSONPath: {e}", lookup.ids))?;
+    Ok(LookupPlan {
+        call,
+        declared: lookup.clone(),
+        ids,
     })
 }
 

@@ -290,6 +290,9 @@ pub struct Books {
     /// The create with this number (1-based) is carried out but its answer never comes in
     /// time: the caller sees a create of unknown outcome.
     pub stall_create: Option<usize>,
+    /// The answer each `requestid` got: QuickBooks answers a repeated one with what it did the
+    /// first time, without doing it again.
+    pub request_ids: HashMap<String, (String, String)>,
 }
 
 /// The fake QuickBooks Online company under `/qbo`.
@@ -302,7 +305,7 @@ impl QuickBooks {
     pub async fn start() -> Self {
         let server = MockServer::start().await;
         let books = Arc::new(Mutex::new(Books::default()));
-        Mock::given(path_regex(r"^/qbo/(customer|invoice)(/[0-9]+)?$"))
+        Mock::given(path_regex(r"^/qbo/((customer|invoice)(/[0-9]+)?|query)$"))
             .respond_with(BooksResponder {
                 books: books.clone(),
             })
@@ -351,15 +354,10 @@ impl QuickBooks {
     /// The id QuickBooks gave the record created under `name`, if any.
     pub fn id_of(&self, kind: &str, name: &str) -> Option<String> {
         let books = self.books.lock().expect("books");
-        let field = if kind == "Customer" {
-            "DisplayName"
-        } else {
-            "DocNumber"
-        };
         books
             .records
             .iter()
-            .find(|((k, _), (_, body))| k == kind && body[field] == name)
+            .find(|((k, _), (_, body))| k == kind && body[name_field(kind)] == name)
             .map(|((_, id), _)| id.clone())
     }
 
@@ -385,6 +383,9 @@ impl Respond for BooksResponder {
             .trim_start_matches('/')
             .split('/')
             .collect();
+        if segments.get(1) == Some(&"query") {
+            return query(&books, request);
+        }
         let kind = if segments.get(1) == Some(&"customer") {
             "Customer"
         } else {
@@ -428,12 +429,20 @@ impl Respond for BooksResponder {
                         json!({ kind: {"Id": id, "SyncToken": (token + 1).to_string()} }),
                     );
                 }
-                let name_field = if kind == "Customer" {
-                    "DisplayName"
-                } else {
-                    "DocNumber"
-                };
-                let name = body[name_field].as_str().unwrap_or_default().to_owned();
+                let request_id = request
+                    .url
+                    .query_pairs()
+                    .find(|(k, _)| k == "requestid")
+                    .map(|(_, v)| v.into_owned());
+                if let Some((kind, id)) = request_id.as_ref().and_then(|r| books.request_ids.get(r))
+                {
+                    return ResponseTemplate::new(200)
+                        .set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"} }));
+                }
+                let name = body[name_field(kind)]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
                 if books.refuse.contains(&name) {
                     return fault(400, "Duplicate Name Exists Error", "6240");
                 }
@@ -452,6 +461,11 @@ impl Respond for BooksResponder {
                     .records
                     .insert((kind.to_owned(), id.clone()), (0, body));
                 books.creates.push((kind.to_owned(), name));
+                if let Some(request_id) = request_id {
+                    books
+                        .request_ids
+                        .insert(request_id, (kind.to_owned(), id.clone()));
+                }
                 if books.stall_create == Some(books.creates.len()) {
                     return ResponseTemplate::new(200)
                         .set_delay(std::time::Duration::from_secs(600))
@@ -462,6 +476,50 @@ impl Respond for BooksResponder {
             _ => ResponseTemplate::new(405),
         }
     }
+}
+
+fn name_field(kind: &str) -> &'static str {
+    if kind == "Customer" {
+        "DisplayName"
+    } else {
+        "DocNumber"
+    }
+}
+
+/// `select Id from <Kind> where <field> = '<literal>'`, as the catalog's lookups ask it.
+fn query(books: &Books, request: &Request) -> ResponseTemplate {
+    let Some(text) = request
+        .url
+        .query_pairs()
+        .find(|(k, _)| k == "query")
+        .map(|(_, v)| v.into_owned())
+    else {
+        return fault(400, "QueryParserError: no query", "4000");
+    };
+    let Some((head, literal)) = text.split_once(" = '") else {
+        return fault(400, "QueryParserError", "4000");
+    };
+    let kind = if head.contains("from Customer") {
+        "Customer"
+    } else {
+        "Invoice"
+    };
+    let Some(literal) = literal.strip_suffix('\'') else {
+        return fault(400, "QueryParserError: unterminated literal", "4000");
+    };
+    let value = literal.replace("\\'", "'").replace("\\\\", "\\");
+    let found: Vec<Value> = books
+        .records
+        .iter()
+        .filter(|((k, _), (_, body))| k == kind && body[name_field(kind)] == value.as_str())
+        .map(|((_, id), _)| json!({"Id": id}))
+        .collect();
+    let answer = if found.is_empty() {
+        json!({"QueryResponse": {}})
+    } else {
+        json!({"QueryResponse": { kind: found }})
+    };
+    ResponseTemplate::new(200).set_body_json(answer)
 }
 
 fn fault(status: u16, message: &str, code: &str) -> ResponseTemplate {

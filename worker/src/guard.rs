@@ -1,4 +1,6 @@
-//! A transport wrapper that writes "in flight" to the state before a create leaves.
+//! A transport wrapper that writes "in flight" to the state before a create leaves, with the
+//! idempotency key and body the create carries: after a crash, the next run finds out with them
+//! whether the create was carried out.
 //!
 //! The engine decides inside `push` whether a request is the record's create; the guard sees
 //! the request with its step name, so the mark is written exactly before the create's bytes
@@ -9,7 +11,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use syncdef_engine::{HttpRequest, HttpResponse, OperationKind, Transport, TransportError};
 
-use crate::state::{RecordKey, State};
+use crate::state::{InFlightCreate, RecordKey, State};
 
 /// Marks `key` in flight before forwarding its create to `inner`.
 pub(crate) struct InFlightGuard {
@@ -28,8 +30,15 @@ impl Transport for InFlightGuard {
             if &*request.step == OperationKind::Create.as_str() {
                 // Not durable means not sent: a create the state does not know about could be
                 // duplicated after a crash.
+                let create = InFlightCreate {
+                    idempotency_key: request.idempotency_key.as_deref().map(str::to_owned),
+                    body: request
+                        .body
+                        .as_ref()
+                        .map(|b| String::from_utf8_lossy(b).into_owned()),
+                };
                 self.state
-                    .mark_in_flight(&self.key, self.now)
+                    .mark_in_flight(&self.key, &create, self.now)
                     .map_err(|e| {
                         TransportError::NotSent(format!(
                             "cannot record the create as in flight: {e}"

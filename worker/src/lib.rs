@@ -40,5 +40,7 @@ pub use report::{EntrySummary, PlannedPush, RecordResult, SyncReport};
 pub use shared::StopHandle;
 pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
-pub use state::{RecordKey, RecordStatus, Resolution, SqliteState, State, StateError};
+pub use state::{
+    InFlightCreate, RecordKey, RecordStatus, Resolution, SqliteState, State, StateError,
+};
 pub use worker::{Clock, SyncOptions, Worker};

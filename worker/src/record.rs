@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use syncdef_engine::{ErrorClass, OperationKind, PushOutcome, PushStatus, RecordState};
+use syncdef_engine::{
+    ErrorClass, OperationKind, PushOutcome, PushStatus, RecordState, UnresolvedCreate,
+};
 
 use crate::error::WorkerError;
 use crate::guard::InFlightGuard;
@@ -81,7 +83,18 @@ async fn handle(
     let key = RecordKey::new(&entry.name, platform_id);
     let row = core.state.record(&key)?;
     let now = core.now();
-    if let Some(skip) = skip_without_reading(row.as_ref(), trigger, now, core.options.force) {
+    let finds_out = row.as_ref().is_some_and(|r| {
+        let kept_key = r
+            .create
+            .as_ref()
+            .is_some_and(|c| c.idempotency_key.is_some());
+        core.engine
+            .plan()
+            .finds_out_unknown_create(&entry.name, kept_key)
+    });
+    if let Some(skip) =
+        skip_without_reading(row.as_ref(), trigger, now, core.options.force, finds_out)
+    {
         return Ok(skip);
     }
     let listed_stamp = match trigger {
@@ -93,13 +106,17 @@ async fn handle(
         Err(error) => {
             let message = format!("reading the record from the platform failed: {error}");
             tracing::warn!(entry = %entry.name, id = platform_id, %message, "record failed");
+            // A record whose create is unresolved stays so: nothing was learnt of it.
+            let unknown = row
+                .as_ref()
+                .is_some_and(|r| r.status == RecordStatus::Unknown);
             fail(
                 core,
                 &key,
                 row.as_ref(),
                 "platform",
                 &message,
-                false,
+                unknown,
                 listed_stamp,
             )?;
             return Ok(Handled::new(RecordResult::Failed, None, Some(message)));
@@ -126,6 +143,7 @@ async fn handle(
         external_id: external_id.clone(),
         related,
         server_variables: core.options.server_variables.clone(),
+        unresolved_create: unresolved_create(row.as_ref()),
         ..RecordState::default()
     };
     let record_json = Arc::new(record);
@@ -159,16 +177,55 @@ async fn handle(
     )
 }
 
-/// Decisions that need no platform read.
+/// Whether the engine can find out, without a person, if the create of `row` (of unknown
+/// outcome) was carried out: the entry declares a lookup, or the create kept its idempotency
+/// key.
+pub(crate) fn finds_out(core: &Core, entry: &EntryInfo, row: &RecordRow) -> bool {
+    let kept_key = row
+        .create
+        .as_ref()
+        .is_some_and(|c| c.idempotency_key.is_some());
+    core.engine
+        .plan()
+        .finds_out_unknown_create(&entry.name, kept_key)
+}
+
+/// The create of unknown outcome the engine must find out about before creating again.
+fn unresolved_create(row: Option<&RecordRow>) -> Option<UnresolvedCreate> {
+    let row = row.filter(|r| r.status == RecordStatus::Unknown && r.external_id.is_none())?;
+    let create = row.create.clone().unwrap_or_default();
+    Some(UnresolvedCreate {
+        idempotency_key: create.idempotency_key,
+        body: create.body,
+    })
+}
+
+/// Decisions that need no platform read. A record whose create's outcome is unknown is
+/// handled only when the engine `finds_out` (a lookup, a kept idempotency key), and then only
+/// when due; otherwise it waits for an operator.
 fn skip_without_reading(
     row: Option<&RecordRow>,
     trigger: &Trigger,
     now: i64,
     force: bool,
+    finds_out: bool,
 ) -> Option<Handled> {
     let row = row?;
     let external = row.external_id.clone();
     match (row.status, trigger) {
+        (RecordStatus::Unknown, _) if finds_out && row.next_attempt_at.is_none_or(|t| t <= now) => {
+            None
+        }
+        (RecordStatus::Unknown, _) if finds_out => Some(Handled::new(
+            RecordResult::Skipped,
+            None,
+            Some(format!(
+                "finding out whether an earlier create was carried out, at its next attempt: {}",
+                row.last_error
+                    .as_deref()
+                    .unwrap_or("unknown outcome of a create")
+            )),
+        )),
         (RecordStatus::Unknown | RecordStatus::InFlight, _) => Some(Handled::new(
             RecordResult::Skipped,
             None,
@@ -296,9 +353,13 @@ fn settle(
                     "the push failed without an error".to_owned(),
                 ),
             };
-            // Only a create can be duplicated; an update of unknown outcome is re-sent.
-            let unknown = class == ErrorClass::UnknownOutcome
-                && outcome.operation == Some(OperationKind::Create);
+            // Only a create can be duplicated; an update of unknown outcome is re-sent. A record
+            // whose earlier create is unresolved stays so until a push of it succeeds, whatever
+            // this one met: the earlier create may still have been carried out.
+            let unknown = (class == ErrorClass::UnknownOutcome
+                && outcome.operation != Some(OperationKind::Update)
+                && outcome.operation != Some(OperationKind::Delete))
+                || state.unresolved_create.is_some();
             tracing::warn!(entry = %entry.name, id = %key.platform_id, class = %class, error = %message, "push failed");
             fail(
                 core,
@@ -337,7 +398,7 @@ fn fail(
 ) -> Result<(), WorkerError> {
     let now = core.now();
     let attempts = row
-        .filter(|r| r.status == RecordStatus::Failed)
+        .filter(|r| matches!(r.status, RecordStatus::Failed | RecordStatus::Unknown))
         .map_or(0, |r| r.attempts)
         .saturating_add(1);
     let failed = Failed {

@@ -13,12 +13,12 @@ use crate::error::WorkerError;
 use crate::modules::Module;
 use crate::observer::{Event, Observer, Silent};
 use crate::order::Dependencies;
-use crate::record::{Trigger, sync_one};
+use crate::record::{Trigger, finds_out, sync_one};
 use crate::report::SyncReport;
 use crate::scan::scan;
 use crate::shared::{Core, EntryInfo, StopHandle};
 use crate::stamp::Stamp;
-use crate::state::State;
+use crate::state::{RecordStatus, State};
 
 /// A source of "now" in unix seconds; tests replace it to step over backoffs.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
@@ -308,6 +308,11 @@ impl Worker {
         for row in core.state.due_retries(&entry.name, core.now())? {
             if core.limit_reached() {
                 return Ok(());
+            }
+            // An unknown outcome nothing can find out about waits for an operator; it is not a
+            // retry (a listing still reports it as skipped).
+            if row.status == RecordStatus::Unknown && !finds_out(core, entry, &row) {
+                continue;
             }
             core.summary(&entry.name, |s| s.retried += 1);
             tracing::info!(entry = %entry.name, id = %row.key.platform_id, attempts = row.attempts, "retrying");

@@ -134,6 +134,7 @@ impl RecordArgs {
             } else {
                 Intent::Upsert
             },
+            unresolved_create: None,
         }
     }
 }

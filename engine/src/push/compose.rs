@@ -40,20 +40,21 @@ pub(crate) enum KeySource<'a> {
     Kept(&'a str),
 }
 
-/// The request `call` makes in `scope`: its body rendered, its URL built, and `key` applied
-/// when the definition declares one for it.
+/// The request `call` makes in `scope`: its body rendered, its URL built, `headers` added, and
+/// `key` applied when the definition declares one for it. Headers read by `in: Header` actions
+/// go on the record's own request only, not on actions' calls.
 pub(crate) fn request(
     run: &mut Run,
     call: &CallPlan,
     scope: &Scope<'_>,
     input: &Value,
+    mut headers: Vec<(String, String)>,
     key: Option<(&IdempotencyKey, KeySource<'_>)>,
 ) -> Result<Outgoing, PushError> {
     let body = body(run, call, input)?;
     let mut target = call
         .target(scope.server, &scope.fill())
         .map_err(|e| e.at(&call.step))?;
-    let mut headers = scope.headers.clone();
     let idempotency_key = key.map(|(declared, source)| {
         let value: Arc<str> = match source {
             KeySource::Kept(kept) => Arc::from(kept),

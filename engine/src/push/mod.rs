@@ -70,7 +70,15 @@ async fn execute(
         state,
     };
     let mut scope = Scope::new(state, server);
-    resolve::unresolved_create(run, &push, &mut scope).await?;
+    let resolved = resolve::unresolved_create(run, &push, &mut scope).await?;
+    if let resolve::Resolved::Found(id) = resolved
+        && !entry.has(crate::plan::OperationKind::Update)
+    {
+        // The create was carried out and nothing can bring the record up to date: it stands.
+        run.operation = Some(crate::plan::OperationKind::Create);
+        run.external_id = Some(id);
+        return Ok(PushStatus::Created);
+    }
     let kind = prepare::operation(entry, state.intent, scope.external_id.as_deref())?;
     run.operation = Some(kind);
     actions::run_all(run, &push, Phase::Pre, &mut scope).await?;

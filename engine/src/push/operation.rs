@@ -62,7 +62,14 @@ pub(crate) async fn carry_out(
                 record: push.record,
             },
         };
-        let outgoing = compose::request(run, call, scope, &input, declared.map(|d| (d, source)))?;
+        let outgoing = compose::request(
+            run,
+            call,
+            scope,
+            &input,
+            scope.headers.clone(),
+            declared.map(|d| (d, source)),
+        )?;
         if kind == OperationKind::Create {
             run.idempotency_key.clone_from(&outgoing.idempotency_key);
         }

@@ -2,17 +2,37 @@
 //! created again, so that it is never created twice.
 //!
 //! In order: a lookup the definition declares for the entry (`x-syncdef.lookup`) searches the
-//! external system for what the create sent; found, the record is updated instead; not found,
-//! created. Without a lookup, a kept idempotency key makes the create safe to send again (the
-//! external system answers the repeat with what it did). Without either nothing can tell, and
-//! nothing is sent: the caller resolves the record by hand.
+//! external system for what the create sent; one record found, it is the record (updated, not
+//! created); none, the record is created; several, or a failed search, and nothing is sent.
+//! Without a lookup, a kept idempotency key makes the create safe to send again (the external
+//! system answers the repeat with what it did). Without either nothing can tell, and nothing is
+//! sent: the caller resolves the record by hand.
+
+use serde_json::Value as Json;
+use syncdef_transform::Value;
 
 use crate::error::{ErrorClass, PushError};
-use crate::plan::OperationKind;
+use crate::plan::{LookupPlan, OperationKind};
+use crate::push::compose::{self, Outgoing};
 use crate::push::operation::Pushing;
+use crate::push::response;
 use crate::push::run::Run;
 use crate::push::scope::Scope;
-use crate::state::Intent;
+use crate::push::send;
+use crate::reliability::retry::RequestNature;
+use crate::state::{Intent, UnresolvedCreate};
+
+/// What finding out came to.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Resolved {
+    /// Nothing to find out: no unresolved create, or the record's id is known.
+    Nothing,
+    /// The create was carried out: the record has this id (now in the scope).
+    Found(String),
+    /// The create can be sent (again): the lookup found nothing, or a kept key makes the
+    /// repeat safe.
+    CreateAgain,
+}
 
 /// Settles `push.state.unresolved_create`, if any, into the scope's external id, or refuses
 /// to go on.
@@ -20,12 +40,15 @@ pub(crate) async fn unresolved_create(
     run: &mut Run,
     push: &Pushing<'_>,
     scope: &mut Scope<'_>,
-) -> Result<(), PushError> {
+) -> Result<Resolved, PushError> {
     let Some(unresolved) = &push.state.unresolved_create else {
-        return Ok(());
+        return Ok(Resolved::Nothing);
     };
     if scope.external_id.is_some() || push.state.intent == Intent::Delete {
-        return Ok(());
+        return Ok(Resolved::Nothing);
+    }
+    if let Some(lookup) = &push.entry.lookup {
+        return look_up(run, push, scope, lookup, unresolved).await;
     }
     let keyed = push
         .conn
@@ -38,12 +61,115 @@ pub(crate) async fn unresolved_create(
             run.note(format!(
                 "an earlier create of this record may have been carried out; it is sent again with the same idempotency key ({key}), which the external system answers as a repeat"
             ));
-            Ok(())
+            Ok(Resolved::CreateAgain)
         }
-        _ => Err(PushError::new(
-            ErrorClass::UnknownOutcome,
-            "an earlier create of this record may have been carried out, and the definition gives no way to find out (no `x-syncdef.lookup` for the entry, no idempotency key kept): nothing was sent; check the external system and resolve the record (`syncdef sync resolve`)",
-        )
-        .at(OperationKind::Create.as_str())),
+        _ => Err(still_unknown(
+            "the definition gives no way to find out (no `x-syncdef.lookup` for the entry, no idempotency key kept): nothing was sent; check the external system and resolve the record (`syncdef sync resolve`)",
+        )),
     }
+}
+
+fn still_unknown(why: &str) -> PushError {
+    PushError::new(
+        ErrorClass::UnknownOutcome,
+        format!("an earlier create of this record may have been carried out, and {why}"),
+    )
+    .at("lookup")
+}
+
+/// Searches the external system for what the unresolved create sent.
+async fn look_up(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    scope: &mut Scope<'_>,
+    lookup: &LookupPlan,
+    unresolved: &UnresolvedCreate,
+) -> Result<Resolved, PushError> {
+    let sent = sent_body(run, push, scope, unresolved)?;
+    let parameters = lookup.declared.parameters(&sent).map_err(|e| {
+        still_unknown(&format!(
+            "the lookup cannot be made: {e}; resolve the record by hand"
+        ))
+    })?;
+    let mut target = lookup
+        .call
+        .target(scope.server, &scope.fill())
+        .map_err(|e| e.at("lookup"))?;
+    target.edit(|url| {
+        url.query_pairs_mut().extend_pairs(&parameters);
+    });
+    let outgoing = Outgoing {
+        target,
+        body: None,
+        headers: Vec::new(),
+        idempotency_key: None,
+    };
+    let nature = RequestNature {
+        repeatable: true,
+        duplicates: false,
+    };
+    let answer = send::send(run, push.conn, &lookup.call, outgoing, nature)
+        .await
+        .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
+    response::check_status(run, "lookup", &answer)
+        .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
+    let found = answer
+        .body()
+        .value()
+        .map_err(|e| still_unknown(&format!("the lookup's answer is not JSON ({e})")))?;
+    let mut ids: Vec<String> = lookup
+        .ids
+        .select(&found)
+        .into_iter()
+        .filter_map(|v| match v {
+            Value::Null => None,
+            Value::String(s) if s.is_empty() => None,
+            Value::String(s) => Some(s.to_string()),
+            other => Some(other.to_json_compact()),
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    match ids.as_slice() {
+        [] => {
+            run.note(format!(
+                "the lookup (`{}`) found no record: the earlier create was not carried out, so the record is created",
+                lookup.declared.ids
+            ));
+            Ok(Resolved::CreateAgain)
+        }
+        [id] => {
+            run.note(format!(
+                "the lookup found the record an earlier create made ({id}): it is updated, not created again"
+            ));
+            scope.external_id = Some(id.clone());
+            Ok(Resolved::Found(id.clone()))
+        }
+        many => Err(still_unknown(&format!(
+            "the lookup found {} records matching it ({}): nothing was sent; resolve the record by hand (`syncdef sync resolve`)",
+            many.len(),
+            many.join(", ")
+        ))),
+    }
+}
+
+/// The body the unresolved create sent, as kept; else the one the record renders to now.
+fn sent_body(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    scope: &Scope<'_>,
+    unresolved: &UnresolvedCreate,
+) -> Result<Json, PushError> {
+    if let Some(kept) = &unresolved.body {
+        return serde_json::from_str(kept)
+            .map_err(|e| still_unknown(&format!("the kept create body is not JSON ({e})")));
+    }
+    let Some(create) = push.entry.operation(OperationKind::Create) else {
+        return Ok(Json::Null);
+    };
+    let input = scope.input(&push.entry.input_shape, push.record);
+    let body = compose::body(run, create, &input)?;
+    Ok(body
+        .and_then(|b| serde_json::from_slice(&b.bytes).ok())
+        .unwrap_or(Json::Null))
 }

@@ -9,13 +9,22 @@
 //!   conflicts:
 //!     - {status: 400, path: "$.Fault.Error[*].code", equals: ["5010"]}
 //!   idempotency: {in: query, name: requestid, operations: [create]}
+//!   lookup:
+//!     Account:
+//!       path: /query/get
+//!       query: {query: "select Id from Customer where DisplayName = {body.DisplayName}"}
+//!       quote: quickbooks
+//!       ids: $.QueryResponse.Customer[*].Id
 //! ```
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use syncdef_definitions::Definition;
 
 use super::conflict::ConflictRule;
 use super::idempotency::IdempotencyKey;
+use super::lookup::{Lookup, LookupSpec};
 use super::rate_limit::{RateLimitPolicy, RateLimitSpec};
 use super::retry::{RetryPolicy, RetrySpec};
 
@@ -33,6 +42,8 @@ pub struct Reliability {
     pub conflicts: Vec<ConflictRule>,
     /// The idempotency key the system accepts, if any.
     pub idempotency: Option<IdempotencyKey>,
+    /// How to search the external system for a record, by entry name.
+    pub lookups: BTreeMap<String, Lookup>,
 }
 
 impl Default for Reliability {
@@ -42,6 +53,7 @@ impl Default for Reliability {
             rate_limit: RateLimitPolicy::default(),
             conflicts: vec![ConflictRule::precondition_failed()],
             idempotency: None,
+            lookups: BTreeMap::new(),
         }
     }
 }
@@ -53,6 +65,7 @@ struct Spec {
     rate_limit: Option<RateLimitSpec>,
     conflicts: Option<Vec<ConflictRule>>,
     idempotency: Option<IdempotencyKey>,
+    lookup: Option<BTreeMap<String, LookupSpec>>,
 }
 
 impl Reliability {
@@ -86,7 +99,12 @@ impl Reliability {
         {
             return Err(at("`idempotency.name` is empty".into()));
         }
+        let mut lookups = BTreeMap::new();
+        for (entry, lookup) in spec.lookup.unwrap_or_default() {
+            lookups.insert(entry.clone(), lookup.lookup(&entry).map_err(at)?);
+        }
         Ok(Reliability {
+            lookups,
             retry: spec
                 .retry
                 .map_or(Ok(d.retry), RetrySpec::policy)

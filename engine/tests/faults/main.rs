@@ -647,8 +647,21 @@ async fn a_lost_create_then_throttled_until_the_attempts_run_out_is_unknown() {
 #[tokio::test]
 async fn the_next_create_of_an_unresolved_record_carries_the_kept_key_whatever_its_body() {
     let server = RawServer::start(Vec::new()).await;
-    let engine =
-        connect(&catalog("quickbooks-online"), &server.url()).with_transport(transport(2_000));
+    // The catalog without its lookups: the kept key alone makes the repeat safe.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../catalog/quickbooks-online/definition.yaml");
+    let text = std::fs::read_to_string(&path).expect("the catalog definition");
+    let (head, rest) = text
+        .split_once("  lookup:\n")
+        .expect("the catalog declares lookups");
+    let tail = &rest[rest
+        .find("synchronization:")
+        .expect("the synchronization section")..];
+    let engine = connect(
+        &common::load("qbo.yaml", format!("{head}{tail}")),
+        &server.url(),
+    )
+    .with_transport(transport(2_000));
     let kept = "0123456789abcdef0123456789abcdef";
     // The record changed since: a key derived from the new body would be new, and QuickBooks
     // would create the customer a second time.
@@ -732,6 +745,175 @@ async fn a_created_answer_the_response_template_cannot_read_is_unknown_not_confi
     // The raw answer stays in the audit trail for whoever resolves the record.
     let answer = outcome.exchanges[0].response.as_ref().expect("the answer");
     assert_eq!(answer.body["success"], "maybe");
+}
+
+/// A QuickBooks company whose query for the customer answers `found`, and whose customer 67
+/// can be read and updated.
+async fn quickbooks_looked_up(found: serde_json::Value) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/query"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"QueryResponse": found})))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/customer/67"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"Customer": {"Id": "67", "SyncToken": "4", "DisplayName": "O'Brien"}}),
+        ))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/customer"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"Customer": {"Id": "67", "SyncToken": "5", "DisplayName": "O'Brien"}}),
+        ))
+        .mount(&server)
+        .await;
+    server
+}
+
+/// An unresolved create of "O'Brien" with the key and body it sent.
+fn unresolved_obrien() -> RecordState {
+    RecordState::new().with_unresolved_create(UnresolvedCreate {
+        idempotency_key: Some("0123456789abcdef0123456789abcdef".into()),
+        body: Some(r#"{"DisplayName":"O'Brien","CompanyName":"O'Brien"}"#.into()),
+    })
+}
+
+async fn requests(server: &MockServer, verb: &str) -> Vec<wiremock::Request> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.method.as_str() == verb)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_lookup_that_finds_the_lost_create_updates_it_instead_of_creating_again() {
+    let server = quickbooks_looked_up(json!({"Customer": [{"Id": "67", "SyncToken": "4"}]})).await;
+    // The record was renamed since: the lookup searches by what the lost create sent.
+    let renamed = common::json(r#"{"id": 42, "name": "O'Brien & Sons"}"#);
+    let outcome = connect(&catalog("quickbooks-online"), &server.uri())
+        .push("Account", &renamed, &unresolved_obrien())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    assert_eq!(outcome.external_id(), Some("67"));
+    let query = &requests(&server, "GET").await[0];
+    let asked: Vec<(String, String)> = query.url.query_pairs().into_owned().collect();
+    assert_eq!(
+        asked,
+        vec![(
+            "query".to_owned(),
+            r"select Id from Customer where DisplayName = 'O\'Brien'".to_owned()
+        )]
+    );
+    let posts = requests(&server, "POST").await;
+    assert_eq!(posts.len(), 1, "one update, no create");
+    let body: serde_json::Value = serde_json::from_slice(&posts[0].body).expect("JSON");
+    assert_eq!(
+        (&body["Id"], &body["SyncToken"]),
+        (&json!("67"), &json!("4"))
+    );
+    assert!(
+        !posts[0].url.as_str().contains("requestid"),
+        "{}",
+        posts[0].url
+    );
+}
+
+#[tokio::test]
+async fn a_lookup_that_finds_nothing_creates_the_record_with_the_kept_key() {
+    let server = quickbooks_looked_up(json!({"startPosition": 1, "maxResults": 0})).await;
+    let outcome = connect(&catalog("quickbooks-online"), &server.uri())
+        .push("Account", &account(), &unresolved_obrien())
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    let posts = requests(&server, "POST").await;
+    assert_eq!(posts.len(), 1);
+    assert!(
+        posts[0]
+            .url
+            .as_str()
+            .contains("requestid=0123456789abcdef0123456789abcdef"),
+        "{}",
+        posts[0].url
+    );
+}
+
+#[tokio::test]
+async fn a_lookup_that_finds_several_records_or_fails_sends_nothing_and_stays_unknown() {
+    let server = quickbooks_looked_up(json!({"Customer": [{"Id": "67"}, {"Id": "68"}]})).await;
+    let outcome = connect(&catalog("quickbooks-online"), &server.uri())
+        .push("Account", &account(), &unresolved_obrien())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    assert!(
+        outcome
+            .error
+            .as_ref()
+            .expect("error")
+            .message
+            .contains("67, 68")
+    );
+    assert_eq!(received(&server, "POST").await, 0);
+
+    let failing = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(
+            json!({"Fault": {"Error": [{"Message": "Invalid query", "code": "4000"}]}}),
+        ))
+        .mount(&failing)
+        .await;
+    let outcome = connect(&catalog("quickbooks-online"), &failing.uri())
+        .push("Account", &account(), &unresolved_obrien())
+        .await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::UnknownOutcome),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(received(&failing, "POST").await, 0);
+}
+
+#[tokio::test]
+async fn business_central_looks_up_by_display_name_with_odata_quoting() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/customers"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"value": []})))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(201)
+                .set_body_json(json!({"id": "9c1e", "number": "C1", "displayName": "O'Brien"})),
+        )
+        .mount(&server)
+        .await;
+    let state = RecordState::new().with_unresolved_create(UnresolvedCreate {
+        idempotency_key: None,
+        body: Some(r#"{"displayName":"O'Brien","type":"Company"}"#.into()),
+    });
+    let outcome = connect(&catalog("business-central"), &server.uri())
+        .push("Account", &account(), &state)
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    let query = &requests(&server, "GET").await[0];
+    let filter = query
+        .url
+        .query_pairs()
+        .find(|(k, _)| k == "$filter")
+        .map(|(_, v)| v.into_owned());
+    assert_eq!(filter.as_deref(), Some("displayName eq 'O''Brien'"));
 }
 
 // --- answers that cannot be read ------------------------------------------------------------
@@ -910,7 +1092,9 @@ fn etag(tag: &str) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_json(json!({"id": "7", "@odata.etag": tag}))
 }
 
-async fn business_central_update(conflicts: usize) -> (PushOutcome, MockServer) {
+/// Business Central answers a stale ETag with 412 Precondition Failed, or with 409 and its code
+/// `Request_EntityChanged`.
+async fn business_central_update(conflicts: usize, status: u16) -> (PushOutcome, MockServer) {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .respond_with(Burst::new(1, etag("W/\"1\""), etag("W/\"2\"")))
@@ -919,7 +1103,7 @@ async fn business_central_update(conflicts: usize) -> (PushOutcome, MockServer) 
     Mock::given(method("PATCH"))
         .respond_with(Burst::new(
             conflicts,
-            ResponseTemplate::new(412).set_body_json(json!({"error": {"code": "Request_EntityChanged", "message": "Another user has already changed the record."}})),
+            ResponseTemplate::new(status).set_body_json(json!({"error": {"code": "Request_EntityChanged", "message": "Another user has already changed the record."}})),
             ResponseTemplate::new(200).set_body_json(json!({"id": "7", "number": "C1"})),
         ))
         .mount(&server)
@@ -932,7 +1116,7 @@ async fn business_central_update(conflicts: usize) -> (PushOutcome, MockServer) 
 
 #[tokio::test]
 async fn business_central_precondition_failed_rereads_the_etag_and_retries_once() {
-    let (outcome, server) = business_central_update(1).await;
+    let (outcome, server) = business_central_update(1, 412).await;
     assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
     assert_eq!(received(&server, "GET").await, 2);
     let sent: Vec<String> = server
@@ -952,8 +1136,24 @@ async fn business_central_precondition_failed_rereads_the_etag_and_retries_once(
 }
 
 #[tokio::test]
+async fn business_central_entity_changed_409_is_a_conflict_too() {
+    let (outcome, server) = business_central_update(1, 409).await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    assert_eq!(received(&server, "GET").await, 2);
+    assert_eq!(received(&server, "PATCH").await, 2);
+    let (outcome, server) = business_central_update(2, 409).await;
+    assert_eq!(
+        class(&outcome),
+        Some(ErrorClass::Transient),
+        "{:#?}",
+        outcome.error
+    );
+    assert_eq!(received(&server, "PATCH").await, 2);
+}
+
+#[tokio::test]
 async fn business_central_second_precondition_failed_fails_saying_why() {
-    let (outcome, server) = business_central_update(2).await;
+    let (outcome, server) = business_central_update(2, 412).await;
     let error = outcome.error.as_ref().expect("an error");
     assert!(error.message.contains("HTTP 412"), "{error}");
     assert_eq!(received(&server, "PATCH").await, 2);

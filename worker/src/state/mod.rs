@@ -109,6 +109,21 @@ pub struct RecordRow {
     pub next_attempt_at: Option<i64>,
     /// Unix seconds of the last change of this row.
     pub changed_at: i64,
+    /// The create in flight, or of unknown outcome: kept until the record is pushed or
+    /// resolved, so that the next create carries the same idempotency key and a lookup
+    /// searches for what was sent.
+    pub create: Option<InFlightCreate>,
+}
+
+/// A create as it left: what the engine needs to find out whether it was carried out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InFlightCreate {
+    /// The idempotency key it carried.
+    pub idempotency_key: Option<String>,
+    /// The body it sent (JSON text); not shown by `sync status`.
+    #[serde(skip)]
+    pub body: Option<String>,
 }
 
 /// A successful push to store.
@@ -129,12 +144,13 @@ pub struct Failed {
     pub class: String,
     /// What happened; never holds a secret (engine and platform messages are masked).
     pub message: String,
-    /// Whether the outcome is unknown (a create may have happened): such a record is not
-    /// retried until resolved.
+    /// Whether the outcome is unknown (a create may have happened): such a record is pushed
+    /// again only when the engine can find out (a lookup, a kept idempotency key), else it
+    /// waits for `syncdef sync resolve`.
     pub unknown: bool,
     /// The platform's `updatedAt` of the version tried, when known.
     pub updated_at: Option<String>,
-    /// When to try again (unix seconds); ignored for unknown outcomes.
+    /// When to try again (unix seconds); for an unknown outcome, when to try finding out.
     pub next_attempt_at: i64,
 }
 
@@ -219,10 +235,16 @@ pub trait State: Send + Sync {
     /// The stored row of `key`.
     fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError>;
 
-    /// Notes that a create of `key` is about to be sent. Must be durable before the request
-    /// leaves: a crash after it leaves the record `InFlight`, which
-    /// [`State::recover_in_flight`] turns into `Unknown`.
-    fn mark_in_flight(&self, key: &RecordKey, now: i64) -> Result<(), StateError>;
+    /// Notes that `create` of `key` is about to be sent, with its idempotency key and body.
+    /// Must be durable before the request leaves: a crash after it leaves the record
+    /// `InFlight`, which [`State::recover_in_flight`] turns into `Unknown`, with the create
+    /// kept for finding out.
+    fn mark_in_flight(
+        &self,
+        key: &RecordKey,
+        create: &InFlightCreate,
+        now: i64,
+    ) -> Result<(), StateError>;
 
     /// Stores a successful push: status `Done`, attempts reset.
     fn record_pushed(&self, key: &RecordKey, pushed: &Pushed, now: i64) -> Result<(), StateError>;
@@ -236,7 +258,8 @@ pub trait State: Send + Sync {
     ) -> Result<(), StateError>;
 
     /// Stores a failure: status `Failed` (or `Unknown`), attempts + 1. Keeps the external id
-    /// and hash of the last success.
+    /// and hash of the last success; keeps the in-flight create when `Unknown`, forgets it
+    /// when `Failed` (nothing was created).
     fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError>;
 
     /// The saved cursor of `entry`.
@@ -248,11 +271,12 @@ pub trait State: Send + Sync {
     /// Forgets the cursor of `entry`: the next run starts from `--since` or the beginning.
     fn reset_cursor(&self, entry: &str) -> Result<bool, StateError>;
 
-    /// Failed records of `entry` whose next attempt is due at `now`, oldest first.
+    /// Failed and unknown records of `entry` whose next attempt is due at `now`, oldest first.
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError>;
 
-    /// Turns every `InFlight` record into `Unknown`; called when a run starts, so that a
-    /// create cut short by a crash is never re-sent blindly. Returns how many.
+    /// Turns every `InFlight` record into `Unknown`, due at once; called when a run starts,
+    /// so that a create cut short by a crash is never re-sent blindly (the engine finds out
+    /// first, or the record waits for an operator). Returns how many.
     fn recover_in_flight(&self, now: i64) -> Result<u64, StateError>;
 
     /// Settles a record; `false` when it is not in the `Unknown` or `Failed` state.

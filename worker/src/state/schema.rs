@@ -27,6 +27,12 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         updated_at TEXT    NOT NULL,
         changed_at INTEGER NOT NULL
     ) WITHOUT ROWID;",
+    // 2: the create in flight or of unknown outcome (its idempotency key and body), kept
+    // until the record is pushed or resolved; unknown records become due for finding out.
+    "ALTER TABLE records ADD COLUMN create_key TEXT;
+    ALTER TABLE records ADD COLUMN create_body TEXT;
+    UPDATE records SET next_attempt_at = changed_at
+    WHERE status = 'unknown' AND next_attempt_at IS NULL;",
 ];
 
 /// The newest schema version this build knows.

@@ -8,8 +8,8 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params}
 
 use super::schema::{CURRENT, MIGRATIONS, VERSION_TABLE};
 use super::{
-    CursorRow, Failed, Pushed, RecordKey, RecordRow, RecordStatus, Resolution, State, StateError,
-    StatusCount,
+    CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
+    State, StateError, StatusCount,
 };
 
 /// How the file is opened.
@@ -42,7 +42,8 @@ impl std::fmt::Debug for SqliteState {
 }
 
 const COLUMNS: &str = "entry, platform_id, external_id, body_hash, updated_at, status, \
-                       error_class, last_error, attempts, next_attempt_at, changed_at";
+                       error_class, last_error, attempts, next_attempt_at, changed_at, \
+                       create_key, create_body";
 
 impl SqliteState {
     /// Opens (or creates) `path` for a sync run: takes the exclusive lock and migrates.
@@ -217,6 +218,16 @@ impl SqliteState {
             attempts: r.get(8)?,
             next_attempt_at: r.get(9)?,
             changed_at: r.get(10)?,
+            create: match (
+                r.get::<_, Option<String>>(11)?,
+                r.get::<_, Option<String>>(12)?,
+            ) {
+                (None, None) => None,
+                (idempotency_key, body) => Some(InFlightCreate {
+                    idempotency_key,
+                    body,
+                }),
+            },
         })
     }
 
@@ -267,14 +278,27 @@ impl State for SqliteState {
         .map_err(self.err())
     }
 
-    fn mark_in_flight(&self, key: &RecordKey, now: i64) -> Result<(), StateError> {
+    fn mark_in_flight(
+        &self,
+        key: &RecordKey,
+        create: &InFlightCreate,
+        now: i64,
+    ) -> Result<(), StateError> {
         self.lock()
             .execute(
-                "INSERT INTO records (entry, platform_id, status, changed_at)
-                 VALUES (?1, ?2, 'inFlight', ?3)
+                "INSERT INTO records (entry, platform_id, status, changed_at, create_key,
+                                      create_body)
+                 VALUES (?1, ?2, 'inFlight', ?3, ?4, ?5)
                  ON CONFLICT (entry, platform_id) DO UPDATE
-                 SET status = 'inFlight', changed_at = excluded.changed_at",
-                params![key.entry, key.platform_id, now],
+                 SET status = 'inFlight', changed_at = excluded.changed_at,
+                     create_key = excluded.create_key, create_body = excluded.create_body",
+                params![
+                    key.entry,
+                    key.platform_id,
+                    now,
+                    create.idempotency_key,
+                    create.body
+                ],
             )
             .map(drop)
             .map_err(self.err())
@@ -290,6 +314,7 @@ impl State for SqliteState {
                  SET external_id = excluded.external_id, body_hash = excluded.body_hash,
                      updated_at = excluded.updated_at, status = 'done', error_class = NULL,
                      last_error = NULL, attempts = 0, next_attempt_at = NULL,
+                     create_key = NULL, create_body = NULL,
                      changed_at = excluded.changed_at",
                 params![
                     key.entry,
@@ -322,7 +347,6 @@ impl State for SqliteState {
 
     fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError> {
         let status = if failed.unknown { "unknown" } else { "failed" };
-        let next = (!failed.unknown).then_some(failed.next_attempt_at);
         self.lock()
             .execute(
                 "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
@@ -333,6 +357,8 @@ impl State for SqliteState {
                      status = excluded.status, error_class = excluded.error_class,
                      last_error = excluded.last_error, attempts = attempts + 1,
                      next_attempt_at = excluded.next_attempt_at,
+                     create_key = CASE WHEN excluded.status = 'unknown' THEN create_key END,
+                     create_body = CASE WHEN excluded.status = 'unknown' THEN create_body END,
                      changed_at = excluded.changed_at",
                 params![
                     key.entry,
@@ -341,7 +367,7 @@ impl State for SqliteState {
                     status,
                     failed.class,
                     failed.message,
-                    next,
+                    failed.next_attempt_at,
                     now
                 ],
             )
@@ -383,7 +409,8 @@ impl State for SqliteState {
         self.rows(
             &format!(
                 "SELECT {COLUMNS} FROM records
-                 WHERE entry = ?1 AND status = 'failed' AND coalesce(next_attempt_at, 0) <= ?2
+                 WHERE entry = ?1 AND status IN ('failed', 'unknown')
+                       AND coalesce(next_attempt_at, 0) <= ?2
                  ORDER BY next_attempt_at, platform_id"
             ),
             params![entry, now],
@@ -396,9 +423,10 @@ impl State for SqliteState {
                 "UPDATE records
                  SET status = 'unknown', error_class = 'unknownOutcome',
                      last_error = 'a previous run stopped while this create was in flight: \
-                                   the record may exist in the external system; check, then \
+                                   the record may exist in the external system; the engine \
+                                   finds out where the definition lets it, else check, then \
                                    `syncdef sync resolve`',
-                     next_attempt_at = NULL, changed_at = ?1
+                     next_attempt_at = ?1, changed_at = ?1
                  WHERE status = 'inFlight'",
                 [now],
             )
@@ -419,14 +447,16 @@ impl State for SqliteState {
                 // bringing the external copy in line whatever it holds.
                 "UPDATE records SET external_id = ?3, body_hash = NULL, status = 'failed',
                         error_class = NULL, last_error = 'resolved by an operator: update due',
-                        attempts = 0, next_attempt_at = 0, changed_at = ?4
+                        attempts = 0, next_attempt_at = 0, changed_at = ?4,
+                        create_key = NULL, create_body = NULL
                  WHERE entry = ?1 AND platform_id = ?2 AND status IN ('unknown', 'failed')",
                 params![key.entry, key.platform_id, id, now],
             ),
             Resolution::Recreate => conn.execute(
                 "UPDATE records SET external_id = NULL, body_hash = NULL, status = 'failed',
                         error_class = NULL, last_error = 'resolved by an operator: create due',
-                        attempts = 0, next_attempt_at = 0, changed_at = ?3
+                        attempts = 0, next_attempt_at = 0, changed_at = ?3,
+                        create_key = NULL, create_body = NULL
                  WHERE entry = ?1 AND platform_id = ?2 AND status IN ('unknown', 'failed')",
                 params![key.entry, key.platform_id, now],
             ),
@@ -510,19 +540,54 @@ mod tests {
         RecordKey::new("Account", id)
     }
 
+    fn create() -> InFlightCreate {
+        InFlightCreate {
+            idempotency_key: Some("k1".into()),
+            body: Some(r#"{"DisplayName":"Acme"}"#.into()),
+        }
+    }
+
     #[test]
-    fn a_create_cut_short_becomes_unknown_and_is_not_retried() {
+    fn a_create_cut_short_becomes_unknown_keeps_what_it_sent_and_is_due_for_finding_out() {
         let state = SqliteState::in_memory().expect("state");
-        state.mark_in_flight(&key("1"), 10).expect("mark");
+        state
+            .mark_in_flight(&key("1"), &create(), 10)
+            .expect("mark");
         assert_eq!(state.recover_in_flight(20).expect("recover"), 1);
         let row = state.record(&key("1")).expect("read").expect("row");
         assert_eq!(row.status, RecordStatus::Unknown);
-        assert!(
-            state
-                .due_retries("Account", i64::MAX)
-                .expect("due")
-                .is_empty()
+        assert_eq!(row.create, Some(create()));
+        assert_eq!(state.due_retries("Account", 20).expect("due").len(), 1);
+        // A later failure of unknown outcome keeps the create; a certain one forgets it.
+        let mut failed = Failed {
+            class: "unknownOutcome".into(),
+            message: "still unknown".into(),
+            unknown: true,
+            updated_at: None,
+            next_attempt_at: 50,
+        };
+        state.record_failed(&key("1"), &failed, 30).expect("fail");
+        let row = state.record(&key("1")).expect("read").expect("row");
+        assert_eq!(
+            (row.status, row.create.as_ref()),
+            (RecordStatus::Unknown, Some(&create()))
         );
+        assert!(state.due_retries("Account", 49).expect("due").is_empty());
+        failed.unknown = false;
+        state.record_failed(&key("1"), &failed, 40).expect("fail");
+        assert_eq!(
+            state.record(&key("1")).expect("read").expect("row").create,
+            None
+        );
+    }
+
+    #[test]
+    fn resolving_by_hand_forgets_the_create() {
+        let state = SqliteState::in_memory().expect("state");
+        state
+            .mark_in_flight(&key("1"), &create(), 10)
+            .expect("mark");
+        state.recover_in_flight(20).expect("recover");
         assert!(
             state
                 .resolve(&key("1"), &Resolution::ExternalId("67".into()), 30)
@@ -530,7 +595,32 @@ mod tests {
         );
         let row = state.record(&key("1")).expect("read").expect("row");
         assert_eq!(row.external_id.as_deref(), Some("67"));
+        assert_eq!(row.create, None);
         assert_eq!(state.due_retries("Account", 30).expect("due").len(), 1);
+    }
+
+    #[test]
+    fn a_first_version_file_migrates_and_its_unknown_records_become_due() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("s.sqlite");
+        {
+            let conn = Connection::open(&path).expect("open");
+            conn.execute_batch(VERSION_TABLE).expect("version table");
+            conn.execute_batch(MIGRATIONS[0]).expect("version 1");
+            conn.execute_batch(
+                "INSERT INTO schema_version (version) VALUES (1);
+                 INSERT INTO records (entry, platform_id, status, changed_at)
+                 VALUES ('Account', '1', 'unknown', 7);",
+            )
+            .expect("a version 1 row");
+        }
+        let state = SqliteState::open(&path).expect("migrates");
+        let due = state.due_retries("Account", 7).expect("due");
+        assert_eq!(due.len(), 1);
+        assert_eq!(
+            (due[0].status, due[0].create.as_ref()),
+            (RecordStatus::Unknown, None)
+        );
     }
 
     #[test]
