@@ -86,6 +86,25 @@ fn reliability_extension() -> Value {
                         "description": "Operations that carry the key. Default [create]."
                     }
                 }
+            },
+            "lookup": {
+                "type": "object",
+                "description": "Per entry, how to search the external system for a record that a create of unknown outcome (its answer lost) may have made, before the record is created again: one found is updated, none is created, several wait for a person.",
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["path", "quote", "ids"],
+                    "properties": {
+                        "path": { "type": "string", "pattern": "/get$", "description": "The GET operation that searches (`/query/get`, `/customers/get`)." },
+                        "query": {
+                            "type": "object",
+                            "additionalProperties": { "type": "string" },
+                            "description": "Query parameters; `{body.Member}` is the member of the create's body as sent, written as a literal of the query language."
+                        },
+                        "quote": { "enum": ["odata", "quickbooks"], "description": "How body values are quoted: OData (`'O''Brien'`) or QuickBooks' query language (`'O\\'Brien'`)." },
+                        "ids": { "type": "string", "pattern": "^\\$", "description": "JSONPath to the ids of the records found (`$.value[*].id`)." }
+                    }
+                }
             }
         }
     })

@@ -1,4 +1,4 @@
-//! Per-external-account throttling shared by every push of the process: a token bucket for
+//! Per-external-account throttling shared by every push of the process: a sliding window for
 //! requests per minute and a semaphore for requests in flight.
 //!
 //! QuickBooks allows 500 requests a minute and 10 at once per company (realm); Business Central
@@ -8,7 +8,7 @@
 //! talk to the same company share its budget when they share a [`RateLimits`] registry (the
 //! process-wide one by default).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -106,16 +106,39 @@ impl RateLimits {
 #[derive(Debug)]
 pub(crate) struct Account {
     slots: Option<Arc<Semaphore>>,
-    bucket: Option<Mutex<Bucket>>,
+    window: Option<Mutex<Window>>,
 }
 
+/// The requests of the last minute. A vendor's "500 a minute" holds for every minute, the
+/// first included: a token bucket that starts full lets a whole budget out at once and then
+/// refills it during the same minute (up to twice the limit in the first minute); a window
+/// admits a request only when fewer than `limit` left in the minute before it.
 #[derive(Debug)]
-struct Bucket {
-    /// Tokens available now (fractional: refilled continuously).
-    tokens: f64,
-    capacity: f64,
-    per_second: f64,
-    last: Instant,
+struct Window {
+    limit: usize,
+    span: Duration,
+    /// When each of the last (at most `limit`) requests was let out, oldest first.
+    sent: VecDeque<Instant>,
+}
+
+impl Window {
+    /// Lets a request out at `now`, or says how long until one may go.
+    fn admit(&mut self, now: Instant) -> Result<(), Duration> {
+        while self
+            .sent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= self.span)
+        {
+            self.sent.pop_front();
+        }
+        if self.sent.len() < self.limit {
+            self.sent.push_back(now);
+            return Ok(());
+        }
+        // Full: the oldest request leaves the window first.
+        let oldest = self.sent.front().copied().unwrap_or(now);
+        Err(self.span.saturating_sub(now.duration_since(oldest)))
+    }
 }
 
 /// Held while a request is in flight; frees its concurrency slot when dropped.
@@ -132,21 +155,18 @@ impl Account {
             slots: policy
                 .concurrency
                 .map(|n| Arc::new(Semaphore::new(n as usize))),
-            bucket: policy.requests_per_minute.map(|n| {
-                let capacity = f64::from(n);
-                Mutex::new(Bucket {
-                    // A full bucket at start allows a burst of one minute's budget, which is
-                    // what the vendors' per-minute windows allow too.
-                    tokens: capacity,
-                    capacity,
-                    per_second: capacity / 60.0,
-                    last: Instant::now(),
+            window: policy.requests_per_minute.map(|n| {
+                let limit = usize::try_from(n).unwrap_or(usize::MAX);
+                Mutex::new(Window {
+                    limit,
+                    span: Duration::from_secs(60),
+                    sent: VecDeque::with_capacity(limit.min(4096)),
                 })
             }),
         }
     }
 
-    /// Waits for a concurrency slot, then for a request token.
+    /// Waits for a concurrency slot, then for room in the minute's window.
     pub async fn acquire(&self) -> Permit {
         let start = Instant::now();
         let slot = match &self.slots {
@@ -154,26 +174,15 @@ impl Account {
             Some(s) => Arc::clone(s).acquire_owned().await.ok(),
             None => None,
         };
-        if let Some(bucket) = &self.bucket {
+        if let Some(window) = &self.window {
             loop {
-                let wait = {
-                    let mut b = bucket
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    let now = Instant::now();
-                    let refill = now.duration_since(b.last).as_secs_f64() * b.per_second;
-                    b.tokens = (b.tokens + refill).min(b.capacity);
-                    b.last = now;
-                    if b.tokens >= 1.0 {
-                        b.tokens -= 1.0;
-                        None
-                    } else {
-                        Some(Duration::from_secs_f64((1.0 - b.tokens) / b.per_second))
-                    }
-                };
-                match wait {
-                    None => break,
-                    Some(w) => tokio::time::sleep(w).await,
+                let admitted = window
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .admit(Instant::now());
+                match admitted {
+                    Ok(()) => break,
+                    Err(wait) => tokio::time::sleep(wait).await,
                 }
             }
         }
@@ -189,7 +198,41 @@ mod tests {
     use super::*;
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
-    async fn bucket_spaces_requests_after_the_burst() {
+    async fn no_minute_ever_sees_more_than_the_limit_the_first_included() {
+        let policy = RateLimitPolicy {
+            key: Vec::new(),
+            requests_per_minute: Some(50),
+            concurrency: None,
+        };
+        let limits = RateLimits::new();
+        let account = limits.account("a", &policy);
+        let start = Instant::now();
+        let mut sent = Vec::new();
+        for i in 0..260u64 {
+            // Requests arrive unevenly: bursts, then pauses.
+            if i % 37 == 0 {
+                tokio::time::sleep(Duration::from_millis(i * 90)).await;
+            }
+            account.acquire().await;
+            sent.push(Instant::now().duration_since(start));
+        }
+        for (i, first) in sent.iter().enumerate() {
+            let in_minute = sent[i..]
+                .iter()
+                .take_while(|t| **t < *first + Duration::from_secs(60))
+                .count();
+            assert!(
+                in_minute <= 50,
+                "{in_minute} requests in the minute from {first:?}"
+            );
+        }
+        // And the budget is used: 260 requests at 50 a minute take a little over 5 minutes.
+        let last = *sent.last().expect("sent");
+        assert!(last < Duration::from_secs(6 * 60), "{last:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn the_window_admits_a_burst_then_waits_for_its_oldest_request() {
         let policy = RateLimitPolicy {
             key: Vec::new(),
             requests_per_minute: Some(60),
@@ -200,9 +243,9 @@ mod tests {
         for _ in 0..60 {
             assert_eq!(account.acquire().await.waited, Duration::ZERO);
         }
-        // The 61st waits for one token: a second at 60 a minute.
+        // The 61st waits until the first leaves the window: a minute.
         let waited = account.acquire().await.waited;
-        assert!(waited >= Duration::from_millis(990), "{waited:?}");
+        assert!(waited >= Duration::from_secs(60), "{waited:?}");
     }
 
     #[tokio::test(flavor = "current_thread")]
