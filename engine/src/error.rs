@@ -6,7 +6,7 @@ use serde::Serialize;
 use syncdef_validator::{Diagnostic, Severity};
 
 /// What kind of failure a push met, so that a worker knows what to do next without parsing
-/// messages. The classes are stable; retry policies (issue 7) key on them.
+/// messages. The classes are stable; the retry rules and the sync worker key on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
