@@ -46,6 +46,7 @@ pub mod path_match;
 pub mod platform;
 pub mod pointer;
 pub mod refs;
+pub mod settings;
 pub mod source;
 pub mod string_map;
 

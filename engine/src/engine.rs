@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use syncdef_definitions::Definition;
+use syncdef_definitions::settings::PushConfig;
 use syncdef_transform::{Limits, Value};
 use syncdef_validator::{Diagnostic, RuleSettings, Severity, lint_definition};
 use url::Url;
@@ -75,35 +76,31 @@ impl Engine {
     /// # Errors
     /// [`LoadRefused`] with every diagnostic when the definition has lint errors.
     pub fn load(definition: Definition) -> Result<Loaded, LoadRefused> {
-        Engine::load_with_settings(&definition, &RuleSettings::default())
+        let diagnostics = lint_definition(&definition, &RuleSettings::default(), true);
+        Engine::load_linted(
+            &definition,
+            diagnostics,
+            &PushConfig::default(),
+            &Limits::default(),
+        )
     }
 
-    /// Lints `definition` with `settings` (a `syncdef.toml`) and compiles it; the file's
-    /// `[retry]` and `[rate-limit]` are laid over the definition's `x-syncdef`, field by field.
-    ///
-    /// # Errors
-    /// [`LoadRefused`] with every diagnostic when the definition has lint errors.
-    pub fn load_with_settings(
-        definition: &Definition,
-        settings: &RuleSettings,
-    ) -> Result<Loaded, LoadRefused> {
-        Engine::load_with_limits(definition, settings, &Limits::default())
-    }
-
-    /// Lints `definition` with `settings` and compiles its templates with evaluation `limits`
-    /// (depth, output size, steps, string length): a template that passes them fails its
-    /// push with a configuration error instead of exhausting memory or time. The settings'
-    /// `[retry]` and `[rate-limit]` are laid over the definition's `x-syncdef`.
+    /// Compiles `definition`, which the caller linted with its project's rule settings
+    /// (`syncdef_validator::lint_definition` with the `syncdef.toml` that applies): refused
+    /// when `diagnostics` holds an error. `push` (that file's `[retry]` and `[rate-limit]`) is
+    /// laid over the definition's `x-syncdef`, field by field. Templates are compiled with
+    /// evaluation `limits` (depth, output size, steps, string length): a template that passes
+    /// them fails its push with a configuration error instead of exhausting memory or time.
     ///
     /// # Errors
     /// [`LoadRefused`] with every diagnostic when the definition has lint errors, or a problem
     /// when its `x-syncdef` extension is malformed.
-    pub fn load_with_limits(
+    pub fn load_linted(
         definition: &Definition,
-        settings: &RuleSettings,
+        diagnostics: Vec<Diagnostic>,
+        push: &PushConfig,
         limits: &Limits,
     ) -> Result<Loaded, LoadRefused> {
-        let diagnostics = lint_definition(definition, settings, true);
         if diagnostics.iter().any(|d| d.severity == Severity::Error) {
             return Err(LoadRefused {
                 diagnostics,
@@ -114,7 +111,6 @@ impl Engine {
             diagnostics: diagnostics.clone(),
             problems,
         })?;
-        let file = Overrides::from(settings.push());
         let engine = Engine {
             plan: Arc::new(plan),
             transport: None,
@@ -129,7 +125,7 @@ impl Engine {
             request_headers: Arc::default(),
         };
         Ok(Loaded {
-            engine: engine.with_overrides(&file),
+            engine: engine.with_overrides(&Overrides::from(push)),
             warnings: diagnostics,
         })
     }

@@ -22,7 +22,8 @@ mod lint;
 pub mod load_problem;
 pub mod output;
 pub mod platform;
-pub mod push_config;
+/// The push settings types, read and checked here, defined in `syncdef_definitions::settings`.
+pub use syncdef_definitions::settings as push_config;
 pub mod report;
 pub mod rule;
 pub mod rules;

@@ -75,7 +75,9 @@ pub fn load_engine(
     name: &str,
     settings: &RuleSettings,
 ) -> Result<Engine, Failure> {
-    match Engine::load_with_settings(definition, settings) {
+    let diagnostics = syncdef_validator::lint_definition(definition, settings, true);
+    let limits = syncdef_transform::Limits::default();
+    match Engine::load_linted(definition, diagnostics, settings.push(), &limits) {
         Ok(loaded) => Ok(loaded.engine),
         Err(refused) => {
             if !refused.diagnostics.is_empty() {

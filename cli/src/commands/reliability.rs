@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use clap::Args;
+use syncdef_definitions::settings::Attempts;
 use syncdef_engine::{Limit, Overrides, RateLimitOverrides, RetryOverrides};
-use syncdef_validator::push_config::Attempts;
 
 /// Retry and rate-limit flags.
 #[derive(Debug, Args)]

@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use syncdef_validator::PushConfig;
-pub use syncdef_validator::push_config::Limit;
+pub use syncdef_definitions::settings::Limit;
+use syncdef_definitions::settings::PushConfig;
 
 use super::rate_limit::RateLimitPolicy;
 use super::retry::RetryPolicy;

@@ -1368,7 +1368,8 @@ async fn a_loop_bomb_ends_with_a_configuration_error() {
         max_output_nodes: 1_000,
         ..syncdef_transform::Limits::default()
     };
-    let engine = Engine::load_with_limits(&definition, &Default::default(), &limits)
+    let diagnostics = syncdef_validator::lint_definition(&definition, &Default::default(), true);
+    let engine = Engine::load_linted(&definition, diagnostics, &Default::default(), &limits)
         .unwrap_or_else(|r| panic!("{r}: {:?} {:#?}", r.problems, r.diagnostics))
         .engine
         .with_transport(Arc::new(RecordingTransport::synthesizing()));
@@ -1451,7 +1452,9 @@ async fn syncdef_toml_and_the_instance_override_the_extension_field_by_field() {
         std::path::Path::new("syncdef.toml"),
     )
     .expect("a valid syncdef.toml");
-    let engine = Engine::load_with_settings(&definition, &settings)
+    let diagnostics = syncdef_validator::lint_definition(&definition, &settings, true);
+    let limits = syncdef_transform::Limits::default();
+    let engine = Engine::load_linted(&definition, diagnostics, settings.push(), &limits)
         .unwrap_or_else(|r| panic!("{r}: {:?}", r.problems))
         .engine;
     let retry = engine.retry_policy();

@@ -1,5 +1,7 @@
-//! `syncdef.toml`'s `[retry]` and `[rate-limit]` tables: how `syncdef push` and `syncdef sync`
-//! retry and throttle, over what the definition's `x-syncdef` says.
+//! The push settings of a project, `syncdef.toml`'s `[retry]` and `[rate-limit]` tables: how
+//! `syncdef push` and `syncdef sync` retry and throttle, over what the definition's `x-syncdef`
+//! says. The types live here, below both readers: the validator reads and checks the file, the
+//! engine lays the values over the definition's.
 //!
 //! ```toml
 //! [retry]                      # each key replaces the same field of x-syncdef.retry
@@ -15,8 +17,8 @@
 //! concurrency = 4              # or "unlimited"
 //! ```
 //!
-//! The values are checked here, when the file is read, so that `syncdef lint` refuses a bad
-//! table like any other mistake in the file; the engine lays them over the definition's.
+//! The values are checked when they are deserialized, so that `syncdef lint` refuses a bad
+//! table like any other mistake in the file.
 
 use std::fmt;
 use std::num::NonZeroU32;
