@@ -80,6 +80,19 @@ pub struct ClientCredentials {
     pub secret: Option<Secret>,
 }
 
+impl ClientCredentials {
+    /// The HTTP Basic credentials sent to the token endpoint, as [`Secret`]s: held beside the
+    /// credentials, they make a token endpoint's echo of its `Authorization` header masked
+    /// (see [`syncdef_secrets::basic_auth`]). None for a public client without a secret.
+    #[must_use]
+    pub fn basic_auth(&self) -> Vec<Secret> {
+        self.secret
+            .as_ref()
+            .map(|secret| syncdef_secrets::basic_auth(&self.id, secret))
+            .unwrap_or_default()
+    }
+}
+
 /// Environment variable holding the client id.
 pub const CLIENT_ID_VAR: &str = "SYNCDEF_CLIENT_ID";
 /// Environment variable holding the client secret.
