@@ -168,9 +168,15 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
 /// The most error messages kept of one answer; the rest are counted in a last item.
 const MAX_ERRORS: usize = 100;
 
+/// The most bytes of one error message, its note included: a quarter of the bound of the
+/// push's error message, which quotes them, so that the first ones keep their note saying how
+/// large they were.
+const MAX_ERROR_ITEM: usize = syncdef_secrets::MAX_SHOWN / 4;
+
 /// Error messages as they may be shown and stored: each one's secrets redacted and its length
-/// bounded ([`syncdef_secrets::shown`]), and at most [`MAX_ERRORS`] of them. Every list of
-/// the external system's messages a push reports passes through here.
+/// bounded to [`MAX_ERROR_ITEM`] ([`syncdef_secrets::shown_within`]), and at most
+/// [`MAX_ERRORS`] of them. Every list of the external system's messages a push reports passes
+/// through here.
 fn shown_errors(messages: impl IntoIterator<Item = String>) -> Vec<String> {
     let mut shown = Vec::new();
     let mut more = 0usize;
@@ -179,7 +185,7 @@ fn shown_errors(messages: impl IntoIterator<Item = String>) -> Vec<String> {
             more += 1;
             continue;
         }
-        shown.push(match syncdef_secrets::shown(&m) {
+        shown.push(match syncdef_secrets::shown_within(&m, MAX_ERROR_ITEM) {
             Cow::Borrowed(_) => m,
             Cow::Owned(s) => s,
         });
@@ -461,7 +467,7 @@ mod tests {
         let body = json!({"errors": ["token extract-secret-9d1e refused", "x".repeat(100_000)]});
         let messages = error_messages(&body);
         assert_eq!(messages[0], "token *** refused");
-        assert!(messages[1].len() < 70_000, "{}", messages[1].len());
+        assert!(messages[1].len() <= MAX_ERROR_ITEM, "{}", messages[1].len());
         assert!(
             messages[1].ends_with("; 100000 bytes in all]"),
             "{}",

@@ -45,18 +45,20 @@ pub fn shown_bytes(bytes: &[u8], max: usize) -> String {
     bound_of(redact(&text), bytes.len(), max, cut).into_owned()
 }
 
+/// Cuts `text` so that it and its note take at most `max` bytes (when `max` leaves room for
+/// the note at all). The note is inside the bound so that bounding again changes nothing: a
+/// stored error read back, or a message quoted in another, keeps its note.
 fn bound_of(text: Cow<'_, str>, total: usize, max: usize, cut: bool) -> Cow<'_, str> {
     if text.len() <= max && !cut {
         return text;
     }
-    let mut end = max.min(text.len());
+    let note = |end: usize| format!("… [cut: the first {end} bytes shown; {total} bytes in all]");
+    // The note for `max` is at least as long as the note for any shorter prefix.
+    let mut end = max.saturating_sub(note(max).len()).min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let kept = &text[..end];
-    Cow::Owned(format!(
-        "{kept}… [cut: the first {end} bytes shown; {total} bytes in all]"
-    ))
+    Cow::Owned([&text[..end], &note(end)].concat())
 }
 
 #[cfg(test)]
@@ -70,10 +72,16 @@ mod tests {
     }
 
     #[test]
-    fn long_text_is_cut_with_a_note() {
-        let text = "é".repeat(10);
-        let cut = bound(&text, 5);
-        assert_eq!(cut, "éé… [cut: the first 4 bytes shown; 20 bytes in all]");
+    fn long_text_is_cut_with_a_note_inside_the_bound() {
+        let text = "é".repeat(100);
+        let cut = bound(&text, 80);
+        assert_eq!(
+            cut,
+            "ééééééééééééé… [cut: the first 26 bytes shown; 200 bytes in all]"
+        );
+        assert!(cut.len() <= 80);
+        // Bounding again changes nothing.
+        assert!(matches!(bound(&cut, 80), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -83,8 +91,8 @@ mod tests {
         assert_eq!(
             shown,
             format!(
-                "{}… [cut: the first 100 bytes shown; 10000000 bytes in all]",
-                "x".repeat(100)
+                "{}… [cut: the first 41 bytes shown; 10000000 bytes in all]",
+                "x".repeat(41)
             )
         );
         assert_eq!(shown_bytes(b"small", 100), "small");
@@ -93,9 +101,11 @@ mod tests {
     #[test]
     fn a_cut_never_shows_part_of_a_secret() {
         let _s = Secret::new("cut-secret-1234567890");
-        let text = format!("{}cut-secret-1234567890", "x".repeat(10));
-        let shown = shown_within(&text, 12);
+        // The cut falls inside the secret: redaction comes first.
+        let text = format!("{}cut-secret-1234567890{}", "x".repeat(5), "y".repeat(100));
+        let shown = shown_within(&text, 64);
+        assert!(shown.len() <= 64, "{shown}");
         assert!(!shown.contains("cut-sec"), "{shown}");
-        assert!(shown.contains("31 bytes in all"), "{shown}");
+        assert!(shown.contains("126 bytes in all"), "{shown}");
     }
 }
