@@ -238,6 +238,16 @@ impl Setup {
             "client.json",
             &json!({"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET}).to_string(),
         );
+        // A client file must be private to its owner, like the token store.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(
+                setup.path("client.json"),
+                std::fs::Permissions::from_mode(0o600),
+            )
+            .expect("chmod");
+        }
         setup
     }
 

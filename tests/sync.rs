@@ -304,3 +304,298 @@ async fn resolve_and_reset_cursor_settle_records_from_the_command_line() {
     assert_eq!(report["entries"]["Account"]["unchanged"], 5);
     assert_eq!(books.creates("Customer"), 5);
 }
+
+/// Credentials of the hostile runs: distinct enough that finding one in an output is a leak.
+const QBO_TOKEN: &str = "qbo-access-Zr8kP2";
+const QBO_REFRESH: &str = "qbo-refresh-Hn4tW9";
+const QBO_CLIENT_SECRET: &str = "qbo-client-secret-M3v";
+const PLATFORM_SECRET: &str = "platform-secret-B2r";
+const PLATFORM_PASSWORD: &str = "platform-pass-J6yQ";
+
+static HOSTILE_ENV: [(&str, &str); 7] = [
+    ("SYNCDEF_PLATFORM_CLIENT_KEY", "key"),
+    ("SYNCDEF_PLATFORM_CLIENT_SECRET", PLATFORM_SECRET),
+    ("SYNCDEF_PLATFORM_USERNAME", "user"),
+    ("SYNCDEF_PLATFORM_PASSWORD", PLATFORM_PASSWORD),
+    ("SYNCDEF_CLIENT_ID", "qbo-client"),
+    ("SYNCDEF_CLIENT_SECRET", QBO_CLIENT_SECRET),
+    ("RUST_LOG", "trace"),
+];
+
+/// An external system refusing every create with `answer`.
+async fn refusing(answer: wiremock::ResponseTemplate) -> wiremock::MockServer {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::any())
+        .respond_with(answer)
+        .mount(&server)
+        .await;
+    server
+}
+
+/// A `sync` of the accounts against `external`, with the OAuth2 token store of a login.
+async fn hostile_sync(platform: &Platform, external: &wiremock::MockServer, dir: &Path) -> Run {
+    let tokens = dir.join("tokens.json");
+    std::fs::write(
+        &tokens,
+        serde_json::json!({"access_token": QBO_TOKEN, "refresh_token": QBO_REFRESH}).to_string(),
+    )
+    .expect("token store");
+    set_mode(&tokens, 0o600);
+    let state = dir.join("state.sqlite");
+    common::syncdef_beside_servers(
+        strings(&[
+            "sync",
+            "--platform",
+            &platform.uri(),
+            "--definition",
+            DEFINITION,
+            "--state",
+            &state.display().to_string(),
+            "--base-url",
+            &format!("{}/qbo", external.uri()),
+            "--token-store",
+            &tokens.display().to_string(),
+            "--entries",
+            "Account",
+        ]),
+        &HOSTILE_ENV,
+    )
+    .await
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .expect("metadata")
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+/// Every file of the state: the database and any journal beside it.
+fn state_bytes(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("state.sqlite") {
+            bytes.extend(std::fs::read(entry.path()).expect("state file"));
+        }
+    }
+    bytes
+}
+
+fn holds(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+async fn status_of(dir: &Path, format: &str) -> Run {
+    let state = dir.join("state.sqlite");
+    syncdef(strings(&[
+        "sync",
+        "status",
+        "--state",
+        &state.display().to_string(),
+        "--format",
+        format,
+    ]))
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_logged() {
+    let platform = Platform::start(Data::generate(2, 0)).await;
+    let basic = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(format!("key:{PLATFORM_SECRET}"))
+    };
+    let echo = format!(
+        "token {QBO_TOKEN}, refresh {QBO_REFRESH}, client {QBO_CLIENT_SECRET}, platform \
+         {PLATFORM_PASSWORD} {PLATFORM_SECRET} {basic} platform-token"
+    );
+    let external = refusing(
+        wiremock::ResponseTemplate::new(400)
+            .insert_header("WWW-Authenticate", format!("Bearer error=\"{QBO_TOKEN}\""))
+            .insert_header("X-Echo", PLATFORM_PASSWORD)
+            .set_body_json(serde_json::json!({"Fault": {"Error": [
+                {"Message": "Duplicate Name Exists Error", "Detail": echo, "code": "6240"}
+            ], "type": "ValidationFault"}})),
+    )
+    .await;
+    let dir = tempfile::tempdir().expect("dir");
+    let run = hostile_sync(&platform, &external, dir.path()).await;
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("push failed"), "{}", run.stderr);
+    let human = status_of(dir.path(), "human").await;
+    let json = status_of(dir.path(), "json").await;
+    assert_eq!(human.code, 1, "{}", human.stderr);
+    // The vendor's reason and code are kept; only the credentials are masked.
+    assert!(
+        human
+            .stdout
+            .contains("Duplicate Name Exists Error: token ***, refresh ***, client ***, platform *** *** *** *** (code 6240)"),
+        "{}",
+        human.stdout
+    );
+    let stored = state_bytes(dir.path());
+    for secret in [
+        QBO_TOKEN,
+        QBO_REFRESH,
+        QBO_CLIENT_SECRET,
+        PLATFORM_PASSWORD,
+        PLATFORM_SECRET,
+        basic.as_str(),
+        "platform-token",
+    ] {
+        for (what, text) in [
+            ("sync stdout", &run.stdout),
+            ("sync logs", &run.stderr),
+            ("status", &human.stdout),
+            ("status --format json", &json.stdout),
+        ] {
+            assert!(!text.contains(secret), "{what} shows {secret}:\n{text}");
+        }
+        assert!(!holds(&stored, secret), "the state file holds {secret}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_error_answer_leaves_a_bounded_state_and_status() {
+    let platform = Platform::start(Data::generate(3, 0)).await;
+    let huge = "E".repeat(6 * 1024 * 1024);
+    let external = refusing(wiremock::ResponseTemplate::new(400).set_body_json(
+        serde_json::json!({"Fault": {"Error": [{"Message": huge, "code": "6000"}]}}),
+    ))
+    .await;
+    let dir = tempfile::tempdir().expect("dir");
+    let run = hostile_sync(&platform, &external, dir.path()).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let limit = 3 * (64 * 1024 + 1024);
+    assert!(
+        run.stdout.len() < limit,
+        "sync output: {} bytes",
+        run.stdout.len()
+    );
+    // Three failed records, each one stored error of at most 64 KiB (and its log line).
+    assert!(
+        run.stderr.len() < 2 * limit,
+        "sync logs: {} bytes",
+        run.stderr.len()
+    );
+    let stored = state_bytes(dir.path());
+    assert!(stored.len() < 2 * limit, "state: {} bytes", stored.len());
+    for format in ["human", "json"] {
+        let status = status_of(dir.path(), format).await;
+        assert!(
+            status.stdout.len() < 2 * limit,
+            "status: {} bytes",
+            status.stdout.len()
+        );
+        assert!(
+            status.stdout.contains(&format!(
+                "bytes shown; {} bytes in all]",
+                6 * 1024 * 1024 + " (code 6000)".len()
+            )),
+            "{}",
+            &status.stdout[..status.stdout.len().min(400)]
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_state_is_private_to_its_owner() {
+    let platform = Platform::start(Data::generate(1, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(mode(&state), 0o600);
+    // A state left readable by others (an older version, a copy) is tightened on open.
+    set_mode(&state, 0o644);
+    let again = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(mode(&state), 0o600);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_file_readable_by_others_is_refused() {
+    let platform = Platform::start(Data::generate(1, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let client = dir.path().join("client.json");
+    std::fs::write(
+        &client,
+        r#"{"client_id": "qbo-client", "client_secret": "qbo-client-secret-M3v"}"#,
+    )
+    .expect("client file");
+    set_mode(&client, 0o644);
+    let tokens = dir.path().join("tokens.json");
+    std::fs::write(&tokens, r#"{"access_token": "qbo-token"}"#).expect("tokens");
+    set_mode(&tokens, 0o600);
+    let state = dir.path().join("state.sqlite");
+    let client_arg = client.display().to_string();
+    let tokens_arg = tokens.display().to_string();
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &[
+            "--entries",
+            "Account",
+            "--token-store",
+            &tokens_arg,
+            "--client-file",
+            &client_arg,
+        ],
+    ))
+    .await;
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("run `chmod 600 {client_arg}`")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("qbo-client-secret-M3v"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(books.request_count().await, 0);
+    // Once private, it is read.
+    set_mode(&client, 0o600);
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &[
+            "--entries",
+            "Account",
+            "--token-store",
+            &tokens_arg,
+            "--client-file",
+            &client_arg,
+        ],
+    ))
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

@@ -52,7 +52,10 @@ impl Failure {
     /// Prints the message with the `syncdef: ` prefix and returns the exit code.
     pub fn report(self) -> ExitCode {
         if !self.message.is_empty() {
-            eprintln!("syncdef: {}", self.message.trim_end());
+            eprintln!(
+                "syncdef: {}",
+                crate::redacted::text(self.message.trim_end())
+            );
         }
         self.exit.into()
     }

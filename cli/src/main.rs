@@ -6,6 +6,7 @@
 mod color;
 mod commands;
 mod failure;
+mod redacted;
 mod snippet;
 
 use std::process::ExitCode;

@@ -65,8 +65,10 @@ impl fmt::Display for ErrorClass {
 }
 
 /// Why a push failed: its class, a message saying what happened, and the external system's
-/// own error messages when it gave any. Never holds a secret: messages are built from masked
-/// data only.
+/// own error messages when it gave any. Never holds a secret: [`PushError::new`] redacts every
+/// secret value the process holds from the message (a server's answer quoted in it may echo
+/// one) and bounds it to [`syncdef_secrets::MAX_SHOWN`] bytes, saying so when it cuts;
+/// `Display` and `Serialize` redact again, for a message set directly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PushError {
     /// What to do about it.
@@ -75,6 +77,7 @@ pub struct PushError {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<String>,
     /// What happened and, where it helps, what to do.
+    #[serde(serialize_with = "redacted")]
     pub message: String,
     /// For a transient failure, how long to wait before pushing again: the external system's
     /// `Retry-After` when it sent one, else the engine's next backoff. `None` for other
@@ -87,6 +90,10 @@ pub struct PushError {
     pub retry_after: Option<std::time::Duration>,
 }
 
+fn redacted<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&syncdef_secrets::redact(text))
+}
+
 fn millis<S: serde::Serializer>(d: &Option<std::time::Duration>, s: S) -> Result<S::Ok, S::Error> {
     match d {
         Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
@@ -97,10 +104,15 @@ fn millis<S: serde::Serializer>(d: &Option<std::time::Duration>, s: S) -> Result
 impl PushError {
     /// An error of `class`.
     pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let message = match syncdef_secrets::shown(&message) {
+            std::borrow::Cow::Borrowed(_) => message,
+            std::borrow::Cow::Owned(shown) => shown,
+        };
         PushError {
             class,
             step: None,
-            message: message.into(),
+            message,
             retry_after: None,
         }
     }
@@ -129,9 +141,10 @@ impl PushError {
 
 impl fmt::Display for PushError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = syncdef_secrets::redact(&self.message);
         match &self.step {
-            Some(step) => write!(f, "{step}: {} ({})", self.message, self.class),
-            None => write!(f, "{} ({})", self.message, self.class),
+            Some(step) => write!(f, "{step}: {message} ({})", self.class),
+            None => write!(f, "{message} ({})", self.class),
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Reading the external system's answer: the response template's `{id, errors, success}`
 //! (spec 2.6 rule 7, 7.1), the id's conversion, and error messages of failed answers.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
 use serde_json::Value as Json;
 use syncdef_transform::{Template, Value};
 
-use crate::error::PushError;
+use crate::error::{ErrorClass, PushError};
 use crate::lookup;
 use crate::projection::Projection;
 
@@ -129,8 +130,8 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
     };
     let errors = match member("errors") {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items.iter().filter_map(error_text).collect(),
-        Some(one) => error_text(one).into_iter().collect(),
+        Some(Value::Array(items)) => shown_errors(items.iter().filter_map(error_text)),
+        Some(one) => shown_errors(error_text(one)),
     };
     let id = match member("id") {
         None | Some(Value::Null) => None,
@@ -146,12 +147,53 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
             })?)
         }
     };
+    if let Some(id) = &id
+        && matches!(syncdef_secrets::redact(id), Cow::Owned(_))
+    {
+        // Stored and sent back in URLs, an id is never masked: one holding a credential is
+        // refused rather than kept.
+        return Err(PushError::new(
+            ErrorClass::UnknownOutcome,
+            "the response template extracted an id that contains a credential this process holds (the external system echoed it); the id is not stored: check the record in the external system and the template's `id`",
+        ));
+    }
     Ok(Extracted {
         id,
         errors,
         success,
         output: Some(out),
     })
+}
+
+/// The most error messages kept of one answer; the rest are counted in a last item.
+const MAX_ERRORS: usize = 100;
+
+/// The most bytes of one error message, its note included: a quarter of the bound of the
+/// push's error message, which quotes them, so that the first ones keep their note saying how
+/// large they were.
+const MAX_ERROR_ITEM: usize = syncdef_secrets::MAX_SHOWN / 4;
+
+/// Error messages as they may be shown and stored: each one's secrets redacted and its length
+/// bounded to [`MAX_ERROR_ITEM`] ([`syncdef_secrets::shown_within`]), and at most
+/// [`MAX_ERRORS`] of them. Every list of the external system's messages a push reports passes
+/// through here.
+fn shown_errors(messages: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut shown = Vec::new();
+    let mut more = 0usize;
+    for m in messages {
+        if shown.len() == MAX_ERRORS {
+            more += 1;
+            continue;
+        }
+        shown.push(match syncdef_secrets::shown_within(&m, MAX_ERROR_ITEM) {
+            Cow::Borrowed(_) => m,
+            Cow::Owned(s) => s,
+        });
+    }
+    if more > 0 {
+        shown.push(format!("… and {more} more error messages not shown"));
+    }
+    shown
 }
 
 /// [`json_error_text`] of a template output's item, a string read without a JSON copy.
@@ -195,9 +237,15 @@ pub(crate) fn id_number(id: &str) -> Option<i64> {
 }
 
 /// The external system's messages in a failed answer, for the known shapes: QuickBooks'
-/// `Fault.Error[]` (`Message: Detail (code)`), OData's `error.message`, an `errors` array, a
-/// `message`. Unknown shapes give nothing; the body is in the audit trail.
+/// `Fault.Error[]` (`Message: Detail (code N)`), Business Central's and OData's
+/// `error.message (error.code)`, an `errors` array, RFC 9457 problem details
+/// (`application/problem+json`: `title: detail`), a `message`. Unknown shapes give nothing;
+/// the body is in the audit trail. Each message is redacted and bounded ([`shown_errors`]).
 pub(crate) fn error_messages(body: &Json) -> Vec<String> {
+    shown_errors(vendor_messages(body))
+}
+
+fn vendor_messages(body: &Json) -> Vec<String> {
     if let Some(Json::Array(items)) = lookup::field(body, "Fault.Error") {
         return items
             .iter()
@@ -234,9 +282,16 @@ pub(crate) fn error_messages(body: &Json) -> Vec<String> {
             })
             .collect();
     }
-    ["message", "Message", "error_description", "error"]
+    let text = |k: &str| body.get(k).and_then(lookup::scalar_text);
+    if let Some(title) = text("title") {
+        return vec![match text("detail").filter(|d| *d != title) {
+            Some(detail) => format!("{title}: {detail}"),
+            None => title,
+        }];
+    }
+    ["detail", "message", "Message", "error_description", "error"]
         .iter()
-        .find_map(|k| body.get(*k).and_then(lookup::scalar_text))
+        .find_map(|k| text(k))
         .into_iter()
         .collect()
 }
@@ -382,5 +437,57 @@ mod tests {
             error_messages(&odata),
             vec!["Could not validate the client concurrency token (BadRequest_InvalidToken)"]
         );
+        let bc = json!({"error": {"code": "Internal_EntityWithSameKeyExists", "message": "The record already exists. CorrelationId: 1."}});
+        assert_eq!(
+            error_messages(&bc),
+            vec!["The record already exists. CorrelationId: 1. (Internal_EntityWithSameKeyExists)"]
+        );
+    }
+
+    #[test]
+    fn problem_details() {
+        let problem = json!({"type": "https://example.com/probs/out-of-credit", "title": "You do not have enough credit.", "detail": "Your current balance is 30, but that costs 50.", "status": 403});
+        assert_eq!(
+            error_messages(&problem),
+            vec!["You do not have enough credit.: Your current balance is 30, but that costs 50."]
+        );
+        assert_eq!(
+            error_messages(&json!({"title": "Conflict", "status": 409})),
+            vec!["Conflict"]
+        );
+        assert_eq!(
+            error_messages(&json!({"detail": "only a detail"})),
+            vec!["only a detail"]
+        );
+    }
+
+    #[test]
+    fn messages_are_redacted_and_bounded() {
+        let _held = syncdef_secrets::Secret::new("extract-secret-9d1e");
+        let body = json!({"errors": ["token extract-secret-9d1e refused", "x".repeat(100_000)]});
+        let messages = error_messages(&body);
+        assert_eq!(messages[0], "token *** refused");
+        assert!(messages[1].len() <= MAX_ERROR_ITEM, "{}", messages[1].len());
+        assert!(
+            messages[1].ends_with("; 100000 bytes in all]"),
+            "{}",
+            &messages[1][65_000..]
+        );
+        let many = json!({"errors": vec!["e"; 250]});
+        let messages = error_messages(&many);
+        assert_eq!(messages.len(), MAX_ERRORS + 1);
+        assert_eq!(
+            messages[MAX_ERRORS],
+            "… and 150 more error messages not shown"
+        );
+    }
+
+    #[test]
+    fn an_id_holding_a_credential_is_refused() {
+        let _held = syncdef_secrets::Secret::new("id-secret-51f0");
+        let t = Template::compile(json!({"id": "id-secret-51f0"}), &Settings::default()).unwrap();
+        let e = extract(Some(&t), &Value::Null).unwrap_err();
+        assert_eq!(e.class, ErrorClass::UnknownOutcome);
+        assert!(!e.message.contains("id-secret-51f0"), "{}", e.message);
     }
 }

@@ -17,7 +17,7 @@ use serde_json::Value as Json;
 use syncdef_transform::Value;
 
 use crate::mask;
-use crate::outcome::text_body;
+use crate::outcome::{MAX_SHOWN_TEXT_BODY, text_body};
 use crate::received::Received;
 #[cfg(test)]
 use crate::transport::HttpResponse;
@@ -77,8 +77,8 @@ impl MaskedJson {
         MaskedJson(Repr::Received(received))
     }
 
-    /// JSON with nothing to mask (a text body), shown as it is.
-    pub(crate) fn plain(json: Json) -> Self {
+    /// JSON masked already, shown as it is.
+    fn plain(json: Json) -> Self {
         MaskedJson(Repr::Masked(Arc::new(json)))
     }
 
@@ -99,16 +99,29 @@ impl MaskedJson {
                     json
                 }
                 // Only a body nested deeper than the JSON reader goes: shown as its text.
-                Err(_) => Json::String(String::from_utf8_lossy(text).into_owned()),
+                Err(_) => text_body(text, syncdef_secrets::MAX_SHOWN),
             }),
-            Repr::Received(received) => {
-                received
-                    .shown_body
-                    .get_or_init(|| match received.body.json() {
-                        Ok(json) => mask::json(json),
-                        Err(_) => text_body(received.body.bytes()),
-                    })
-            }
+            Repr::Received(received) => received.shown_body.get_or_init(|| {
+                let bytes = received.body.bytes();
+                // A huge answer is shown as the beginning of its text, with its size, not
+                // parsed and copied whole into every rendering of the audit trail.
+                if bytes.len() > syncdef_secrets::MAX_SHOWN {
+                    let json = bytes
+                        .iter()
+                        .find(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|b| matches!(b, b'{' | b'['));
+                    let max = if json {
+                        syncdef_secrets::MAX_SHOWN
+                    } else {
+                        MAX_SHOWN_TEXT_BODY
+                    };
+                    return text_body(bytes, max);
+                }
+                match received.body.json() {
+                    Ok(json) => mask::json(json),
+                    Err(_) => text_body(bytes, MAX_SHOWN_TEXT_BODY),
+                }
+            }),
         }
     }
 }
@@ -319,8 +332,8 @@ mod tests {
         assert_eq!(*page, json!("<p>down</p>"));
         assert!(MaskedJson::from_response(answer(b"")).is_null());
         assert_eq!(
-            *MaskedJson::from(json!({"code": "c"})),
-            json!({"code": "***"})
+            *MaskedJson::from(json!({"token": "c", "code": "6240"})),
+            json!({"token": "***", "code": "6240"})
         );
     }
 
@@ -351,6 +364,61 @@ mod tests {
         );
         let given = MaskedHeaders::from(vec![("x-api-key".to_owned(), "k".to_owned())]);
         assert_eq!(*given, [("x-api-key".to_owned(), "***".to_owned())]);
+    }
+
+    #[test]
+    fn echoed_secrets_are_redacted_in_every_view() {
+        let _held = syncdef_secrets::Secret::new("masked-view-secret-3a");
+        let answer = |body: Vec<u8>| {
+            Arc::new(Received::new(HttpResponse {
+                body: Bytes::from(body),
+                ..HttpResponse::default()
+            }))
+        };
+        let json_body =
+            br#"{"detail": "echo masked-view-secret-3a", "n": [{"m": "masked-view-secret-3a"}]}"#;
+        assert_eq!(
+            *MaskedJson::from_response(answer(json_body.to_vec())),
+            json!({"detail": "echo ***", "n": [{"m": "***"}]})
+        );
+        assert_eq!(
+            *MaskedJson::from_response(answer(b"<p>masked-view-secret-3a</p>".to_vec())),
+            json!("<p>***</p>")
+        );
+        let mut response = HttpResponse::default();
+        response.headers.insert(
+            "www-authenticate",
+            "Bearer error=\"masked-view-secret-3a\"".parse().unwrap(),
+        );
+        assert_eq!(
+            *MaskedHeaders::received(Arc::new(Received::new(response))),
+            [(
+                "www-authenticate".to_owned(),
+                "Bearer error=\"***\"".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_huge_answer_is_shown_as_its_beginning() {
+        let mut body = b"{\"items\": [".to_vec();
+        body.resize(3_000_000, b' ');
+        body.extend_from_slice(b"]}");
+        let shown = MaskedJson::from_response(Arc::new(Received::new(HttpResponse {
+            body: Bytes::from(body),
+            ..HttpResponse::default()
+        })));
+        let text = shown.as_str().unwrap();
+        assert!(
+            text.len() < syncdef_secrets::MAX_SHOWN + 100,
+            "{}",
+            text.len()
+        );
+        assert!(
+            text.ends_with("bytes shown; 3000002 bytes in all]"),
+            "{}",
+            &text[text.len() - 80..]
+        );
     }
 
     #[test]

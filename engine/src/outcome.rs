@@ -164,11 +164,15 @@ impl RecordedResponse {
     }
 }
 
-/// A body that is not JSON is shown as text, cut at 4 KiB so that an HTML error page does not
-/// swamp the audit trail.
-pub(crate) fn text_body(bytes: &[u8]) -> Json {
-    let text = String::from_utf8_lossy(bytes);
-    Json::String(text.chars().take(4096).collect())
+/// The most of a text body the audit trail shows: an HTML error page is read in its first
+/// lines.
+pub(crate) const MAX_SHOWN_TEXT_BODY: usize = 4096;
+
+/// A body that is not JSON (or too large to show whole) is shown as text, secrets redacted,
+/// cut at `max` bytes with a note of its whole size, so that an error page does not swamp the
+/// audit trail.
+pub(crate) fn text_body(bytes: &[u8], max: usize) -> Json {
+    Json::String(syncdef_secrets::shown_bytes(bytes, max))
 }
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

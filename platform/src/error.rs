@@ -189,15 +189,28 @@ impl PlatformError {
     }
 }
 
-/// Cuts a body to [`MAX_ERROR_BODY`] bytes on a character boundary.
+/// A body as an error shows it: every secret the process holds redacted (the platform may
+/// echo a credential), then cut to [`MAX_ERROR_BODY`] bytes on a character boundary with a
+/// note of its whole size.
 pub(crate) fn truncate_body(body: &str) -> String {
-    let body = body.trim();
-    if body.len() <= MAX_ERROR_BODY {
-        return body.to_owned();
+    syncdef_secrets::shown_within(body.trim(), MAX_ERROR_BODY).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_are_redacted_and_cut() {
+        let _held = syncdef_secrets::Secret::new("platform-pw-8c4d");
+        assert_eq!(
+            truncate_body(" bad password platform-pw-8c4d\n"),
+            "bad password ***"
+        );
+        let long = "z".repeat(MAX_ERROR_BODY * 3);
+        let cut = truncate_body(&long);
+        assert!(cut.len() <= MAX_ERROR_BODY, "{}", cut.len());
+        assert!(cut.starts_with(&"z".repeat(1900)));
+        assert!(cut.ends_with("; 6144 bytes in all]"), "{cut}");
     }
-    let mut end = MAX_ERROR_BODY;
-    while !body.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes in all)", &body[..end], body.len())
 }

@@ -36,6 +36,9 @@ pub(crate) struct TokenProvider {
     credentials: Credentials,
     skew: Duration,
     current: Mutex<Option<CachedToken>>,
+    /// The HTTP Basic encodings of the client key and secret, held so that they are masked by
+    /// value while the client lives (a token endpoint may echo its `Authorization` header).
+    _basic: Vec<Secret>,
 }
 
 impl TokenProvider {
@@ -46,6 +49,10 @@ impl TokenProvider {
         skew: Duration,
     ) -> Self {
         Self {
+            _basic: syncdef_secrets::basic_auth(
+                &credentials.client_key,
+                &credentials.client_secret,
+            ),
             http,
             url,
             credentials,
@@ -105,7 +112,7 @@ impl TokenProvider {
             return Err(PlatformError::TokenRefused {
                 url: self.url.to_string(),
                 status: status.as_u16(),
-                body: truncate_body(&self.mask(&body)),
+                body: truncate_body(&body),
             });
         }
         let token = parse_token(&body).map_err(|reason| PlatformError::TokenResponse {
@@ -124,17 +131,6 @@ impl TokenProvider {
             value: token.value,
             refresh_at,
         })
-    }
-
-    /// Masks the credentials in a server message, in case the platform echoes them.
-    fn mask(&self, body: &str) -> String {
-        [
-            self.credentials.client_secret.expose(),
-            self.credentials.password.expose(),
-        ]
-        .iter()
-        .filter(|s| s.len() >= 4)
-        .fold(body.to_owned(), |body, secret| body.replace(secret, "***"))
     }
 }
 

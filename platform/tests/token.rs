@@ -302,3 +302,25 @@ async fn debug_output_of_the_client_hides_credentials_and_tokens() {
     }
     assert_eq!(format!("{:?}", Secret::new(PASSWORD)), "Secret(***)");
 }
+
+#[tokio::test]
+async fn an_api_error_echoing_credentials_and_the_token_hides_them() {
+    let server = MockServer::start().await;
+    mount_token(&server, "token-echoed-1").await;
+    let basic = STANDARD.encode(format!("{CLIENT_KEY}:{CLIENT_SECRET}"));
+    Mock::given(method("GET"))
+        .and(path("/api/accounts/1"))
+        .respond_with(ResponseTemplate::new(500).set_body_string(format!(
+            "echo: token-echoed-1 {PASSWORD} {CLIENT_SECRET} Basic {basic}"
+        )))
+        .mount(&server)
+        .await;
+    let client = builder(&server).build().expect("client");
+
+    let error = client.account(AccountId(1)).await.unwrap_err();
+    let shown = format!("{error} {error:?}");
+    assert!(shown.contains("echo: "), "{shown}");
+    for secret in ["token-echoed-1", PASSWORD, CLIENT_SECRET, basic.as_str()] {
+        assert!(!shown.contains(secret), "leaked {secret}: {shown}");
+    }
+}

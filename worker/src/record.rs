@@ -104,7 +104,9 @@ async fn handle(
     let record = match entry.module.read(&core.platform, platform_id).await {
         Ok(record) => record,
         Err(error) => {
-            let message = format!("reading the record from the platform failed: {error}");
+            let message = shown(format!(
+                "reading the record from the platform failed: {error}"
+            ));
             tracing::warn!(entry = %entry.name, id = platform_id, %message, "record failed");
             // A record whose create is unresolved stays so: nothing was learnt of it.
             let unknown = row
@@ -347,7 +349,7 @@ fn settle(
         }
         PushStatus::Failed => {
             let (class, message) = match &outcome.error {
-                Some(e) => (e.class, e.to_string()),
+                Some(e) => (e.class, shown(e.to_string())),
                 None => (
                     ErrorClass::UnknownOutcome,
                     "the push failed without an error".to_owned(),
@@ -384,6 +386,14 @@ fn settle(
                 Some(message),
             ))
         }
+    }
+}
+
+/// A message as the worker logs, reports and stores it: secrets redacted, bounded.
+fn shown(message: String) -> String {
+    match syncdef_secrets::shown(&message) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(shown) => shown,
     }
 }
 

@@ -150,6 +150,7 @@ pub fn print_outcome(outcome: &PushOutcome, format: Format) -> Result<ExitCode, 
             t
         }
     };
+    let text = crate::redacted::text(&text);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     out.write_all(text.as_bytes())
@@ -193,7 +194,7 @@ pub fn run(args: &DryRunArgs) -> Result<ExitCode, Failure> {
     // A stand-in token shows where the real one goes; it is masked like a real one.
     let engine = engine
         .with_transport(Arc::new(transport))
-        .with_token_provider(Arc::new(StaticToken::new("dry-run")));
+        .with_token_provider(Arc::new(StaticToken::placeholder("dry-run")));
     let state = args.record.state();
     let outcome = runtime()?.block_on(engine.push(&args.record.entry, &record, &state));
     print_outcome(&outcome, args.record.format)

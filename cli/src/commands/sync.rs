@@ -237,7 +237,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     };
     let (engine, transport): (Engine, Arc<dyn Transport>) = if args.dry_run {
         (
-            engine.with_token_provider(Arc::new(StaticToken::new("dry-run"))),
+            engine.with_token_provider(Arc::new(StaticToken::placeholder("dry-run"))),
             Arc::new(RecordingTransport::synthesizing()),
         )
     } else {
@@ -340,7 +340,7 @@ fn init_logging() {
     // A second initialisation in the same process is harmless; ignore it.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(io::stderr)
+        .with_writer(crate::redacted::Redacting(io::stderr))
         .with_ansi(false)
         .try_init();
 }
@@ -383,10 +383,10 @@ impl Observer for Bars {
                 if matches!(result, RecordResult::Failed | RecordResult::Unknown)
                     && let Some(bar) = bars.values().next()
                 {
-                    bar.println(format!(
+                    bar.println(crate::redacted::text(&format!(
                         "{entry} {platform_id}: {result:?}: {}",
                         error.unwrap_or("no message")
-                    ));
+                    )));
                 }
             }
             Event::EntryFinished { entry, .. } => {
@@ -416,6 +416,7 @@ fn json_text(text: serde_json::Result<String>) -> Result<String, Failure> {
 }
 
 fn write_out(text: &str) -> Result<(), Failure> {
+    let text = crate::redacted::text(text);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     out.write_all(text.as_bytes())

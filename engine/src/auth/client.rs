@@ -80,6 +80,19 @@ pub struct ClientCredentials {
     pub secret: Option<Secret>,
 }
 
+impl ClientCredentials {
+    /// The HTTP Basic credentials sent to the token endpoint, as [`Secret`]s: held beside the
+    /// credentials, they make a token endpoint's echo of its `Authorization` header masked
+    /// (see [`syncdef_secrets::basic_auth`]). None for a public client without a secret.
+    #[must_use]
+    pub fn basic_auth(&self) -> Vec<Secret> {
+        self.secret
+            .as_ref()
+            .map(|secret| syncdef_secrets::basic_auth(&self.id, secret))
+            .unwrap_or_default()
+    }
+}
+
 /// Environment variable holding the client id.
 pub const CLIENT_ID_VAR: &str = "SYNCDEF_CLIENT_ID";
 /// Environment variable holding the client secret.
@@ -100,11 +113,14 @@ impl ClientCredentials {
         Ok(ClientCredentials { id, secret })
     }
 
-    /// A JSON file `{"client_id": "...", "client_secret": "..."}`.
+    /// A JSON file `{"client_id": "...", "client_secret": "..."}`. On Unix the file must not
+    /// be readable or writable by group or others, as the token store: it holds the secret
+    /// that turns a stolen refresh token into access.
     ///
     /// # Errors
-    /// When the file cannot be read or lacks `client_id`.
+    /// When the file cannot be read, is open to others, or lacks `client_id`.
     pub fn from_file(path: &Path) -> Result<ClientCredentials, AuthError> {
+        check_private(path)?;
         let text = std::fs::read_to_string(path)
             .map_err(|e| AuthError::new(format!("cannot read {}: {e}", path.display())))?;
         let json: serde_json::Value = serde_json::from_str(&text)
@@ -124,4 +140,26 @@ impl ClientCredentials {
             secret,
         })
     }
+}
+
+#[cfg(unix)]
+fn check_private(path: &Path) -> Result<(), AuthError> {
+    use std::os::unix::fs::PermissionsExt;
+    let metadata = std::fs::metadata(path)
+        .map_err(|e| AuthError::new(format!("cannot read {}: {e}", path.display())))?;
+    let mode = metadata.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(AuthError::new(format!(
+            "the client file {} is readable by group or others (mode {mode:o}); run `chmod 600 {}` and try again (and consider rotating the client secret)",
+            path.display(),
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_private(_path: &Path) -> Result<(), AuthError> {
+    // Windows ACLs do not map to mode bits; the file's ACL is the user's responsibility.
+    Ok(())
 }

@@ -183,6 +183,13 @@ impl Exchange {
         let code = params.get("code").ok_or_else(|| {
             AuthError::new("the redirect carries neither `code` nor `error`; run the login again")
         })?;
+        // Held until the exchange is over: the code, the PKCE verifier and the client's Basic
+        // credentials are masked in whatever the token endpoint answers.
+        let _masked = (
+            Secret::new(code.clone()),
+            Secret::new(self.verifier.secret().clone()),
+            self.credentials.basic_auth(),
+        );
         let mut client = BasicClient::new(ClientId::new(self.credentials.id.clone()))
             .set_token_uri(
                 TokenUrl::new(self.settings.token_url.clone())

@@ -15,19 +15,22 @@ pub use oauth::OAuth2Provider;
 pub use secret::Secret;
 pub use store::{FileTokenStore, MemoryTokenStore, StoredTokens, TokenStore};
 
-/// Why no token could be had. Messages never include a token or a secret.
+/// Why no token could be had. Messages never include a token or a secret: a token endpoint's
+/// answer quoted in one may echo them, so [`AuthError::new`] redacts every secret the process
+/// holds and bounds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[error("{}", syncdef_secrets::redact(.message))]
 pub struct AuthError {
     /// What happened and what to do.
     pub message: String,
 }
 
 impl AuthError {
-    /// An error with `message`.
+    /// An error with `message`, secrets redacted.
     pub fn new(message: impl Into<String>) -> Self {
+        let message = message.into();
         AuthError {
-            message: message.into(),
+            message: syncdef_secrets::shown(&message).into_owned(),
         }
     }
 }
@@ -66,9 +69,16 @@ impl TokenProvider for NoToken {
 pub struct StaticToken(Secret);
 
 impl StaticToken {
-    /// A provider of `token`.
+    /// A provider of `token`, registered for redaction by value.
     pub fn new(token: impl Into<String>) -> Self {
         StaticToken(Secret::new(token))
+    }
+
+    /// A provider of a stand-in that is not secret (a dry-run's `dry-run`): masked by name in
+    /// the `Authorization` header like a real token, but not registered by value, so that the
+    /// word is not masked wherever else it appears.
+    pub fn placeholder(token: impl Into<String>) -> Self {
+        StaticToken(Secret::placeholder(token))
     }
 }
 

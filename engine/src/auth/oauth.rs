@@ -28,6 +28,9 @@ pub struct OAuth2Provider {
     store: Arc<dyn super::TokenStore>,
     http: oauth2::reqwest::Client,
     current: Mutex<Option<StoredTokens>>,
+    /// The client's Basic credentials, held so that they are masked by value while the
+    /// provider lives (a token endpoint may echo its `Authorization` header).
+    _basic: Vec<Secret>,
 }
 
 impl std::fmt::Debug for OAuth2Provider {
@@ -51,6 +54,7 @@ impl OAuth2Provider {
         store: Arc<dyn super::TokenStore>,
     ) -> Result<Self, AuthError> {
         Ok(OAuth2Provider {
+            _basic: credentials.basic_auth(),
             settings,
             credentials,
             store,

@@ -1,28 +1,5 @@
-//! A string that never shows itself in `Debug` or `Display`.
+//! The credential type: one for the whole workspace, in `syncdef-secrets`, so that every token
+//! and client secret the engine holds is registered for redaction by value (see
+//! docs/engine.md, "What is masked").
 
-use std::fmt;
-use std::sync::Arc;
-
-/// A token or client secret. `Debug` prints `Secret(***)`; the value is reached only through
-/// [`Secret::expose`], which makes every place that sends it easy to find.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(Arc<str>);
-
-impl Secret {
-    /// Wraps `value`.
-    pub fn new(value: impl Into<String>) -> Self {
-        Secret(Arc::from(value.into()))
-    }
-
-    /// The value, to send it.
-    #[must_use]
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
+pub use syncdef_secrets::Secret;

@@ -143,12 +143,15 @@ pub enum TransportError {
 }
 
 impl fmt::Display for TransportError {
+    /// The reason as it may be shown: a transport's message can quote what a server sent, so
+    /// secrets are redacted and the text bounded.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = |m: &String| syncdef_secrets::shown(m).into_owned();
         match self {
-            TransportError::NotSent(m) => write!(f, "the request could not be sent: {m}"),
-            TransportError::NoAnswer(m) => write!(f, "no answer to the request: {m}"),
-            TransportError::Refused(m) => write!(f, "the request was refused: {m}"),
-            TransportError::NoResponse(m) => write!(f, "no response to play back: {m}"),
+            TransportError::NotSent(m) => write!(f, "the request could not be sent: {}", shown(m)),
+            TransportError::NoAnswer(m) => write!(f, "no answer to the request: {}", shown(m)),
+            TransportError::Refused(m) => write!(f, "the request was refused: {}", shown(m)),
+            TransportError::NoResponse(m) => write!(f, "no response to play back: {}", shown(m)),
         }
     }
 }

@@ -219,6 +219,16 @@ pub enum StateError {
         /// What.
         detail: String,
     },
+    /// The state file could not be made private to its owner (mode 0600).
+    #[error(
+        "cannot make the state {path} private to its owner (mode 0600): {source}; check that you own the file and may write its directory"
+    )]
+    Permissions {
+        /// The state file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// Any other database failure.
     #[error("state {path}: {source}")]
     Database {

@@ -96,6 +96,12 @@ impl SqliteState {
                 ),
             });
         }
+        if mode == Mode::Run {
+            make_private(path).map_err(|source| StateError::Permissions {
+                path: shown.clone(),
+                source,
+            })?;
+        }
         let flags = match mode {
             Mode::Read => OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
             _ => OpenFlags::default(),
@@ -214,7 +220,13 @@ impl SqliteState {
             updated_at: r.get(4)?,
             status,
             error_class: r.get(6)?,
-            last_error: r.get(7)?,
+            // Shown as written now even when an older version stored it: redacted, bounded.
+            last_error: r
+                .get::<_, Option<String>>(7)?
+                .map(|m| match syncdef_secrets::shown(&m) {
+                    std::borrow::Cow::Borrowed(_) => m,
+                    std::borrow::Cow::Owned(shown) => shown,
+                }),
             attempts: r.get(8)?,
             next_attempt_at: r.get(9)?,
             changed_at: r.get(10)?,
@@ -239,6 +251,49 @@ impl SqliteState {
             .map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
+}
+
+/// Makes the state file private to its owner before SQLite opens it: a new file is created
+/// with mode 0600 (SQLite gives its journal the database's mode), an existing one readable or
+/// writable by group or others is tightened to its owner's bits. The state holds external ids
+/// and error messages of the company's records.
+#[cfg(unix)]
+fn make_private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        // An empty file is an empty SQLite database.
+        Ok(_) => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let journals = ["-journal", "-wal", "-shm"].map(|suffix| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        PathBuf::from(name)
+    });
+    for file in std::iter::once(path.to_path_buf()).chain(journals) {
+        let metadata = match std::fs::metadata(&file) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
+        };
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode & 0o700))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn make_private(_path: &Path) -> std::io::Result<()> {
+    // Windows ACLs do not map to mode bits; a file inherits its directory's ACL.
+    Ok(())
 }
 
 fn db(path: &str) -> impl Fn(rusqlite::Error) -> StateError + '_ {
@@ -347,6 +402,9 @@ impl State for SqliteState {
 
     fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError> {
         let status = if failed.unknown { "unknown" } else { "failed" };
+        // The stored error is what `sync status` prints, possibly much later and elsewhere:
+        // secrets redacted and the text bounded, whoever built the message.
+        let message = syncdef_secrets::shown(&failed.message);
         self.lock()
             .execute(
                 "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
@@ -366,7 +424,7 @@ impl State for SqliteState {
                     failed.updated_at,
                     status,
                     failed.class,
-                    failed.message,
+                    message.as_ref(),
                     failed.next_attempt_at,
                     now
                 ],
@@ -648,6 +706,66 @@ mod tests {
         let row = state.record(&key("1")).expect("read").expect("row");
         assert_eq!((row.attempts, row.status), (0, RecordStatus::Done));
         assert_eq!(row.last_error, None);
+    }
+
+    #[test]
+    fn failures_are_stored_redacted_and_bounded() {
+        let _held = syncdef_secrets::Secret::new("stored-secret-4e9a");
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("s.sqlite");
+        let state = SqliteState::open(&path).expect("state");
+        let failed = Failed {
+            class: "externalValidation".into(),
+            message: format!("echo stored-secret-4e9a {}", "m".repeat(1_000_000)),
+            unknown: false,
+            updated_at: None,
+            next_attempt_at: 100,
+        };
+        state.record_failed(&key("1"), &failed, 1).expect("fail");
+        let row = state.record(&key("1")).expect("read").expect("row");
+        let stored = row.last_error.expect("message");
+        assert!(stored.starts_with("echo *** mmm"), "{}", &stored[..40]);
+        assert!(
+            stored.ends_with("bytes shown; 1000024 bytes in all]"),
+            "{}",
+            &stored[stored.len() - 60..]
+        );
+        drop(state);
+        let bytes = std::fs::read(&path).expect("file");
+        assert!(bytes.len() < 200_000, "{} bytes", bytes.len());
+        assert!(!bytes.windows(18).any(|w| w == b"stored-secret-4e9a"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_state_file_is_private_to_its_owner() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("s.sqlite");
+        let state = SqliteState::open(&path).expect("create");
+        state
+            .record_failed(
+                &key("1"),
+                &Failed {
+                    class: "transient".into(),
+                    message: "503".into(),
+                    unknown: false,
+                    updated_at: None,
+                    next_attempt_at: 1,
+                },
+                1,
+            )
+            .expect("write");
+        assert_eq!(mode(&path), 0o600);
+        drop(state);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o664)).expect("chmod");
+        drop(SqliteState::open(&path).expect("open"));
+        assert_eq!(mode(&path), 0o600);
+        // Reading does not change the file.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        drop(SqliteState::open_read_only(&path).expect("read"));
+        assert_eq!(mode(&path), 0o640);
     }
 
     #[test]
