@@ -7,7 +7,10 @@ use syncdef_transform::Value;
 
 use crate::error::{ErrorClass, PushError};
 use crate::extract::{self, Extracted};
-use crate::outcome::MaskedJson;
+use crate::outcome::{MaskedJson, RecordedResponse};
+
+/// How much of an unreadable answer to a create its error message quotes.
+const ANSWER_SHOWN: usize = 2048;
 use crate::plan::{CallPlan, OperationKind};
 use crate::push::run::Run;
 use crate::push::send::Answer;
@@ -74,19 +77,20 @@ pub(crate) fn extract(
         } else {
             ErrorClass::Configuration
         };
-        PushError::new(
-            class,
-            format!(
-                "the external system accepted the {step} (HTTP {}), but {why}; the answer is kept in the audit trail{}",
-                answer.response().status,
-                if kind == OperationKind::Create {
-                    "; the record may exist there: unknown: check the record in the external system before retrying"
-                } else {
-                    ""
-                }
-            ),
-        )
-        .at(step)
+        let mut message = format!(
+            "the external system accepted the {step} (HTTP {}), but {why}",
+            answer.response().status
+        );
+        if kind == OperationKind::Create {
+            // Whoever resolves the record reads this message, often from a worker's state, far
+            // from the audit trail: the answer goes with it, masked and cut short.
+            let shown = RecordedResponse::new(&answer.received).body.to_string();
+            message.push_str("; the record may exist there: unknown: check the record in the external system before retrying; the answer was: ");
+            message.push_str(&syncdef_secrets::shown_within(&shown, ANSWER_SHOWN));
+        } else {
+            message.push_str("; the answer is in the audit trail");
+        }
+        PushError::new(class, message).at(step)
     };
     let Some(template) = &call.response else {
         // Without a response template nothing is read from the body.

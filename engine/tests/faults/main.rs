@@ -742,6 +742,10 @@ async fn a_created_answer_the_response_template_cannot_read_is_unknown_not_confi
     );
     let message = &outcome.error.as_ref().expect("an error").message;
     assert!(message.contains("fix the template"), "{message}");
+    assert!(
+        message.contains(r#""success":"maybe""#),
+        "the answer goes with the message: {message}"
+    );
     // The raw answer stays in the audit trail for whoever resolves the record.
     let answer = outcome.exchanges[0].response.as_ref().expect("the answer");
     assert_eq!(answer.body["success"], "maybe");
