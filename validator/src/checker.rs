@@ -21,6 +21,7 @@ type Check = fn(&Context, &mut Sink);
 /// Each rule with a check of its own, in code order.
 const CHECKS: &[(Rule, Check)] = &[
     (Rule::UnknownKey, rules::unknown_key::check),
+    (Rule::MisspeltKey, rules::misspelt_key::check),
     (
         Rule::MalformedOperationRef,
         rules::malformed_operation_ref::check,

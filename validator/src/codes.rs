@@ -68,6 +68,7 @@ rule_codes! {
     "SD109" => unknown_key::UnknownKey,
     "SD110" => missing_sync_section::MissingSyncSection,
     "SD111" => file_too_large::FileTooLarge,
+    "SD112" => misspelt_key::MisspeltKey,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef,
     "SD202" => unknown_operation_path::UnknownOperationPath,

@@ -266,6 +266,10 @@ fn method_schema(section: &str, description: &str, operation_ref: &Value) -> Val
         "schemasTransformer".into(),
         json!({ "$ref": "#/definitions/templates" }),
     );
+    properties.insert(
+        "statements".into(),
+        json!({ "description": "The vendor's statements: accepted, not executed by syncdef." }),
+    );
     json!({
         "type": "object",
         "description": description,

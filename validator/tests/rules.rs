@@ -69,6 +69,7 @@ rule_tests! {
     sd109_unknown_key => "SD109",
     sd110_missing_sync_section => "SD110",
     sd110_misspelt_sync_section => "SD110" in "SD110_misspelt",
+    sd112_misspelt_key => "SD112",
     sd201_malformed_operation_ref => "SD201",
     sd202_unknown_operation_path => "SD202",
     sd203_method_not_on_path => "SD203",
@@ -148,4 +149,19 @@ fn every_rule_with_a_fixture_has_a_test() {
             assert!(tested, "{name} has no test");
         }
     }
+}
+
+#[test]
+fn a_misspelt_pre_action_key_is_an_error_and_supplies_no_token() {
+    // `preSyncronizationAction` is read as `preSynchronizationAction`, so its content is
+    // checked, but the platform never runs it: the update's `$.syncToken` has no supplier.
+    let report = lint("misspelt_pre_action.yaml");
+    let mut codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, ["SD112", "SD405"]);
+    assert!(
+        report
+            .diagnostics()
+            .all(|d| d.severity == syncdef_validator::Severity::Error)
+    );
 }

@@ -5,6 +5,7 @@ use crate::node::{Member, Node, NodeKind};
 use crate::operation_ref::OperationRef;
 use crate::pointer;
 
+use super::keys::{self, ACTION_KEYS, ENTRY_KEYS, PULL_KEYS, PUSH_KEYS};
 use super::problem::{LoadProblem, ProblemKind};
 use super::spanned::{Spanned, Text};
 use super::sync::{
@@ -50,6 +51,27 @@ struct Builder {
 }
 
 /// A `Text` for a key.
+/// The key `f` is read as in `object`: itself, or the defined key it is a near miss of.
+fn key_as<'m>(
+    f: &'m Member,
+    known: &[&'static str],
+    object: &Node,
+) -> (&'m str, Option<&'static str>) {
+    match keys::near_miss(&f.key.name, known, |k| object.get(k).is_some()) {
+        Some(meant) => (meant, Some(meant)),
+        None => (&f.key.name, None),
+    }
+}
+
+/// The record of a key the format does not define (`meant`: the key it was read as).
+fn unknown(f: &Member, pointer: String, meant: Option<&'static str>) -> UnknownField {
+    UnknownField {
+        key: key_text(f),
+        pointer,
+        meant,
+    }
+}
+
 fn key_text(m: &Member) -> Text {
     Text {
         value: m.key.name.to_string(),
@@ -139,18 +161,23 @@ impl Builder {
         };
         for f in members {
             let p = child(ptr, &f.key.name);
-            match &*f.key.name {
+            let (name, meant) = key_as(f, ENTRY_KEYS, &m.value);
+            if meant.is_some() {
+                entry.unknown.push(unknown(f, p.clone(), meant));
+            }
+            match name {
                 "description" => entry.description = self.text(&f.value, &p, "`description`"),
                 "module" => entry.module = self.text(&f.value, &p, "`module`"),
                 "push" => entry.push = self.push(&f.value, &p),
                 "pull" => entry.pull = self.pull(&f.value, &p),
-                _ => entry.unknown.push(UnknownField {
-                    key: key_text(f),
-                    pointer: p,
-                }),
+                _ => entry.unknown.push(unknown(f, p, None)),
             }
         }
-        if m.value.get("module").is_none() {
+        // A near miss was read as the key it means: reported as misspelt, not as missing.
+        let has = |key: &str| {
+            m.value.get(key).is_some() || entry.unknown.iter().any(|u| u.meant == Some(key))
+        };
+        if !has("module") {
             self.missing(
                 m,
                 ptr,
@@ -158,7 +185,7 @@ impl Builder {
                 "add `module:` naming the platform module, e.g. `module: Accounts`",
             );
         }
-        if m.value.get("push").is_none() && m.value.get("pull").is_none() {
+        if !has("push") && !has("pull") {
             self.missing(
                 m,
                 ptr,
@@ -181,11 +208,15 @@ impl Builder {
         };
         for f in members {
             let p = child(ptr, &f.key.name);
-            match &*f.key.name {
+            let (name, meant) = key_as(f, PUSH_KEYS, node);
+            if meant.is_some() {
+                push.common.unknown.push(unknown(f, p.clone(), meant));
+            }
+            match name {
                 "create" => push.create = self.operation(f, p),
                 "update" => push.update = self.operation(f, p),
                 "delete" => push.delete = self.operation(f, p),
-                _ => self.common(f, p, &mut push.common),
+                _ => self.common(name, f, p, &mut push.common),
             }
         }
         Some(push)
@@ -202,17 +233,22 @@ impl Builder {
         };
         for f in members {
             let p = child(ptr, &f.key.name);
-            match &*f.key.name {
+            let (name, meant) = key_as(f, PULL_KEYS, node);
+            if meant.is_some() {
+                pull.common.unknown.push(unknown(f, p.clone(), meant));
+            }
+            match name {
                 "read" => pull.read = self.operation(f, p),
                 "batchRead" => pull.batch_read = self.operation(f, p),
-                _ => self.common(f, p, &mut pull.common),
+                _ => self.common(name, f, p, &mut pull.common),
             }
         }
         Some(pull)
     }
 
-    fn common(&mut self, f: &Member, p: String, common: &mut MethodCommon) {
-        match &*f.key.name {
+    /// A key common to `push` and `pull`, read as `name`.
+    fn common(&mut self, name: &str, f: &Member, p: String, common: &mut MethodCommon) {
+        match name {
             "preSynchronizationAction" => {
                 common.pre_actions = self.actions(&f.value, &p, "`preSynchronizationAction`")
             }
@@ -223,10 +259,10 @@ impl Builder {
                 common.templates_span = Some(f.value.span);
                 common.templates = self.templates(&f.value, &p);
             }
-            _ => common.unknown.push(UnknownField {
-                key: key_text(f),
-                pointer: p,
-            }),
+            // The vendor's format names `statements` beside actions without saying what they
+            // do; they are accepted and not executed (docs/engine.md).
+            "statements" => {}
+            _ => common.unknown.push(unknown(f, p, None)),
         }
     }
 
@@ -267,7 +303,11 @@ impl Builder {
         };
         for f in members {
             let p = child(&ptr, &f.key.name);
-            match &*f.key.name {
+            let (name, meant) = key_as(f, ACTION_KEYS, &m.value);
+            if meant.is_some() {
+                action.unknown.push(unknown(f, p.clone(), meant));
+            }
+            match name {
                 "type" => {
                     action.kind = self.text(&f.value, &p, "`type`").map(|t| {
                         let kind = match t.as_str() {
@@ -290,13 +330,11 @@ impl Builder {
                         Spanned::new(placement, t.span)
                     });
                 }
-                _ => action.unknown.push(UnknownField {
-                    key: key_text(f),
-                    pointer: p,
-                }),
+                _ => action.unknown.push(unknown(f, p, None)),
             }
         }
-        if m.value.get("type").is_none() {
+        if m.value.get("type").is_none() && !action.unknown.iter().any(|u| u.meant == Some("type"))
+        {
             self.missing(m, &ptr, "`type`", "add `type: ApiPath` (call an external path) or `type: ApiSynchronization` (synchronize another entry first)");
         }
         if matches!(

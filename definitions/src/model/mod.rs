@@ -5,6 +5,7 @@ mod problem;
 mod spanned;
 mod sync;
 
+pub mod keys;
 pub use problem::{LoadProblem, ProblemKind};
 pub use spanned::{Spanned, Text};
 pub use sync::{

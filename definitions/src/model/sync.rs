@@ -208,4 +208,8 @@ pub struct UnknownField {
     pub key: Text,
     /// JSON pointer of the value.
     pub pointer: String,
+    /// The defined key it is a near miss of (`preSynchronizationAction` for
+    /// `preSyncronizationAction`): its value was read as that key's, so that its content is
+    /// checked, and the key is reported as misspelt. `None` for a key that is simply unknown.
+    pub meant: Option<&'static str>,
 }

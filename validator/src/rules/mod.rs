@@ -19,6 +19,7 @@ pub mod method_not_on_path;
 pub mod missing_security;
 pub mod missing_sync_section;
 pub mod missing_template;
+pub mod misspelt_key;
 pub mod non_utf8_input;
 pub mod request_body_mismatch;
 pub(crate) mod security;

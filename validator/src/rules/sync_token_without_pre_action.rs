@@ -1,11 +1,10 @@
 //! `SyncTokenWithoutPreAction`: a template reads `$.syncToken` but no pre-action supplies it.
 
-use syncdef_definitions::model::ActionIn;
+use syncdef_definitions::model::{Action, ActionIn};
 
 use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Sink};
 use crate::rule::declare_rule;
-use crate::suggest::did_you_mean;
 
 declare_rule! {
     /// ## What it does
@@ -46,15 +45,16 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
-        // An action with a misspelt `in`, or a misspelt `preSynchronizationAction` key, is
-        // already reported (SD502, SD109) and is most likely the supplier: no second finding.
-        let supplied = info.actions().any(|(pre, action)| {
-            pre && matches!(
+        // An action with a misspelt `in` is already reported (SD502) and is most likely the
+        // supplier: no second finding. Actions under a misspelt `preSynchronizationAction`
+        // (SD112) supply nothing: the platform never runs them.
+        let supplied = supplying_pre_actions(info).any(|action| {
+            matches!(
                 action.placement.as_ref().map(|p| &p.value),
                 Some(ActionIn::Body | ActionIn::Unknown(_))
             )
         });
-        if supplied || misspelt_pre_actions(info) {
+        if supplied {
             continue;
         }
         for template in &info.templates {
@@ -71,7 +71,8 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     }
 }
 
-fn misspelt_pre_actions(info: &EntryInfo) -> bool {
+/// The pre-actions the platform runs: those under a correctly spelt key.
+fn supplying_pre_actions<'a>(info: &EntryInfo<'a>) -> impl Iterator<Item = &'a Action> {
     let commons = [
         info.entry.push.as_ref().map(|p| &p.common),
         info.entry.pull.as_ref().map(|p| &p.common),
@@ -79,6 +80,10 @@ fn misspelt_pre_actions(info: &EntryInfo) -> bool {
     commons
         .into_iter()
         .flatten()
-        .flat_map(|c| &c.unknown)
-        .any(|u| did_you_mean(u.key.as_str(), ["preSynchronizationAction"]).is_some())
+        .filter(|c| {
+            !c.unknown
+                .iter()
+                .any(|u| u.meant == Some("preSynchronizationAction"))
+        })
+        .flat_map(|c| &c.pre_actions)
 }

@@ -1,6 +1,7 @@
 //! `UnknownKey`: a key of the `synchronization` section is not one the format defines.
 
 use syncdef_definitions::model::UnknownField;
+use syncdef_definitions::model::keys::{ACTION_KEYS, ENTRY_KEYS, PULL_KEYS, PUSH_KEYS};
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
@@ -9,52 +10,31 @@ use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
-    /// Reports keys of the `synchronization` section that the format does not define, with a
-    /// did-you-mean when the key is close to a known one (`preSyncronizationAction`). Keys starting
-    /// with `x-` are extensions and never reported.
+    /// Reports keys of the `synchronization` section that the format does not define and that
+    /// are no near miss of a defined key (those are errors: SD112), with a did-you-mean when
+    /// one is close. Keys starting with `x-` are extensions and never reported.
 ///
     /// ## Why is this bad?
-    /// A misspelt key is ignored by the platform: the action, template or path it holds silently
-    /// never runs.
-///
+    /// A key the platform does not know is ignored: what it holds silently never happens.
+    ///
     /// ## Example
     /// ```yaml
     /// push:
     ///   create: "/v3/company/{realmId}/customer/post"
-    ///   preSyncronizationAction:
-    ///     SyncToken: {type: ApiPath, path: "/v3/company/{realmId}/customer/{IntegrationId}/get"}
+    ///   retryPolicy: daily
     /// ```
-///
+    ///
     /// ## Use instead
     /// ```yaml
     /// push:
     ///   create: "/v3/company/{realmId}/customer/post"
-    ///   preSynchronizationAction:
-    ///     SyncToken: {type: ApiPath, path: "/v3/company/{realmId}/customer/{IntegrationId}/get"}
+    ///   x-retryPolicy: daily   # an extension, kept for other tools
     /// ```
     pub struct UnknownKey {
         title: "a key of the `synchronization` section is not one the format defines",
         severity: Warning,
     }
 }
-
-const ENTRY_KEYS: &[&str] = &["description", "module", "push", "pull"];
-const PUSH_KEYS: &[&str] = &[
-    "create",
-    "update",
-    "delete",
-    "preSynchronizationAction",
-    "postSynchronizationAction",
-    "schemasTransformer",
-];
-const PULL_KEYS: &[&str] = &[
-    "read",
-    "batchRead",
-    "preSynchronizationAction",
-    "postSynchronizationAction",
-    "schemasTransformer",
-];
-const ACTION_KEYS: &[&str] = &["type", "path", "schema", "in"];
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
@@ -73,7 +53,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 }
 
 fn report(sink: &mut Sink, unknown: &[UnknownField], known: &[&str], owner: &str) {
-    for field in unknown {
+    for field in unknown.iter().filter(|f| f.meant.is_none()) {
         let key = field.key.as_str();
         // `x-` keys are vendor extensions, as in OpenAPI.
         if key.starts_with("x-") {
