@@ -1506,3 +1506,37 @@ async fn syncdef_toml_and_the_instance_override_the_extension_field_by_field() {
         "the instance's 1 attempt"
     );
 }
+
+#[tokio::test]
+async fn vendor_style_paths_with_placeholders_in_paths_push_where_they_say() {
+    // The vendor's documentation writes `{IntegrationId}` in `paths` itself; such a definition
+    // lints clean, so it must push to the URL it names.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../catalog/business-central-odata/definition.yaml");
+    let text = std::fs::read_to_string(&path)
+        .expect("the catalog definition")
+        .replace(
+            "/Customer(No='{customerNo}'):",
+            "/Customer(No='{IntegrationId}'):",
+        )
+        .replace("- name: customerNo", "- name: IntegrationId");
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(etag("W/\"1\""))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"No": "C0042"})))
+        .mount(&server)
+        .await;
+    let outcome = connect(&common::load("vendor.yaml", text), &server.uri())
+        .push("Account", &account(), &updating("C0042"))
+        .await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
+    let patch = &requests(&server, "PATCH").await[0];
+    assert!(
+        patch.url.path().ends_with("/Customer(No='C0042')"),
+        "{}",
+        patch.url
+    );
+}

@@ -49,7 +49,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             for binding in &bindings {
                 let filler = site.text.value.get(binding.range.clone()).unwrap_or("");
                 let copied = filler == format!("{{{}}}", binding.param);
-                if !copied || ctx.is_server_variable(binding.param) {
+                // A parameter named like a placeholder (the vendor writes
+                // `/customer/{IntegrationId}` in `paths`) is filled by that placeholder.
+                if !copied || ctx.is_server_variable(binding.param) || is_placeholder(binding.param)
+                {
                     continue;
                 }
                 let d = sink
@@ -68,4 +71,13 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             }
         }
     }
+}
+
+/// Whether a path parameter is named like a placeholder the engine fills: `IntegrationId`, or
+/// `<Entry>.IntegrationId` (an unknown entry is SD302's to report).
+fn is_placeholder(param: &str) -> bool {
+    param == "IntegrationId"
+        || param
+            .strip_suffix(".IntegrationId")
+            .is_some_and(|entry| !entry.is_empty() && !entry.contains('.'))
 }
