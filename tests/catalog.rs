@@ -139,6 +139,32 @@ fn the_catalog_lints_clean() {
     assert_eq!(report["summary"]["warnings"], json!(0), "{}", out.stdout);
 }
 
+/// Every definition lints clean with every sample record of its entries' modules given with
+/// `--sample`: what the engine renders of the catalog's own records fits the schemas.
+#[test]
+fn the_catalog_lints_clean_with_its_own_sample_records() {
+    let records = records();
+    for definition in definitions() {
+        let entries = definition.doc["synchronization"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        for record in &records {
+            let mut args = vec!["lint".to_owned(), "--deny-warnings".to_owned()];
+            for (entry, body) in &entries {
+                if body["module"] == record.module {
+                    args.push("--sample".to_owned());
+                    args.push(format!("{entry}={}", record.path));
+                }
+            }
+            args.push(definition.path.clone());
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = syncdef(&refs);
+            assert_eq!(out.code, 0, "{args:?}\n{}\n{}", out.stdout, out.stderr);
+        }
+    }
+}
+
 /// Every push path (create, update) of every entry, for every sample record of the entry's
 /// module: rendered by the engine's dry-run, snapshotted, and checked against the definition.
 #[test]

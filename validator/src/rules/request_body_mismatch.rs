@@ -221,7 +221,9 @@ fn push(
 }
 
 /// What a request template is applied to: the record under its root, the server variables'
-/// defaults, and stand-ins for the external id and the pre-action value.
+/// defaults, and stand-ins for the external id, the pre-action value and the external ids of
+/// related records (`$.related.<Entry>.IntegrationId`: the engine refuses to send a body whose
+/// related id is unknown, so the rendering assumes each is known).
 fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
     let mut vars = Map::new();
     for server in ctx
@@ -251,5 +253,15 @@ fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
     input.insert("serverVariables".into(), Value::Object(vars));
     input.insert("externalId".into(), Value::String("1".into()));
     input.insert("syncToken".into(), Value::String("1".into()));
+    let related: Map<String, Value> = ctx
+        .entries
+        .iter()
+        .map(|e| {
+            let mut ids = Map::new();
+            ids.insert("IntegrationId".into(), Value::String("1".into()));
+            (e.name().to_owned(), Value::Object(ids))
+        })
+        .collect();
+    input.insert("related".into(), Value::Object(related));
     Value::Object(input)
 }
