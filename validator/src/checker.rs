@@ -101,6 +101,10 @@ const CHECKS: &[(Rule, Check)] = &[
     (Rule::MissingSecurity, rules::missing_security::check),
     (Rule::UnknownRecordField, rules::unknown_record_field::check),
     (
+        Rule::UnfilteredBillingAddress,
+        rules::unfiltered_billing_address::check,
+    ),
+    (
         Rule::RequestBodyMismatch,
         rules::request_body_mismatch::check,
     ),

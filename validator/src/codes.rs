@@ -108,6 +108,7 @@ rule_codes! {
     "SD804" => external_id_not_convertible::ExternalIdNotConvertible,
     "SD805" => external_id_not_convertible::ExternalIdMayNotConvert,
     "SD806" => unknown_action_response_field::UnknownActionResponseField,
+    "SD807" => unfiltered_billing_address::UnfilteredBillingAddress,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

@@ -108,6 +108,7 @@ rule_tests! {
     sd804_external_id_not_convertible => "SD804",
     sd805_external_id_may_not_convert => "SD805",
     sd806_unknown_action_response_field => "SD806",
+    sd807_unfiltered_billing_address => "SD807",
 }
 
 #[test]

@@ -46,6 +46,8 @@ pub(crate) struct PathRead {
     /// The member under `member` (`IntegrationId` in `$.related.Account.IntegrationId`), with
     /// its place in the file.
     pub field: Option<(String, Span)>,
+    /// The path as written (`$.account.addresses[0].city`).
+    pub path: String,
 }
 
 /// A template of an entry, analysed once for every rule.
@@ -229,6 +231,7 @@ fn analyse_tree(
             root_span: at(root, root_range),
             member_span: member.map(|(m, r)| at(m, r)),
             field: field.map(|(f, r)| (f.to_owned(), at(f, r))),
+            path: path_text.to_owned(),
         });
     }
     (Vec::new(), reads, Some(compiled))

@@ -27,6 +27,7 @@ pub mod sync_token_without_pre_action;
 pub mod template_syntax_error;
 pub mod undeclared_scope;
 pub mod undeclared_server_variable;
+pub mod unfiltered_billing_address;
 pub mod unknown_action_placement;
 pub mod unknown_action_response_field;
 pub mod unknown_action_type;
