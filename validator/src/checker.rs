@@ -105,6 +105,10 @@ const CHECKS: &[(Rule, Check)] = &[
         rules::unfiltered_billing_address::check,
     ),
     (
+        Rule::ResponseContractMismatch,
+        rules::response_contract_mismatch::check,
+    ),
+    (
         Rule::RequestBodyMismatch,
         rules::request_body_mismatch::check,
     ),

@@ -109,6 +109,7 @@ rule_codes! {
     "SD805" => external_id_not_convertible::ExternalIdMayNotConvert,
     "SD806" => unknown_action_response_field::UnknownActionResponseField,
     "SD807" => unfiltered_billing_address::UnfilteredBillingAddress,
+    "SD808" => response_contract_mismatch::ResponseContractMismatch,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

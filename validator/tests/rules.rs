@@ -109,6 +109,7 @@ rule_tests! {
     sd805_external_id_may_not_convert => "SD805",
     sd806_unknown_action_response_field => "SD806",
     sd807_unfiltered_billing_address => "SD807",
+    sd808_response_contract_mismatch => "SD808",
 }
 
 #[test]

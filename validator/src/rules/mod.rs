@@ -22,6 +22,7 @@ pub mod missing_template;
 pub mod misspelt_key;
 pub mod non_utf8_input;
 pub mod request_body_mismatch;
+pub mod response_contract_mismatch;
 pub(crate) mod security;
 pub mod sync_token_without_pre_action;
 pub mod template_syntax_error;
