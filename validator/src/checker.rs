@@ -23,6 +23,10 @@ const CHECKS: &[(Rule, Check)] = &[
     (Rule::UnknownKey, rules::unknown_key::check),
     (Rule::MisspeltKey, rules::misspelt_key::check),
     (
+        Rule::InvalidServerVariable,
+        rules::invalid_server_variable::check,
+    ),
+    (
         Rule::MalformedOperationRef,
         rules::malformed_operation_ref::check,
     ),

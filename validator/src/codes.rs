@@ -69,6 +69,7 @@ rule_codes! {
     "SD110" => missing_sync_section::MissingSyncSection,
     "SD111" => file_too_large::FileTooLarge,
     "SD112" => misspelt_key::MisspeltKey,
+    "SD113" => invalid_server_variable::InvalidServerVariable,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef,
     "SD202" => unknown_operation_path::UnknownOperationPath,

@@ -333,9 +333,15 @@ impl Builder {
                 _ => action.unknown.push(unknown(f, p, None)),
             }
         }
-        if m.value.get("type").is_none() && !action.unknown.iter().any(|u| u.meant == Some("type"))
-        {
+        let has = |key: &str| {
+            m.value.get(key).is_some() || action.unknown.iter().any(|u| u.meant == Some(key))
+        };
+        if !has("type") {
             self.missing(m, &ptr, "`type`", "add `type: ApiPath` (call an external path) or `type: ApiSynchronization` (synchronize another entry first)");
+        }
+        // Without a path the action can do nothing: the engine refuses to load it.
+        if !has("path") {
+            self.missing(m, &ptr, "`path`", "add `path:`: the operation an `ApiPath` action calls (`/customer/{IntegrationId}/get`), or the entry an `ApiSynchronization` action pushes (`Account`)");
         }
         if matches!(
             action.kind,

@@ -12,6 +12,7 @@ pub mod foreign_template_root;
 pub mod incomplete_header_action;
 pub mod incomplete_oauth_flow;
 pub mod invalid_openapi;
+pub mod invalid_server_variable;
 pub mod invalid_sync_structure;
 pub mod invalid_syntax;
 pub mod malformed_operation_ref;
