@@ -36,6 +36,7 @@
 
 pub mod de;
 pub mod definition;
+pub mod extension;
 pub mod load;
 pub mod model;
 pub mod node;

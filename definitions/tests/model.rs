@@ -129,7 +129,10 @@ fn structural_problems_are_all_reported_and_located() {
     let sync = def.sync.as_ref().expect("the section is still modelled");
     let account = sync.entry("Account").expect("Account");
     // `modul` is a near miss of `module`: read as it, and kept to be reported as misspelt.
-    assert_eq!(account.module.as_ref().map(|m| m.as_str()), Some("Accounts"));
+    assert_eq!(
+        account.module.as_ref().map(|m| m.as_str()),
+        Some("Accounts")
+    );
     assert_eq!(account.unknown[0].key.as_str(), "modul");
     assert_eq!(account.unknown[0].meant, Some("module"));
     let push = account.push.as_ref().expect("push");

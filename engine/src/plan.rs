@@ -37,6 +37,17 @@ pub enum OperationKind {
     Delete,
 }
 
+impl From<syncdef_definitions::extension::Operation> for OperationKind {
+    fn from(operation: syncdef_definitions::extension::Operation) -> Self {
+        use syncdef_definitions::extension::Operation;
+        match operation {
+            Operation::Create => OperationKind::Create,
+            Operation::Update => OperationKind::Update,
+            Operation::Delete => OperationKind::Delete,
+        }
+    }
+}
+
 impl OperationKind {
     /// The key in the definition, also the template prefix and the step name.
     #[must_use]

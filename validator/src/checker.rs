@@ -26,6 +26,7 @@ const CHECKS: &[(Rule, Check)] = &[
         Rule::InvalidServerVariable,
         rules::invalid_server_variable::check,
     ),
+    (Rule::InvalidExtension, rules::invalid_extension::check),
     (
         Rule::MalformedOperationRef,
         rules::malformed_operation_ref::check,

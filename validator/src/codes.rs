@@ -70,6 +70,7 @@ rule_codes! {
     "SD111" => file_too_large::FileTooLarge,
     "SD112" => misspelt_key::MisspeltKey,
     "SD113" => invalid_server_variable::InvalidServerVariable,
+    "SD114" => invalid_extension::InvalidExtension,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef,
     "SD202" => unknown_operation_path::UnknownOperationPath,

@@ -71,6 +71,7 @@ rule_tests! {
     sd110_misspelt_sync_section => "SD110" in "SD110_misspelt",
     sd112_misspelt_key => "SD112",
     sd113_invalid_server_variable => "SD113",
+    sd114_invalid_extension => "SD114",
     sd201_malformed_operation_ref => "SD201",
     sd202_unknown_operation_path => "SD202",
     sd203_method_not_on_path => "SD203",

@@ -5,25 +5,22 @@
 //! since you read its token": the engine re-runs the pre-actions (which read the token again)
 //! and sends the update once more.
 
-use serde::Deserialize;
 use serde_json::Value as Json;
+use syncdef_definitions::extension::{CodeStep, code_steps};
 
 use crate::extract::ResponseBody;
 use crate::transport::HttpResponse;
 
 /// One way an external system reports a conflict: a status and, optionally, a body value.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConflictRule {
     /// The HTTP status (412, 409, 400, ...).
     pub status: u16,
     /// Where in the JSON body the code is: `$`, then `.member`, `[n]` or `[*]` steps
     /// (`$.Fault.Error[*].code`). Without it the status alone decides.
-    #[serde(default)]
     pub path: Option<String>,
     /// The values at `path` that mean a conflict (compared as text: `"5010"` matches the
     /// number 5010 too). Without it any value found at `path` does.
-    #[serde(default)]
     pub equals: Vec<String>,
 }
 
@@ -38,14 +35,6 @@ impl ConflictRule {
         }
     }
 
-    /// Checks `path` once, at load.
-    pub(crate) fn validate(&self) -> Result<(), String> {
-        if let Some(path) = &self.path {
-            steps(path).map_err(|e| format!("conflict rule for status {}: {e}", self.status))?;
-        }
-        Ok(())
-    }
-
     /// Whether `response` (its body parsed as `json`) is a conflict by this rule.
     #[must_use]
     pub fn matches(&self, response: &HttpResponse, json: Option<&Json>) -> bool {
@@ -55,7 +44,7 @@ impl ConflictRule {
         let Some(path) = &self.path else {
             return true;
         };
-        let (Some(json), Ok(steps)) = (json, steps(path)) else {
+        let (Some(json), Ok(steps)) = (json, code_steps(path)) else {
             return false;
         };
         let mut found = Vec::new();
@@ -85,85 +74,24 @@ pub(crate) fn find<'r>(
         .find(|r| r.path.is_none() || r.matches(response, body.json().ok()))
 }
 
-#[derive(Debug, PartialEq)]
-enum Step {
-    Member(String),
-    Index(usize),
-    All,
-}
-
-/// The steps of a path like `$.Fault.Error[*].code`: the small JSONPath subset a code lookup
-/// needs (no filters or recursion, so a hostile definition cannot make matching expensive).
-fn steps(path: &str) -> Result<Vec<Step>, String> {
-    let rest = path
-        .strip_prefix('$')
-        .ok_or_else(|| format!("`{path}` must start with `$`"))?;
-    let mut out = Vec::new();
-    let mut chars = rest.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '.' => {
-                let start = i + 1;
-                let mut end = rest.len();
-                while let Some(&(j, n)) = chars.peek() {
-                    if n == '.' || n == '[' {
-                        end = j;
-                        break;
-                    }
-                    chars.next();
-                }
-                let name = &rest[start..end];
-                if name.is_empty() {
-                    return Err(format!("`{path}` has an empty member name"));
-                }
-                out.push(Step::Member(name.to_owned()));
-            }
-            '[' => {
-                let start = i + 1;
-                let end = rest[start..]
-                    .find(']')
-                    .map(|j| start + j)
-                    .ok_or_else(|| format!("`{path}` has an unclosed `[`"))?;
-                let inner = &rest[start..end];
-                out.push(if inner == "*" {
-                    Step::All
-                } else {
-                    Step::Index(inner.parse().map_err(|_| {
-                        format!("`{path}`: `[{inner}]` is neither `[*]` nor an index")
-                    })?)
-                });
-                while chars.peek().is_some_and(|&(j, _)| j <= end) {
-                    chars.next();
-                }
-            }
-            other => {
-                return Err(format!(
-                    "`{path}`: unexpected `{other}`; use `.member`, `[n]` or `[*]` steps"
-                ));
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn select<'j>(json: &'j Json, steps: &[Step], out: &mut Vec<&'j Json>) {
+fn select<'j>(json: &'j Json, steps: &[CodeStep], out: &mut Vec<&'j Json>) {
     let Some((first, rest)) = steps.split_first() else {
         out.push(json);
         return;
     };
     match (first, json) {
-        (Step::Member(name), Json::Object(map)) => {
+        (CodeStep::Member(name), Json::Object(map)) => {
             if let Some(v) = map.get(name) {
                 select(v, rest, out);
             }
         }
-        (Step::Index(i), Json::Array(items)) => {
+        (CodeStep::Index(i), Json::Array(items)) => {
             if let Some(v) = items.get(*i) {
                 select(v, rest, out);
             }
         }
-        (Step::All, Json::Array(items)) => items.iter().for_each(|v| select(v, rest, out)),
-        (Step::All, Json::Object(map)) => map.values().for_each(|v| select(v, rest, out)),
+        (CodeStep::All, Json::Array(items)) => items.iter().for_each(|v| select(v, rest, out)),
+        (CodeStep::All, Json::Object(map)) => map.values().for_each(|v| select(v, rest, out)),
         _ => {}
     }
 }
@@ -206,22 +134,5 @@ mod tests {
         let rule = ConflictRule::precondition_failed();
         assert!(rule.matches(&response(412), None));
         assert!(!rule.matches(&response(409), None));
-    }
-
-    #[test]
-    fn paths_are_checked() {
-        assert!(steps("Fault.code").is_err());
-        assert!(steps("$.a[").is_err());
-        assert!(steps("$.a[x]").is_err());
-        assert!(steps("$..a").is_err());
-        assert_eq!(
-            steps("$.a[0][*].b").unwrap(),
-            vec![
-                Step::Member("a".into()),
-                Step::Index(0),
-                Step::All,
-                Step::Member("b".into())
-            ]
-        );
     }
 }

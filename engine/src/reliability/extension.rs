@@ -18,18 +18,21 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
-use serde::Deserialize;
 use syncdef_definitions::Definition;
+use syncdef_definitions::extension::{self as spec, Extension};
 
 use super::conflict::ConflictRule;
 use super::idempotency::IdempotencyKey;
-use super::lookup::{Lookup, LookupSpec};
-use super::rate_limit::{RateLimitPolicy, RateLimitSpec};
-use super::retry::{RetryPolicy, RetrySpec};
+use super::lookup::Lookup;
+use super::overrides::RetryOverrides;
+use super::rate_limit::RateLimitPolicy;
+use super::retry::RetryPolicy;
+use crate::plan::OperationKind;
 
 /// The top-level key of the extension.
-pub const EXTENSION_KEY: &str = "x-syncdef";
+pub const EXTENSION_KEY: &str = spec::EXTENSION_KEY;
 
 /// What a definition declares about its external system's behaviour, defaults filled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,63 +61,78 @@ impl Default for Reliability {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Spec {
-    retry: Option<RetrySpec>,
-    rate_limit: Option<RateLimitSpec>,
-    conflicts: Option<Vec<ConflictRule>>,
-    idempotency: Option<IdempotencyKey>,
-    lookup: Option<BTreeMap<String, LookupSpec>>,
-}
-
 impl Reliability {
-    /// Reads `x-syncdef` from `definition` (defaults when absent).
+    /// Reads `x-syncdef` from `definition` (defaults when absent) with the reader the linter
+    /// uses ([`Extension::read`]), so that what the linter passes loads here.
     ///
     /// # Errors
     /// A message naming the extension member that is wrong.
     pub fn from_definition(definition: &Definition) -> Result<Reliability, String> {
-        let Some(node) = definition.root.get(EXTENSION_KEY) else {
+        let read = Extension::read(definition).map_err(|errors| {
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        let Some(extension) = read else {
             return Ok(Reliability::default());
         };
-        let at = |e: String| {
-            format!(
-                "`{EXTENSION_KEY}` (line {}): {e}",
-                definition
-                    .source
-                    .line_index()
-                    .line_col(definition.source.text(), node.span.start)
-                    .line
-            )
-        };
-        let spec: Spec = serde_json::from_value(node.to_json())
-            .map_err(|e| at(format!("{e}; see docs/reliability.md for its schema")))?;
+        Ok(Reliability::from(extension))
+    }
+}
+
+impl From<Extension> for Reliability {
+    /// The policies of a checked extension: each member over its default.
+    fn from(extension: Extension) -> Reliability {
         let d = Reliability::default();
-        let conflicts = spec.conflicts.unwrap_or(d.conflicts);
-        for rule in &conflicts {
-            rule.validate().map_err(at)?;
-        }
-        if let Some(key) = &spec.idempotency
-            && key.name.trim().is_empty()
-        {
-            return Err(at("`idempotency.name` is empty".into()));
-        }
-        let mut lookups = BTreeMap::new();
-        for (entry, lookup) in spec.lookup.unwrap_or_default() {
-            lookups.insert(entry.clone(), lookup.lookup(&entry).map_err(at)?);
-        }
-        Ok(Reliability {
-            lookups,
-            retry: spec
-                .retry
-                .map_or(Ok(d.retry), RetrySpec::policy)
-                .map_err(at)?,
-            rate_limit: spec
-                .rate_limit
-                .map_or(Ok(d.rate_limit), RateLimitSpec::policy)
-                .map_err(at)?,
+        let retry = extension.retry.map_or(d.retry, |r| {
+            RetryOverrides {
+                max_attempts: r.max_attempts,
+                initial_backoff: r.initial_backoff_ms.map(Duration::from_millis),
+                max_backoff: r.max_backoff_ms.map(Duration::from_millis),
+                deadline: r.deadline_ms.map(Duration::from_millis),
+                statuses: r.statuses,
+            }
+            .over(&RetryPolicy::default())
+        });
+        let rate_limit = extension
+            .rate_limit
+            .map_or(d.rate_limit, |r| RateLimitPolicy {
+                key: r.key,
+                requests_per_minute: r.requests_per_minute,
+                concurrency: r.concurrency,
+            });
+        let conflicts = extension.conflicts.map_or(d.conflicts, |rules| {
+            rules
+                .into_iter()
+                .map(|r| ConflictRule {
+                    status: r.status,
+                    path: r.path,
+                    equals: r.equals,
+                })
+                .collect()
+        });
+        let idempotency = extension.idempotency.map(|k| IdempotencyKey {
+            placement: k.placement,
+            name: k.name,
+            operations: k.operations.map_or_else(
+                || vec![OperationKind::Create],
+                |ops| ops.into_iter().map(OperationKind::from).collect(),
+            ),
+        });
+        let lookups = extension
+            .lookup
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(entry, l)| (entry, Lookup::from(l)))
+            .collect();
+        Reliability {
+            retry,
+            rate_limit,
             conflicts,
-            idempotency: spec.idempotency,
-        })
+            idempotency,
+            lookups,
+        }
     }
 }

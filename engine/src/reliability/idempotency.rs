@@ -6,38 +6,28 @@
 //! version of the same record always gets the same key (a worker's later re-push is recognised
 //! too), and a changed record gets a new one (it is a new request, not a repeat).
 
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use syncdef_transform::Value;
 use url::Url;
 
 use crate::plan::OperationKind;
 
-/// Where the key goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KeyPlacement {
-    /// A query parameter (`?requestid=...`).
-    Query,
-    /// A request header (`Idempotency-Key: ...`).
-    Header,
-}
+/// Where the key goes: a query parameter (`?requestid=...`) or a request header.
+pub use syncdef_definitions::extension::KeyPlacement;
 
 /// `x-syncdef.idempotency`: how the external system accepts an idempotency key.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdempotencyKey {
     /// Query parameter or header.
-    #[serde(rename = "in")]
     pub placement: KeyPlacement,
     /// Its name (`requestid`).
     pub name: String,
     /// The operations that carry it. Default: `[create]`, the only one a lost answer can
     /// duplicate.
-    #[serde(default = "creates")]
     pub operations: Vec<OperationKind>,
 }
 
+#[cfg(test)]
 fn creates() -> Vec<OperationKind> {
     vec![OperationKind::Create]
 }

@@ -13,41 +13,10 @@
 //!       ids: $.QueryResponse.Customer[*].Id
 //! ```
 
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
 use serde_json::Value as Json;
+use syncdef_definitions::extension::{LookupSpec, query_parts};
 
-/// How a body value is written inside a query: the quoting rules of the query language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Quote {
-    /// OData (`$filter`, Business Central): `'O''Brien'`.
-    Odata,
-    /// QuickBooks' query language: `'O\'Brien'`.
-    Quickbooks,
-}
-
-impl Quote {
-    /// `text` as a string literal of the language.
-    #[must_use]
-    pub fn literal(self, text: &str) -> String {
-        let escaped = match self {
-            Quote::Odata => text.replace('\'', "''"),
-            Quote::Quickbooks => text.replace('\\', "\\\\").replace('\'', "\\'"),
-        };
-        ["'", &escaped, "'"].concat()
-    }
-}
-
-/// One part of a query parameter's value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum QueryPart {
-    /// Written as it is.
-    Text(String),
-    /// `{body.A.B}`: the create body's member `A.B`, as a literal of the language.
-    Body(Vec<String>),
-}
+pub use syncdef_definitions::extension::{QueryPart, Quote};
 
 /// One entry's lookup, as declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,74 +31,25 @@ pub struct Lookup {
     pub ids: String,
 }
 
-/// `x-syncdef.lookup.<Entry>` as written.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct LookupSpec {
-    path: String,
-    #[serde(default)]
-    query: BTreeMap<String, String>,
-    quote: Quote,
-    ids: String,
-}
-
-impl LookupSpec {
-    /// The lookup of `entry`, its placeholders parsed.
-    pub fn lookup(self, entry: &str) -> Result<Lookup, String> {
-        let at = |e: String| format!("`lookup.{entry}`: {e}");
-        if !self.path.ends_with("/get") {
-            return Err(at(format!(
-                "`path: {}` must name a GET operation (`…/get`): a lookup only reads",
-                self.path
-            )));
-        }
-        if !self.ids.starts_with('$') {
-            return Err(at(format!(
-                "`ids: {}` must be a JSONPath starting at `$`",
-                self.ids
-            )));
-        }
-        let mut query = Vec::new();
-        for (name, text) in self.query {
-            let parts = parse_parts(&text).map_err(|e| at(format!("`query.{name}`: {e}")))?;
-            query.push((name, parts));
-        }
-        Ok(Lookup {
-            path: self.path,
+impl From<LookupSpec> for Lookup {
+    /// A checked lookup declaration (`Extension::read` has refused malformed placeholders, so
+    /// a query text that still does not parse is kept as plain text).
+    fn from(spec: LookupSpec) -> Lookup {
+        let query = spec
+            .query
+            .into_iter()
+            .map(|(name, text)| {
+                let parts = query_parts(&text).unwrap_or_else(|_| vec![QueryPart::Text(text)]);
+                (name, parts)
+            })
+            .collect();
+        Lookup {
+            path: spec.path,
             query,
-            quote: self.quote,
-            ids: self.ids,
-        })
-    }
-}
-
-fn parse_parts(text: &str) -> Result<Vec<QueryPart>, String> {
-    let mut parts = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        if open > 0 {
-            parts.push(QueryPart::Text(rest[..open].to_owned()));
+            quote: spec.quote,
+            ids: spec.ids,
         }
-        let after = &rest[open + 1..];
-        let close = after
-            .find('}')
-            .ok_or_else(|| format!("`{{` at {} is not closed", text.len() - rest.len() + open))?;
-        let name = &after[..close];
-        let path = name
-            .strip_prefix("body.")
-            .filter(|p| !p.is_empty() && p.split('.').all(|m| !m.is_empty()))
-            .ok_or_else(|| {
-                format!("`{{{name}}}` is not a placeholder: write `{{body.Member}}` for a member of the create's body")
-            })?;
-        parts.push(QueryPart::Body(
-            path.split('.').map(str::to_owned).collect(),
-        ));
-        rest = &after[close + 1..];
     }
-    if !rest.is_empty() {
-        parts.push(QueryPart::Text(rest.to_owned()));
-    }
-    Ok(parts)
 }
 
 impl Lookup {
@@ -165,18 +85,18 @@ impl Lookup {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use serde_json::json;
 
     fn spec(query: &str, quote: Quote) -> Lookup {
-        LookupSpec {
+        Lookup::from(LookupSpec {
             path: "/query/get".into(),
             query: BTreeMap::from([("query".into(), query.into())]),
             quote,
             ids: "$.QueryResponse.Customer[*].Id".into(),
-        }
-        .lookup("Account")
-        .expect("valid")
+        })
     }
 
     #[test]
@@ -209,23 +129,5 @@ mod tests {
                 .expect_err("nothing to search by")
                 .contains("`BillAddr.City`")
         );
-    }
-
-    #[test]
-    fn malformed_declarations_are_refused_by_name() {
-        let bad = |query: &str, path: &str, ids: &str| {
-            LookupSpec {
-                path: path.into(),
-                query: BTreeMap::from([("q".into(), query.into())]),
-                quote: Quote::Odata,
-                ids: ids.into(),
-            }
-            .lookup("Account")
-            .expect_err("refused")
-        };
-        assert!(bad("a = {body.X", "/q/get", "$.x").contains("not closed"));
-        assert!(bad("a = {X}", "/q/get", "$.x").contains("{body.Member}"));
-        assert!(bad("a", "/q/post", "$.x").contains("GET"));
-        assert!(bad("a", "/q/get", "x").contains("JSONPath"));
     }
 }

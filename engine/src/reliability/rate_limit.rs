@@ -15,7 +15,6 @@ use std::time::Duration;
 // tokio's clock: the same as std's at run time, and pausable in tests.
 use tokio::time::Instant;
 
-use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The limits of one external account, and which server variables identify the account.
@@ -35,32 +34,6 @@ impl RateLimitPolicy {
     #[must_use]
     pub fn is_unlimited(&self) -> bool {
         self.requests_per_minute.is_none() && self.concurrency.is_none()
-    }
-}
-
-/// `x-syncdef.rateLimit` as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct RateLimitSpec {
-    #[serde(default)]
-    key: Vec<String>,
-    requests_per_minute: Option<u32>,
-    concurrency: Option<u32>,
-}
-
-impl RateLimitSpec {
-    pub fn policy(self) -> Result<RateLimitPolicy, String> {
-        if self.requests_per_minute == Some(0) || self.concurrency == Some(0) {
-            return Err(
-                "`rateLimit.requestsPerMinute` and `rateLimit.concurrency` must be at least 1 (leave one out for no limit)"
-                    .into(),
-            );
-        }
-        Ok(RateLimitPolicy {
-            key: self.key,
-            requests_per_minute: self.requests_per_minute,
-            concurrency: self.concurrency,
-        })
     }
 }
 

@@ -7,9 +7,6 @@
 
 use std::time::{Duration, SystemTime};
 
-use serde::Deserialize;
-
-use super::overrides::RetryOverrides;
 use crate::transport::HttpResponse;
 
 /// How a failed request is retried. Per definition (`x-syncdef.retry`), replaced per instance
@@ -269,44 +266,6 @@ fn last_succeeded(result: AttemptResult) -> bool {
     matches!(result, AttemptResult::Answered { status, .. } if (200..300).contains(&status))
 }
 
-/// `x-syncdef.retry` as written: durations in milliseconds.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct RetrySpec {
-    max_attempts: Option<u32>,
-    initial_backoff_ms: Option<u64>,
-    max_backoff_ms: Option<u64>,
-    deadline_ms: Option<u64>,
-    statuses: Option<Vec<u16>>,
-}
-
-impl RetrySpec {
-    /// The policy: these fields over the defaults, as every other settings layer is laid.
-    pub fn policy(self) -> Result<RetryPolicy, String> {
-        if self.max_attempts == Some(0) {
-            return Err("`retry.maxAttempts` must be at least 1 (1 means no retry)".into());
-        }
-        if let Some(s) = self
-            .statuses
-            .iter()
-            .flatten()
-            .find(|s| !(400..600).contains(*s))
-        {
-            return Err(format!(
-                "`retry.statuses` holds {s}; only error statuses (4xx, 5xx) can be retried"
-            ));
-        }
-        let layer = RetryOverrides {
-            max_attempts: self.max_attempts,
-            initial_backoff: self.initial_backoff_ms.map(Duration::from_millis),
-            max_backoff: self.max_backoff_ms.map(Duration::from_millis),
-            deadline: self.deadline_ms.map(Duration::from_millis),
-            statuses: self.statuses,
-        };
-        Ok(layer.over(&RetryPolicy::default()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,20 +298,6 @@ mod tests {
         }
         // With full jitter the first wait never exceeds the initial backoff.
         assert!((0..100).all(|_| p.backoff(1) <= Duration::from_millis(100)));
-    }
-
-    #[test]
-    fn spec_refuses_zero_attempts_and_success_statuses() {
-        let spec = RetrySpec {
-            max_attempts: Some(0),
-            ..RetrySpec::default()
-        };
-        assert!(spec.policy().is_err());
-        let spec = RetrySpec {
-            statuses: Some(vec![200]),
-            ..RetrySpec::default()
-        };
-        assert!(spec.policy().is_err());
     }
 
     fn answered(status: u16) -> Attempt {

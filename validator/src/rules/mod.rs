@@ -11,6 +11,7 @@ pub mod file_too_large;
 pub mod foreign_template_root;
 pub mod incomplete_header_action;
 pub mod incomplete_oauth_flow;
+pub mod invalid_extension;
 pub mod invalid_openapi;
 pub mod invalid_server_variable;
 pub mod invalid_sync_structure;

@@ -1,0 +1,195 @@
+//! Lint-clean means push-correct: every mutant of the catalog definitions that the linter lets
+//! through (no error) is loaded by the engine and dry-runs every push of every entry over the
+//! catalog's sample records without a configuration error. A mutant the engine or a dry-run
+//! refuses must have been refused by the linter first.
+//!
+//! Mutants: every single-line deletion of each catalog YAML definition, and every scalar value
+//! of its `synchronization` section and `x-syncdef` replaced by a neighbour (a digit changed,
+//! a letter dropped). `AGREEMENT_STRIDE=n` takes every n-th mutant (default 1: all).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use syncdef_definitions::{Definition, SourceFile};
+use syncdef_engine::{Engine, ErrorClass, Intent, RecordState, RecordingTransport, StaticToken};
+use syncdef_transform::Value;
+use syncdef_validator::{RuleSettings, Severity, lint_definition};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn catalog() -> Vec<(String, String)> {
+    [
+        "quickbooks-online",
+        "business-central",
+        "business-central-odata",
+    ]
+    .iter()
+    .map(|system| {
+        let path = root().join("catalog").join(system).join("definition.yaml");
+        let text = std::fs::read_to_string(&path).expect("the catalog definition");
+        ((*system).to_owned(), text)
+    })
+    .collect()
+}
+
+/// The catalog's sample records by module, as the platform API returns them.
+fn samples() -> Vec<(&'static str, Value)> {
+    ["account-acme-eur", "invoice-acme-eur"]
+        .iter()
+        .map(|name| {
+            let path = root().join("catalog/records").join(format!("{name}.json"));
+            let text = std::fs::read_to_string(&path).expect("the sample record");
+            let module = if name.starts_with("account") {
+                "Accounts"
+            } else {
+                "Invoices"
+            };
+            (module, Value::from_json_str(&text).expect("JSON"))
+        })
+        .collect()
+}
+
+/// Every line deletion of `text`, and every line whose scalar value is nudged.
+fn mutants(text: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let mut deleted = lines.clone();
+        deleted.remove(i);
+        out.push((
+            format!("line {} deleted: {trimmed}", i + 1),
+            deleted.join("\n"),
+        ));
+        if let Some(nudged) = nudge(line) {
+            let mut changed = lines.clone();
+            changed[i] = &nudged;
+            out.push((
+                format!("line {} changed: {}", i + 1, nudged.trim_start()),
+                changed.join("\n"),
+            ));
+        }
+    }
+    out
+}
+
+/// `key: value` with its value's first digit changed, or its last letter dropped.
+fn nudge(line: &str) -> Option<String> {
+    let (key, value) = line.split_once(": ")?;
+    if value.is_empty() || value.starts_with('{') || value.starts_with('[') {
+        return None;
+    }
+    if let Some(at) = value.find(|c: char| c.is_ascii_digit()) {
+        let digit = value[at..].chars().next()?;
+        let other = if digit == '9' {
+            '0'
+        } else {
+            (digit as u8 + 1) as char
+        };
+        let mut v = value.to_owned();
+        v.replace_range(at..=at, &other.to_string());
+        return Some(format!("{key}: {v}"));
+    }
+    let at = value.rfind(|c: char| c.is_ascii_alphabetic())?;
+    let mut v = value.to_owned();
+    v.remove(at);
+    Some(format!("{key}: {v}"))
+}
+
+/// Why the engine refuses `text`, which the linter let through; `None` when it agrees.
+async fn disagreement(name: &str, text: &str, samples: &[(&str, Value)]) -> Option<String> {
+    let Ok(definition) = Definition::load(SourceFile::new(name, text)) else {
+        return None;
+    };
+    let diagnostics = lint_definition(&definition, &RuleSettings::default(), true);
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return None;
+    }
+    let limits = syncdef_transform::Limits::default();
+    let engine =
+        match Engine::load_linted(&definition, diagnostics, &Default::default(), &limits) {
+            Ok(loaded) => loaded.engine,
+            Err(refused) => return Some(format!("the engine refuses it: {refused}")),
+        }
+        .with_transport(Arc::new(RecordingTransport::synthesizing()))
+        .with_token_provider(Arc::new(StaticToken::new("stand-in")));
+    let entries: Vec<(String, String)> = definition
+        .sync
+        .iter()
+        .flat_map(|s| &s.entries)
+        .filter_map(|e| Some((e.key.value.clone(), e.module.as_ref()?.value.clone())))
+        .collect();
+    for (entry, module) in &entries {
+        for (record_module, record) in samples {
+            if module != record_module {
+                continue;
+            }
+            let mut state = RecordState::new();
+            for (other, _) in &entries {
+                state = state.with_related(other, "1");
+            }
+            for (kind, state) in [
+                ("create", state.clone()),
+                ("update", state.clone().with_external_id("1")),
+                (
+                    "delete",
+                    state
+                        .clone()
+                        .with_external_id("1")
+                        .with_intent(Intent::Delete),
+                ),
+            ] {
+                let has = engine.plan().entry(entry).is_some_and(|e| {
+                    e.has(match kind {
+                        "create" => syncdef_engine::OperationKind::Create,
+                        "update" => syncdef_engine::OperationKind::Update,
+                        _ => syncdef_engine::OperationKind::Delete,
+                    })
+                });
+                if !has {
+                    continue;
+                }
+                let outcome = engine.push(entry, record, &state).await;
+                if let Some(error) = outcome
+                    .error
+                    .filter(|e| e.class == ErrorClass::Configuration)
+                {
+                    return Some(format!("the {kind} of `{entry}` fails: {error}"));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn what_lints_clean_loads_and_dry_runs_without_a_configuration_error() {
+    let stride: usize = std::env::var("AGREEMENT_STRIDE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let samples = samples();
+    let mut failures = Vec::new();
+    let mut tried = 0;
+    for (system, text) in catalog() {
+        for (what, mutant) in mutants(&text).into_iter().step_by(stride) {
+            tried += 1;
+            if let Some(why) = disagreement(&system, &mutant, &samples).await {
+                failures.push(format!("{system}, {what}: lint is clean, but {why}"));
+            }
+        }
+    }
+    assert!(tried > 100, "only {tried} mutants");
+    assert!(
+        failures.is_empty(),
+        "{} of {tried} mutants lint clean and then fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
