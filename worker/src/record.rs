@@ -83,15 +83,7 @@ async fn handle(
     let key = RecordKey::new(&entry.name, platform_id);
     let row = core.state.record(&key)?;
     let now = core.now();
-    let finds_out = row.as_ref().is_some_and(|r| {
-        let kept_key = r
-            .create
-            .as_ref()
-            .is_some_and(|c| c.idempotency_key.is_some());
-        core.engine
-            .plan()
-            .finds_out_unknown_create(&entry.name, kept_key)
-    });
+    let finds_out = row.as_ref().is_some_and(|r| finds_out(core, entry, r));
     if let Some(skip) =
         skip_without_reading(row.as_ref(), trigger, now, core.options.force, finds_out)
     {
