@@ -47,6 +47,7 @@ mod received;
 pub mod reliability;
 pub mod render;
 mod request;
+mod request_check;
 mod run;
 mod servers;
 pub mod state;
@@ -63,7 +64,8 @@ pub use outcome::{
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use reliability::{
     ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,
-    RateLimitPolicy, RateLimits, RecordLimits, Reliability, RetryOverrides, RetryPolicy,
+    RateLimitPolicy, RateLimits, RecordLimits, Reliability, RequestValidation, RetryOverrides,
+    RetryPolicy,
 };
 pub use state::{Intent, RecordState};
 pub use transport::{

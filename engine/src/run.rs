@@ -232,6 +232,7 @@ impl Run {
         let bytes = Bytes::from(text.into_bytes());
         let shown = MaskedJson::from_sent(bytes.clone());
         self.template(Arc::clone(&call.request_name), shown.clone());
+        call.check_body(&bytes)?;
         Ok(Some(Body { bytes, shown }))
     }
 

@@ -24,6 +24,7 @@ pub mod output;
 pub mod platform;
 pub mod push_config;
 pub mod report;
+pub mod request_schema;
 pub mod rule;
 pub mod rules;
 pub mod schema;

@@ -9,6 +9,7 @@
 //!   conflicts:
 //!     - {status: 400, path: "$.Fault.Error[*].code", equals: ["5010"]}
 //!   idempotency: {in: query, name: requestid, operations: [create]}
+//!   requestValidation: {skip: [Invoice]}
 //! ```
 
 use serde::Deserialize;
@@ -33,6 +34,22 @@ pub struct Reliability {
     pub conflicts: Vec<ConflictRule>,
     /// The idempotency key the system accepts, if any.
     pub idempotency: Option<IdempotencyKey>,
+    /// Which entries' request bodies are not checked against their schemas before sending.
+    pub request_validation: RequestValidation,
+}
+
+/// `x-syncdef.requestValidation`: every rendered request body is checked against its
+/// operation's request body schema before it is sent, unless its entry is listed in `skip`.
+/// The way out is per entry, not global, because a schema stricter than the external system
+/// (a limit the vendor has since raised) usually concerns one object type; the other entries
+/// keep the check.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RequestValidation {
+    /// Entry names (`Invoice`) whose bodies are sent unchecked. The names are checked against
+    /// the `synchronization` section when the definition is compiled.
+    #[serde(default)]
+    pub skip: Vec<String>,
 }
 
 impl Default for Reliability {
@@ -42,6 +59,7 @@ impl Default for Reliability {
             rate_limit: RateLimitPolicy::default(),
             conflicts: vec![ConflictRule::precondition_failed()],
             idempotency: None,
+            request_validation: RequestValidation::default(),
         }
     }
 }
@@ -53,6 +71,7 @@ struct Spec {
     rate_limit: Option<RateLimitSpec>,
     conflicts: Option<Vec<ConflictRule>>,
     idempotency: Option<IdempotencyKey>,
+    request_validation: Option<RequestValidation>,
 }
 
 impl Reliability {
@@ -97,6 +116,7 @@ impl Reliability {
                 .map_err(at)?,
             conflicts,
             idempotency: spec.idempotency,
+            request_validation: spec.request_validation.unwrap_or_default(),
         })
     }
 }
