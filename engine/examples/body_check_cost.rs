@@ -88,6 +88,9 @@ fn main() {
     time("validate: is_valid", n, || {
         black_box(schema.is_valid(black_box(&parsed)));
     });
+    time("in place: is_valid_text", n, || {
+        black_box(schema.is_valid_text(black_box(&text)));
+    });
     time("parse + is_valid", n, || {
         let v: serde_json::Value = serde_json::from_slice(black_box(&bytes)).expect("the fixture");
         black_box(schema.is_valid(&v));

@@ -10,13 +10,13 @@
 //!
 //! Cost: the schema is converted (by the validator's conversion, the one SD802 uses) and
 //! compiled once per operation when the definition is compiled. Per push, the body text is
-//! parsed into a `serde_json::Value` (the `jsonschema` crate validates only that type) and
-//! given to the validator's `is_valid`, which stops at the first violation and builds no
-//! error. Only a failing body is validated again to collect every violation and locate them in
-//! the definition. The parse was chosen over converting the template's output: the template
-//! writes the body as text without building a value (`Template::apply_to_json`), so a
-//! conversion would need a second evaluation that builds one first; docs/benchmarks.md
-//! ("Request body validation") has the measurements.
+//! validated in place (`RequestBodySchema::is_valid_text`: one scan into an index of its
+//! values, then the `jsonschema` crate's `is_valid`, which stops at the first violation and
+//! builds no error). Building a `serde_json::Value` of the body, by parsing the text or by
+//! converting the template's output, cost several times more than the whole budget (the
+//! allocation of every string and map); docs/benchmarks.md ("Request body validation") has the
+//! measurements. Only a failing body is parsed and validated again, to collect every violation
+//! and locate them in the definition.
 
 use std::sync::Arc;
 
@@ -74,6 +74,13 @@ impl RequestCheck {
     /// Whether `body` (the rendered JSON text) fits the schema; a configuration error naming
     /// each violation's pointer, rule and template key when it does not.
     pub fn check(&self, operation: &OperationRef, body: &[u8]) -> Result<(), PushError> {
+        // The hot path: the text validated in place. A body that fails (or that the in-place
+        // reader does not take) is parsed the ordinary way for the detailed answer.
+        if let Ok(text) = std::str::from_utf8(body)
+            && self.schema.is_valid_text(text) == Some(true)
+        {
+            return Ok(());
+        }
         let value: serde_json::Value = match serde_json::from_slice(body) {
             Ok(v) => v,
             Err(e) => {

@@ -16,13 +16,18 @@ use syncdef_definitions::model::TemplateSource;
 use syncdef_definitions::{Node, Span};
 
 use crate::context::Template;
+
+mod text;
 use crate::typecheck::openapi::{Direction, convert_document, json_content_schema};
 use crate::typecheck::shape::producer;
+use text::{Indexed, TextJson};
 
 /// The compiled JSON request body schema of one operation. `Send + Sync`: one per operation,
 /// shared by every push.
 pub struct RequestBodySchema {
     validator: jsonschema::Validator,
+    /// The same schema compiled for JSON text validated in place (no value built).
+    text: jsonschema::Validator<TextJson>,
 }
 
 impl fmt::Debug for RequestBodySchema {
@@ -52,19 +57,32 @@ impl RequestBodySchema {
         let body = operation.get("requestBody")?;
         let schema = json_content_schema(root, body)?;
         let doc = convert_document(root, schema, Direction::Request);
-        Some(
-            jsonschema::options()
-                .with_draft(jsonschema::Draft::Draft202012)
-                .build(&doc)
-                .map(|validator| RequestBodySchema { validator })
-                .map_err(|e| format!("its request body schema does not compile: {e}")),
-        )
+        let compiled = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(&doc)
+            .and_then(|validator| {
+                jsonschema::options_for::<TextJson>()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .build(&doc)
+                    .map(|text| RequestBodySchema { validator, text })
+            })
+            .map_err(|e| format!("its request body schema does not compile: {e}"));
+        Some(compiled)
     }
 
     /// Whether `body` fits the schema; stops at the first violation.
     #[must_use]
     pub fn is_valid(&self, body: &Value) -> bool {
         self.validator.is_valid(body)
+    }
+
+    /// Whether the JSON text `body` fits the schema, read in place: one scan into an index of
+    /// its values, no allocation per string or map (the cheap check a push makes). `None` when
+    /// the text is not one JSON value.
+    #[must_use]
+    pub fn is_valid_text(&self, body: &str) -> Option<bool> {
+        let indexed = Indexed::new(body)?;
+        Some(self.text.is_valid(indexed.root()))
     }
 
     /// Every violation of the schema by `body`, in the validator's order.
@@ -292,6 +310,19 @@ synchronization:
         assert!(schema.is_valid(&json!({"Name": "abc"})));
         let body = json!({"Name": "abcdefg", "Size": 4});
         assert!(!schema.is_valid(&body));
+        // Read in place, the text gives the same answers.
+        assert_eq!(
+            schema.is_valid_text(r#"{"Name":"abc","Size":3}"#),
+            Some(true)
+        );
+        assert_eq!(schema.is_valid_text(&body.to_string()), Some(false));
+        assert_eq!(schema.is_valid_text(r#"{"Name":"ab\u0063de"}"#), Some(true));
+        assert_eq!(
+            schema.is_valid_text(r#"{"Name":"ab\u0063def"}"#),
+            Some(false)
+        );
+        assert_eq!(schema.is_valid_text("{}"), Some(false));
+        assert_eq!(schema.is_valid_text("{"), None);
         let mut found = schema.violations(&body);
         found.sort_by(|a, b| a.pointer.cmp(&b.pointer));
         assert_eq!(
