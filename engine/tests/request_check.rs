@@ -241,3 +241,69 @@ proptest! {
         }
     }
 }
+
+/// The QuickBooks customer create's request body schema, as the engine compiles it.
+fn customer_schema() -> syncdef_validator::request_schema::RequestBodySchema {
+    let definition = Definition::load(SourceFile::new(
+        "quickbooks.yaml",
+        catalog_text("quickbooks-online"),
+    ))
+    .expect("loads");
+    let operation = definition
+        .root
+        .pointer("/paths/~1customer/post")
+        .expect("the create operation")
+        .clone();
+    syncdef_validator::request_schema::RequestBodySchema::of_operation(&definition.root, &operation)
+        .expect("a request body")
+        .expect("compiles")
+}
+
+fn body_value() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::Bool),
+        any::<i32>().prop_map(|n| json!(n)),
+        (-1e6f64..1e6).prop_map(|f| json!(f)),
+        "\\PC{0,12}".prop_map(serde_json::Value::String),
+        "[\"\\\\\t\n:a-z]{0,6}".prop_map(serde_json::Value::String),
+        "[0-9]{1,4}".prop_map(serde_json::Value::String),
+    ];
+    let names = prop_oneof![
+        Just("DisplayName"),
+        Just("CompanyName"),
+        Just("BillAddr"),
+        Just("Line1"),
+        Just("PrimaryEmailAddr"),
+        Just("Address"),
+        Just("CurrencyRef"),
+        Just("value"),
+        Just("Taxable"),
+        Just("Id"),
+        Just("Un\"known"),
+    ];
+    leaf.prop_recursive(4, 32, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            prop::collection::btree_map(names.clone(), inner, 0..6).prop_map(|m| {
+                serde_json::Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The body read in place from its text gets the answer the parsed body gets, compact or
+    /// indented.
+    #[test]
+    fn the_text_read_in_place_agrees_with_the_parsed_body(body in body_value()) {
+        let schema = customer_schema();
+        let expected = schema.is_valid(&body);
+        let compact = body.to_string();
+        prop_assert_eq!(schema.is_valid_text(&compact), Some(expected), "{}", compact);
+        let pretty = serde_json::to_string_pretty(&body).expect("JSON");
+        prop_assert_eq!(schema.is_valid_text(&pretty), Some(expected), "{}", pretty);
+    }
+}
