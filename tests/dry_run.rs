@@ -272,3 +272,49 @@ fn a_template_reading_a_missing_related_id_stops_before_sending() {
         run.stdout
     );
 }
+
+#[test]
+fn a_body_that_breaks_its_schema_is_shown_but_not_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("account.json");
+    let name = "A".repeat(602);
+    std::fs::write(
+        &record,
+        serde_json::json!({"id": 42, "name": name, "corpEmail": "billing@acme.test"}).to_string(),
+    )
+    .unwrap();
+    let run = syncdef(&[
+        "dry-run",
+        "catalog/quickbooks-online/definition.yaml",
+        "--entry",
+        "Account",
+        "--record",
+        &record.display().to_string(),
+        "--var",
+        "realmId=4620816365",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("the output is JSON");
+    let error = &json["outcome"]["error"];
+    assert_eq!(error["class"], "configuration", "{json:#}");
+    let message = error["message"].as_str().expect("a message");
+    for part in [
+        "`/DisplayName`: maxLength 500, the value has 602 characters",
+        "`createRequest` key `DisplayName`",
+        "definition.yaml line ",
+        "nothing was sent",
+    ] {
+        assert!(message.contains(part), "{part:?} not in {message}");
+    }
+    // The rendered body is in the audit trail; no request was made.
+    assert_eq!(json["requests"], serde_json::json!([]), "{json:#}");
+    assert_eq!(json["outcome"]["templates"][0]["name"], "createRequest");
+    assert_eq!(
+        json["outcome"]["templates"][0]["output"]["DisplayName"]
+            .as_str()
+            .map(|s| s.chars().count()),
+        Some(602)
+    );
+}

@@ -599,3 +599,47 @@ async fn a_client_file_readable_by_others_is_refused() {
     .await;
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_whose_body_breaks_its_schema_fails_alone_and_is_not_sent() {
+    let mut data = Data::generate(5, 0);
+    if let Some(account) = data.accounts.get_mut(&3) {
+        account["name"] = Value::from("A".repeat(602));
+    }
+    let platform = Platform::start(data).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let run = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(run.code, 1, "failures exit 1: {}", run.stderr);
+    // The four others are pushed; the long name never reaches QuickBooks.
+    assert_eq!(books.creates("Customer"), 4);
+    assert!(books.id_of("Customer", &"A".repeat(602)).is_none());
+    let json = syncdef(strings(&[
+        "sync",
+        "status",
+        "--state",
+        &state.display().to_string(),
+        "--format",
+        "json",
+    ]))
+    .await;
+    let report: Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(report["counts"]["Account"]["failed"], 1, "{report:#}");
+    assert_eq!(report["counts"]["Account"]["done"], 4, "{report:#}");
+    let problem = &report["problems"][0];
+    assert_eq!(problem["platformId"], "3");
+    assert_eq!(problem["errorClass"], "configuration");
+    let text = problem.to_string();
+    assert!(
+        text.contains("maxLength 500, the value has 602 characters"),
+        "{problem:#}"
+    );
+    assert!(text.contains("/DisplayName"), "{problem:#}");
+}

@@ -32,6 +32,17 @@ pub struct Extension {
     pub idempotency: Option<IdempotencySpec>,
     /// `lookup`, by entry name.
     pub lookup: Option<BTreeMap<String, LookupSpec>>,
+    /// `requestValidation`.
+    pub request_validation: Option<RequestValidationSpec>,
+}
+
+/// `x-syncdef.requestValidation`: the entries whose request bodies are sent unchecked.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RequestValidationSpec {
+    /// Entry names of the `synchronization` section.
+    #[serde(default)]
+    pub skip: Vec<String>,
 }
 
 /// `x-syncdef.retry`: durations in milliseconds.
@@ -275,6 +286,19 @@ impl Extension {
             .flat_map(|s| &s.entries)
             .map(|e| e.key.value.as_str())
             .collect();
+        let skipped = self.request_validation.iter().flat_map(|r| &r.skip);
+        for (i, entry) in skipped.enumerate() {
+            if !entries.is_empty() && !entries.contains(&entry.as_str()) {
+                let index = i.to_string();
+                refuse(
+                    &["requestValidation", "skip", &index],
+                    format!(
+                        "the definition has no entry `{entry}` (it has: {})",
+                        entries.join(", ")
+                    ),
+                );
+            }
+        }
         for (entry, lookup) in self.lookup.iter().flatten() {
             if !entries.is_empty() && !entries.contains(&entry.as_str()) {
                 refuse(

@@ -14,6 +14,9 @@
 //! spend CPU looking for work while the answers are pending, which says nothing of the engine:
 //! those columns are left out.
 //!
+//! `REQUEST_VALIDATION=off` turns the request body check off for the pushed entry (its cost is
+//! the difference with a run that keeps it on).
+//!
 //! `ONLY=engine` or `ONLY=bare` runs that side alone, `PUSHES` pushes at concurrency
 //! `CONCURRENCY` (default 1), and prints nothing: for counting instructions under valgrind (the
 //! difference between two push counts is the cost of the extra pushes, setup excluded) or
@@ -206,7 +209,12 @@ fn main() {
             env!("CARGO_MANIFEST_DIR"),
             "/../definitions/tests/fixtures/quickbooks-online.yaml"
         );
-        let text = std::fs::read_to_string(path).expect("fixture");
+        let mut text = std::fs::read_to_string(path).expect("fixture");
+        // `REQUEST_VALIDATION=off`: the same push with the request body check turned off for
+        // the entry, to measure what the check costs.
+        if std::env::var("REQUEST_VALIDATION").is_ok_and(|v| v == "off") {
+            text.push_str("x-syncdef:\n  requestValidation: {skip: [Account]}\n");
+        }
         let definition =
             Definition::load(syncdef_definitions::SourceFile::new(path, text)).expect("fixture");
         let engine = Engine::load(definition)

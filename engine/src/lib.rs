@@ -47,6 +47,7 @@ mod received;
 pub mod reliability;
 pub mod render;
 mod request;
+mod request_check;
 mod servers;
 pub mod state;
 mod synth;
@@ -62,7 +63,8 @@ pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use push::actions::{Phase, SyncRequest, Synchronizer};
 pub use reliability::{
     ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,
-    RateLimitPolicy, RateLimits, RecordLimits, Reliability, RetryOverrides, RetryPolicy,
+    RateLimitPolicy, RateLimits, RecordLimits, Reliability, RequestValidation, RetryOverrides,
+    RetryPolicy,
 };
 pub use state::{Intent, RecordState, UnresolvedCreate};
 pub use transport::{

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 
 use openapiv3::{OpenAPI, Operation, ReferenceOr};
-use syncdef_definitions::Definition;
 use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
 use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathIndex, Resolution};
+use syncdef_definitions::{Definition, Node, SourceFile};
 use syncdef_transform::value::Shape;
 use syncdef_transform::{JsonPath, Limits, PathContext, Settings, Template};
 use syncdef_validator::platform;
@@ -18,6 +18,7 @@ use crate::error::PushError;
 use crate::projection::Projection;
 use crate::reliability::{Lookup, Reliability};
 use crate::request::{self, Fill, FixedUrl, Target};
+use crate::request_check::RequestCheck;
 use crate::servers::{Server, ServerTemplate};
 use crate::synth;
 use crate::transport::SampleResponse;
@@ -84,6 +85,9 @@ pub(crate) struct CallPlan {
     pub sample: Arc<SampleResponse>,
     /// The URL, when it depends on the server alone.
     fixed_url: Option<FixedUrl>,
+    /// The operation's request body schema, which every rendered body must fit before it is
+    /// sent; `None` when the operation declares none or the entry turns the check off.
+    request_check: Option<RequestCheck>,
 }
 
 impl CallPlan {
@@ -93,6 +97,17 @@ impl CallPlan {
         match &self.fixed_url {
             Some(fixed) => fixed.get(server, build),
             None => build().map(Target::new),
+        }
+    }
+
+    /// Checks a rendered body against the operation's request body schema: a configuration
+    /// error naming each violation when it does not fit, so that it is not sent.
+    pub fn check_body(&self, body: &[u8]) -> Result<(), PushError> {
+        match &self.request_check {
+            Some(check) => check
+                .check(&self.reference, body)
+                .map_err(|e| e.at(&self.step)),
+            None => Ok(()),
         }
     }
 
@@ -253,9 +268,24 @@ impl DefinitionPlan {
             ..Settings::default()
         };
         let paths = definition.paths();
+        let skip = &reliability.request_validation.skip;
+        let known: Vec<&str> = sync.entries.iter().map(|e| &*e.key.value).collect();
+        for name in skip {
+            if !known.contains(&name.as_str()) {
+                problems.push(format!(
+                    "`x-syncdef.requestValidation.skip` names `{name}`, which is not an entry of the `synchronization` section (it has: {})",
+                    known.join(", ")
+                ));
+            }
+        }
         let mut entries = Vec::new();
         for entry in &sync.entries {
-            match compile_entry(&api, &paths, entry, &settings) {
+            let sources = Sources {
+                root: &definition.root,
+                file: &definition.source,
+                check_bodies: !skip.contains(&entry.key.value),
+            };
+            match compile_entry(&api, &paths, entry, &settings, &sources) {
                 Ok(e) => entries.push(e),
                 Err(mut p) => problems.append(&mut p),
             }
@@ -269,7 +299,13 @@ impl DefinitionPlan {
                 }
                 continue;
             };
-            match lookup_plan(&api, &paths, lookup, &settings) {
+            // A lookup is a GET without a body: nothing to check against a schema.
+            let sources = Sources {
+                root: &definition.root,
+                file: &definition.source,
+                check_bodies: false,
+            };
+            match lookup_plan(&api, &paths, lookup, &settings, &sources) {
                 Ok(plan) => entry.lookup = Some(plan),
                 Err(e) => problems.push(format!("`x-syncdef.lookup.{name}`: {e}")),
             }
@@ -288,11 +324,21 @@ impl DefinitionPlan {
     }
 }
 
+/// What a call plan needs of the definition beyond the OpenAPI model: the spanned tree and
+/// file, to compile request body schemas and locate what breaks them.
+struct Sources<'d> {
+    root: &'d Node,
+    file: &'d Arc<SourceFile>,
+    /// Whether the entry's bodies are checked against their schemas (`x-syncdef.requestValidation`).
+    check_bodies: bool,
+}
+
 fn compile_entry(
     api: &OpenAPI,
     paths: &PathIndex<'_>,
     entry: &SyncEntry,
     settings: &Settings,
+    sources: &Sources<'_>,
 ) -> Result<EntryPlan, Vec<String>> {
     let name = entry.key.value.clone();
     let mut problems = Vec::new();
@@ -310,7 +356,15 @@ fn compile_entry(
     let mut op = |kind: OperationKind, field: &Option<OperationField>| {
         let field = field.as_ref()?;
         let prefix = kind.as_str();
-        match call_plan(api, paths, &field.parsed, templates, prefix, settings) {
+        match call_plan(
+            api,
+            paths,
+            &field.parsed,
+            templates,
+            prefix,
+            settings,
+            sources,
+        ) {
             Ok(c) => Some(c),
             Err(e) => {
                 problems.push(format!("entry `{name}`, `{prefix}`: {e}"));
@@ -323,13 +377,15 @@ fn compile_entry(
     let delete = op(OperationKind::Delete, &push.delete);
     let mut actions = |list: &[Action]| {
         list.iter()
-            .filter_map(|a| match action_plan(api, paths, a, templates, settings) {
-                Ok(plan) => Some(plan),
-                Err(e) => {
-                    problems.push(format!("entry `{name}`, action `{}`: {e}", a.name.value));
-                    None
-                }
-            })
+            .filter_map(
+                |a| match action_plan(api, paths, a, templates, settings, sources) {
+                    Ok(plan) => Some(plan),
+                    Err(e) => {
+                        problems.push(format!("entry `{name}`, action `{}`: {e}", a.name.value));
+                        None
+                    }
+                },
+            )
             .collect::<Vec<_>>()
     };
     let pre_actions = actions(&push.common.pre_actions);
@@ -361,9 +417,10 @@ fn lookup_plan(
     paths: &PathIndex<'_>,
     lookup: &Lookup,
     settings: &Settings,
+    sources: &Sources<'_>,
 ) -> Result<LookupPlan, String> {
     let parsed = OperationRef::parse(&lookup.path);
-    let call = call_plan(api, paths, &parsed, &[], "lookup", settings)?;
+    let call = call_plan(api, paths, &parsed, &[], "lookup", settings, sources)?;
     if call.reference.method != HttpMethod::Get {
         return Err(format!(
             "`{}` is not a GET: a lookup only reads",
@@ -399,13 +456,21 @@ fn call_plan(
     templates: &[TemplateSource],
     prefix: &str,
     settings: &Settings,
+    sources: &Sources<'_>,
 ) -> Result<CallPlan, String> {
     let reference = parsed.clone().map_err(|e| e.message)?;
-    let (_, operation) = operation(api, paths, &reference)?;
+    let (_, operation, operation_node) = operation(api, paths, &reference)?;
     let sample = synth::sample(api, operation);
     let request_name = format!("{prefix}Request");
     let response_name = format!("{prefix}Response");
     let request = template(templates, &request_name, settings)?;
+    let request_check = match templates.iter().find(|t| t.name.value == request_name) {
+        Some(source) if sources.check_bodies && request.is_some() => {
+            RequestCheck::compile(sources.root, operation_node, source, sources.file)
+                .map_err(|e| format!("`{reference}`: {e}"))?
+        }
+        _ => None,
+    };
     let response = template(templates, &response_name, settings)?;
     let fixed_url = reference
         .placeholders
@@ -417,6 +482,7 @@ fn call_plan(
         request_name: Arc::from(request_name),
         response_name: Arc::from(response_name),
         fixed_url,
+        request_check,
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
         request,
         response_reads: response.as_ref().and_then(Projection::of),
@@ -429,19 +495,22 @@ fn call_plan(
 /// The path template `reference` resolves to and its operation. The reference is matched on the
 /// document's tree by the lookup the validator uses, so the operation planned is the one the
 /// linter checked the templates against; the OpenAPI model then gives it typed.
-fn operation<'o>(
+fn operation<'o, 'p>(
     api: &'o OpenAPI,
-    paths: &PathIndex<'_>,
+    paths: &PathIndex<'p>,
     reference: &OperationRef,
-) -> Result<(&'o str, &'o Operation), String> {
-    let Resolution::Found { path, .. } = paths.resolve(reference) else {
+) -> Result<(&'o str, &'o Operation, &'p Node), String> {
+    let Resolution::Found {
+        path, operation, ..
+    } = paths.resolve(reference)
+    else {
         return Err(format!("`{reference}` names no operation of the document"));
     };
     match api.paths.paths.get_key_value(path.template) {
         Some((template, ReferenceOr::Item(item))) => reference
             .method
             .operation(item)
-            .map(|op| (template.as_str(), op))
+            .map(|op| (template.as_str(), op, operation))
             .ok_or_else(|| format!("`{reference}` names no operation of the document")),
         Some((template, ReferenceOr::Reference { reference: target })) => Err(format!(
             "`{reference}` resolves to `{template}`, a path item given by `$ref: {target}`, which the engine does not follow; write the path item under `paths`"
@@ -490,6 +559,7 @@ fn action_plan(
     action: &Action,
     templates: &[TemplateSource],
     settings: &Settings,
+    sources: &Sources<'_>,
 ) -> Result<ActionPlan, String> {
     let name = action.name.value.clone();
     let path = action
@@ -504,7 +574,7 @@ fn action_plan(
                 .path_ref
                 .clone()
                 .ok_or("the action's `path` is not an operation reference")?;
-            let call = call_plan(api, paths, &parsed, templates, &name, settings)?;
+            let call = call_plan(api, paths, &parsed, templates, &name, settings, sources)?;
             Ok(ActionPlan::Call {
                 placement: placement(action)?,
                 name,

@@ -12,6 +12,7 @@ use crate::auth::Secret;
 use crate::error::PushError;
 use crate::mask;
 use crate::servers::Server;
+use syncdef_validator::rules::dot_segment_path::is_dot_segment;
 
 /// Everything but RFC 3986's unreserved characters is encoded in a placeholder value, so a
 /// value can never add a segment (`/`), a query (`?`), a fragment (`#`), or close an OData key
@@ -92,9 +93,30 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
         Some((path, query)) => (path, Some(query)),
         None => (out.as_str(), None),
     };
+    // A URL parser removes `.` and `..` segments (also written `%2e`), so `/../../steal`
+    // under `https://h/api/v1` would reach `https://h/steal`: refused before parsing.
+    if out.split('/').any(is_dot_segment) {
+        return Err(PushError::configuration(format!(
+            "`{reference}` gives the path `{out}`, which has a `.` or `..` segment: it would leave the server's base path `{}`; refused (remove the segment from the operation path)",
+            base.path()
+        )));
+    }
     let mut url = base.clone();
-    let joined = format!("{}{}", base.path().trim_end_matches('/'), out);
+    let base_path = base.path().trim_end_matches('/');
+    let joined = format!("{base_path}{out}");
     url.set_path(&joined);
+    // Checked anyway: the base path is where the definition's operations live.
+    let within = url
+        .path()
+        .strip_prefix(base_path)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    if !within {
+        return Err(PushError::configuration(format!(
+            "`{reference}` leads to `{}`, outside the server's base path `{}`; refused",
+            url.path(),
+            base.path()
+        )));
+    }
     if let Some(query) = query {
         let joined = match base.query() {
             Some(q) if !q.is_empty() => format!("{q}&{query}"),
@@ -246,6 +268,37 @@ mod tests {
             variables: &variables,
         };
         url(&base, &reference, &fill).map(|u| u.to_string())
+    }
+
+    #[test]
+    fn a_path_never_leaves_the_server_base_path() {
+        for reference in [
+            "/../../steal/post",
+            "/a/../../steal/post",
+            "/./x/post",
+            "/%2e%2e/steal/post",
+            "/.%2E/steal/post",
+            "/%2E./steal/post",
+            "/%2e/x/post",
+            "/items/{IntegrationId}/../../post",
+        ] {
+            let refused = build(reference, "7").expect_err(reference);
+            assert!(
+                refused.message.contains("`.` or `..` segment")
+                    && refused.message.contains("/base"),
+                "{reference}: {}",
+                refused.message
+            );
+        }
+        // Dots inside a segment are no segment of their own.
+        assert_eq!(
+            build("/items/{IntegrationId}/v1.2/get", "a..b").unwrap(),
+            "https://h.example/base/items/a..b/v1.2"
+        );
+        assert_eq!(
+            build("/items/{IntegrationId}/get", "%2e%2e").unwrap(),
+            "https://h.example/base/items/%252e%252e"
+        );
     }
 
     #[test]

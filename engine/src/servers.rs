@@ -9,6 +9,7 @@ use url::Url;
 
 use crate::error::PushError;
 use crate::request::encode_value;
+use syncdef_validator::rules::insecure_url::is_insecure_http;
 
 /// A server variable as declared.
 #[derive(Clone, Debug)]
@@ -144,6 +145,13 @@ impl ServerTemplate {
         if !matches!(base.scheme(), "http" | "https") || base.host().is_none() {
             return Err(PushError::configuration(format!(
                 "the server URL `{base}` must be an absolute http or https URL"
+            )));
+        }
+        // Every request carries the bearer token and the record: plain http only to a local
+        // test server.
+        if is_insecure_http(base.as_str()) {
+            return Err(PushError::configuration(format!(
+                "the server URL `{base}` uses plain http to a host other than loopback; use https (plain http is accepted only for 127.0.0.0/8, ::1 and localhost, for local test servers)"
             )));
         }
         let template_variables = Value::object(

@@ -36,6 +36,7 @@ const CHECKS: &[(Rule, Check)] = &[
         rules::unknown_operation_path::check,
     ),
     (Rule::MethodNotOnPath, rules::method_not_on_path::check),
+    (Rule::DotSegmentPath, rules::dot_segment_path::check),
     (Rule::UnknownPlaceholder, rules::unknown_placeholder::check),
     (
         Rule::UnknownPlaceholderEntry,
@@ -104,6 +105,7 @@ const CHECKS: &[(Rule, Check)] = &[
     ),
     (Rule::UndeclaredScope, rules::undeclared_scope::check),
     (Rule::MissingSecurity, rules::missing_security::check),
+    (Rule::InsecureUrl, rules::insecure_url::check),
     (Rule::UnknownRecordField, rules::unknown_record_field::check),
     (
         Rule::UnfilteredBillingAddress,

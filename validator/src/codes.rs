@@ -75,6 +75,7 @@ rule_codes! {
     "SD201" => malformed_operation_ref::MalformedOperationRef,
     "SD202" => unknown_operation_path::UnknownOperationPath,
     "SD203" => method_not_on_path::MethodNotOnPath,
+    "SD204" => dot_segment_path::DotSegmentPath,
     // Placeholders.
     "SD301" => unknown_placeholder::UnknownPlaceholder,
     "SD302" => unknown_placeholder_entry::UnknownPlaceholderEntry,
@@ -103,6 +104,7 @@ rule_codes! {
     "SD702" => incomplete_oauth_flow::IncompleteOauthFlow,
     "SD703" => undeclared_scope::UndeclaredScope,
     "SD704" => missing_security::MissingSecurity,
+    "SD705" => insecure_url::InsecureUrl,
     // Type checking.
     "SD801" => unknown_record_field::UnknownRecordField,
     "SD802" => request_body_mismatch::RequestBodyMismatch,

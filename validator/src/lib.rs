@@ -25,6 +25,7 @@ pub mod platform;
 /// The push settings types, read and checked here, defined in `syncdef_definitions::settings`.
 pub use syncdef_definitions::settings as push_config;
 pub mod report;
+pub mod request_schema;
 pub mod rule;
 pub mod rules;
 pub mod schema;

@@ -25,7 +25,7 @@ fn reliability_extension() -> Value {
     let ms = |what: &str| json!({ "type": "integer", "minimum": 0, "description": what });
     json!({
         "type": "object",
-        "description": "How the push engine treats the external system: retries, rate limits, stale concurrency tokens, idempotency keys (docs/reliability.md).",
+        "description": "How the push engine treats the external system: retries, rate limits, stale concurrency tokens, idempotency keys, request body validation (docs/reliability.md).",
         "additionalProperties": false,
         "properties": {
             "retry": {
@@ -103,6 +103,19 @@ fn reliability_extension() -> Value {
                         },
                         "quote": { "enum": ["odata", "quickbooks"], "description": "How body values are quoted: OData (`'O''Brien'`) or QuickBooks' query language (`'O\\'Brien'`)." },
                         "ids": { "type": "string", "pattern": "^\\$", "description": "JSONPath to the ids of the records found (`$.value[*].id`)." }
+                    }
+                }
+            },
+            "requestValidation": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Every rendered request body is checked against its operation's request body schema before it is sent; a body that does not fit fails the record (class configuration) and is not sent. On by default.",
+                "properties": {
+                    "skip": {
+                        "type": "array",
+                        "items": { "type": "string", "minLength": 1 },
+                        "uniqueItems": true,
+                        "description": "Entries (keys of `synchronization`) whose request bodies are sent unchecked, for a schema stricter than the external system."
                     }
                 }
             }

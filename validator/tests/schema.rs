@@ -40,6 +40,17 @@ fn schema_accepts_valid_and_rejects_mistakes() {
 }
 
 #[test]
+fn schema_describes_request_validation() {
+    let schema = synchronization_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let mut with = instance("valid.yaml");
+    with["x-syncdef"] = serde_json::json!({"requestValidation": {"skip": ["Customer"]}});
+    assert!(validator.is_valid(&with));
+    with["x-syncdef"] = serde_json::json!({"requestValidation": {"skipped": ["Customer"]}});
+    assert!(!validator.is_valid(&with));
+}
+
+#[test]
 fn committed_schema_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/synchronization.schema.json");
     let expected = format!(

@@ -4,6 +4,8 @@ use std::path::Path;
 
 use openapiv3::{OpenAPI, ReferenceOr, SecurityScheme};
 
+use syncdef_validator::rules::insecure_url::is_insecure_http;
+
 use super::{AuthError, Secret};
 
 /// The authorization-code flow of the definition's OAuth2 security scheme.
@@ -43,13 +45,15 @@ impl OAuthSettings {
                 } else {
                     required.clone()
                 };
-                return Ok(OAuthSettings {
+                let settings = OAuthSettings {
                     scheme: name.clone(),
                     authorization_url: flow.authorization_url.clone(),
                     token_url: flow.token_url.clone(),
                     refresh_url: flow.refresh_url.clone(),
                     scopes,
-                });
+                };
+                settings.check_secure()?;
+                return Ok(settings);
             }
         }
         // Say what is missing: the scheme, or only its place in `security`.
@@ -67,6 +71,31 @@ impl OAuthSettings {
             ),
             None => "the definition has no OAuth2 security scheme with an authorizationCode flow, which OAuth2 login and token refresh need; add one under `components.securitySchemes` (`type: oauth2`, `flows.authorizationCode` with `authorizationUrl`, `tokenUrl` and `scopes`) and list it in the top-level `security` (a system secured by a fixed bearer token needs no login)".to_owned(),
         }))
+    }
+}
+
+impl OAuthSettings {
+    /// Refuses a plain `http` authorization, token or refresh URL to a host other than
+    /// loopback: the token URL receives the client secret and refresh tokens, the
+    /// authorization URL the user's consent. Loopback stays allowed for local test servers.
+    ///
+    /// # Errors
+    /// Naming the URL and saying to use https.
+    pub fn check_secure(&self) -> Result<(), AuthError> {
+        let urls = [
+            ("authorizationUrl", Some(&self.authorization_url)),
+            ("tokenUrl", Some(&self.token_url)),
+            ("refreshUrl", self.refresh_url.as_ref()),
+        ];
+        for (key, url) in urls {
+            if let Some(url) = url.filter(|u| is_insecure_http(u)) {
+                return Err(AuthError::new(format!(
+                    "the `{key}` `{url}` of the OAuth2 scheme `{}` uses plain http to a host other than loopback; use https (plain http is accepted only for 127.0.0.0/8, ::1 and localhost, for local test servers)",
+                    self.scheme
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

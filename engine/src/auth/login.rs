@@ -77,12 +77,14 @@ impl LoginFlow {
     /// Binds the loopback listener on 127.0.0.1 and prepares the authorization URL.
     ///
     /// # Errors
-    /// When the port cannot be bound or a URL of the definition is invalid.
+    /// When the port cannot be bound or a URL of the definition is invalid or plain http to a
+    /// host other than loopback.
     pub async fn start(
         settings: OAuthSettings,
         credentials: ClientCredentials,
         options: &LoginOptions,
     ) -> Result<LoginFlow, AuthError> {
+        settings.check_secure()?;
         let listener = TcpListener::bind(("127.0.0.1", options.port))
             .await
             .map_err(|e| {

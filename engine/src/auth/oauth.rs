@@ -47,12 +47,14 @@ impl OAuth2Provider {
     /// `store`.
     ///
     /// # Errors
-    /// When the HTTP client cannot be built.
+    /// When the HTTP client cannot be built, or a URL of `settings` is plain http to a host
+    /// other than loopback.
     pub fn new(
         settings: OAuthSettings,
         credentials: ClientCredentials,
         store: Arc<dyn super::TokenStore>,
     ) -> Result<Self, AuthError> {
+        settings.check_secure()?;
         Ok(OAuth2Provider {
             _basic: credentials.basic_auth(),
             settings,

@@ -110,5 +110,6 @@ pub(crate) fn body(
     let bytes = Bytes::from(text.into_bytes());
     let shown = MaskedJson::from_sent(bytes.clone());
     run.template(Arc::clone(&call.request_name), shown.clone());
+    call.check_body(&bytes)?;
     Ok(Some(Body { bytes, shown }))
 }

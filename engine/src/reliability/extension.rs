@@ -15,6 +15,7 @@
 //!       query: {query: "select Id from Customer where DisplayName = {body.DisplayName}"}
 //!       quote: quickbooks
 //!       ids: $.QueryResponse.Customer[*].Id
+//!   requestValidation: {skip: [Invoice]}
 //! ```
 
 use std::collections::BTreeMap;
@@ -47,6 +48,19 @@ pub struct Reliability {
     pub idempotency: Option<IdempotencyKey>,
     /// How to search the external system for a record, by entry name.
     pub lookups: BTreeMap<String, Lookup>,
+    /// Which entries' request bodies are not checked against their schemas before sending.
+    pub request_validation: RequestValidation,
+}
+
+/// `x-syncdef.requestValidation`: every rendered request body is checked against its
+/// operation's request body schema before it is sent, unless its entry is listed in `skip`.
+/// The way out is per entry, not global, because a schema stricter than the external system
+/// (a limit the vendor has since raised) usually concerns one object type; the other entries
+/// keep the check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RequestValidation {
+    /// Entry names (`Invoice`) whose bodies are sent unchecked.
+    pub skip: Vec<String>,
 }
 
 impl Default for Reliability {
@@ -57,6 +71,7 @@ impl Default for Reliability {
             conflicts: vec![ConflictRule::precondition_failed()],
             idempotency: None,
             lookups: BTreeMap::new(),
+            request_validation: RequestValidation::default(),
         }
     }
 }
@@ -127,12 +142,19 @@ impl From<Extension> for Reliability {
             .into_iter()
             .map(|(entry, l)| (entry, Lookup::from(l)))
             .collect();
+        let request_validation = RequestValidation {
+            skip: extension
+                .request_validation
+                .map(|r| r.skip)
+                .unwrap_or_default(),
+        };
         Reliability {
             retry,
             rate_limit,
             conflicts,
             idempotency,
             lookups,
+            request_validation,
         }
     }
 }

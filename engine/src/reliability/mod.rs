@@ -15,7 +15,7 @@ pub mod rate_limit;
 pub mod retry;
 
 pub use conflict::ConflictRule;
-pub use extension::Reliability;
+pub use extension::{Reliability, RequestValidation};
 pub use idempotency::{IdempotencyKey, KeyPlacement};
 pub use limits::RecordLimits;
 pub use lookup::{Lookup, Quote};

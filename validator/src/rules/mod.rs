@@ -3,6 +3,7 @@
 pub mod alias_bomb;
 pub mod broken_ref;
 pub mod circular_ref;
+pub mod dot_segment_path;
 pub mod duplicate_key;
 pub mod entry_dependency_cycle;
 pub mod excessive_nesting;
@@ -11,6 +12,7 @@ pub mod file_too_large;
 pub mod foreign_template_root;
 pub mod incomplete_header_action;
 pub mod incomplete_oauth_flow;
+pub mod insecure_url;
 pub mod invalid_extension;
 pub mod invalid_openapi;
 pub mod invalid_server_variable;
