@@ -3,9 +3,13 @@
 //! catalog's sample records without a configuration error. A mutant the engine or a dry-run
 //! refuses must have been refused by the linter first.
 //!
+//! Values a body breaks its schema with are left out: they depend on the record (and, in a
+//! dry-run, on stand-ins), and the linter judges them only over `--sample` records.
+//!
 //! Mutants: every single-line deletion of each catalog YAML definition, and every scalar value
 //! of its `synchronization` section and `x-syncdef` replaced by a neighbour (a digit changed,
-//! a letter dropped). `AGREEMENT_STRIDE=n` takes every n-th mutant (default 1: all).
+//! a letter dropped). `AGREEMENT_STRIDE=n` takes every n-th mutant (default 2, to keep the suite's time; 1: all
+//! 2,199 of them, about three minutes in a debug build).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -155,10 +159,16 @@ async fn disagreement(name: &str, text: &str, samples: &[(&str, Value)]) -> Opti
                     continue;
                 }
                 let outcome = engine.push(entry, record, &state).await;
-                if let Some(error) = outcome
-                    .error
-                    .filter(|e| e.class == ErrorClass::Configuration)
-                {
+                // A body whose *values* break the schema depends on the record and, in a
+                // dry-run, on the stand-ins for what responses lack: the linter judges values
+                // only over records given with `--sample` (the catalog's, in
+                // `catalog::the_catalog_lints_clean_with_its_own_sample_records`), so such a
+                // refusal is no disagreement here. A schema that cannot be checked at all is.
+                let error = outcome.error.filter(|e| {
+                    e.class == ErrorClass::Configuration
+                        && !e.message.contains("does not fit the request body schema")
+                });
+                if let Some(error) = error {
                     return Some(format!("the {kind} of `{entry}` fails: {error}"));
                 }
             }
@@ -172,7 +182,7 @@ async fn what_lints_clean_loads_and_dry_runs_without_a_configuration_error() {
     let stride: usize = std::env::var("AGREEMENT_STRIDE")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1)
+        .unwrap_or(2)
         .max(1);
     let samples = samples();
     let mut failures = Vec::new();
@@ -185,7 +195,7 @@ async fn what_lints_clean_loads_and_dry_runs_without_a_configuration_error() {
             }
         }
     }
-    assert!(tried > 100, "only {tried} mutants");
+    assert!(tried > 500, "only {tried} mutants");
     assert!(
         failures.is_empty(),
         "{} of {tried} mutants lint clean and then fail:\n{}",

@@ -63,6 +63,13 @@ declare_rule! {
 const NAME_MARKER: Span = Span::empty(u32::MAX);
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    // Entries whose bodies the engine sends unchecked (`x-syncdef.requestValidation.skip`).
+    let skipped: Vec<String> = syncdef_definitions::extension::Extension::read(ctx.doc)
+        .ok()
+        .flatten()
+        .and_then(|x| x.request_validation)
+        .map(|r| r.skip)
+        .unwrap_or_default();
     for info in &ctx.entries {
         let Some(module) = info.module else { continue };
         for site in &info.operations {
@@ -77,6 +84,24 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 continue;
             };
             let root = &ctx.doc.root;
+            // The schema the engine checks bodies against: one it cannot compile refuses the
+            // definition's load, so it is an error here too.
+            let checked = !skipped.iter().any(|e| e == info.name());
+            if let (true, Some(Err(why))) = (
+                checked,
+                crate::request_schema::RequestBodySchema::of_operation(root, operation),
+            ) {
+                let d = sink
+                    .diagnostic(
+                        Rule::RequestBodyMismatch,
+                        site.text.span,
+                        format!("`{}`: {why}; the engine refuses to load the definition", site.text.value),
+                    )
+                    .with_pointer(site.pointer)
+                    .with_help("fix the schema (a `type` the JSON Schema dialect knows, a `$ref` that resolves), or turn the check off for the entry with `x-syncdef.requestValidation.skip`");
+                sink.push(d);
+                continue;
+            }
             let Some(body) = operation.get("requestBody") else {
                 continue;
             };
