@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};
+use syncdef_definitions::model::ProblemKind;
 use syncdef_definitions::{Node, Span};
 
 use crate::codes::Rule;
@@ -86,7 +87,14 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let root = &ctx.doc.root;
             // The schema the engine checks bodies against: one it cannot compile refuses the
             // definition's load, so it is an error here too.
-            let checked = !skipped.iter().any(|e| e == info.name());
+            // A broken `$ref` is reported where it is written (SD106); the schema that
+            // cannot compile because of it is the same root cause.
+            let broken_refs = ctx
+                .doc
+                .problems
+                .iter()
+                .any(|p| matches!(p.kind, ProblemKind::BrokenRef | ProblemKind::ExternalRef));
+            let checked = !broken_refs && !skipped.iter().any(|e| e == info.name());
             if let (true, Some(Err(why))) = (
                 checked,
                 crate::request_schema::RequestBodySchema::of_operation(root, operation),
