@@ -554,7 +554,7 @@ async fn a_client_file_readable_by_others_is_refused() {
     let state = dir.path().join("state.sqlite");
     let client_arg = client.display().to_string();
     let tokens_arg = tokens.display().to_string();
-    let run = syncdef(sync_args(
+    let args = sync_args(
         &platform,
         &books,
         &state,
@@ -566,8 +566,8 @@ async fn a_client_file_readable_by_others_is_refused() {
             "--client-file",
             &client_arg,
         ],
-    ))
-    .await;
+    );
+    let run = syncdef(args.clone()).await;
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr
@@ -583,20 +583,7 @@ async fn a_client_file_readable_by_others_is_refused() {
     assert_eq!(books.request_count().await, 0);
     // Once private, it is read.
     set_mode(&client, 0o600);
-    let run = syncdef(sync_args(
-        &platform,
-        &books,
-        &state,
-        &[
-            "--entries",
-            "Account",
-            "--token-store",
-            &tokens_arg,
-            "--client-file",
-            &client_arg,
-        ],
-    ))
-    .await;
+    let run = syncdef(args).await;
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
