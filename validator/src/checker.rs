@@ -132,6 +132,10 @@ const CHECKS: &[(Rule, Check)] = &[
         rules::external_id_not_convertible::check_unless_errors_run,
     ),
     (
+        Rule::ExternalIdKeptAsText,
+        rules::external_id_not_convertible::check_unless_others_run,
+    ),
+    (
         Rule::UnknownActionResponseField,
         rules::unknown_action_response_field::check,
     ),

@@ -111,6 +111,7 @@ rule_codes! {
     "SD803" => unknown_response_field::UnknownResponseField,
     "SD804" => external_id_not_convertible::ExternalIdNotConvertible,
     "SD805" => external_id_not_convertible::ExternalIdMayNotConvert,
+    "SD809" => external_id_not_convertible::ExternalIdKeptAsText,
     "SD806" => unknown_action_response_field::UnknownActionResponseField,
     "SD807" => unfiltered_billing_address::UnfilteredBillingAddress,
     "SD808" => response_contract_mismatch::ResponseContractMismatch,

@@ -114,6 +114,7 @@ rule_tests! {
     sd806_unknown_action_response_field => "SD806",
     sd807_unfiltered_billing_address => "SD807",
     sd808_response_contract_mismatch => "SD808",
+    sd809_external_id_kept_as_text => "SD809",
 }
 
 #[test]

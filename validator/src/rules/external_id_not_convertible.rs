@@ -72,9 +72,36 @@ declare_rule! {
     }
 }
 
+declare_rule! {
+    /// ## What it does
+    /// Says when the external id a create response gives is a UUID (`format: uuid`): the
+    /// platform's create contract (spec 2.6, rule 7) has an `int64` id, which cannot hold it.
+    ///
+    /// ## Why is this bad?
+    /// It is not: Business Central's ids are UUIDs. The engine keeps every external id as
+    /// text, so pushes, updates and the sync state work; only the int64 form
+    /// (`PushOutcome::external_id_number`) stays empty. This note says so where a reader of
+    /// the contract would wonder.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// createResponse:
+    ///   id: "#valueof($.id)"   # declared `type: string, format: uuid`
+    /// ```
+    ///
+    /// ## Use instead
+    /// Nothing to change.
+    pub struct ExternalIdKeptAsText {
+        title: "the external id a create response gives is a UUID, kept as text",
+        severity: Info,
+    }
+}
+
 /// What the schema of the id field says about conversion.
 enum Verdict {
     Converts,
+    /// A UUID: kept as text, never an int64.
+    Uuid,
     Maybe(String),
     Never(String),
 }
@@ -94,8 +121,11 @@ fn verdict(types: &[JsonType], json: &serde_json::Value) -> Verdict {
     if non_null.contains(&JsonType::String) {
         let pattern = json.get("pattern").and_then(serde_json::Value::as_str);
         let format = json.get("format").and_then(serde_json::Value::as_str);
-        if pattern.is_some_and(digits_only) || matches!(format, Some("uuid" | "guid")) {
+        if pattern.is_some_and(digits_only) {
             return Verdict::Converts;
+        }
+        if matches!(format, Some("uuid" | "guid")) {
+            return Verdict::Uuid;
         }
         return Verdict::Maybe(match pattern {
             Some(p) => format!("a string whose pattern `{p}` does not restrict it to digits"),
@@ -219,6 +249,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let (rule, why) = match first {
             Some(Verdict::Never(why)) => (Rule::ExternalIdNotConvertible, why),
             Some(Verdict::Maybe(why)) => (Rule::ExternalIdMayNotConvert, why),
+            Some(Verdict::Uuid) => (
+                Rule::ExternalIdKeptAsText,
+                "a UUID (`format: uuid`)".to_owned(),
+            ),
             _ => continue,
         };
         let d = sink
@@ -231,6 +265,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             .with_label(site.text.span, "the create operation")
             .with_help(match rule {
                 Rule::ExternalIdNotConvertible => "read the field that holds the new record's identifier".to_owned(),
+                Rule::ExternalIdKeptAsText => "the platform's `id` is an int64, which cannot hold a UUID: the engine keeps the id as text (`PushOutcome::external_id`, the sync state) and leaves `external_id_number` empty; nothing to change".to_owned(),
                 _ => "if the system's ids are digits, say so in the schema (`pattern: \"^[0-9]+$\"`); otherwise the id is kept as a string".to_owned(),
             });
         sink.push(d);
@@ -246,6 +281,15 @@ fn valueof_path(text: &str) -> Option<&str> {
 /// SD805 alone (SD804 turned off): the same check, whose SD804 findings the sink drops.
 pub(crate) fn check_unless_errors_run(ctx: &Context, sink: &mut Sink) {
     if !sink.enabled(Rule::ExternalIdNotConvertible) {
+        check(ctx, sink);
+    }
+}
+
+/// SD809 alone (SD804 and SD805 turned off): the same check, whose other findings the sink
+/// drops.
+pub(crate) fn check_unless_others_run(ctx: &Context, sink: &mut Sink) {
+    if !sink.enabled(Rule::ExternalIdNotConvertible) && !sink.enabled(Rule::ExternalIdMayNotConvert)
+    {
         check(ctx, sink);
     }
 }
