@@ -195,3 +195,51 @@ fn findings_on_a_minified_line_name_their_position_instead_of_a_snippet() {
     );
     insta::assert_snapshot!(out.stdout);
 }
+
+#[test]
+fn fail_severity_chooses_what_fails_the_run() {
+    // The Business Central catalog has infos only (SD809), a fixture one warning, another an
+    // error: each fails the run from its own severity down.
+    let cases: [(&str, [(&str, i32); 4]); 3] = [
+        (
+            "catalog/business-central/definition.yaml",
+            [("error", 0), ("warning", 0), ("info", 1), ("none", 0)],
+        ),
+        (
+            "validator/tests/fixtures/SD807.yaml",
+            [("error", 0), ("warning", 1), ("info", 1), ("none", 0)],
+        ),
+        (
+            "validator/tests/fixtures/SD112.yaml",
+            [("error", 1), ("warning", 1), ("info", 1), ("none", 0)],
+        ),
+    ];
+    for (file, expected) in cases {
+        for (severity, code) in expected {
+            let run = syncdef(&["lint", "--fail-severity", severity, file]);
+            assert_eq!(
+                run.code, code,
+                "{file} --fail-severity {severity}: {}",
+                run.stderr
+            );
+        }
+    }
+    // `--deny-warnings` is `--fail-severity warning`; naming both is a usage error.
+    assert_eq!(
+        syncdef(&[
+            "lint",
+            "--deny-warnings",
+            "validator/tests/fixtures/SD807.yaml"
+        ])
+        .code,
+        1
+    );
+    let both = syncdef(&[
+        "lint",
+        "--deny-warnings",
+        "--fail-severity",
+        "info",
+        "catalog",
+    ]);
+    assert_eq!(both.code, 2, "{}", both.stderr);
+}

@@ -114,13 +114,28 @@ impl LintReport {
     /// errors (or, with `deny_warnings`, warnings) were found, else 0.
     #[must_use]
     pub fn exit_code(&self, deny_warnings: bool) -> i32 {
-        let summary = self.summary();
-        if !self.errors.is_empty() {
-            2
-        } else if summary.errors > 0 || (deny_warnings && summary.warnings > 0) {
-            1
+        self.exit_code_at(Some(if deny_warnings {
+            Severity::Warning
         } else {
-            0
+            Severity::Error
+        }))
+    }
+
+    /// The process exit code when findings of severity `fail` or above fail the run (`None`:
+    /// none does): 2 when a file could not be read or a setting is invalid, 1 when a finding
+    /// reaches `fail`, else 0.
+    #[must_use]
+    pub fn exit_code_at(&self, fail: Option<Severity>) -> i32 {
+        if !self.errors.is_empty() {
+            return 2;
         }
+        let summary = self.summary();
+        let reached = match fail {
+            None => false,
+            Some(Severity::Error) => summary.errors > 0,
+            Some(Severity::Warning) => summary.errors + summary.warnings > 0,
+            Some(Severity::Info) => summary.errors + summary.warnings + summary.infos > 0,
+        };
+        i32::from(reached)
     }
 }

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use clap::Args;
 use syncdef_validator::output::{OutputFormat, RenderOptions, write_report};
-use syncdef_validator::{Config, RuleSettings, lint_paths};
+use syncdef_validator::{Config, RuleSettings, Severity, lint_paths};
 
 use crate::color::ColorChoice;
 use crate::failure::{Failure, output_error};
 
-/// Exit codes: 0 no errors (warnings allowed unless --deny-warnings); 1 errors found;
+/// Exit codes: 0 no finding at or above `--fail-severity` (default: error); 1 such findings;
 /// 2 usage or I/O error (a path that cannot be read, an invalid syncdef.toml).
 #[derive(Debug, Args)]
 pub struct LintArgs {
@@ -26,8 +26,13 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
 
-    /// Exit with 1 when there are warnings, not only errors.
-    #[arg(long)]
+    /// The lowest severity that fails the run (exit 1): `error` (default), `warning`, `info`,
+    /// or `none` (report only).
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    fail_severity: Option<FailSeverity>,
+
+    /// Exit with 1 when there are warnings, not only errors: `--fail-severity warning`.
+    #[arg(long, conflicts_with = "fail_severity")]
     deny_warnings: bool,
 
     /// Use this syncdef.toml for every file, instead of the nearest one above each file.
@@ -58,6 +63,30 @@ fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
         _ => Err(format!(
             "`{text}` is not ENTRY=FILE: name the synchronization entry and the record file, as in `--sample Account=catalog/records/account-acme-eur.json`"
         )),
+    }
+}
+
+/// The `--fail-severity` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FailSeverity {
+    /// Errors fail the run.
+    Error,
+    /// Warnings and errors fail the run.
+    Warning,
+    /// Every finding fails the run.
+    Info,
+    /// Nothing fails the run; findings are reported only.
+    None,
+}
+
+impl FailSeverity {
+    fn severity(self) -> Option<Severity> {
+        match self {
+            FailSeverity::Error => Some(Severity::Error),
+            FailSeverity::Warning => Some(Severity::Warning),
+            FailSeverity::Info => Some(Severity::Info),
+            FailSeverity::None => None,
+        }
     }
 }
 
@@ -117,6 +146,11 @@ pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
             eprintln!("syncdef: {error}");
         }
     }
-    let code = report.exit_code(args.deny_warnings);
+    let fail = match (args.fail_severity, args.deny_warnings) {
+        (Some(chosen), _) => chosen.severity(),
+        (None, true) => Some(Severity::Warning),
+        (None, false) => Some(Severity::Error),
+    };
+    let code = report.exit_code_at(fail);
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(2)))
 }
