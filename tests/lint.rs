@@ -243,3 +243,40 @@ fn fail_severity_chooses_what_fails_the_run() {
     ]);
     assert_eq!(both.code, 2, "{}", both.stderr);
 }
+
+#[test]
+fn a_definition_on_standard_input_is_linted_under_its_given_name() {
+    let text = std::fs::read_to_string(common::root().join("validator/tests/fixtures/SD807.yaml"))
+        .expect("fixture");
+    let run = common::syncdef_with_stdin(
+        &[
+            "lint",
+            "-",
+            "--stdin-filename",
+            "accounts.yaml",
+            "--format",
+            "json",
+        ],
+        &text,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let found = report.to_string();
+    assert!(found.contains("SD807"), "{found}");
+    assert!(found.contains("accounts.yaml"), "{found}");
+    // With other paths it is a usage error, not a guess.
+    let both = common::syncdef_with_stdin(&["lint", "-", "catalog"], &text);
+    assert_eq!(both.code, 2, "{}", both.stderr);
+}
+
+#[test]
+fn a_run_that_could_not_read_a_path_never_says_no_problems() {
+    let run = syncdef(&["lint", "no/such/definition.yaml"]);
+    assert_eq!(run.code, 2);
+    assert!(!run.stdout.contains("No problems found"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("1 path could not be linted"),
+        "{}",
+        run.stdout
+    );
+}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use syncdef_validator::output::{OutputFormat, RenderOptions, write_report};
-use syncdef_validator::{Config, RuleSettings, Severity, lint_paths};
+use syncdef_validator::{Config, LintReport, RuleSettings, Severity, lint_paths, lint_text};
 
 use crate::color::ColorChoice;
 use crate::failure::{Failure, output_error};
@@ -39,6 +39,11 @@ pub struct LintArgs {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 
+    /// The file name a definition read from standard input (`syncdef lint -`) is reported
+    /// under, and whose directory is searched for `syncdef.toml`.
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<PathBuf>,
+
     /// Files linted at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<NonZeroUsize>,
@@ -64,6 +69,42 @@ fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
             "`{text}` is not ENTRY=FILE: name the synchronization entry and the record file, as in `--sample Account=catalog/records/account-acme-eur.json`"
         )),
     }
+}
+
+/// `syncdef lint -`: the definition on standard input, named `--stdin-filename` in locations
+/// and for finding its `syncdef.toml` (default `<stdin>`, from the current directory).
+fn lint_stdin(args: &LintArgs, config: &Config) -> Result<LintReport, Failure> {
+    if args.paths.len() > 1 {
+        return Err(Failure::usage(
+            "`-` (standard input) cannot be linted together with other paths; lint them in two runs",
+        ));
+    }
+    let bytes = super::read_input(std::path::Path::new("-"), "definition")?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Failure::usage(format!(
+            "the definition on standard input is not UTF-8 (byte {}); convert it to UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let name = args
+        .stdin_filename
+        .as_ref()
+        .map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
+    let settings = match &config.settings {
+        Some(settings) => Arc::clone(settings),
+        None => {
+            let near = args
+                .stdin_filename
+                .as_deref()
+                .unwrap_or_else(|| std::path::Path::new("-"));
+            Arc::new(super::settings_for(near, None)?)
+        }
+    };
+    let file = lint_text(&name, &text, &settings);
+    Ok(LintReport {
+        files: vec![file],
+        errors: Vec::new(),
+    })
 }
 
 /// The `--fail-severity` values.
@@ -129,7 +170,11 @@ pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
     for (entry, file) in &args.sample {
         config.add_sample(entry, file).map_err(Failure::usage)?;
     }
-    let report = lint_paths(&args.paths, &config);
+    let report = if args.paths.iter().any(|p| p.as_os_str() == "-") {
+        lint_stdin(args, &config)?
+    } else {
+        lint_paths(&args.paths, &config)
+    };
     let format = OutputFormat::from(args.format);
     let options = RenderOptions {
         color: args.color.for_stdout(),

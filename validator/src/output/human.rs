@@ -77,7 +77,14 @@ pub fn summary_line(report: &LintReport) -> String {
     if s.infos > 0 {
         parts.push(plural(s.infos, "info", "infos"));
     }
-    if parts.is_empty() {
+    let unread = report.errors.len();
+    if parts.is_empty() && unread > 0 {
+        // "No problems" would read as a clean run: the run failed.
+        format!(
+            "{} could not be linted; {files} linted without findings.\n",
+            plural(unread, "path", "paths")
+        )
+    } else if parts.is_empty() {
         format!("No problems found in {files}.\n")
     } else {
         format!("Found {} in {files}.\n", join_and(&parts))
