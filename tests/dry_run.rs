@@ -318,3 +318,21 @@ fn a_body_that_breaks_its_schema_is_shown_but_not_sent() {
         Some(602)
     );
 }
+
+#[test]
+fn a_refused_definition_is_reported_as_json_on_stdout_with_format_json() {
+    let run = syncdef(&[
+        "dry-run",
+        "validator/tests/fixtures/SD112.yaml",
+        "--entry",
+        "Customer",
+        "--record",
+        "catalog/records/account-acme-eur.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value =
+        serde_json::from_str(&run.stdout).expect("the refusal is one JSON document on stdout");
+    assert_eq!(report["diagnostics"][0]["code"], "SD112", "{report:#}");
+}

@@ -92,12 +92,12 @@ pub struct DryRunArgs {
 
 impl RecordArgs {
     /// Loads the definition into an engine with its `syncdef.toml`, printing the definition's
-    /// diagnostics when it has errors.
+    /// diagnostics when it has errors (as JSON on stdout when the command prints `json`).
     pub fn engine(&self) -> Result<Engine, Failure> {
         let name = display_name(&self.definition);
         let settings = settings_for(&self.definition, self.config.as_deref())?;
         let definition = read_definition(&self.definition)?;
-        let engine = load_engine(&definition, &name, &settings)?;
+        let engine = load_engine(&definition, &name, &settings, self.format == Format::Json)?;
         if engine.plan().entry(&self.entry).is_none() {
             let entries: Vec<&str> = engine.plan().entry_names().collect();
             return Err(Failure::usage(format!(

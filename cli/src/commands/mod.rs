@@ -68,12 +68,15 @@ pub fn settings_for(path: &Path, config: Option<&Path>) -> Result<RuleSettings, 
 
 /// Loads `definition` into an engine with its `syncdef.toml` `settings`: their rule levels for
 /// the lint that guards the load, their `[retry]` and `[rate-limit]` over the definition's. A
-/// definition with lint errors is refused (exit 1), its diagnostics printed on stderr so the
-/// user sees what to fix without running `lint`.
+/// definition with lint errors is refused (exit 1), its diagnostics printed so the user sees
+/// what to fix without running `lint`: on stderr as a human report, or, when the command's
+/// output is `json`, as the lint's JSON document on stdout, so that a program reading stdout
+/// gets the refusal it can parse.
 pub fn load_engine(
     definition: &Definition,
     name: &str,
     settings: &RuleSettings,
+    json: bool,
 ) -> Result<Engine, Failure> {
     let diagnostics = syncdef_validator::lint_definition(definition, settings, true);
     let limits = syncdef_transform::Limits::default();
@@ -82,10 +85,17 @@ pub fn load_engine(
         Err(refused) => {
             if !refused.diagnostics.is_empty() {
                 let report = LintReport::from_diagnostics(refused.diagnostics.clone());
-                eprint!(
-                    "{}",
-                    render(&report, OutputFormat::Human, &RenderOptions::default())
-                );
+                if json {
+                    print!(
+                        "{}",
+                        render(&report, OutputFormat::Json, &RenderOptions::default())
+                    );
+                } else {
+                    eprint!(
+                        "{}",
+                        render(&report, OutputFormat::Human, &RenderOptions::default())
+                    );
+                }
             }
             Err(Failure::findings(format!("{name}: {refused}")))
         }

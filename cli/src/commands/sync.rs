@@ -229,8 +229,8 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     let settings = settings_for(definition_path, args.config.as_deref())?;
     let definition = read_definition(definition_path)?;
     let dependencies = Dependencies::from_definition(&definition);
-    let engine =
-        load_engine(&definition, &name, &settings)?.with_overrides(&args.reliability.overrides());
+    let engine = load_engine(&definition, &name, &settings, args.format == Format::Json)?
+        .with_overrides(&args.reliability.overrides());
     let engine = match &args.base_url {
         Some(url) => engine.with_base_url(url.clone()),
         None => engine,
