@@ -280,3 +280,21 @@ fn a_run_that_could_not_read_a_path_never_says_no_problems() {
         run.stdout
     );
 }
+
+#[test]
+fn completion_scripts_know_every_command_and_lint_flag() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let run = syncdef(&["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        for word in [
+            "lint",
+            "dry-run",
+            "sync",
+            "--fail-severity",
+            "--stdin-filename",
+        ] {
+            assert!(run.stdout.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    assert_eq!(syncdef(&["completions", "tcsh"]).code, 2);
+}

@@ -11,7 +11,7 @@ mod snippet;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Lint, transform and dry-run synchronization definitions.
 #[derive(Debug, Parser)]
@@ -42,6 +42,8 @@ enum Command {
     Auth(commands::auth::AuthArgs),
     /// Push platform records changed since the last run, in dependency order, with state.
     Sync(commands::sync::SyncArgs),
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(commands::completions::CompletionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Push(args) => commands::push::run(&args),
         Command::Auth(args) => commands::auth::run(&args),
         Command::Sync(args) => commands::sync::run(&args),
+        Command::Completions(args) => commands::completions::run(&args, &mut Cli::command()),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod auth;
+pub mod completions;
 pub mod dry_run;
 pub mod explain;
 pub mod lint;
