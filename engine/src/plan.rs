@@ -228,13 +228,8 @@ impl DefinitionPlan {
     /// idempotency key (`kept_key`) that the definition still declares.
     #[must_use]
     pub fn finds_out_unknown_create(&self, entry: &str, kept_key: bool) -> bool {
-        let keyed = self
-            .reliability
-            .idempotency
-            .as_ref()
-            .is_some_and(|k| k.applies_to(OperationKind::Create));
         let lookup = self.entry(entry).is_some_and(|e| e.lookup.is_some());
-        lookup || (kept_key && keyed)
+        lookup || (kept_key && self.reliability.keys_creates())
     }
 
     /// The OpenAPI part of the definition (security schemes for OAuth2).

@@ -50,14 +50,8 @@ pub(crate) async fn unresolved_create(
     if let Some(lookup) = &push.entry.lookup {
         return look_up(run, push, scope, lookup, unresolved).await;
     }
-    let keyed = push
-        .conn
-        .reliability
-        .idempotency
-        .as_ref()
-        .is_some_and(|k| k.applies_to(OperationKind::Create));
     match &unresolved.idempotency_key {
-        Some(key) if keyed => {
+        Some(key) if push.conn.reliability.keys_creates() => {
             run.note(format!(
                 "an earlier create of this record may have been carried out; it is sent again with the same idempotency key ({key}), which the external system answers as a repeat"
             ));

@@ -77,6 +77,14 @@ impl Default for Reliability {
 }
 
 impl Reliability {
+    /// Whether creates carry the declared idempotency key.
+    #[must_use]
+    pub fn keys_creates(&self) -> bool {
+        self.idempotency
+            .as_ref()
+            .is_some_and(|k| k.applies_to(OperationKind::Create))
+    }
+
     /// Reads `x-syncdef` from `definition` (defaults when absent) with the reader the linter
     /// uses ([`Extension::read`]), so that what the linter passes loads here.
     ///

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use syncdef_definitions::model::{
-    Action, ActionType, MethodCommon, OperationField, SyncEntry, Text,
+    Action, ActionType, MethodCommon, OperationField, SyncEntry, Text, UnknownField,
 };
 use syncdef_definitions::operation_ref::{OperationRef, OperationRefError};
 use syncdef_definitions::path_match::PathIndex;
@@ -155,6 +155,21 @@ impl<'a> EntryInfo<'a> {
                 .map(|a| (true, a))
                 .chain(c.post_actions.iter().map(|a| (false, a)))
         })
+    }
+
+    /// Every key of the entry the format does not define: of the entry, its `push`, its `pull`
+    /// and its actions, in that order.
+    pub fn unknown_fields(&self) -> impl Iterator<Item = &'a UnknownField> {
+        let entry = self.entry;
+        let methods = [
+            entry.push.as_ref().map(|p| &p.common),
+            entry.pull.as_ref().map(|p| &p.common),
+        ];
+        entry
+            .unknown
+            .iter()
+            .chain(methods.into_iter().flatten().flat_map(|c| &c.unknown))
+            .chain(self.actions().flat_map(|(_, a)| &a.unknown))
     }
 
     /// The template named `name`.

@@ -273,7 +273,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 }
 
 /// The path argument of `#valueof(<path>)`, when the whole value is that call.
-fn valueof_path(text: &str) -> Option<&str> {
+pub(crate) fn valueof_path(text: &str) -> Option<&str> {
     let inner = text.strip_prefix("#valueof(")?.strip_suffix(')')?;
     Some(inner.trim())
 }

@@ -43,35 +43,23 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    for info in &ctx.entries {
-        let entry = info.entry;
-        report(sink, &entry.unknown);
-        if let Some(push) = &entry.push {
-            report(sink, &push.common.unknown);
-        }
-        if let Some(pull) = &entry.pull {
-            report(sink, &pull.common.unknown);
-        }
-        for (_, action) in info.actions() {
-            report(sink, &action.unknown);
-        }
+    for field in ctx.entries.iter().flat_map(|info| info.unknown_fields()) {
+        report(sink, field);
     }
 }
 
-fn report(sink: &mut Sink, unknown: &[UnknownField]) {
-    for field in unknown {
-        let Some(meant) = field.meant else { continue };
-        let key = field.key.as_str();
-        let d = sink
-            .diagnostic(
-                Rule::MisspeltKey,
-                field.key.span,
-                format!("`{key}` is not a key of the format; did you mean `{meant}`?"),
-            )
-            .with_pointer(field.pointer.clone())
-            .with_help(format!(
-                "rename it to `{meant}`: the platform ignores `{key}`, so what it holds never runs"
-            ));
-        sink.push(d);
-    }
+fn report(sink: &mut Sink, field: &UnknownField) {
+    let Some(meant) = field.meant else { return };
+    let key = field.key.as_str();
+    let d = sink
+        .diagnostic(
+            Rule::MisspeltKey,
+            field.key.span,
+            format!("`{key}` is not a key of the format; did you mean `{meant}`?"),
+        )
+        .with_pointer(field.pointer.clone())
+        .with_help(format!(
+            "rename it to `{meant}`: the platform ignores `{key}`, so what it holds never runs"
+        ));
+    sink.push(d);
 }

@@ -8,6 +8,7 @@ use syncdef_transform::JsonPath;
 use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Resolution, Sink, Template};
 use crate::rule::declare_rule;
+use crate::rules::external_id_not_convertible::valueof_path;
 use crate::typecheck::reads::walk;
 use crate::typecheck::response_schemas;
 
@@ -159,10 +160,4 @@ fn kind_name(kind: &NodeKind) -> &'static str {
         NodeKind::Object(_) => "object",
         NodeKind::Array(_) => "array",
     }
-}
-
-/// The path argument of `#valueof(<path>)`, when the whole value is that call.
-fn valueof_path(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix("#valueof(")?.strip_suffix(')')?;
-    Some(inner.trim())
 }
