@@ -37,5 +37,5 @@ pub use error::{
 pub use functions::{names as function_names, reference as function_reference};
 pub use path::JsonPath;
 pub use settings::{EvaluationMode, Limits, Settings};
-pub use template::Template;
+pub use template::{OutputObserver, OutputShape, Template};
 pub use value::{Map, Value, ValueReader};

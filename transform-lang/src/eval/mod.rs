@@ -13,4 +13,4 @@ mod write;
 pub(crate) use call::Fail;
 pub(crate) use context::{Alias, Cx, Frame, LoopFrame};
 pub(crate) use object::eval_node;
-pub(crate) use write::write_node;
+pub(crate) use write::{Unobserved, write_node};

@@ -16,28 +16,63 @@ use super::object::{eval_expr_node, eval_node, locate, unescaped};
 use crate::error::Res;
 use crate::expr::{Expr, Route};
 use crate::path::Selection;
-use crate::template::{ExprNode, Node, ObjectNode, Prop};
+use crate::template::{ExprNode, Node, ObjectNode, OutputObserver, Prop};
 use crate::value::ser::{write_compact_array, write_str};
 use crate::value::{Value, write_compact};
 
-/// Writes the output of `node` as compact JSON.
-pub(crate) fn write_node(
+/// Writes the output of `node` as compact JSON, telling `observer` where the text of each
+/// computed node (see [`crate::template::OutputShape`]) starts.
+pub(crate) fn write_node<O: OutputObserver>(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    key: Option<&Arc<str>>,
+    out: &mut String,
+    observer: &mut O,
+) -> Res<()> {
+    match node {
+        Node::Const(v) => {
+            let start = out.len();
+            write_compact(v, out);
+            // In look-in-transformed mode the whole output is one computed part.
+            if cx.tracks_output() {
+                observer.written(out, start);
+            }
+        }
+        Node::Object(o) if o.plain && !cx.tracks_output() => write_plain(cx, o, out, observer)?,
+        _ => {
+            let start = out.len();
+            write_computed(cx, node, key, out)?;
+            observer.written(out, start);
+        }
+    }
+    Ok(())
+}
+
+/// A node whose output is only known once applied: written in place where the template
+/// allows, built then written otherwise.
+fn write_computed(
     cx: &mut Cx<'_>,
     node: &Node,
     key: Option<&Arc<str>>,
     out: &mut String,
 ) -> Res<()> {
     match node {
-        Node::Const(v) => write_compact(v, out),
         Node::Expr(e) => write_expr(cx, e, out)?,
         Node::Object(o) if !cx.tracks_output() => match lone_scope(o) {
-            _ if o.plain => write_plain(cx, o, out)?,
             Some((call, body)) => write_scope(cx, call, body, out)?,
             None => write_compact(&eval_node(cx, node, key)?, out),
         },
         _ => write_compact(&eval_node(cx, node, key)?, out),
     }
     Ok(())
+}
+
+/// The observer of a write nobody watches (and of the nodes inside a computed one).
+pub(crate) struct Unobserved;
+
+impl OutputObserver for Unobserved {
+    #[inline]
+    fn written(&mut self, _out: &str, _start: usize) {}
 }
 
 /// The `#scope` key and body of an object made of that key alone.
@@ -49,7 +84,12 @@ fn lone_scope(o: &ObjectNode) -> Option<(&ExprNode, &Node)> {
 }
 
 /// An object of plain properties, with the bookkeeping of `eval_object`.
-fn write_plain(cx: &mut Cx<'_>, o: &ObjectNode, out: &mut String) -> Res<()> {
+fn write_plain<O: OutputObserver>(
+    cx: &mut Cx<'_>,
+    o: &ObjectNode,
+    out: &mut String,
+    observer: &mut O,
+) -> Res<()> {
     cx.enter()?;
     // The keys were written out when the template was compiled, the first with the `{`
     // (an object without properties is a constant, not written here, but kept valid).
@@ -59,7 +99,7 @@ fn write_plain(cx: &mut Cx<'_>, o: &ObjectNode, out: &mut String) -> Res<()> {
     for (p, key_text) in o.props.iter().zip(&o.key_texts) {
         if let Prop::Value { key, value } = p {
             out.push_str(key_text);
-            write_node(cx, value, Some(key), out)?;
+            write_node(cx, value, Some(key), out, observer)?;
         }
     }
     out.push('}');
@@ -70,7 +110,10 @@ fn write_plain(cx: &mut Cx<'_>, o: &ObjectNode, out: &mut String) -> Res<()> {
 /// `{"#scope(path)": body}`: the body, written inside the scope.
 fn write_scope(cx: &mut Cx<'_>, call: &ExprNode, body: &Node, out: &mut String) -> Res<()> {
     cx.enter()?;
-    in_scope(cx, call, |cx| write_node(cx, body, None, out)).map_err(|err| locate(err, call))?;
+    in_scope(cx, call, |cx| {
+        write_node(cx, body, None, out, &mut Unobserved)
+    })
+    .map_err(|err| locate(err, call))?;
     cx.leave();
     cx.produced(1)
 }

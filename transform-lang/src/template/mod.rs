@@ -3,15 +3,17 @@
 mod compile;
 pub(crate) mod lenient;
 mod node;
+mod shape;
 
 use crate::analysis::{self, CallUse, PathUse};
 use crate::error::{CompileErrors, EvalError};
-use crate::eval::{Cx, eval_node, write_node};
+use crate::eval::{Cx, Unobserved, eval_node, write_node};
 use crate::settings::Settings;
 use crate::value::Value;
 
 pub(crate) use compile::compile_runtime;
 pub(crate) use node::{ExprNode, Node, ObjectNode, Prop};
+pub use shape::{OutputObserver, OutputShape};
 
 /// A compiled template. Immutable, `Send + Sync`: share it between threads and apply it to
 /// any number of records; applying parses nothing.
@@ -62,12 +64,34 @@ impl Template {
     /// building the output where the template allows (one request body or one JSON Lines
     /// output line). On an error nothing is appended.
     pub fn apply_to_json(&self, input: &Value, out: &mut String) -> Result<(), EvalError> {
+        self.apply_to_json_observed(input, out, &mut Unobserved)
+    }
+
+    /// [`Template::apply_to_json`], telling `observer` where the text of each computed part of
+    /// [`Template::output_shape`] is as it is written. On an error nothing is appended (the
+    /// observer may have been told of parts written before it).
+    pub fn apply_to_json_observed(
+        &self,
+        input: &Value,
+        out: &mut String,
+        observer: &mut impl OutputObserver,
+    ) -> Result<(), EvalError> {
         let start = out.len();
         let mut cx = Cx::new(&self.settings, input.clone());
-        write_node(&mut cx, &self.root, None, out).map_err(|e| {
+        write_node(&mut cx, &self.root, None, out, observer).map_err(|e| {
             out.truncate(start);
             *e
         })
+    }
+
+    /// The shape of every output of the template: what is always the same, and what is
+    /// computed from each record.
+    pub fn output_shape(&self) -> OutputShape<'_> {
+        let tracks_output = self
+            .settings
+            .mode
+            .contains(crate::EvaluationMode::LOOK_IN_TRANSFORMED);
+        shape::shape_of(&self.root, tracks_output)
     }
 
     /// The settings the template was compiled with.

@@ -3,7 +3,7 @@
 //! both ways, building the output (`apply`) and writing it (`apply_to_json`): they must agree
 //! on the text and on the error.
 
-use syncdef_transform::{EvaluationMode, Settings, Template, Value};
+use syncdef_transform::{EvaluationMode, OutputShape, Settings, Template, Value};
 
 pub fn run_with(settings: &Settings, template: &str, input: &str) -> Result<String, String> {
     let t = Template::compile_str(template, settings).map_err(|e| e.to_string())?;
@@ -27,7 +27,56 @@ pub fn run_with(settings: &Settings, template: &str, input: &str) -> Result<Stri
             "a failed apply_to_json appended to its output"
         );
     }
+    if let Ok(written) = &written {
+        assert_eq!(
+            &observed_reassembly(&t, &input),
+            written,
+            "the output shape and the observed computed parts do not make the output of {template}"
+        );
+    }
     built
+}
+
+/// The output put back together from the template's shape and the computed parts an observed
+/// write reports: it must be the output itself.
+pub fn observed_reassembly(t: &Template, input: &Value) -> String {
+    let mut out = String::from("kept");
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    let mut seen_end = "kept".len();
+    t.apply_to_json_observed(input, &mut out, &mut |text: &str, start: usize| {
+        assert!(start >= seen_end, "computed parts overlap or go back");
+        seen_end = text.len();
+        parts.push((start, text.len()));
+    })
+    .expect("the observed write succeeds where the plain one did");
+    let mut parts = parts.into_iter().map(|(s, e)| out[s..e].to_owned());
+    let mut again = String::new();
+    reassemble(&t.output_shape(), &mut parts, &mut again);
+    assert!(
+        parts.next().is_none(),
+        "more computed parts than the shape has"
+    );
+    again
+}
+
+fn reassemble(shape: &OutputShape<'_>, parts: &mut impl Iterator<Item = String>, out: &mut String) {
+    match shape {
+        OutputShape::Constant(v) => out.push_str(&v.to_json_compact()),
+        OutputShape::Computed => out.push_str(&parts.next().expect("a part per computed node")),
+        OutputShape::Object(members) => {
+            out.push('{');
+            for (i, (key, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::from(*key).to_json_compact());
+                out.push(':');
+                reassemble(value, parts, out);
+            }
+            out.push('}');
+        }
+        _ => panic!("an output shape this test does not know"),
+    }
 }
 
 #[track_caller]

@@ -234,6 +234,9 @@ proptest! {
             let built = t.apply(&doc).map(|v| v.to_json_compact()).map_err(|e| e.to_string());
             let mut out = String::new();
             let written = t.apply_to_json(&doc, &mut out).map(|()| out.clone()).map_err(|e| e.to_string());
+            if let Ok(text) = &written {
+                prop_assert_eq!(&crate::common::observed_reassembly(&t, &doc), text);
+            }
             prop_assert_eq!(written, built);
         }
     }
