@@ -11,7 +11,7 @@ use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKi
 use syncdef_definitions::path_match::{PathIndex, Resolution};
 use syncdef_definitions::{Definition, Node, SourceFile};
 use syncdef_transform::value::Shape;
-use syncdef_transform::{JsonPath, Limits, PathContext, Settings, Template};
+use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Template, Value};
 use syncdef_validator::platform;
 
 use crate::error::PushError;
@@ -100,12 +100,27 @@ impl CallPlan {
         }
     }
 
-    /// Checks a rendered body against the operation's request body schema: a configuration
-    /// error naming each violation when it does not fit, so that it is not sent.
-    pub fn check_body(&self, body: &[u8]) -> Result<(), PushError> {
+    /// Renders the request body `template` (this call's `request`) over `input` into `out`:
+    /// whether the body check was already proven as the body was written.
+    pub fn render_body(
+        &self,
+        template: &Template,
+        input: &Value,
+        out: &mut String,
+    ) -> Result<bool, EvalError> {
+        match &self.request_check {
+            Some(check) => check.render(template, input, out),
+            None => template.apply_to_json(input, out).map(|()| false),
+        }
+    }
+
+    /// Checks a rendered body against the operation's request body schema (unless `proven`
+    /// while it was rendered): a configuration error naming each violation when it does not
+    /// fit, so that it is not sent.
+    pub fn check_body(&self, body: &[u8], proven: bool) -> Result<(), PushError> {
         match &self.request_check {
             Some(check) => check
-                .check(&self.reference, body)
+                .check(&self.reference, body, proven)
                 .map_err(|e| e.at(&self.step)),
             None => Ok(()),
         }
@@ -460,10 +475,13 @@ fn call_plan(
     let response_name = format!("{prefix}Response");
     let request = template(templates, &request_name, settings)?;
     let request_check = match templates.iter().find(|t| t.name.value == request_name) {
-        Some(source) if sources.check_bodies && request.is_some() => {
-            RequestCheck::compile(sources.root, operation_node, source, sources.file)
-                .map_err(|e| format!("`{reference}`: {e}"))?
-        }
+        Some(source) if sources.check_bodies => match &request {
+            Some(compiled) => {
+                RequestCheck::compile(sources.root, operation_node, source, compiled, sources.file)
+                    .map_err(|e| format!("`{reference}`: {e}"))?
+            }
+            None => None,
+        },
         _ => None,
     };
     let response = template(templates, &response_name, settings)?;

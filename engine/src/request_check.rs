@@ -9,21 +9,23 @@
 //! this checks every real record.
 //!
 //! Cost: the schema is converted (by the validator's conversion, the one SD802 uses) and
-//! compiled once per operation when the definition is compiled. Per push, the body text is
-//! validated in place (`RequestBodySchema::is_valid_text`: one scan into an index of its
-//! values, then the `jsonschema` crate's `is_valid`, which stops at the first violation and
-//! builds no error). Building a `serde_json::Value` of the body, by parsing the text or by
-//! converting the template's output, cost several times more than the whole budget (the
-//! allocation of every string and map); docs/benchmarks.md ("Request body validation") has the
-//! measurements. Only a failing body is parsed and validated again, to collect every violation
-//! and locate them in the definition.
+//! compiled once per operation when the definition is compiled, and the request template's
+//! output shape is proven against it then (`BodyGuard`: required members written, no member
+//! the schema forbids, constants valid). Per push, only the values the template computes from
+//! the record are checked, each as it is written, mostly by a few comparisons (type, length,
+//! enumeration, bounds). A body the guard cannot prove, or a template whose structure it cannot
+//! follow, is validated whole, in place (`RequestBodySchema::is_valid_text`: one scan into an
+//! index of its values, then the `jsonschema` crate's `is_valid`). Only a failing body is
+//! parsed and validated again, to collect every violation and locate them in the definition.
+//! docs/benchmarks.md ("Request body validation") has the measurements.
 
 use std::sync::Arc;
 
 use syncdef_definitions::model::TemplateSource;
 use syncdef_definitions::operation_ref::OperationRef;
 use syncdef_definitions::{Node, SourceFile};
-use syncdef_validator::request_schema::{RequestBodySchema, template_output_span};
+use syncdef_transform::{EvalError, Template, Value};
+use syncdef_validator::request_schema::{BodyGuard, RequestBodySchema, template_output_span};
 
 use crate::error::PushError;
 
@@ -33,6 +35,8 @@ const SHOWN: usize = 5;
 /// The request body schema of one call, with what locates a violation in the definition.
 pub(crate) struct RequestCheck {
     schema: RequestBodySchema,
+    /// The template's structure proven against the schema, when it can be.
+    guard: Option<BodyGuard>,
     /// The request template, kept to map a failing pointer back to the key that wrote it.
     template: TemplateSource,
     file: Arc<SourceFile>,
@@ -47,8 +51,9 @@ impl std::fmt::Debug for RequestCheck {
 }
 
 impl RequestCheck {
-    /// The check of the bodies `template` renders for `operation` (an operation object of the
-    /// definition's tree `root`): `None` when the operation declares no JSON request body.
+    /// The check of the bodies `template` (compiled as `compiled`) renders for `operation` (an
+    /// operation object of the definition's tree `root`): `None` when the operation declares no
+    /// JSON request body.
     ///
     /// # Errors
     /// A message when the schema does not compile.
@@ -56,6 +61,7 @@ impl RequestCheck {
         root: &Node,
         operation: &Node,
         template: &TemplateSource,
+        compiled: &Template,
         file: &Arc<SourceFile>,
     ) -> Result<Option<RequestCheck>, String> {
         match RequestBodySchema::of_operation(root, operation) {
@@ -64,6 +70,7 @@ impl RequestCheck {
                 "{e}; fix the schema, or turn the check off for the entry with `x-syncdef.requestValidation.skip`"
             )),
             Some(Ok(schema)) => Ok(Some(RequestCheck {
+                guard: schema.guard(compiled),
                 schema,
                 template: template.clone(),
                 file: Arc::clone(file),
@@ -71,9 +78,36 @@ impl RequestCheck {
         }
     }
 
+    /// Renders `template` over `input` into `out`, as `Template::apply_to_json` does: whether
+    /// the body was proven to fit the schema as it was written.
+    pub fn render(
+        &self,
+        template: &Template,
+        input: &Value,
+        out: &mut String,
+    ) -> Result<bool, EvalError> {
+        match &self.guard {
+            Some(guard) => {
+                let mut watch = guard.watch();
+                template.apply_to_json_observed(input, out, &mut watch)?;
+                Ok(watch.proven())
+            }
+            None => template.apply_to_json(input, out).map(|()| false),
+        }
+    }
+
     /// Whether `body` (the rendered JSON text) fits the schema; a configuration error naming
-    /// each violation's pointer, rule and template key when it does not.
-    pub fn check(&self, operation: &OperationRef, body: &[u8]) -> Result<(), PushError> {
+    /// each violation's pointer, rule and template key when it does not. A body `proven` as it
+    /// was rendered is not looked at again.
+    pub fn check(
+        &self,
+        operation: &OperationRef,
+        body: &[u8],
+        proven: bool,
+    ) -> Result<(), PushError> {
+        if proven {
+            return Ok(());
+        }
         // The hot path: the text validated in place. A body that fails (or that the in-place
         // reader does not take) is parsed the ordinary way for the detailed answer.
         if let Ok(text) = std::str::from_utf8(body)

@@ -317,3 +317,61 @@ proptest! {
         prop_assert_eq!(schema.is_valid_text(&pretty), Some(expected), "{}", pretty);
     }
 }
+
+/// Every request template of the catalog, with its operation's request body schema and whether
+/// the schema's guard proves its structure once (then each push checks only the values the
+/// template computes).
+fn catalog_guards(system: &str, file: &str) -> Vec<(String, bool)> {
+    use syncdef_definitions::model::TemplateBody;
+    use syncdef_transform::{Settings, Template};
+    use syncdef_validator::request_schema::RequestBodySchema;
+
+    let path = catalog_path(system).with_file_name(file);
+    let text = std::fs::read_to_string(&path).expect("catalog file");
+    let definition = Definition::load(SourceFile::new(file, text)).expect("loads");
+    let sync = definition.sync.as_ref().expect("a synchronization section");
+    let mut found = Vec::new();
+    for entry in &sync.entries {
+        let Some(push) = &entry.push else { continue };
+        for (field, step) in [(&push.create, "create"), (&push.update, "update")] {
+            let Some(field) = field else { continue };
+            let Some((path, method)) = field.text.value.rsplit_once('/') else {
+                continue;
+            };
+            let pointer = format!("/paths/{}/{method}", path.replace('~', "~0").replace('/', "~1"));
+            let Some(operation) = definition.root.pointer(&pointer) else {
+                continue;
+            };
+            let Some(schema) = RequestBodySchema::of_operation(&definition.root, operation) else {
+                continue;
+            };
+            let schema = schema.expect("compiles");
+            let name = format!("{step}Request");
+            let Some(source) = push.common.templates.iter().find(|t| t.name.value == name) else {
+                continue;
+            };
+            let template = match &source.body {
+                TemplateBody::Node(node) => Template::compile(node.to_json(), &Settings::default()),
+                TemplateBody::JsonText(text) => Template::compile_str(&text.value, &Settings::default()),
+            }
+            .expect("compiles");
+            found.push((format!("{}.{name}", entry.key.value), schema.guard(&template).is_some()));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_catalogs_request_templates_are_proven_when_the_definition_is_compiled() {
+    for (system, file) in [
+        ("quickbooks-online", "definition.yaml"),
+        ("business-central", "definition.yaml"),
+        ("business-central-odata", "definition.yaml"),
+        ("business-central-odata", "definition.json"),
+    ] {
+        let guards = catalog_guards(system, file);
+        assert!(guards.len() >= 2, "{system}/{file}: {guards:?}");
+        let unproven: Vec<_> = guards.iter().filter(|(_, g)| !g).collect();
+        assert!(unproven.is_empty(), "{system}/{file}: not proven once: {unproven:?}");
+    }
+}

@@ -17,7 +17,9 @@ use syncdef_definitions::{Node, Span};
 
 use crate::context::Template;
 
+mod guard;
 mod text;
+pub use guard::{BodyGuard, BodyWatch};
 use crate::typecheck::openapi::{Direction, convert_document, json_content_schema};
 use crate::typecheck::shape::producer;
 use text::{Indexed, TextJson};
@@ -25,6 +27,8 @@ use text::{Indexed, TextJson};
 /// The compiled JSON request body schema of one operation. `Send + Sync`: one per operation,
 /// shared by every push.
 pub struct RequestBodySchema {
+    /// The converted JSON Schema document (its root a `$ref` to the body schema).
+    doc: Value,
     validator: jsonschema::Validator,
     /// The same schema compiled for JSON text validated in place (no value built).
     text: jsonschema::Validator<TextJson>,
@@ -64,10 +68,22 @@ impl RequestBodySchema {
                 jsonschema::options_for::<TextJson>()
                     .with_draft(jsonschema::Draft::Draft202012)
                     .build(&doc)
-                    .map(|text| RequestBodySchema { validator, text })
+                    .map(|text| RequestBodySchema {
+                        doc: doc.clone(),
+                        validator,
+                        text,
+                    })
             })
             .map_err(|e| format!("its request body schema does not compile: {e}"));
         Some(compiled)
+    }
+
+    /// The guard of the bodies `template` writes: their structure proven against the schema
+    /// once, their computed values checked one by one as they are written. `None` when the
+    /// structure cannot be proven this way (then each body is checked whole).
+    #[must_use]
+    pub fn guard(&self, template: &syncdef_transform::Template) -> Option<BodyGuard> {
+        BodyGuard::build(&self.doc, &template.output_shape())
     }
 
     /// Whether `body` fits the schema; stops at the first violation.

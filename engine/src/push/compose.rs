@@ -99,7 +99,7 @@ pub(crate) fn body(
         .at(step));
     }
     let mut text = String::with_capacity(512);
-    template.apply_to_json(input, &mut text).map_err(|e| {
+    let proven = call.render_body(template, input, &mut text).map_err(|e| {
         PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
     })?;
     if text == "null" {
@@ -110,6 +110,6 @@ pub(crate) fn body(
     let bytes = Bytes::from(text.into_bytes());
     let shown = MaskedJson::from_sent(bytes.clone());
     run.template(Arc::clone(&call.request_name), shown.clone());
-    call.check_body(&bytes)?;
+    call.check_body(&bytes, proven)?;
     Ok(Some(Body { bytes, shown }))
 }
