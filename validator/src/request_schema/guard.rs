@@ -438,19 +438,29 @@ impl ScalarRule {
         }
     }
 
+    /// A string (`text` with its quotes): its length is bounded by its bytes first, which
+    /// needs no scan; characters are counted only near a bound, and only without escapes.
     fn string_admits(&self, text: &str) -> bool {
         if !self.kinds.is_none_or(|k| k.string) {
             return false;
         }
-        // Bytes inside the quotes: never fewer than the characters of the decoded string.
         let bytes = text.len().saturating_sub(2) as u64;
-        let escaped = text.contains('\\');
-        let chars = || (text.chars().count().saturating_sub(2)) as u64;
-        let max_ok = self
-            .max_length
-            .is_none_or(|max| bytes <= max || (!escaped && chars() <= max));
-        let min_ok = self.min_length.is_none_or(|min| !escaped && chars() >= min);
-        max_ok && min_ok
+        let chars = || text.chars().count().saturating_sub(2) as u64;
+        // A decoded string has at most as many characters as its text has bytes, and at least
+        // one per 12 bytes (`\ud83d\ude00` is one character).
+        if let Some(max) = self.max_length
+            && bytes > max
+            && (text.contains('\\') || chars() > max)
+        {
+            return false;
+        }
+        if let Some(min) = self.min_length
+            && bytes.div_ceil(12) < min
+            && (text.contains('\\') || chars() < min)
+        {
+            return false;
+        }
+        true
     }
 
     /// A number: proven only as a plain integer of at most 15 digits (exact as `f64`); any
