@@ -53,8 +53,8 @@ fn json_format_has_the_documented_shape() {
             "file",
             "line",
             "column",
-            "end_line",
-            "end_column",
+            "endLine",
+            "endColumn",
             "pointer",
             "help",
         ] {
