@@ -124,3 +124,90 @@ fn sarif_lists_the_rules_that_fired_and_those_configured() {
     assert_eq!(ids, ["SD704"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_json_key_walk_finds_snake_and_kebab_case_but_not_in_user_data() {
+    use common::json_keys::non_camel_case_keys;
+    let doc = serde_json::json!({
+        "diagnostics": [{"end_line": 1, "endColumn": 2}],
+        "requests": [{"headers": {"content-type": "x"}, "body": {"Due_Date": 1}}],
+        "entries": {"my_entry": {"pushed-as-dependency": 0}},
+    });
+    assert_eq!(
+        non_camel_case_keys(&doc),
+        [
+            "/diagnostics/0/end_line",
+            "/entries/my_entry/pushed-as-dependency"
+        ]
+    );
+}
+
+/// Each JSON document a command prints, with what printed it.
+fn json_outputs() -> Vec<(String, Value)> {
+    let qb = "definitions/tests/fixtures/quickbooks-online.yaml";
+    let record = "tests/fixtures/dry_run/account.json";
+    let mistakes = fixture("lint/mistakes.yaml");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["lint", "--format", "json", &mistakes],
+        vec!["lint", "--format", "sarif", &mistakes],
+        vec!["rules", "--format", "json"],
+        vec![
+            "dry-run",
+            qb,
+            "--entry",
+            "Account",
+            "--record",
+            record,
+            "--external-id",
+            "67",
+            "--responses",
+            "tests/fixtures/dry_run/qb-update-responses.json",
+            "--format",
+            "json",
+        ],
+        // A definition with lint errors: the refusal is the lint's JSON document.
+        vec![
+            "dry-run", &mistakes, "--entry", "Customer", "--record", record, "--format", "json",
+        ],
+        // Nothing listens on the discard port of loopback: a failed push, with its error.
+        vec![
+            "push",
+            qb,
+            "--entry",
+            "Account",
+            "--record",
+            record,
+            "--var",
+            "realmId=1",
+            "--base-url",
+            "http://127.0.0.1:9",
+            "--max-attempts",
+            "1",
+            "--format",
+            "json",
+        ],
+    ];
+    runs.into_iter()
+        .map(|args| {
+            let run = syncdef(&args);
+            let what = args.join(" ");
+            let doc = serde_json::from_str(&run.stdout)
+                .unwrap_or_else(|e| panic!("{what}: stdout is not JSON ({e}): {}", run.stderr));
+            (what, doc)
+        })
+        .collect()
+}
+
+#[test]
+fn every_json_document_names_its_fields_in_camel_case() {
+    // `sync` and `sync status` are walked in tests/sync.rs, which has the servers they need.
+    let outputs = json_outputs();
+    assert_eq!(outputs.len(), 6);
+    for (what, doc) in &outputs {
+        common::json_keys::assert_camel_case(doc, what);
+    }
+    // `rules` takes `--format json` like every other command; `--json` still works.
+    let old = syncdef(&["rules", "--json"]);
+    assert_eq!(old.code, 0, "{}", old.stderr);
+    assert_eq!(old.stdout, syncdef(&["rules", "--format", "json"]).stdout);
+}
