@@ -211,3 +211,124 @@ fn every_json_document_names_its_fields_in_camel_case() {
     assert_eq!(old.code, 0, "{}", old.stderr);
     assert_eq!(old.stdout, syncdef(&["rules", "--format", "json"]).stdout);
 }
+
+/// Runs the binary from the workspace root with `env` set and `RUST_LOG` and the colour
+/// variables removed (the test's own environment must not decide).
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> common::Run {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_syncdef"));
+    command.args(args).current_dir(common::root());
+    for name in [
+        "RUST_LOG",
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "CLICOLOR_FORCE",
+        "TERM",
+    ] {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    common::Run::from(command.output().expect("syncdef runs"))
+}
+
+/// A push to the discard port of loopback, where nothing listens: the engine retries once
+/// (an INFO event) after sending (a DEBUG event).
+fn push_to_nowhere(flags: &[&str]) -> common::Run {
+    let mut args = vec![
+        "push",
+        "definitions/tests/fixtures/quickbooks-online.yaml",
+        "--entry",
+        "Account",
+        "--record",
+        "tests/fixtures/dry_run/account.json",
+        "--var",
+        "realmId=1",
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--max-attempts",
+        "2",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(flags);
+    let run = run_env(&args, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    run
+}
+
+#[test]
+fn verbose_and_quiet_set_the_log_level() {
+    let retry = "retrying external request";
+    let default = push_to_nowhere(&[]);
+    assert!(!default.stderr.contains(retry), "{}", default.stderr);
+    let verbose = push_to_nowhere(&["-v"]);
+    assert!(verbose.stderr.contains(retry), "{}", verbose.stderr);
+    assert!(!verbose.stderr.contains("DEBUG"), "{}", verbose.stderr);
+    let very = push_to_nowhere(&["-vv"]);
+    assert!(very.stderr.contains("DEBUG"), "{}", very.stderr);
+    let quiet = push_to_nowhere(&["--quiet"]);
+    assert!(!quiet.stderr.contains(retry), "{}", quiet.stderr);
+    // The machine format on stdout is the same whatever the verbosity.
+    let strip = |run: &common::Run| {
+        let mut doc: Value = serde_json::from_str(&run.stdout).expect("JSON");
+        doc["outcome"]["duration"] = Value::Null;
+        doc["outcome"]["notes"] = Value::Null;
+        // The backoff is drawn at random.
+        doc["outcome"]["error"]["retryAfterMs"] = Value::Null;
+        doc["requests"] = Value::Null;
+        doc
+    };
+    assert_eq!(strip(&default), strip(&quiet));
+    assert_eq!(strip(&default), strip(&very));
+}
+
+#[test]
+fn verbosity_flags_are_accepted_by_every_command_anywhere_on_the_line() {
+    for args in [
+        ["-q", "rules"],
+        ["rules", "-v"],
+        ["-vv", "schema"],
+        ["-q", "explain"],
+    ] {
+        let mut args = args.to_vec();
+        if args.contains(&"explain") {
+            args.push("SD100");
+        }
+        let run = run_env(&args, &[]);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    let extra: Vec<&str> = vec!["sync", "status", "-q", "--help"];
+    assert_eq!(run_env(&extra, &[]).code, 0);
+    let both = run_env(&["rules", "-q", "-v"], &[]);
+    assert_eq!(both.code, 2, "-q with -v is a usage error: {}", both.stderr);
+}
+
+#[test]
+fn quiet_lint_drops_the_summary_line_but_never_a_finding() {
+    let mistakes = fixture("lint/mistakes.yaml");
+    let loud = run_env(&["lint", &mistakes], &[]);
+    let quiet = run_env(&["lint", "-q", &mistakes], &[]);
+    assert_eq!(quiet.code, 1);
+    assert!(loud.stdout.contains("Found "), "{}", loud.stdout);
+    assert!(!quiet.stdout.contains("Found "), "{}", quiet.stdout);
+    assert!(quiet.stdout.contains("SD202"), "{}", quiet.stdout);
+    assert!(
+        loud.stdout.starts_with(quiet.stdout.trim_end()),
+        "{}",
+        quiet.stdout
+    );
+    let clean = run_env(&["lint", "--quiet", &fixture("lint/valid.yaml")], &[]);
+    assert_eq!((clean.code, clean.stdout.as_str()), (0, ""));
+    // A path that could not be linted is still said.
+    let missing = run_env(&["lint", "-q", "no/such/definition.yaml"], &[]);
+    assert!(
+        missing.stdout.contains("no/such/definition.yaml"),
+        "{}",
+        missing.stdout
+    );
+    // Machine formats are untouched.
+    for format in ["json", "sarif", "github"] {
+        let plain = run_env(&["lint", "--format", format, &mistakes], &[]);
+        let quiet = run_env(&["lint", "--format", format, "-q", &mistakes], &[]);
+        assert_eq!(plain.stdout, quiet.stdout, "{format}");
+    }
+}

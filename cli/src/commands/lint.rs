@@ -186,6 +186,7 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     let format = OutputFormat::from(args.format);
     let options = RenderOptions {
         color: args.color.for_stdout(),
+        summary: !crate::logging::quiet(),
         sarif: super::lint_sarif::options(format, &report, config.settings.as_deref()),
         ..RenderOptions::default()
     };

@@ -65,6 +65,8 @@ pub struct RenderOptions {
     pub width: usize,
     /// Print the docs link under each diagnostic (human format only).
     pub links: bool,
+    /// End with the summary line ("Found 2 errors in 1 file."; human format only).
+    pub summary: bool,
     /// The source root and the configured rules (SARIF only).
     pub sarif: sarif::SarifOptions,
 }
@@ -75,6 +77,7 @@ impl Default for RenderOptions {
             color: false,
             width: 100,
             links: true,
+            summary: true,
             sarif: sarif::SarifOptions::default(),
         }
     }
