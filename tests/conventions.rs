@@ -332,3 +332,25 @@ fn quiet_lint_drops_the_summary_line_but_never_a_finding() {
         assert_eq!(plain.stdout, quiet.stdout, "{format}");
     }
 }
+
+#[test]
+fn colour_follows_the_flag_then_no_color_then_force_color() {
+    let mistakes = fixture("lint/mistakes.yaml");
+    let coloured = |args: &[&str], env: &[(&str, &str)]| {
+        let mut all = vec!["lint", mistakes.as_str()];
+        all.extend_from_slice(args);
+        let run = run_env(&all, env);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.stdout.contains('\u{1b}')
+    };
+    // Tests write into a pipe, never a terminal: plain unless forced.
+    assert!(!coloured(&[], &[]));
+    assert!(coloured(&[], &[("FORCE_COLOR", "1")]));
+    assert!(coloured(&[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!coloured(&[], &[("FORCE_COLOR", "0")]));
+    assert!(!coloured(&[], &[("FORCE_COLOR", "")]));
+    assert!(!coloured(&[], &[("NO_COLOR", "1"), ("FORCE_COLOR", "1")]));
+    assert!(coloured(&[], &[("NO_COLOR", ""), ("FORCE_COLOR", "1")]));
+    assert!(!coloured(&["--color", "never"], &[("FORCE_COLOR", "1")]));
+    assert!(coloured(&["--color", "always"], &[("NO_COLOR", "1")]));
+}
