@@ -218,6 +218,7 @@ fn sarif_rules_are_those_that_fired_and_those_configured() {
 #[test]
 fn sarif_fingerprints_survive_lines_inserted_above_and_differ_between_findings() {
     let before = sarif::to_value_with(&shared_report(), &sarif_options());
+    assert_valid_sarif(&before);
     let moved = format!("# a comment\n\n{TEXT}");
     let shifted = LintReport::from_diagnostics(
         shared_report()
@@ -262,6 +263,7 @@ fn sarif_fingerprints_tell_identical_findings_apart() {
         &LintReport::from_diagnostics(vec![at(3), at(8)]),
         &sarif_options(),
     );
+    assert_valid_sarif(&log);
     let found = results(&log);
     assert_ne!(fingerprint(&found[0]), fingerprint(&found[1]));
 }
@@ -294,27 +296,19 @@ fn sarif_uris_are_relative_to_the_source_root_with_a_base_id() {
         "{base}"
     );
     assert!(base.contains("syncdef-sarif-root"), "{base}");
-    let location = |path: &PathBuf| {
-        let name = path.to_string_lossy().into_owned();
+    // Results are sorted by file name: the absolute path outside the root may sort either
+    // way, so each is found by the end of its URI.
+    let location = |ending: &str| {
         results(&log)
             .iter()
-            .find(|r| {
-                let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-                    .as_str()
-                    .unwrap_or_default();
-                uri.contains(if name.contains("elsewhere") {
-                    "bc.yaml"
-                } else {
-                    "qbo"
-                })
-            })
             .map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"].clone())
+            .find(|a| a["uri"].as_str().is_some_and(|u| u.ends_with(ending)))
             .expect("a result for the file")
     };
-    let relative = location(&inside);
+    let relative = location("qbo%20online.yaml");
     assert_eq!(relative["uri"], "catalog/qbo%20online.yaml");
     assert_eq!(relative["uriBaseId"], "%SRCROOT%");
-    let absolute = location(&outside);
+    let absolute = location("bc.yaml");
     let uri = absolute["uri"].as_str().expect("uri");
     assert!(
         uri.starts_with("file:///") && uri.ends_with("elsewhere/bc.yaml"),
@@ -326,6 +320,7 @@ fn sarif_uris_are_relative_to_the_source_root_with_a_base_id() {
 #[test]
 fn sarif_labels_become_related_locations() {
     let log = sarif::to_value_with(&shared_report(), &sarif_options());
+    assert_valid_sarif(&log);
     let method = results(&log)
         .iter()
         .find(|r| r["ruleId"] == Rule::MethodNotOnPath.code())
@@ -353,6 +348,7 @@ fn sarif_labels_become_related_locations() {
 #[test]
 fn sarif_invocation_says_whether_every_path_was_linted() {
     let clean = sarif::to_value_with(&shared_report(), &sarif_options());
+    assert_valid_sarif(&clean);
     let invocation = &clean["runs"][0]["invocations"][0];
     assert_eq!(invocation["executionSuccessful"], true);
     assert!(invocation.get("toolExecutionNotifications").is_none());
