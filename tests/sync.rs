@@ -70,6 +70,7 @@ async fn sync_pushes_once_then_nothing_and_status_counts() {
     .await;
     assert_eq!(second.code, 0, "{}", second.stderr);
     let report: Value = serde_json::from_str(&second.stdout).expect("json");
+    common::json_keys::assert_camel_case(&report, "sync --format json");
     assert_eq!(report["entries"]["Account"]["listed"], 0);
     assert_eq!(report["entries"]["Invoice"]["created"], 0);
     assert_eq!(books.creates("Customer"), 150);
@@ -148,6 +149,7 @@ async fn failing_records_are_listed_by_status_with_their_errors() {
     ]))
     .await;
     let report: Value = serde_json::from_str(&json.stdout).expect("json");
+    common::json_keys::assert_camel_case(&report, "sync status --format json");
     assert_eq!(report["counts"]["Account"]["failed"], 1);
     assert_eq!(report["counts"]["Account"]["done"], 19);
     assert_eq!(report["problems"][0]["platformId"], "3");

@@ -6,6 +6,7 @@
 mod color;
 mod commands;
 mod failure;
+mod logging;
 mod redacted;
 mod snippet;
 
@@ -17,6 +18,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "syncdef", version, about, long_about = None, propagate_version = true)]
 struct Cli {
+    #[command(flatten)]
+    verbosity: logging::Verbosity,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -49,6 +53,12 @@ enum Command {
 fn main() -> ExitCode {
     // clap exits with 2 on usage errors and 0 for --help/--version, as documented.
     let cli = Cli::parse();
+    cli.verbosity.remember();
+    // `sync` logs its progress at `info`, and not at all on a terminal (it draws bars there):
+    // it sets up its own logging.
+    if !matches!(cli.command, Command::Sync(_)) {
+        logging::init(tracing_subscriber::filter::LevelFilter::WARN);
+    }
     let result = match cli.command {
         Command::Lint(args) => commands::lint::run(&args),
         Command::Transform(args) => commands::transform::run(&args),

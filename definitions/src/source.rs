@@ -232,7 +232,7 @@ impl SourceFile {
         self.lines.line_col(&self.text, offset)
     }
 
-    /// Start and end positions of `span`, for reports that give both (`end_line`, `end_column`).
+    /// Start and end positions of `span`, for reports that give both (`endLine`, `endColumn` in JSON).
     #[must_use]
     pub fn location(&self, span: Span) -> Location {
         Location {

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod json_keys;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

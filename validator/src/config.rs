@@ -217,6 +217,13 @@ impl RuleSettings {
         self.path.as_deref()
     }
 
+    /// The rules this file sets: a level in `[rules]`, in `ignore`, or in `[per-file-ignores]`.
+    #[must_use]
+    pub fn configured_rules(&self) -> std::collections::BTreeSet<Rule> {
+        let per_file = self.per_file.iter().flat_map(|(_, rules)| rules.iter());
+        self.levels.keys().chain(per_file).copied().collect()
+    }
+
     /// The `[retry]` and `[rate-limit]` tables (empty without a file).
     #[must_use]
     pub fn push(&self) -> &PushConfig {

@@ -33,6 +33,7 @@ fn check_rule(code: &str, fixture: &str) {
         color: false,
         width: 100,
         links: false,
+        ..RenderOptions::default()
     };
     insta::assert_snapshot!(
         format!("{fixture}_human"),

@@ -156,6 +156,14 @@ impl From<Format> for OutputFormat {
 }
 
 pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
+    let result = lint(args);
+    if args.format == Format::Sarif {
+        return super::lint_sarif::with_failed_log(result);
+    }
+    result
+}
+
+fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     let settings = match &args.config {
         Some(path) => Some(Arc::new(
             RuleSettings::load(path).map_err(|e| Failure::usage(e.to_string()))?,
@@ -178,6 +186,8 @@ pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
     let format = OutputFormat::from(args.format);
     let options = RenderOptions {
         color: args.color.for_stdout(),
+        summary: !crate::logging::quiet(),
+        sarif: super::lint_sarif::options(format, &report, config.settings.as_deref()),
         ..RenderOptions::default()
     };
     let stdout = io::stdout();

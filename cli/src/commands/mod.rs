@@ -5,6 +5,7 @@ pub mod completions;
 pub mod dry_run;
 pub mod explain;
 pub mod lint;
+mod lint_sarif;
 pub mod push;
 pub mod reliability;
 pub mod rules;

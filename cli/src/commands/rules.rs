@@ -6,17 +6,22 @@ use std::process::ExitCode;
 use clap::Args;
 use syncdef_validator::Rule;
 
+use super::dry_run::Format;
 use crate::failure::{Exit, Failure, output_error};
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// Print JSON (code, name, severity, title, url per rule) instead of a table.
-    #[arg(long)]
+    /// Output format: a table, or JSON (code, name, severity, title, url per rule).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+
+    /// Same as `--format json` (kept for scripts written before `--format`).
+    #[arg(long, hide = true, conflicts_with = "format")]
     json: bool,
 }
 
 pub fn run(args: &RulesArgs) -> Result<ExitCode, Failure> {
-    let text = if args.json {
+    let text = if args.json || args.format == Format::Json {
         let rules: Vec<serde_json::Value> = Rule::ALL
             .iter()
             .map(|rule| {

@@ -333,16 +333,10 @@ fn external_tokens(engine: &Engine, args: &RunArgs) -> Result<Arc<dyn TokenProvi
     }
 }
 
-/// Plain log lines on stderr (`RUST_LOG` refines them), for runs without a terminal.
+/// Plain log lines on stderr at `info` (`-q`, `-v` or `RUST_LOG` choose otherwise), for runs
+/// without a terminal.
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // A second initialisation in the same process is harmless; ignore it.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(crate::redacted::Redacting(io::stderr))
-        .with_ansi(false)
-        .try_init();
+    crate::logging::init(tracing_subscriber::filter::LevelFilter::INFO);
 }
 
 /// One progress bar per entry on a terminal.

@@ -58,7 +58,9 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
     for error in &report.errors {
         let _ = writeln!(out, "error: {error}");
     }
-    out.push_str(&summary_line(report));
+    if options.summary {
+        out.push_str(&summary_line(report));
+    }
     out
 }
 

@@ -2,14 +2,15 @@
 //!
 //! ```json
 //! {"diagnostics": [{"code": "SD202", "severity": "error", "message": "...", "file": "qbo.yaml",
-//!   "line": 12, "column": 13, "end_line": 12, "end_column": 40,
+//!   "line": 12, "column": 13, "endLine": 12, "endColumn": 40,
 //!   "pointer": "/synchronization/Customer/push/create", "help": "did you mean ...?"}],
 //!  "summary": {"files": 1, "errors": 1, "warnings": 0}}
 //! ```
 //!
-//! Lines and columns are 1-based, columns count characters; `end_*` is the position just past
-//! the last character. `pointer` and `help` are `null` when absent. The shape is a public
-//! contract: fields are only ever added.
+//! Lines and columns are 1-based, columns count characters; `endLine`/`endColumn` is the
+//! position just past the last character. `pointer` and `help` are `null` when absent. Field names are
+//! camelCase, like every JSON document the CLI prints. The shape is a public contract: fields
+//! are only ever added.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -24,6 +25,7 @@ struct JsonReport<'a> {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct JsonDiagnostic<'a> {
     code: &'static str,
     severity: &'static str,

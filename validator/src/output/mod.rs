@@ -65,6 +65,10 @@ pub struct RenderOptions {
     pub width: usize,
     /// Print the docs link under each diagnostic (human format only).
     pub links: bool,
+    /// End with the summary line ("Found 2 errors in 1 file."; human format only).
+    pub summary: bool,
+    /// The source root and the configured rules (SARIF only).
+    pub sarif: sarif::SarifOptions,
 }
 
 impl Default for RenderOptions {
@@ -73,6 +77,8 @@ impl Default for RenderOptions {
             color: false,
             width: 100,
             links: true,
+            summary: true,
+            sarif: sarif::SarifOptions::default(),
         }
     }
 }
@@ -94,7 +100,7 @@ pub fn write_report(
             out.write_all(b"\n")
         }
         OutputFormat::Sarif => {
-            serde_json::to_writer_pretty(&mut *out, &sarif::to_value(report))?;
+            serde_json::to_writer_pretty(&mut *out, &sarif::to_value_with(report, &options.sarif))?;
             out.write_all(b"\n")
         }
         OutputFormat::Github => out.write_all(github::render(report).as_bytes()),

@@ -1,0 +1,100 @@
+//! `-q`/`--quiet` and `-v`/`--verbose`, global flags of every command: how much is logged on
+//! stderr, as plain `tracing` lines passed through redaction.
+//!
+//! Levels: `-q` errors only; by default `warn` (`info` for `sync`, whose progress they are),
+//! or what `RUST_LOG` says; `-v` one level more (`info`, or `debug` for `sync`); `-vv` and more
+//! `trace`. A flag beats `RUST_LOG`: the command line is the more specific choice.
+
+use std::io;
+use std::sync::OnceLock;
+
+use clap::Args;
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::LevelFilter;
+
+/// The two flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Args)]
+pub struct Verbosity {
+    /// Print errors only: no log lines below error and no lint summary line. Findings and
+    /// machine-readable output are unchanged.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+
+    /// Log more on stderr: `-v` one level more than the default, `-vv` everything. Overrides
+    /// `RUST_LOG`.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+/// The flags of this process, set once by `main`. Commands read them here rather than through
+/// their arguments, so that a flag every command shares changes no command's signature.
+static CHOSEN: OnceLock<Verbosity> = OnceLock::new();
+
+impl Verbosity {
+    /// Makes these the flags of the process (only the first call counts).
+    pub fn remember(self) {
+        let _ = CHOSEN.set(self);
+    }
+
+    /// The level the flags ask for over a command's `default`; `None` when they ask nothing.
+    fn level(self, default: LevelFilter) -> Option<LevelFilter> {
+        match (self.quiet, self.verbose) {
+            (true, _) => Some(LevelFilter::ERROR),
+            (false, 0) => None,
+            (false, 1) => Some(one_above(default)),
+            (false, _) => Some(LevelFilter::TRACE),
+        }
+    }
+}
+
+/// Whether `-q` was given: commands then leave out what is only a comment on the output.
+pub fn quiet() -> bool {
+    CHOSEN.get().is_some_and(|v| v.quiet)
+}
+
+/// Installs the plain log lines on stderr, at the level the flags choose over `default`.
+/// A second call in the same process is harmless and changes nothing.
+pub fn init(default: LevelFilter) {
+    let chosen = CHOSEN.get().copied().unwrap_or_default();
+    let filter = match chosen.level(default) {
+        Some(level) => EnvFilter::default().add_directive(level.into()),
+        None => EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| EnvFilter::default().add_directive(default.into())),
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(crate::redacted::Redacting(io::stderr))
+        .with_ansi(false)
+        .try_init();
+}
+
+fn one_above(level: LevelFilter) -> LevelFilter {
+    match level {
+        LevelFilter::OFF => LevelFilter::ERROR,
+        LevelFilter::ERROR => LevelFilter::WARN,
+        LevelFilter::WARN => LevelFilter::INFO,
+        LevelFilter::INFO => LevelFilter::DEBUG,
+        _ => LevelFilter::TRACE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(quiet: bool, verbose: u8) -> Verbosity {
+        Verbosity { quiet, verbose }
+    }
+
+    #[test]
+    fn flags_map_to_levels_over_the_command_default() {
+        let warn = LevelFilter::WARN;
+        let info = LevelFilter::INFO;
+        assert_eq!(flags(false, 0).level(warn), None);
+        assert_eq!(flags(true, 0).level(info), Some(LevelFilter::ERROR));
+        assert_eq!(flags(false, 1).level(warn), Some(LevelFilter::INFO));
+        assert_eq!(flags(false, 1).level(info), Some(LevelFilter::DEBUG));
+        assert_eq!(flags(false, 2).level(warn), Some(LevelFilter::TRACE));
+        assert_eq!(flags(false, 5).level(info), Some(LevelFilter::TRACE));
+    }
+}
