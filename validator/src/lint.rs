@@ -124,17 +124,25 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
 #[must_use]
 pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport {
     let source = Arc::new(SourceFile::new(name, text));
-    let diagnostics =
+    let linted =
         match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
-            Ok(doc) => lint_document(doc, settings, true),
-            Err(error) => load_problem::diagnostics(&error, settings, Path::new(name)),
+            Ok(doc) => lint_definition_with(
+                &Definition::from_document(doc),
+                settings,
+                true,
+                &crate::typecheck::Samples::new(),
+            ),
+            Err(error) => Linted {
+                diagnostics: load_problem::diagnostics(&error, settings, Path::new(name)),
+                suppressed: Vec::new(),
+            },
         };
     let mut file = FileReport {
         source,
-        diagnostics,
+        diagnostics: linted.diagnostics,
+        suppressed: linted.suppressed,
     };
-    file.diagnostics
-        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    file.sort();
     file
 }
 
@@ -146,13 +154,21 @@ pub fn lint_document(doc: Document, settings: &RuleSettings, explicit: bool) -> 
 }
 
 /// Lints a definition already built (the engine's loader and the linter share one parse).
+///
+/// Findings its `x-syncdef-ignore` lists silence are left out.
 #[must_use]
 pub fn lint_definition(
     def: &Definition,
     settings: &RuleSettings,
     explicit: bool,
 ) -> Vec<Diagnostic> {
-    lint_definition_with(def, settings, explicit, &crate::typecheck::Samples::new())
+    lint_definition_with(def, settings, explicit, &crate::typecheck::Samples::new()).diagnostics
+}
+
+/// The findings of one definition: those to report, and those a suppression silenced.
+struct Linted {
+    diagnostics: Vec<Diagnostic>,
+    suppressed: Vec<Diagnostic>,
 }
 
 fn lint_definition_with(
@@ -160,13 +176,18 @@ fn lint_definition_with(
     settings: &RuleSettings,
     explicit: bool,
     samples: &crate::typecheck::Samples,
-) -> Vec<Diagnostic> {
+) -> Linted {
     let path = PathBuf::from(def.source.name());
     let mut diagnostics = checker::check(def, settings, &path, samples);
     if !explicit {
         diagnostics.retain(|d| d.rule != Rule::MissingSyncSection);
     }
-    diagnostics
+    let sink = crate::context::Sink::new(settings, &path, Arc::clone(&def.source));
+    let (diagnostics, suppressed) = crate::suppress::inline::apply(def, diagnostics, sink);
+    Linted {
+        diagnostics,
+        suppressed,
+    }
 }
 
 struct Job {
@@ -282,7 +303,7 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             }
             let source = Arc::clone(&doc.source);
             let def = Definition::from_document(doc);
-            let diagnostics =
+            let linted =
                 lint_definition_with(&def, &job.settings, job.candidate.explicit, &config.samples);
             let entries = def
                 .sync
@@ -292,7 +313,8 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             Outcome::Linted(
                 FileReport {
                     source,
-                    diagnostics,
+                    diagnostics: linted.diagnostics,
+                    suppressed: linted.suppressed,
                 },
                 entries,
             )
@@ -307,6 +329,7 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
                 FileReport {
                     source: Arc::clone(&error.source),
                     diagnostics,
+                    suppressed: Vec::new(),
                 },
                 Vec::new(),
             )

@@ -1,0 +1,63 @@
+//! Suppressing one finding at one place, as ruff's `# noqa` does.
+//!
+//! - [`inline`]: `x-syncdef-ignore: [SD602]` on an object of the definition silences those
+//!   codes at that node and everywhere beneath it (by JSON pointer prefix).
+//!
+//! `syncdef.toml` decides first: a rule that is off for a file never runs, so there is nothing
+//! of it to silence there, and its suppressions are not reported as unused. A suppressed
+//! finding keeps the severity `syncdef.toml` gave it; it is moved to
+//! [`crate::FileReport::suppressed`], out of the counts, the exit code and the output.
+//! Suppressions that silence nothing (SD115) or name no rule (SD116) are reported, and cannot
+//! themselves be suppressed: the way to silence them is `syncdef.toml`.
+
+pub(crate) mod inline;
+
+use crate::codes::Rule;
+use crate::diagnostic::Diagnostic;
+
+/// Whether `rule`'s findings can be suppressed: not those that report suppressions, or a stale
+/// suppression could hide itself.
+#[must_use]
+pub fn suppressible(rule: Rule) -> bool {
+    !matches!(rule, Rule::UnusedSuppression | Rule::InvalidSuppression)
+}
+
+/// Whether the JSON pointer `at` is `node` or lies beneath it, token by token
+/// (`/a/bc` is not beneath `/a/b`).
+pub(crate) fn is_at_or_beneath(at: &str, node: &str) -> bool {
+    at.strip_prefix(node)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// Splits `diagnostics` into those no suppression matches and those one does, setting
+/// `used[i]` when suppression `i` matched one (`matches(i, d)`).
+pub(crate) fn split(
+    diagnostics: Vec<Diagnostic>,
+    used: &mut [bool],
+    mut matching: impl FnMut(&Diagnostic, &mut [bool]) -> bool,
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    let mut suppressed = Vec::new();
+    for d in diagnostics {
+        if suppressible(d.rule) && matching(&d, used) {
+            suppressed.push(d);
+        } else {
+            kept.push(d);
+        }
+    }
+    (kept, suppressed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn beneath_goes_by_whole_tokens() {
+        assert!(is_at_or_beneath("/a/b", "/a/b"));
+        assert!(is_at_or_beneath("/a/b/c", "/a/b"));
+        assert!(is_at_or_beneath("/a/b", ""));
+        assert!(!is_at_or_beneath("/a/bc", "/a/b"));
+        assert!(!is_at_or_beneath("/a", "/a/b"));
+    }
+}
