@@ -16,6 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::{self, Candidate};
 use crate::load_problem;
 use crate::report::{FileReport, LintError, LintReport};
+use crate::suppress::ignore_file;
 
 /// How a lint run is configured.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +31,10 @@ pub struct Config {
     /// Sample records by entry name (`--sample ENTRY=FILE`): request templates of that entry
     /// are also rendered over it and the rendering checked against the request body schema.
     pub samples: Arc<crate::typecheck::Samples>,
+    /// The ignore file applied to the run (`--ignore-file`, or the one
+    /// [`crate::suppress::ignore_file::locate`] finds); `None`: none, only `x-syncdef-ignore`.
+    /// A file that cannot be used is reported in [`LintReport::errors`].
+    pub ignore_file: Option<PathBuf>,
 }
 
 impl Config {
@@ -83,16 +88,18 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
         files: Vec::with_capacity(outcomes.len()),
         errors,
     };
-    let mut entries: Vec<String> = Vec::new();
-    for outcome in outcomes {
-        match outcome {
-            Outcome::Linted(file, names) => {
-                report.files.push(file);
-                entries.extend(names);
-            }
-            Outcome::Skipped => {}
-            Outcome::Failed(error) => report.errors.push(error),
-        }
+    let mut entries = collect_outcomes(outcomes, &mut report);
+    if let Some(path) = &config.ignore_file {
+        let per_file = jobs
+            .iter()
+            .map(|j| {
+                (
+                    j.candidate.path.display().to_string(),
+                    Arc::clone(&j.settings),
+                )
+            })
+            .collect();
+        ignore_file::apply_in_run(&mut report, path, config.settings.as_ref(), &per_file);
     }
     // A sample for an entry no definition has would silently check nothing.
     for entry in config.samples.keys() {
@@ -118,6 +125,22 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
     }
     report.sort();
     report
+}
+
+/// Adds the outcomes to `report`; returns the entry names of the linted definitions.
+fn collect_outcomes(outcomes: Vec<Outcome>, report: &mut LintReport) -> Vec<String> {
+    let mut entries: Vec<String> = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Linted(file, names) => {
+                report.files.push(file);
+                entries.extend(names);
+            }
+            Outcome::Skipped => {}
+            Outcome::Failed(error) => report.errors.push(error),
+        }
+    }
+    entries
 }
 
 /// Lints one in-memory text named `name` (editors, tests, the CLI's stdin mode).
@@ -155,7 +178,8 @@ pub fn lint_document(doc: Document, settings: &RuleSettings, explicit: bool) -> 
 
 /// Lints a definition already built (the engine's loader and the linter share one parse).
 ///
-/// Findings its `x-syncdef-ignore` lists silence are left out.
+/// Findings its `x-syncdef-ignore` lists silence are left out (the ignore file is a matter of
+/// the run: see [`Config::ignore_file`]).
 #[must_use]
 pub fn lint_definition(
     def: &Definition,

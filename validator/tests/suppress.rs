@@ -1,8 +1,12 @@
-//! Suppressing one finding at one place: `x-syncdef-ignore` in the definition.
+//! Suppressing one finding at one place: `x-syncdef-ignore` in the definition, and the ignore
+//! file keyed by file and JSON pointer.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use syncdef_validator::{FileReport, LintReport, RuleSettings, lint_text};
+use syncdef_validator::output::{OutputFormat, RenderOptions, render};
+use syncdef_validator::suppress::ignore_file::IgnoreFile;
+use syncdef_validator::{Config, FileReport, LintReport, RuleSettings, lint_paths, lint_text};
 
 /// A definition with one finding: `updateRequest` sends no concurrency token (SD602, at
 /// `/synchronization/Customer/push/schemasTransformer/updateRequest`).
@@ -183,4 +187,77 @@ fn a_json_definition_suppresses_and_reports_the_same() {
     let unused = file.diagnostics.first().expect("SD115");
     assert_eq!(unused.code(), "SD115");
     assert_eq!(file.source.slice(unused.span), "\"SD402\"");
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new("tests/fixtures/suppress").join(name)
+}
+
+fn lint_with_ignore_file(files: &[&str], ignore_file: &str) -> LintReport {
+    let config = Config {
+        settings: Some(Arc::new(RuleSettings::default())),
+        ignore_file: Some(fixture(ignore_file)),
+        ..Config::default()
+    };
+    let paths: Vec<PathBuf> = files.iter().map(|f| fixture(f)).collect();
+    lint_paths(&paths, &config)
+}
+
+#[test]
+fn the_ignore_file_suppresses_by_file_rule_and_pointer_and_reports_what_it_cannot_use() {
+    let report = lint_with_ignore_file(&["update.yaml"], ".syncdef-ignore.yaml");
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(report.summary().suppressed, 1);
+    let options = RenderOptions {
+        color: false,
+        width: 100,
+        links: false,
+    };
+    // The unused entry and the unknown code are located in the ignore file; entries for files
+    // this run did not lint are not reported.
+    insta::assert_snapshot!(
+        "ignore_file_human",
+        render(&report, OutputFormat::Human, &options)
+    );
+    insta::assert_snapshot!(
+        "ignore_file_json",
+        render(&report, OutputFormat::Json, &options)
+    );
+}
+
+#[test]
+fn an_ignore_file_pointer_names_one_node_not_what_is_beneath_it() {
+    // Generated entries are a baseline: a new finding under a listed node must show.
+    let report = lint_with_ignore_file(&["update.yaml"], "entry-level.yaml");
+    let codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    assert_eq!(codes, ["SD115", "SD602"]);
+    assert_eq!(report.summary().suppressed, 0);
+}
+
+#[test]
+fn an_ignore_file_of_the_wrong_shape_is_refused_with_its_line_and_column() {
+    let path = Path::new("ci/.syncdef-ignore.yaml");
+    let cases = [
+        ("- update.yaml\n", "line 1, column 3"),
+        (
+            "update.yaml:\n  SD602: '#/synchronization'\n",
+            "line 2, column 10",
+        ),
+        ("update.yaml:\n  SD602:\n    - 602\n", "line 3, column 7"),
+        (
+            "update.yaml:\n  SD602:\n    - synchronization/Customer\n",
+            "line 3, column 7",
+        ),
+        ("update.yaml: [\n", "line 2, column 1"),
+    ];
+    for (text, at) in cases {
+        let error = IgnoreFile::parse(path, text).expect_err(text);
+        let shown = error.to_string();
+        assert!(
+            shown.starts_with(&format!("ci/.syncdef-ignore.yaml: {at}: ")),
+            "{text:?}: {shown}"
+        );
+    }
+    let empty = IgnoreFile::parse(path, "# nothing ignored yet\n").expect("an empty file");
+    assert!(empty.is_empty());
 }

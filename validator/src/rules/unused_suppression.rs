@@ -68,3 +68,26 @@ pub(crate) fn inline(file: Arc<SourceFile>, span: Span, rule: Rule, pointer: &st
         "remove `{code}` from `x-syncdef-ignore`: left in place it would silence the next {code} finding here unseen"
     ))
 }
+
+/// An entry of the ignore file (the pointer at `span`, at `pointer` in the ignore file) that
+/// matched no finding of `rule` in `file` at `at`.
+pub(crate) fn in_ignore_file(
+    ignore_file: Arc<SourceFile>,
+    span: Span,
+    pointer: String,
+    rule: Rule,
+    file: &str,
+    at: &str,
+) -> Diagnostic {
+    let code = rule.code();
+    Diagnostic::new(
+        Rule::UnusedSuppression,
+        ignore_file,
+        span,
+        format!("`{file}` has no {code} finding at `{at}`"),
+    )
+    .with_pointer(pointer)
+    .with_help(
+        "remove the entry, or write the file again from today's findings: `syncdef lint --generate-ignore-file`",
+    )
+}

@@ -1,7 +1,10 @@
-//! Suppressing one finding at one place, as ruff's `# noqa` does.
+//! Suppressing one finding at one place, as ruff's `# noqa` and Redocly's ignore file do.
 //!
 //! - [`inline`]: `x-syncdef-ignore: [SD602]` on an object of the definition silences those
 //!   codes at that node and everywhere beneath it (by JSON pointer prefix).
+//! - [`ignore_file`]: `.syncdef-ignore.yaml` lists, per file and rule, the JSON pointers of
+//!   findings to silence, each exactly at that node: a baseline of known findings, which
+//!   [`generate`] writes from a run.
 //!
 //! `syncdef.toml` decides first: a rule that is off for a file never runs, so there is nothing
 //! of it to silence there, and its suppressions are not reported as unused. A suppressed
@@ -10,10 +13,16 @@
 //! Suppressions that silence nothing (SD115) or name no rule (SD116) are reported, and cannot
 //! themselves be suppressed: the way to silence them is `syncdef.toml`.
 
+pub mod generate;
+pub mod ignore_file;
 pub(crate) mod inline;
+mod relative;
 
 use crate::codes::Rule;
 use crate::diagnostic::Diagnostic;
+
+/// The name of the ignore file, found beside `syncdef.toml` (see [`ignore_file::locate`]).
+pub const IGNORE_FILE_NAME: &str = ".syncdef-ignore.yaml";
 
 /// Whether `rule`'s findings can be suppressed: not those that report suppressions, or a stale
 /// suppression could hide itself.
