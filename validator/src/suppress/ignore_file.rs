@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use syncdef_definitions::load::load_as;
-use syncdef_definitions::{Format, LoadErrorKind, LoadOptions, Member, Node, SourceFile, Span};
+use syncdef_definitions::{
+    Format, LoadErrorKind, LoadOptions, Member, Node, NodeKind, SourceFile, Span,
+};
 
 use super::relative::{absolute, relative};
 use super::{IGNORE_FILE_NAME, split};
@@ -198,10 +200,11 @@ impl IgnoreFile {
 
     /// The entries of one linted file (`file: {SD602: [...]}`).
     fn read_file(&mut self, member: &Member) -> Result<(), LintError> {
-        let rules = match (&member.value.as_object(), member.value.is_null()) {
-            (Some(rules), _) => *rules,
-            (None, true) => return Ok(()),
-            (None, false) => {
+        // A file with nothing under it yet (`catalog/qbo.yaml:`) lists nothing.
+        let rules = match &member.value.kind {
+            NodeKind::Object(rules) => rules,
+            NodeKind::Null => return Ok(()),
+            _ => {
                 let what = format!(
                     "`{}` must map rule codes to lists of JSON pointers",
                     member.key.name
@@ -218,10 +221,10 @@ impl IgnoreFile {
 
     /// The pointers of one rule of one file (`SD602: ['#/...']`).
     fn read_rule(&mut self, file: &Member, key: &str, code: &Member) -> Result<(), LintError> {
-        let items = match (code.value.as_array(), code.value.is_null()) {
-            (Some(items), _) => items,
-            (None, true) => &[][..],
-            (None, false) => {
+        let items = match &code.value.kind {
+            NodeKind::Array(items) => &items[..],
+            NodeKind::Null => &[][..],
+            _ => {
                 let what = format!(
                     "`{}` of `{}` must be a list of JSON pointers",
                     code.key.name, file.key.name

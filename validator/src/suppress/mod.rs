@@ -38,8 +38,9 @@ pub(crate) fn is_at_or_beneath(at: &str, node: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-/// Splits `diagnostics` into those no suppression matches and those one does, setting
-/// `used[i]` when suppression `i` matched one (`matches(i, d)`).
+/// Splits `diagnostics` into those no suppression matches and those one does: `matching(d,
+/// used)` says whether a suppression matches `d`, and sets `used[i]` for each suppression `i`
+/// that does, so that the unused ones can be reported.
 pub(crate) fn split(
     diagnostics: Vec<Diagnostic>,
     used: &mut [bool],
