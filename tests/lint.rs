@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fixture, root, syncdef};
+use common::{fixture, root, syncdef, syncdef_in, syncdef_with_stdin};
 
 #[test]
 fn a_valid_definition_lints_clean() {
@@ -304,4 +304,108 @@ fn completion_scripts_know_every_command_and_lint_flag() {
         }
     }
     assert_eq!(syncdef(&["completions", "tcsh"]).code, 2);
+}
+
+/// A project with a `syncdef.toml` at its root and definitions with findings below it, in YAML
+/// and in JSON.
+fn project_with_findings() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let defs = dir.path().join("defs");
+    std::fs::create_dir(&defs).expect("defs/");
+    std::fs::write(dir.path().join("syncdef.toml"), "").expect("syncdef.toml");
+    for (from, to) in [
+        ("lint/mistakes.yaml", "mistakes.yaml"),
+        ("minified/mistakes.json", "mistakes.json"),
+    ] {
+        std::fs::copy(root().join(fixture(from)), defs.join(to)).expect("copy a fixture");
+    }
+    dir
+}
+
+#[test]
+fn a_generated_ignore_file_makes_the_next_run_pass_and_is_found_from_below() {
+    let project = project_with_findings();
+    let dir = project.path();
+    let before = syncdef_in(dir, &["lint", "--format", "json", "defs"]);
+    assert_eq!(before.code, 1, "{}{}", before.stdout, before.stderr);
+    let before: serde_json::Value = serde_json::from_str(&before.stdout).expect("JSON");
+    let findings = before["diagnostics"].as_array().map_or(0, Vec::len);
+
+    let out = syncdef_in(dir, &["lint", "--generate-ignore-file", "defs"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    insta::assert_snapshot!("generated_ignore_file_stdout", out.stdout);
+    let written = std::fs::read_to_string(dir.join(".syncdef-ignore.yaml")).expect("written");
+    insta::assert_snapshot!("generated_ignore_file", written);
+
+    let after = syncdef_in(dir, &["lint", "--format", "json", "defs"]);
+    assert_eq!(after.code, 0, "{}{}", after.stdout, after.stderr);
+    let after: serde_json::Value = serde_json::from_str(&after.stdout).expect("JSON");
+    assert_eq!(after["diagnostics"], serde_json::json!([]), "{after}");
+    assert_eq!(after["summary"]["suppressed"], serde_json::json!(findings));
+
+    // From a subdirectory, the ignore file beside the project's syncdef.toml still applies.
+    let below = syncdef_in(&dir.join("defs"), &["lint", "--deny-warnings", "."]);
+    assert_eq!(below.code, 0, "{}{}", below.stdout, below.stderr);
+    assert!(
+        below.stdout.ends_with(&format!(
+            "No problems found in 2 files ({findings} suppressed).\n"
+        )),
+        "{}",
+        below.stdout
+    );
+}
+
+#[test]
+fn an_ignore_file_entry_that_matches_nothing_is_reported_at_its_line() {
+    let project = project_with_findings();
+    let dir = project.path();
+    std::fs::write(
+        dir.join("ci-ignore.yaml"),
+        "defs/mistakes.yaml:\n  SD202:\n    - '#/synchronization/Customer/push/create'\n    - '#/synchronization/Customer/push/update'\n",
+    )
+    .expect("an ignore file");
+    let out = syncdef_in(
+        dir,
+        &[
+            "lint",
+            "--ignore-file",
+            "ci-ignore.yaml",
+            "--format",
+            "github",
+            "defs/mistakes.yaml",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("::warning file=ci-ignore.yaml,line=4,col=7,"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("title=SD115::"), "{}", out.stdout);
+    assert!(!out.stdout.contains("title=SD202"), "{}", out.stdout);
+}
+
+#[test]
+fn an_ignore_file_that_cannot_be_used_exits_with_2() {
+    let project = project_with_findings();
+    let dir = project.path();
+    let out = syncdef_in(dir, &["lint", "--ignore-file", "missing.yaml", "defs"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("missing.yaml"), "{}", out.stdout);
+    std::fs::write(
+        dir.join(".syncdef-ignore.yaml"),
+        "defs/mistakes.yaml: [SD202]\n",
+    )
+    .expect("an ignore file");
+    let out = syncdef_in(dir, &["lint", "defs"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains(".syncdef-ignore.yaml: line 1, column 21: "),
+        "{}",
+        out.stdout
+    );
+    let out = syncdef_with_stdin(&["lint", "--generate-ignore-file", "-"], "");
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::ignore::{self, InlineIgnore};
 use crate::load::{self, Document, LoadError, LoadOptions};
 use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
 use crate::node::Node;
@@ -29,6 +30,9 @@ pub struct Definition {
     pub sync: Option<Synchronization>,
     /// Structural problems, in document order within each kind.
     pub problems: Vec<LoadProblem>,
+    /// The `x-syncdef-ignore` members, taken out of [`Definition::root`] (see
+    /// [`crate::ignore`]), in document order.
+    pub ignores: Vec<InlineIgnore>,
 }
 
 impl Definition {
@@ -52,7 +56,11 @@ impl Definition {
     /// Models an already loaded document.
     #[must_use]
     pub fn from_document(doc: Document) -> Definition {
-        let Document { source, root, .. } = doc;
+        let Document {
+            source, mut root, ..
+        } = doc;
+        // Before anything reads the tree: the key is the linter's, no model's.
+        let ignores = ignore::take(&mut root);
         // The `$ref` walk is independent of the models: on a large document it runs beside
         // them.
         let (openapi, sync, mut problems, ref_problems) = std::thread::scope(|scope| {
@@ -86,6 +94,7 @@ impl Definition {
             openapi,
             sync,
             problems,
+            ignores,
         }
     }
 

@@ -37,6 +37,7 @@
 pub mod de;
 pub mod definition;
 pub mod extension;
+pub mod ignore;
 pub mod load;
 pub mod model;
 pub mod node;

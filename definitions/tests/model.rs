@@ -296,3 +296,73 @@ fn server_variables_and_resolution_through_the_definition() {
         }
     }
 }
+
+/// `x-syncdef-ignore` is the linter's: on an object that maps names (entries, actions,
+/// templates, schemas, properties) it names nothing, and no model sees it.
+#[test]
+fn x_syncdef_ignore_is_read_by_no_model() {
+    let text = r##"openapi: 3.0.3
+info: {title: t, version: "1"}
+x-syncdef: {x-syncdef-ignore: [SD114], retry: {maxAttempts: 2}}
+paths:
+  x-syncdef-ignore: SD202
+  /customer:
+    post:
+      x-syncdef-ignore: [SD802]
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Customer"}
+      responses:
+        "200": {description: ok}
+components:
+  schemas:
+    x-syncdef-ignore: [SD802]
+    Customer:
+      type: object
+      properties:
+        x-syncdef-ignore: [SD802]
+        Name: {type: string}
+synchronization:
+  x-syncdef-ignore: [SD602]
+  Customer:
+    x-syncdef-ignore: [SD602]
+    module: Accounts
+    push:
+      x-syncdef-ignore: SD602
+      create: /customer/post
+      preSynchronizationAction:
+        x-syncdef-ignore: [SD501]
+        Token:
+          x-syncdef-ignore: [SD501]
+          type: ApiPath
+          path: /customer/post
+          schema: {x-syncdef-ignore: [SD503], type: String, Token: Customer.Id}
+          in: Body
+      schemasTransformer:
+        x-syncdef-ignore: [SD402]
+        createRequest: {x-syncdef-ignore: [SD801], Name: "#valueof($.account.name)"}
+"##;
+    let def =
+        Definition::load(syncdef_definitions::SourceFile::new("t.yaml", text)).expect("valid YAML");
+    let problems: Vec<&str> = def.problems.iter().map(|p| p.message.as_str()).collect();
+    assert_eq!(problems, Vec::<&str>::new());
+    assert_eq!(def.ignores.len(), 13);
+    let api = def.openapi.as_ref().expect("OpenAPI model");
+    let schemas = &api.components.as_ref().expect("components").schemas;
+    assert_eq!(schemas.keys().collect::<Vec<_>>(), ["Customer"]);
+    let sync = def.sync.as_ref().expect("sync section");
+    assert_eq!(sync.entries.len(), 1);
+    let push = sync.entries[0].push.as_ref().expect("push");
+    assert!(push.common.unknown.is_empty());
+    assert_eq!(push.common.pre_actions.len(), 1);
+    let action = &push.common.pre_actions[0];
+    assert!(action.unknown.is_empty());
+    let schema = action.schema.as_ref().expect("schema");
+    assert_eq!(schema.fields.len(), 1);
+    assert_eq!(push.common.templates.len(), 1);
+    let TemplateBody::Node(body) = &push.common.templates[0].body else {
+        panic!("an object template");
+    };
+    assert!(body.get("x-syncdef-ignore").is_none());
+}

@@ -54,6 +54,16 @@ pub fn syncdef(args: &[&str]) -> Run {
     syncdef_with_stdin(args, "")
 }
 
+/// Runs the binary from `dir` instead of the workspace root.
+pub fn syncdef_in(dir: &Path, args: &[&str]) -> Run {
+    let output = command(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("syncdef runs to completion");
+    Run::from(output)
+}
+
 pub fn syncdef_with_stdin(args: &[&str], stdin: &str) -> Run {
     let mut child = command(args)
         .stdin(Stdio::piped())

@@ -4,7 +4,7 @@
 //!
 //! | group | what |
 //! |---|---|
-//! | `SD1xx` | loading: syntax, YAML hazards, OpenAPI structure, `$ref`s, shape of the `synchronization` section |
+//! | `SD1xx` | loading: syntax, YAML hazards, OpenAPI structure, `$ref`s, shape of the `synchronization` section, suppressions |
 //! | `SD2xx` | operation references (`/path/method`) |
 //! | `SD3xx` | placeholders (`{IntegrationId}`, `{Account.IntegrationId}`, server variables) |
 //! | `SD4xx` | transformation templates (`schemasTransformer`) |
@@ -71,6 +71,8 @@ rule_codes! {
     "SD112" => misspelt_key::MisspeltKey,
     "SD113" => invalid_server_variable::InvalidServerVariable,
     "SD114" => invalid_extension::InvalidExtension,
+    "SD115" => unused_suppression::UnusedSuppression,
+    "SD116" => invalid_suppression::InvalidSuppression,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef,
     "SD202" => unknown_operation_path::UnknownOperationPath,

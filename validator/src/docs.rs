@@ -27,7 +27,7 @@ pub fn rule_page(rule: Rule) -> String {
 pub fn index_page() -> String {
     let mut out = String::from(
         "# Rules\n\nGenerated from the rules' doc comments (`UPDATE_DOCS=1 cargo test -p syncdef-validator --test docs`); do not edit by hand.\n\n\
-         `syncdef explain CODE` prints a page; `syncdef.toml` changes severities (see ../configuration.md).\n\n\
+         `syncdef explain CODE` prints a page; `syncdef.toml` changes severities (see ../configuration.md), `x-syncdef-ignore` and the ignore file silence single findings (see ../configuration.md#suppressing-findings).\n\n\
          | code | name | default | what it catches |\n|---|---|---|---|\n",
     );
     for rule in Rule::ALL {
@@ -42,7 +42,7 @@ pub fn index_page() -> String {
     out.push_str("\n## Code groups\n\n");
     out.push_str(
         "| group | what |\n|---|---|\n\
-         | `SD1xx` | loading: syntax, YAML hazards, OpenAPI structure, `$ref`s, shape of the `synchronization` section |\n\
+         | `SD1xx` | loading: syntax, YAML hazards, OpenAPI structure, `$ref`s, shape of the `synchronization` section, suppressions |\n\
          | `SD2xx` | operation references (`/path/method`) |\n\
          | `SD3xx` | placeholders |\n\
          | `SD4xx` | transformation templates |\n\

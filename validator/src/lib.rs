@@ -30,6 +30,7 @@ pub mod rule;
 pub mod rules;
 pub mod schema;
 pub mod suggest;
+pub mod suppress;
 pub mod templates;
 mod typecheck;
 

@@ -16,6 +16,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::{self, Candidate};
 use crate::load_problem;
 use crate::report::{FileReport, LintError, LintReport};
+use crate::suppress::ignore_file;
 
 /// How a lint run is configured.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +31,10 @@ pub struct Config {
     /// Sample records by entry name (`--sample ENTRY=FILE`): request templates of that entry
     /// are also rendered over it and the rendering checked against the request body schema.
     pub samples: Arc<crate::typecheck::Samples>,
+    /// The ignore file applied to the run (`--ignore-file`, or the one
+    /// [`crate::suppress::ignore_file::locate`] finds); `None`: none, only `x-syncdef-ignore`.
+    /// A file that cannot be used is reported in [`LintReport::errors`].
+    pub ignore_file: Option<PathBuf>,
 }
 
 impl Config {
@@ -83,16 +88,18 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
         files: Vec::with_capacity(outcomes.len()),
         errors,
     };
-    let mut entries: Vec<String> = Vec::new();
-    for outcome in outcomes {
-        match outcome {
-            Outcome::Linted(file, names) => {
-                report.files.push(file);
-                entries.extend(names);
-            }
-            Outcome::Skipped => {}
-            Outcome::Failed(error) => report.errors.push(error),
-        }
+    let mut entries = collect_outcomes(outcomes, &mut report);
+    if let Some(path) = &config.ignore_file {
+        let per_file = jobs
+            .iter()
+            .map(|j| {
+                (
+                    j.candidate.path.display().to_string(),
+                    Arc::clone(&j.settings),
+                )
+            })
+            .collect();
+        ignore_file::apply_in_run(&mut report, path, config.settings.as_ref(), &per_file);
     }
     // A sample for an entry no definition has would silently check nothing.
     for entry in config.samples.keys() {
@@ -120,21 +127,45 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
     report
 }
 
+/// Adds the outcomes to `report`; returns the entry names of the linted definitions.
+fn collect_outcomes(outcomes: Vec<Outcome>, report: &mut LintReport) -> Vec<String> {
+    let mut entries: Vec<String> = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Linted(file, names) => {
+                report.files.push(file);
+                entries.extend(names);
+            }
+            Outcome::Skipped => {}
+            Outcome::Failed(error) => report.errors.push(error),
+        }
+    }
+    entries
+}
+
 /// Lints one in-memory text named `name` (editors, tests, the CLI's stdin mode).
 #[must_use]
 pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport {
     let source = Arc::new(SourceFile::new(name, text));
-    let diagnostics =
+    let linted =
         match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
-            Ok(doc) => lint_document(doc, settings, true),
-            Err(error) => load_problem::diagnostics(&error, settings, Path::new(name)),
+            Ok(doc) => lint_definition_with(
+                &Definition::from_document(doc),
+                settings,
+                true,
+                &crate::typecheck::Samples::new(),
+            ),
+            Err(error) => Linted {
+                diagnostics: load_problem::diagnostics(&error, settings, Path::new(name)),
+                suppressed: Vec::new(),
+            },
         };
     let mut file = FileReport {
         source,
-        diagnostics,
+        diagnostics: linted.diagnostics,
+        suppressed: linted.suppressed,
     };
-    file.diagnostics
-        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    file.sort();
     file
 }
 
@@ -146,13 +177,22 @@ pub fn lint_document(doc: Document, settings: &RuleSettings, explicit: bool) -> 
 }
 
 /// Lints a definition already built (the engine's loader and the linter share one parse).
+///
+/// Findings its `x-syncdef-ignore` lists silence are left out (the ignore file is a matter of
+/// the run: see [`Config::ignore_file`]).
 #[must_use]
 pub fn lint_definition(
     def: &Definition,
     settings: &RuleSettings,
     explicit: bool,
 ) -> Vec<Diagnostic> {
-    lint_definition_with(def, settings, explicit, &crate::typecheck::Samples::new())
+    lint_definition_with(def, settings, explicit, &crate::typecheck::Samples::new()).diagnostics
+}
+
+/// The findings of one definition: those to report, and those a suppression silenced.
+struct Linted {
+    diagnostics: Vec<Diagnostic>,
+    suppressed: Vec<Diagnostic>,
 }
 
 fn lint_definition_with(
@@ -160,13 +200,18 @@ fn lint_definition_with(
     settings: &RuleSettings,
     explicit: bool,
     samples: &crate::typecheck::Samples,
-) -> Vec<Diagnostic> {
+) -> Linted {
     let path = PathBuf::from(def.source.name());
     let mut diagnostics = checker::check(def, settings, &path, samples);
     if !explicit {
         diagnostics.retain(|d| d.rule != Rule::MissingSyncSection);
     }
-    diagnostics
+    let sink = crate::context::Sink::new(settings, &path, Arc::clone(&def.source));
+    let (diagnostics, suppressed) = crate::suppress::inline::apply(def, diagnostics, sink);
+    Linted {
+        diagnostics,
+        suppressed,
+    }
 }
 
 struct Job {
@@ -282,7 +327,7 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             }
             let source = Arc::clone(&doc.source);
             let def = Definition::from_document(doc);
-            let diagnostics =
+            let linted =
                 lint_definition_with(&def, &job.settings, job.candidate.explicit, &config.samples);
             let entries = def
                 .sync
@@ -292,7 +337,8 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             Outcome::Linted(
                 FileReport {
                     source,
-                    diagnostics,
+                    diagnostics: linted.diagnostics,
+                    suppressed: linted.suppressed,
                 },
                 entries,
             )
@@ -307,6 +353,7 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
                 FileReport {
                     source: Arc::clone(&error.source),
                     diagnostics,
+                    suppressed: Vec::new(),
                 },
                 Vec::new(),
             )

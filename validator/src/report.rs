@@ -14,6 +14,19 @@ pub struct FileReport {
     pub source: Arc<SourceFile>,
     /// Its diagnostics, sorted by position then code.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings an `x-syncdef-ignore` or the ignore file silenced (see [`crate::suppress`]),
+    /// sorted the same way: counted apart, printed by no format, and failing no run.
+    pub suppressed: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    /// Sorts both lists by position, then code.
+    pub fn sort(&mut self) {
+        self.diagnostics
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.suppressed
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
 }
 
 /// A path that could not be linted at all: unreadable, missing, or its `syncdef.toml` is invalid.
@@ -53,6 +66,8 @@ pub struct Summary {
     pub warnings: usize,
     /// Diagnostics of severity info.
     pub infos: usize,
+    /// Findings a suppression silenced, whatever their severity (not in the counts above).
+    pub suppressed: usize,
 }
 
 impl LintReport {
@@ -66,6 +81,7 @@ impl LintReport {
                 None => files.push(FileReport {
                     source: Arc::clone(&d.file),
                     diagnostics: vec![d],
+                    suppressed: Vec::new(),
                 }),
             }
         }
@@ -82,8 +98,7 @@ impl LintReport {
         self.files
             .sort_by(|a, b| a.source.name().cmp(b.source.name()));
         for file in &mut self.files {
-            file.diagnostics
-                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            file.sort();
         }
         self.errors.sort_by(|a, b| a.path.cmp(&b.path));
     }
@@ -93,11 +108,18 @@ impl LintReport {
         self.files.iter().flat_map(|f| f.diagnostics.iter())
     }
 
-    /// Counts of files and of diagnostics per severity.
+    /// The findings a suppression silenced, file by file (for formats that list them apart,
+    /// as SARIF's `suppressions` do).
+    pub fn suppressed(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|f| f.suppressed.iter())
+    }
+
+    /// Counts of files, of diagnostics per severity, and of suppressed findings.
     #[must_use]
     pub fn summary(&self) -> Summary {
         let mut summary = Summary {
             files: self.files.len(),
+            suppressed: self.suppressed().count(),
             ..Summary::default()
         };
         for d in self.diagnostics() {

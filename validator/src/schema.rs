@@ -155,6 +155,48 @@ fn records_extension() -> Value {
 /// The JSON Schema (draft-07) of a definition's `synchronization` section.
 #[must_use]
 pub fn synchronization_schema() -> Value {
+    let mut schema = sections_schema();
+    accept_ignore_everywhere(&mut schema);
+    schema["definitions"]["ignore"] = json!({
+        "description": "Rule codes `syncdef lint` does not report at this object or beneath it, one or a list (docs/configuration.md, \"Suppressing findings\"). Taken out of the document before anything else reads it.",
+        "oneOf": [
+            { "type": "string", "pattern": CODE_PATTERN },
+            { "type": "array", "items": { "type": "string", "pattern": CODE_PATTERN } }
+        ]
+    });
+    schema
+}
+
+/// A rule code, in any case.
+const CODE_PATTERN: &str = "^[Ss][Dd][0-9]{3}$";
+
+/// `x-syncdef-ignore` may be written on every object (see [`syncdef_definitions::ignore`]),
+/// also where the schema maps names (entries, actions, templates) or allows no other key.
+fn accept_ignore_everywhere(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            if object.get("type").and_then(Value::as_str) == Some("object") {
+                let properties = object
+                    .entry("properties")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Some(properties) = properties.as_object_mut() {
+                    properties.insert(
+                        syncdef_definitions::ignore::IGNORE_KEY.to_owned(),
+                        json!({ "$ref": "#/definitions/ignore" }),
+                    );
+                }
+            }
+            for child in object.values_mut() {
+                accept_ignore_everywhere(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(accept_ignore_everywhere),
+        _ => {}
+    }
+}
+
+/// The schema of the sections, before `x-syncdef-ignore` is added to each object.
+fn sections_schema() -> Value {
     let operation_ref = json!({
         "type": "string",
         "description": "An operation of the external system: the path as written under `paths` (path parameters filled with a literal, `{IntegrationId}`, `{<Entry>.IntegrationId}` or a server variable), then `/` and the lower-case HTTP method. Example: `/v3/company/{realmId}/customer/post`.",

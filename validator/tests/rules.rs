@@ -73,6 +73,8 @@ rule_tests! {
     sd112_misspelt_key => "SD112",
     sd113_invalid_server_variable => "SD113",
     sd114_invalid_extension => "SD114",
+    sd115_unused_suppression => "SD115",
+    sd116_invalid_suppression => "SD116",
     sd201_malformed_operation_ref => "SD201",
     sd202_unknown_operation_path => "SD202",
     sd203_method_not_on_path => "SD203",

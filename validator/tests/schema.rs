@@ -66,3 +66,33 @@ fn committed_schema_is_current() {
         "docs/synchronization.schema.json is out of date; run `UPDATE_DOCS=1 cargo test -p syncdef-validator --test schema`"
     );
 }
+
+#[test]
+fn schema_accepts_x_syncdef_ignore_on_every_object() {
+    let schema = synchronization_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let mut with = instance("valid.yaml");
+    let push = "/synchronization/Customer/push";
+    for at in [
+        "",
+        "/synchronization",
+        "/synchronization/Customer",
+        push,
+        "/synchronization/Customer/push/preSynchronizationAction",
+        "/synchronization/Customer/push/preSynchronizationAction/SyncToken/schema",
+        "/synchronization/Customer/push/schemasTransformer",
+    ] {
+        with.pointer_mut(at)
+            .and_then(serde_json::Value::as_object_mut)
+            .unwrap_or_else(|| panic!("an object at {at:?}"))
+            .insert("x-syncdef-ignore".into(), serde_json::json!(["SD602"]));
+    }
+    with["x-syncdef"] = serde_json::json!({"x-syncdef-ignore": "sd114", "retry": {"x-syncdef-ignore": [], "maxAttempts": 2}});
+    let errors: Vec<String> = validator
+        .iter_errors(&with)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    with["synchronization"]["x-syncdef-ignore"] = serde_json::json!({"SD602": true});
+    assert!(!validator.is_valid(&with));
+}

@@ -2,12 +2,13 @@
 
 use std::io::{self, Write};
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
 use syncdef_validator::output::{OutputFormat, RenderOptions, write_report};
+use syncdef_validator::suppress::{generate, ignore_file};
 use syncdef_validator::{Config, LintReport, RuleSettings, Severity, lint_paths, lint_text};
 
 use crate::color::ColorChoice;
@@ -58,6 +59,17 @@ pub struct LintArgs {
     /// schema is used.
     #[arg(long, value_name = "ENTRY=FILE", value_parser = parse_sample)]
     sample: Vec<(String, PathBuf)>,
+
+    /// The ignore file: findings not to report, by file, rule code and JSON pointer. Default:
+    /// `.syncdef-ignore.yaml` beside the syncdef.toml (of --config, else the nearest one above
+    /// the current directory), else in the current directory, when it exists.
+    #[arg(long, value_name = "PATH")]
+    ignore_file: Option<PathBuf>,
+
+    /// Write every finding to the ignore file (replacing it), so that they are no longer
+    /// reported, and exit 0. `x-syncdef-ignore` still applies; the old ignore file does not.
+    #[arg(long)]
+    generate_ignore_file: bool,
 }
 
 fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
@@ -101,10 +113,47 @@ fn lint_stdin(args: &LintArgs, config: &Config) -> Result<LintReport, Failure> {
         }
     };
     let file = lint_text(&name, &text, &settings);
-    Ok(LintReport {
+    let mut report = LintReport {
         files: vec![file],
         errors: Vec::new(),
-    })
+    };
+    if let Some(path) = &config.ignore_file {
+        ignore_file::apply_to(&mut report, path, &settings);
+    }
+    Ok(report)
+}
+
+/// `--generate-ignore-file`: writes the findings of `report` to `path` and says so; a run that
+/// could not lint every path writes nothing (the file would silently lack their findings).
+fn generate_ignore_file(report: &LintReport, path: &Path) -> Result<ExitCode, Failure> {
+    if !report.errors.is_empty() {
+        for error in &report.errors {
+            eprintln!("syncdef: {error}");
+        }
+        return Err(Failure::usage(format!(
+            "{} not written: fix the paths that could not be linted first",
+            path.display()
+        )));
+    }
+    let written = generate::write(report, path).map_err(|e| Failure::usage(e.to_string()))?;
+    println!(
+        "Wrote {} suppressing {} in {} to {}.",
+        plural(written.pointers, "JSON pointer", "JSON pointers"),
+        plural(written.findings, "finding", "findings"),
+        plural(written.files, "file", "files"),
+        path.display()
+    );
+    if written.left > 0 {
+        eprintln!(
+            "syncdef: {} cannot be suppressed and will still be reported (a file that could not be read as a definition, or a finding about suppressions)",
+            plural(written.left, "finding", "findings")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The `--fail-severity` values.
@@ -178,11 +227,26 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     for (entry, file) in &args.sample {
         config.add_sample(entry, file).map_err(Failure::usage)?;
     }
-    let report = if args.paths.iter().any(|p| p.as_os_str() == "-") {
+    let ignore_file = ignore_file::locate(args.ignore_file.as_deref(), args.config.as_deref());
+    // An ignore file named on the command line must exist; the default one is optional. The
+    // one being generated is not applied: it is written again from the definitions.
+    if !args.generate_ignore_file && (args.ignore_file.is_some() || ignore_file.is_file()) {
+        config.ignore_file = Some(ignore_file.clone());
+    }
+    let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    if stdin && args.generate_ignore_file {
+        return Err(Failure::usage(
+            "--generate-ignore-file needs the definitions as files: the ignore file lists them by path",
+        ));
+    }
+    let report = if stdin {
         lint_stdin(args, &config)?
     } else {
         lint_paths(&args.paths, &config)
     };
+    if args.generate_ignore_file {
+        return generate_ignore_file(&report, &ignore_file);
+    }
     let format = OutputFormat::from(args.format);
     let options = RenderOptions {
         color: args.color.for_stdout(),

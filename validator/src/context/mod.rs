@@ -261,6 +261,11 @@ impl<'s> Sink<'s> {
         self.settings.enabled(rule, self.path)
     }
 
+    /// The linted file.
+    pub fn file(&self) -> Arc<SourceFile> {
+        Arc::clone(&self.file)
+    }
+
     /// A diagnostic of `rule` in the linted file, to finish and [`Sink::push`].
     pub fn diagnostic(&self, rule: Rule, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(rule, Arc::clone(&self.file), span, message)

@@ -64,11 +64,15 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
     out
 }
 
-/// "Found 2 errors and 1 warning in 3 files." or "No problems found in 3 files."
+/// "Found 2 errors and 1 warning in 3 files." or "No problems found in 3 files.", with
+/// " (4 suppressed)" before the period when suppressions silenced findings.
 #[must_use]
 pub fn summary_line(report: &LintReport) -> String {
     let s = report.summary();
-    let files = plural(s.files, "file", "files");
+    let mut files = plural(s.files, "file", "files");
+    if s.suppressed > 0 {
+        files.push_str(&format!(" ({} suppressed)", s.suppressed));
+    }
     let mut parts = Vec::new();
     if s.errors > 0 {
         parts.push(plural(s.errors, "error", "errors"));

@@ -4,8 +4,11 @@
 //! {"diagnostics": [{"code": "SD202", "severity": "error", "message": "...", "file": "qbo.yaml",
 //!   "line": 12, "column": 13, "endLine": 12, "endColumn": 40,
 //!   "pointer": "/synchronization/Customer/push/create", "help": "did you mean ...?"}],
-//!  "summary": {"files": 1, "errors": 1, "warnings": 0}}
+//!  "summary": {"files": 1, "errors": 1, "warnings": 0, "suppressed": 0}}
 //! ```
+//!
+//! `suppressed` counts the findings an `x-syncdef-ignore` or the ignore file silenced; they are
+//! not listed.
 //!
 //! Lines and columns are 1-based, columns count characters; `endLine`/`endColumn` is the
 //! position just past the last character. `pointer` and `help` are `null` when absent. Field names are
@@ -44,6 +47,7 @@ struct JsonSummary {
     files: usize,
     errors: usize,
     warnings: usize,
+    suppressed: usize,
 }
 
 /// The report as a JSON string (pretty-printed, fields in the documented order).
@@ -74,6 +78,7 @@ pub fn to_string(report: &LintReport) -> String {
             files: summary.files,
             errors: summary.errors,
             warnings: summary.warnings,
+            suppressed: summary.suppressed,
         },
     };
     // Serializing plain structs of strings and integers cannot fail.
