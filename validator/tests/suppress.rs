@@ -212,6 +212,7 @@ fn the_ignore_file_suppresses_by_file_rule_and_pointer_and_reports_what_it_canno
         color: false,
         width: 100,
         links: false,
+        ..RenderOptions::default()
     };
     // The unused entry and the unknown code are located in the ignore file; entries for files
     // this run did not lint are not reported.
