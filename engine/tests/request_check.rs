@@ -338,7 +338,10 @@ fn catalog_guards(system: &str, file: &str) -> Vec<(String, bool)> {
             let Some((path, method)) = field.text.value.rsplit_once('/') else {
                 continue;
             };
-            let pointer = format!("/paths/{}/{method}", path.replace('~', "~0").replace('/', "~1"));
+            let pointer = format!(
+                "/paths/{}/{method}",
+                path.replace('~', "~0").replace('/', "~1")
+            );
             let Some(operation) = definition.root.pointer(&pointer) else {
                 continue;
             };
@@ -352,10 +355,15 @@ fn catalog_guards(system: &str, file: &str) -> Vec<(String, bool)> {
             };
             let template = match &source.body {
                 TemplateBody::Node(node) => Template::compile(node.to_json(), &Settings::default()),
-                TemplateBody::JsonText(text) => Template::compile_str(&text.value, &Settings::default()),
+                TemplateBody::JsonText(text) => {
+                    Template::compile_str(&text.value, &Settings::default())
+                }
             }
             .expect("compiles");
-            found.push((format!("{}.{name}", entry.key.value), schema.guard(&template).is_some()));
+            found.push((
+                format!("{}.{name}", entry.key.value),
+                schema.guard(&template).is_some(),
+            ));
         }
     }
     found
@@ -372,6 +380,9 @@ fn the_catalogs_request_templates_are_proven_when_the_definition_is_compiled() {
         let guards = catalog_guards(system, file);
         assert!(guards.len() >= 2, "{system}/{file}: {guards:?}");
         let unproven: Vec<_> = guards.iter().filter(|(_, g)| !g).collect();
-        assert!(unproven.is_empty(), "{system}/{file}: not proven once: {unproven:?}");
+        assert!(
+            unproven.is_empty(),
+            "{system}/{file}: not proven once: {unproven:?}"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Runs the enabled rules over one loaded document.
 //!
-//! Rules are dispatched by hand from one table (as ruff does): a rule that is `off` in
-//! `syncdef.toml` never runs.
+//! Rules are dispatched from the code table (`crate::codes`), where each rule's line says how it
+//! runs: a rule that is `off` in `syncdef.toml` never runs.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -9,137 +9,11 @@ use std::sync::Arc;
 use syncdef_definitions::model::{LoadProblem, ProblemKind};
 use syncdef_definitions::{Definition, Document, Span};
 
-use crate::codes::Rule;
+use crate::codes::{Dispatch, Rule};
 use crate::config::RuleSettings;
 use crate::context::{Context, Sink};
 use crate::diagnostic::Diagnostic;
-use crate::rules;
 use crate::suggest::did_you_mean;
-
-type Check = fn(&Context, &mut Sink);
-
-/// Each rule with a check of its own, in code order.
-const CHECKS: &[(Rule, Check)] = &[
-    (Rule::UnknownKey, rules::unknown_key::check),
-    (Rule::MisspeltKey, rules::misspelt_key::check),
-    (
-        Rule::InvalidServerVariable,
-        rules::invalid_server_variable::check,
-    ),
-    (Rule::InvalidExtension, rules::invalid_extension::check),
-    (
-        Rule::MalformedOperationRef,
-        rules::malformed_operation_ref::check,
-    ),
-    (
-        Rule::UnknownOperationPath,
-        rules::unknown_operation_path::check,
-    ),
-    (Rule::MethodNotOnPath, rules::method_not_on_path::check),
-    (Rule::DotSegmentPath, rules::dot_segment_path::check),
-    (Rule::UnknownPlaceholder, rules::unknown_placeholder::check),
-    (
-        Rule::UnknownPlaceholderEntry,
-        rules::unknown_placeholder_entry::check,
-    ),
-    (
-        Rule::UnsuppliedPathParameter,
-        rules::unsupplied_path_parameter::check,
-    ),
-    (Rule::MissingTemplate, rules::missing_template::check),
-    (Rule::UnusedTemplate, rules::unused_template::check),
-    (
-        Rule::TemplateSyntaxError,
-        rules::template_syntax_error::check,
-    ),
-    (
-        Rule::ForeignTemplateRoot,
-        rules::foreign_template_root::check,
-    ),
-    (
-        Rule::SyncTokenWithoutPreAction,
-        rules::sync_token_without_pre_action::check,
-    ),
-    (
-        Rule::UndeclaredServerVariable,
-        rules::undeclared_server_variable::check,
-    ),
-    (
-        Rule::UnknownTemplateInput,
-        rules::unknown_template_input::check,
-    ),
-    (Rule::UnknownActionType, rules::unknown_action_type::check),
-    (
-        Rule::UnknownActionPlacement,
-        rules::unknown_action_placement::check,
-    ),
-    (
-        Rule::IncompleteHeaderAction,
-        rules::incomplete_header_action::check,
-    ),
-    (
-        Rule::UnknownSynchronizationTarget,
-        rules::unknown_synchronization_target::check,
-    ),
-    (
-        Rule::EntryDependencyCycle,
-        rules::entry_dependency_cycle::check,
-    ),
-    (Rule::UnknownModule, rules::unknown_module::check),
-    (
-        Rule::UpdateWithoutConcurrencyToken,
-        rules::update_without_concurrency_token::check,
-    ),
-    (
-        Rule::UpdateWithoutExternalId,
-        rules::update_without_external_id::check,
-    ),
-    (Rule::UpdateNotSparse, rules::update_not_sparse::check),
-    (
-        Rule::UnknownSecurityScheme,
-        rules::unknown_security_scheme::check,
-    ),
-    (
-        Rule::IncompleteOauthFlow,
-        rules::incomplete_oauth_flow::check,
-    ),
-    (Rule::UndeclaredScope, rules::undeclared_scope::check),
-    (Rule::MissingSecurity, rules::missing_security::check),
-    (Rule::InsecureUrl, rules::insecure_url::check),
-    (Rule::UnknownRecordField, rules::unknown_record_field::check),
-    (
-        Rule::UnfilteredBillingAddress,
-        rules::unfiltered_billing_address::check,
-    ),
-    (
-        Rule::ResponseContractMismatch,
-        rules::response_contract_mismatch::check,
-    ),
-    (
-        Rule::RequestBodyMismatch,
-        rules::request_body_mismatch::check,
-    ),
-    (
-        Rule::UnknownResponseField,
-        rules::unknown_response_field::check,
-    ),
-    (
-        Rule::ExternalIdNotConvertible,
-        rules::external_id_not_convertible::check,
-    ),
-    (
-        Rule::ExternalIdMayNotConvert,
-        rules::external_id_not_convertible::check_unless_errors_run,
-    ),
-    (
-        Rule::ExternalIdKeptAsText,
-        rules::external_id_not_convertible::check_unless_others_run,
-    ),
-    (
-        Rule::UnknownActionResponseField,
-        rules::unknown_action_response_field::check,
-    ),
-];
 
 /// Whether the document has a top-level `synchronization` or `x-synchronization` member.
 pub(crate) fn has_sync_section(doc: &Document) -> bool {
@@ -158,8 +32,10 @@ pub(crate) fn check(
     // Without a section (reported as SD110) no other rule applies.
     if def.sync.is_some() {
         let ctx = Context::new(def, samples);
-        for (rule, check) in CHECKS {
-            if sink.enabled(*rule) {
+        for rule in Rule::ALL {
+            if let Dispatch::Check(check) = rule.dispatch()
+                && sink.enabled(*rule)
+            {
                 check(&ctx, &mut sink);
             }
         }

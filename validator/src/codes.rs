@@ -16,12 +16,50 @@
 //!
 //! A code is never reused: a removed rule keeps its number retired, so suppressions in users'
 //! `syncdef.toml` never start silencing something else.
+//!
+//! The table below is the one place a rule is registered. Each line gives the code, the rule's
+//! module and struct (its `declare_rule!`: title, severity, documentation) and how it runs:
+//! `by check` (the checker calls `rules::<module>::check` when the rule is enabled; `by check f`
+//! calls `f` instead), `by loading`
+//! (the loader's problems are reported under it) or `by suppressions` (the suppression pass).
+//! The `Rule` enum, `Rule::ALL`, the codes, the dispatch, `syncdef explain`, the SARIF rule
+//! descriptors and the pages of docs/rules/ all come from it. `tests/rules.rs` fails for a
+//! declared rule without a fixture in `tests/fixtures/` (`<CODE>.yaml`, `<CODE>_<case>.yaml`)
+//! or whose fixture does not make it fire; docs/contributing/add-a-rule.md walks through it.
 
 use crate::diagnostic::Severity;
 use crate::rule::RuleMeta;
 
+/// How a rule is run.
+#[derive(Clone, Copy)]
+pub(crate) enum Dispatch {
+    /// A check over the loaded definition, called by the checker when the rule is enabled.
+    Check(fn(&crate::context::Context, &mut crate::context::Sink)),
+    /// Reported by the loader (syntax, YAML hazards, OpenAPI structure, the section's shape),
+    /// through `load_problem.rs` and the checker's `rule_for_problem`.
+    Loading,
+    /// Reported by the suppression pass (`crate::suppress`).
+    Suppressions,
+}
+
+/// The dispatch of one table line.
+macro_rules! dispatch {
+    ($module:ident, loading) => {
+        Dispatch::Loading
+    };
+    ($module:ident, suppressions) => {
+        Dispatch::Suppressions
+    };
+    ($module:ident, check) => {
+        Dispatch::Check(crate::rules::$module::check)
+    };
+    ($module:ident, check $function:ident) => {
+        Dispatch::Check(crate::rules::$module::$function)
+    };
+}
+
 macro_rules! rule_codes {
-    ($( $code:literal => $module:ident :: $name:ident, )*) => {
+    ($( $code:literal => $module:ident :: $name:ident by $how:ident $($function:ident)?, )*) => {
         /// Every rule, one variant each, named for the bad pattern it catches.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Rule {
@@ -43,6 +81,13 @@ macro_rules! rule_codes {
                 }
             }
 
+            /// How the rule is run.
+            pub(crate) const fn dispatch(self) -> Dispatch {
+                match self {
+                    $(Rule::$name => dispatch!($module, $how $($function)?),)*
+                }
+            }
+
             /// Title, default severity and documentation.
             #[must_use]
             pub const fn meta(self) -> &'static RuleMeta {
@@ -56,67 +101,67 @@ macro_rules! rule_codes {
 
 rule_codes! {
     // Loading and structure.
-    "SD100" => invalid_syntax::InvalidSyntax,
-    "SD101" => duplicate_key::DuplicateKey,
-    "SD102" => alias_bomb::AliasBomb,
-    "SD103" => excessive_nesting::ExcessiveNesting,
-    "SD104" => non_utf8_input::NonUtf8Input,
-    "SD105" => invalid_openapi::InvalidOpenApi,
-    "SD106" => broken_ref::BrokenRef,
-    "SD107" => circular_ref::CircularRef,
-    "SD108" => invalid_sync_structure::InvalidSyncStructure,
-    "SD109" => unknown_key::UnknownKey,
-    "SD110" => missing_sync_section::MissingSyncSection,
-    "SD111" => file_too_large::FileTooLarge,
-    "SD112" => misspelt_key::MisspeltKey,
-    "SD113" => invalid_server_variable::InvalidServerVariable,
-    "SD114" => invalid_extension::InvalidExtension,
-    "SD115" => unused_suppression::UnusedSuppression,
-    "SD116" => invalid_suppression::InvalidSuppression,
+    "SD100" => invalid_syntax::InvalidSyntax by loading,
+    "SD101" => duplicate_key::DuplicateKey by loading,
+    "SD102" => alias_bomb::AliasBomb by loading,
+    "SD103" => excessive_nesting::ExcessiveNesting by loading,
+    "SD104" => non_utf8_input::NonUtf8Input by loading,
+    "SD105" => invalid_openapi::InvalidOpenApi by loading,
+    "SD106" => broken_ref::BrokenRef by loading,
+    "SD107" => circular_ref::CircularRef by loading,
+    "SD108" => invalid_sync_structure::InvalidSyncStructure by loading,
+    "SD109" => unknown_key::UnknownKey by check,
+    "SD110" => missing_sync_section::MissingSyncSection by loading,
+    "SD111" => file_too_large::FileTooLarge by loading,
+    "SD112" => misspelt_key::MisspeltKey by check,
+    "SD113" => invalid_server_variable::InvalidServerVariable by check,
+    "SD114" => invalid_extension::InvalidExtension by check,
+    "SD115" => unused_suppression::UnusedSuppression by suppressions,
+    "SD116" => invalid_suppression::InvalidSuppression by suppressions,
     // Operation references.
-    "SD201" => malformed_operation_ref::MalformedOperationRef,
-    "SD202" => unknown_operation_path::UnknownOperationPath,
-    "SD203" => method_not_on_path::MethodNotOnPath,
-    "SD204" => dot_segment_path::DotSegmentPath,
+    "SD201" => malformed_operation_ref::MalformedOperationRef by check,
+    "SD202" => unknown_operation_path::UnknownOperationPath by check,
+    "SD203" => method_not_on_path::MethodNotOnPath by check,
+    "SD204" => dot_segment_path::DotSegmentPath by check,
     // Placeholders.
-    "SD301" => unknown_placeholder::UnknownPlaceholder,
-    "SD302" => unknown_placeholder_entry::UnknownPlaceholderEntry,
-    "SD303" => unsupplied_path_parameter::UnsuppliedPathParameter,
+    "SD301" => unknown_placeholder::UnknownPlaceholder by check,
+    "SD302" => unknown_placeholder_entry::UnknownPlaceholderEntry by check,
+    "SD303" => unsupplied_path_parameter::UnsuppliedPathParameter by check,
     // Templates.
-    "SD401" => missing_template::MissingTemplate,
-    "SD402" => unused_template::UnusedTemplate,
-    "SD403" => template_syntax_error::TemplateSyntaxError,
-    "SD404" => foreign_template_root::ForeignTemplateRoot,
-    "SD405" => sync_token_without_pre_action::SyncTokenWithoutPreAction,
-    "SD406" => undeclared_server_variable::UndeclaredServerVariable,
-    "SD407" => unknown_template_input::UnknownTemplateInput,
+    "SD401" => missing_template::MissingTemplate by check,
+    "SD402" => unused_template::UnusedTemplate by check,
+    "SD403" => template_syntax_error::TemplateSyntaxError by check,
+    "SD404" => foreign_template_root::ForeignTemplateRoot by check,
+    "SD405" => sync_token_without_pre_action::SyncTokenWithoutPreAction by check,
+    "SD406" => undeclared_server_variable::UndeclaredServerVariable by check,
+    "SD407" => unknown_template_input::UnknownTemplateInput by check,
     // Actions.
-    "SD501" => unknown_action_type::UnknownActionType,
-    "SD502" => unknown_action_placement::UnknownActionPlacement,
-    "SD503" => incomplete_header_action::IncompleteHeaderAction,
-    "SD504" => unknown_synchronization_target::UnknownSynchronizationTarget,
-    "SD505" => entry_dependency_cycle::EntryDependencyCycle,
+    "SD501" => unknown_action_type::UnknownActionType by check,
+    "SD502" => unknown_action_placement::UnknownActionPlacement by check,
+    "SD503" => incomplete_header_action::IncompleteHeaderAction by check,
+    "SD504" => unknown_synchronization_target::UnknownSynchronizationTarget by check,
+    "SD505" => entry_dependency_cycle::EntryDependencyCycle by check,
     // Entries.
-    "SD601" => unknown_module::UnknownModule,
-    "SD602" => update_without_concurrency_token::UpdateWithoutConcurrencyToken,
-    "SD603" => update_without_external_id::UpdateWithoutExternalId,
-    "SD604" => update_not_sparse::UpdateNotSparse,
+    "SD601" => unknown_module::UnknownModule by check,
+    "SD602" => update_without_concurrency_token::UpdateWithoutConcurrencyToken by check,
+    "SD603" => update_without_external_id::UpdateWithoutExternalId by check,
+    "SD604" => update_not_sparse::UpdateNotSparse by check,
     // Security.
-    "SD701" => unknown_security_scheme::UnknownSecurityScheme,
-    "SD702" => incomplete_oauth_flow::IncompleteOauthFlow,
-    "SD703" => undeclared_scope::UndeclaredScope,
-    "SD704" => missing_security::MissingSecurity,
-    "SD705" => insecure_url::InsecureUrl,
+    "SD701" => unknown_security_scheme::UnknownSecurityScheme by check,
+    "SD702" => incomplete_oauth_flow::IncompleteOauthFlow by check,
+    "SD703" => undeclared_scope::UndeclaredScope by check,
+    "SD704" => missing_security::MissingSecurity by check,
+    "SD705" => insecure_url::InsecureUrl by check,
     // Type checking.
-    "SD801" => unknown_record_field::UnknownRecordField,
-    "SD802" => request_body_mismatch::RequestBodyMismatch,
-    "SD803" => unknown_response_field::UnknownResponseField,
-    "SD804" => external_id_not_convertible::ExternalIdNotConvertible,
-    "SD805" => external_id_not_convertible::ExternalIdMayNotConvert,
-    "SD809" => external_id_not_convertible::ExternalIdKeptAsText,
-    "SD806" => unknown_action_response_field::UnknownActionResponseField,
-    "SD807" => unfiltered_billing_address::UnfilteredBillingAddress,
-    "SD808" => response_contract_mismatch::ResponseContractMismatch,
+    "SD801" => unknown_record_field::UnknownRecordField by check,
+    "SD802" => request_body_mismatch::RequestBodyMismatch by check,
+    "SD803" => unknown_response_field::UnknownResponseField by check,
+    "SD804" => external_id_not_convertible::ExternalIdNotConvertible by check,
+    "SD805" => external_id_not_convertible::ExternalIdMayNotConvert by check check_unless_errors_run,
+    "SD809" => external_id_not_convertible::ExternalIdKeptAsText by check check_unless_others_run,
+    "SD806" => unknown_action_response_field::UnknownActionResponseField by check,
+    "SD807" => unfiltered_billing_address::UnfilteredBillingAddress by check,
+    "SD808" => response_contract_mismatch::ResponseContractMismatch by check,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

@@ -19,9 +19,9 @@ use crate::context::Template;
 
 mod guard;
 mod text;
-pub use guard::{BodyGuard, BodyWatch};
 use crate::typecheck::openapi::{Direction, convert_document, json_content_schema};
 use crate::typecheck::shape::producer;
+pub use guard::{BodyGuard, BodyWatch};
 use text::{Indexed, TextJson};
 
 /// The compiled JSON request body schema of one operation. `Send + Sync`: one per operation,

@@ -108,7 +108,10 @@ impl BodyGuard {
         let map = doc.as_object()?;
         // The root only points at the body schema; the rest of the document holds `$ref`
         // targets at their own pointers.
-        if map.keys().any(|k| k != "$ref" && ASSERTING.contains(&k.as_str())) {
+        if map
+            .keys()
+            .any(|k| k != "$ref" && ASSERTING.contains(&k.as_str()))
+        {
             return None;
         }
         let root = map.get("$ref")?.as_str()?.strip_prefix('#')?;
@@ -234,9 +237,9 @@ impl<'d> Walk<'d> {
         if !followed || !type_allows(map.get("type"), "object") {
             return None;
         }
-        let required = map.get("required").map_or(Some(&[][..]), |r| {
-            r.as_array().map(Vec::as_slice)
-        })?;
+        let required = map
+            .get("required")
+            .map_or(Some(&[][..]), |r| r.as_array().map(Vec::as_slice))?;
         let has = |name: &Value| members.iter().any(|(k, _)| Some(*k) == name.as_str());
         if !required.iter().all(has) {
             return None;
@@ -467,9 +470,8 @@ impl ScalarRule {
     /// other form is left to the schema.
     fn number_admits(&self, text: &str) -> bool {
         let digits = text.strip_prefix('-').unwrap_or(text);
-        let integer = !digits.is_empty()
-            && digits.len() <= 15
-            && digits.bytes().all(|b| b.is_ascii_digit());
+        let integer =
+            !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit());
         if !integer {
             return false;
         }
@@ -630,7 +632,9 @@ mod tests {
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(|n| json!(n)),
             (-20i64..20).prop_map(|n| json!(n)),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| json!(f)),
             "[a-cA-C\\\\\"\u{e9}\u{1F600}\n]{0,8}".prop_map(Value::String),
             Just(json!([1, "a"])),
             Just(json!({"k": "v"})),
