@@ -6,6 +6,8 @@
 //! `syncdef schema --records`; docs/platform-records.md explains the decisions (closed records,
 //! fields whose type the spec does not show, the `x-syncdef-records` extension).
 
+pub mod filters;
+
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
