@@ -106,6 +106,11 @@ rule_tests! {
     sd801_unknown_record_field => "SD801",
     sd801_unknown_loop_item_field => "SD801" in "SD801_loop",
     sd801_unknown_record_extension => "SD801" in "SD801_extension",
+    sd801_filter_property_email => "SD801" in "SD801_filter_email",
+    sd801_filter_property_website => "SD801" in "SD801_filter_website",
+    sd801_filter_property_taxable => "SD801" in "SD801_filter_taxable",
+    sd801_filter_property_ordering_enabled => "SD801" in "SD801_filter_orderingEnabled",
+    sd801_filter_property_credit_limit => "SD801" in "SD801_filter_creditLimit",
     sd802_request_body_mismatch => "SD802",
     sd802_shape_mismatch => "SD802" in "SD802_shape",
     sd803_unknown_response_field => "SD803",
@@ -124,6 +129,7 @@ fn valid_definitions_lint_clean() {
         "valid_business_central.yaml",
         "valid_query_delete.yaml",
         "valid_typed.yaml",
+        "valid_account_record.yaml",
     ] {
         assert_clean(fixture);
     }
@@ -171,4 +177,35 @@ fn a_misspelt_pre_action_key_is_an_error_and_supplies_no_token() {
             .diagnostics()
             .all(|d| d.severity == syncdef_validator::Severity::Error)
     );
+}
+
+#[test]
+fn a_filter_property_read_as_an_account_field_names_the_pushed_field() {
+    // The Accounts collection filters by these names; the account the platform pushes carries
+    // the same values under other names (the vendor's Account object).
+    for (filter, field) in [
+        ("email", "corpEmail"),
+        ("website", "webSite"),
+        ("taxable", "isTaxable"),
+        ("orderingEnabled", "enableOrdering"),
+        ("creditLimit", "creditLimitAmount"),
+    ] {
+        let report = lint(&format!("SD801_filter_{filter}.yaml"));
+        let found: Vec<_> = report.diagnostics().collect();
+        assert_eq!(found.len(), 1, "{filter}: {found:?}");
+        let d = found[0];
+        assert_eq!(d.code(), "SD801");
+        assert_eq!(d.severity, syncdef_validator::Severity::Error);
+        assert!(
+            d.message.contains(&format!("`{filter}` is a filter property of the Accounts"))
+                && d.message.contains(&format!("`{field}`")),
+            "{filter}: {}",
+            d.message
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some(format!("read `$.account.{field}`").as_str()),
+            "{filter}"
+        );
+    }
 }
