@@ -1,5 +1,7 @@
-//! The platform records templates read: a JSON Schema (draft 2020-12) written from the platform
-//! spec, part 2, with a small typed API to walk it.
+//! The platform records templates read: a JSON Schema (draft 2020-12) of the records the
+//! platform pushes (the vendor's Account object; the platform spec, part 2, for the modules
+//! whose object is not documented), with a small typed API to walk it, and the filter
+//! properties of the modules' collections ([`filters`]), which are not record fields.
 //!
 //! The schema is a domain fact shared by the validator (type checking of template reads, SD8xx)
 //! and the engine (sample records for dry-runs), so it lives here, below both. Print it with
