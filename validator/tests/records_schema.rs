@@ -108,6 +108,10 @@ fn the_platform_client_filters_the_modules_collections_by_the_same_tables() {
     for module in MODULES {
         let collection = Collection::find(module.collection)
             .unwrap_or_else(|| panic!("{}: no client collection", module.collection));
-        assert_eq!(collection.properties, module.properties, "{}", module.module);
+        assert_eq!(
+            collection.properties, module.properties,
+            "{}",
+            module.module
+        );
     }
 }

@@ -197,7 +197,8 @@ fn a_filter_property_read_as_an_account_field_names_the_pushed_field() {
         assert_eq!(d.code(), "SD801");
         assert_eq!(d.severity, syncdef_validator::Severity::Error);
         assert!(
-            d.message.contains(&format!("`{filter}` is a filter property of the Accounts"))
+            d.message
+                .contains(&format!("`{filter}` is a filter property of the Accounts"))
                 && d.message.contains(&format!("`{field}`")),
             "{filter}: {}",
             d.message

@@ -326,9 +326,18 @@ mod tests {
     fn filter_only_names_are_filter_properties_of_their_collection() {
         for module in MODULES {
             for f in module.filter_only {
-                assert!(module.property(f.filter).is_some(), "{}: {}", module.module, f.filter);
+                assert!(
+                    module.property(f.filter).is_some(),
+                    "{}: {}",
+                    module.module,
+                    f.filter
+                );
             }
-            assert!(module.documented || module.filter_only.is_empty(), "{}", module.module);
+            assert!(
+                module.documented || module.filter_only.is_empty(),
+                "{}",
+                module.module
+            );
         }
         assert_eq!(of_record("Account").map(|m| m.module), Some("Accounts"));
         assert_eq!(

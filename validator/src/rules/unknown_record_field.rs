@@ -180,7 +180,9 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
 /// for record fields, so name the field that holds the value instead of a look-alike.
 fn filter_property_read(p: &ReadProblem, owner: &str, definition: &str) -> (String, String) {
     let module = filters::of_record(definition);
-    let field = module.and_then(|m| m.filter_only(&p.name)).and_then(|f| f.field);
+    let field = module
+        .and_then(|m| m.filter_only(&p.name))
+        .and_then(|f| f.field);
     let (module, collection) = module.map_or(("", ""), |m| (m.module, m.collection));
     let record = definition.to_lowercase();
     let is_filter = format!(
