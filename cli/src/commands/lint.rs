@@ -58,6 +58,12 @@ pub struct LintArgs {
     /// schema is used.
     #[arg(long, value_name = "ENTRY=FILE", value_parser = parse_sample)]
     sample: Vec<(String, PathBuf)>,
+
+    /// The external id of a related record, as `dry-run --related` takes it (repeatable):
+    /// `--related Customer=58`. Request templates reading `$.related.ENTRY.IntegrationId` are
+    /// rendered with it instead of a stand-in.
+    #[arg(long, value_name = "ENTRY=ID", value_parser = super::name_value)]
+    related: Vec<(String, String)>,
 }
 
 fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
@@ -169,6 +175,9 @@ pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
     };
     for (entry, file) in &args.sample {
         config.add_sample(entry, file).map_err(Failure::usage)?;
+    }
+    for (entry, id) in &args.related {
+        config.add_related(entry, id);
     }
     let report = if args.paths.iter().any(|p| p.as_os_str() == "-") {
         lint_stdin(args, &config)?
