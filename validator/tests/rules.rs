@@ -210,3 +210,31 @@ fn a_filter_property_read_as_an_account_field_names_the_pushed_field() {
         );
     }
 }
+
+#[test]
+fn a_filter_property_the_pushed_account_lacks_is_said_to_have_no_field() {
+    // `folder` filters accounts, but the pushed account has no field for it; a filter name
+    // read on a nested account (`parentAccount`) names the field on that account.
+    let valid = std::fs::read_to_string(fixture("valid.yaml")).expect("fixture");
+    let text = valid.replace(
+        r##"Address: "#valueof($.account.corpEmail)""##,
+        r##"Address: "#valueof($.account.folder)"
+          Parent: "#valueof($.account.parentAccount.email)""##,
+    );
+    assert_ne!(text, valid);
+    let report = syncdef_validator::lint_text("accounts.yaml", &text, &RuleSettings::default());
+    let found: Vec<(&str, Option<&str>)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.message.as_str(), d.help.as_deref()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].0.ends_with(
+            "`folder` is a filter property of the Accounts collection (`GET /api/accounts`), not a field of the pushed account"
+        ),
+        "{found:#?}"
+    );
+    assert!(found[0].1.is_some_and(|h| h.contains("x-syncdef-records")));
+    assert_eq!(found[1].1, Some("read `$.account.parentAccount.corpEmail`"));
+}

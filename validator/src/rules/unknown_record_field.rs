@@ -1,7 +1,8 @@
 //! `UnknownRecordField`: a template reads a field the platform record does not have.
 
 use syncdef_definitions::Span;
-use syncdef_definitions::platform::{EXTENSION_KEY, filters};
+use syncdef_definitions::platform::EXTENSION_KEY;
+use syncdef_definitions::platform::filters::{self, FilterOnly, ModuleFilters};
 use syncdef_transform::PathContext;
 
 use crate::codes::Rule;
@@ -136,15 +137,15 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
     };
     let (message, help) = match &p.kind {
         ReadProblemKind::UnknownProperty {
-            definition: Some(definition),
-            ..
-        } if filters::of_record(definition).is_some_and(|m| m.filter_only(&p.name).is_some()) => {
-            filter_property_read(p, &owner, definition)
-        }
-        ReadProblemKind::UnknownProperty { candidates, .. } => (
-            format!("{owner} has no field `{}`", p.name),
-            suggest(candidates),
-        ),
+            candidates,
+            definition,
+        } => match definition.as_deref().and_then(|d| filter_only(d, &p.name)) {
+            Some((module, only)) => filter_property_read(p, &owner, module, only),
+            None => (
+                format!("{owner} has no field `{}`", p.name),
+                suggest(candidates),
+            ),
+        },
         ReadProblemKind::UnknownFilterField { candidates } => (
             format!(
                 "the filter tests `{}`, which the items of {owner} do not have",
@@ -175,21 +176,31 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
     sink.push(d);
 }
 
-/// The message and help for a read of a filter property of the record's collection that the
-/// pushed record does not carry (`$.account.email`): writers take the collection's query names
-/// for record fields, so name the field that holds the value instead of a look-alike.
-fn filter_property_read(p: &ReadProblem, owner: &str, definition: &str) -> (String, String) {
-    let module = filters::of_record(definition);
-    let field = module
-        .and_then(|m| m.filter_only(&p.name))
-        .and_then(|f| f.field);
-    let (module, collection) = module.map_or(("", ""), |m| (m.module, m.collection));
-    let record = definition.to_lowercase();
+/// The module whose record follows `definition` (`Account`), when `name` is a filter property
+/// of its collection that the pushed record does not carry (`email`).
+fn filter_only(
+    definition: &str,
+    name: &str,
+) -> Option<(&'static ModuleFilters, &'static FilterOnly)> {
+    let module = filters::of_record(definition)?;
+    Some((module, module.filter_only(name)?))
+}
+
+/// The message and help for a read of a filter property the pushed record does not carry
+/// (`$.account.email`): writers take the collection's query names for record fields, so name
+/// the field that holds the value rather than a look-alike.
+fn filter_property_read(
+    p: &ReadProblem,
+    owner: &str,
+    module: &ModuleFilters,
+    only: &FilterOnly,
+) -> (String, String) {
+    let record = module.record.to_lowercase();
     let is_filter = format!(
-        "{owner} has no field `{0}`: `{0}` is a filter property of the {module} collection (`GET {collection}`)",
-        p.name
+        "{owner} has no field `{0}`: `{0}` is a filter property of the {1} collection (`GET {2}`)",
+        p.name, module.module, module.collection
     );
-    match field {
+    match only.field {
         Some(field) => {
             let path = if p.prefix.is_empty() {
                 field.to_owned()
