@@ -139,8 +139,25 @@ fn the_catalog_lints_clean() {
     assert_eq!(report["summary"]["warnings"], json!(0), "{}", out.stdout);
 }
 
+/// `--related ENTRY=ID` for each of `entries`: the records a push depends on (an invoice's
+/// account) already exist in the external system, with the ids that system gives them.
+fn related_args<'e>(
+    definition: &Definition,
+    entries: impl Iterator<Item = &'e str>,
+) -> Vec<String> {
+    entries
+        .flat_map(|entry| {
+            [
+                "--related".to_owned(),
+                format!("{entry}={}", sample_external_id(&definition.system, entry)),
+            ]
+        })
+        .collect()
+}
+
 /// Every definition lints clean with every sample record of its entries' modules given with
-/// `--sample`: what the engine renders of the catalog's own records fits the schemas.
+/// `--sample`, and the related records' ids dry-run is given: what the engine renders of the
+/// catalog's own records fits the schemas.
 #[test]
 fn the_catalog_lints_clean_with_its_own_sample_records() {
     let records = records();
@@ -151,12 +168,17 @@ fn the_catalog_lints_clean_with_its_own_sample_records() {
             .unwrap_or_default();
         for record in &records {
             let mut args = vec!["lint".to_owned(), "--deny-warnings".to_owned()];
-            for (entry, body) in &entries {
-                if body["module"] == record.module {
-                    args.push("--sample".to_owned());
-                    args.push(format!("{entry}={}", record.path));
-                }
+            let (sampled, related): (Vec<_>, Vec<_>) = entries
+                .iter()
+                .partition(|(_, body)| body["module"] == record.module);
+            for (entry, _) in sampled {
+                args.push("--sample".to_owned());
+                args.push(format!("{entry}={}", record.path));
             }
+            args.extend(related_args(
+                &definition,
+                related.iter().map(|(e, _)| e.as_str()),
+            ));
             args.push(definition.path.clone());
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let out = syncdef(&refs);
@@ -243,14 +265,8 @@ fn dry_run(
         args.push("--responses".into());
         args.push(responses);
     }
-    // Records this one depends on (an invoice's account) already exist in the external system.
-    for other in entries.iter().filter(|e| e.as_str() != entry) {
-        args.push("--related".into());
-        args.push(format!(
-            "{other}={}",
-            sample_external_id(&definition.system, other)
-        ));
-    }
+    let others = entries.iter().filter(|e| e.as_str() != entry);
+    args.extend(related_args(definition, others.map(|e| e.as_str())));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = syncdef(&args);
     assert_eq!(

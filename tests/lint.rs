@@ -195,6 +195,56 @@ fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--related ENTRY=ID`, as `dry-run` takes it: a sample is rendered with the external id a
+/// related record has (`$.related.Customer.IntegrationId`), not with a stand-in the request
+/// schema may refuse.
+#[test]
+fn related_external_ids_are_rendered_with_the_sample() {
+    let definition = fixture("related/ledger.yaml");
+    let invoice = root().join("catalog/records/invoice-acme-eur.json");
+    let sample = format!("Invoice={}", invoice.display());
+    let lint = |extra: &[&str]| {
+        let mut args = vec!["lint", "--deny-warnings", "--format", "json", &definition];
+        args.extend_from_slice(&["--sample", &sample]);
+        args.extend_from_slice(extra);
+        syncdef(&args)
+    };
+    // The stand-in id is no GUID: the rendered invoice does not fit the schema.
+    let out = lint(&[]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    let found: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["severity"] != "info")
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or(""),
+                d["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        matches!(found.as_slice(), [("SD802", m)] if m.contains("`/customerId`")),
+        "{found:?}"
+    );
+    // With the customer's id, as dry-run would be given it, the invoice fits.
+    let out = lint(&["--related", "Customer=5d115c9c-44e3-ea11-bb43-000d3a2feca1"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    // A malformed flag is a usage error; so is an entry no linted definition has.
+    let out = lint(&["--related", "Customer"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("NAME=VALUE"), "{}", out.stderr);
+    let out = lint(&["--related", "Custmer=5d115c9c-44e3-ea11-bb43-000d3a2feca1"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("--related Custmer") && out.stderr.contains("`Customer`"),
+        "{}",
+        out.stderr
+    );
+}
+
 #[test]
 fn findings_on_a_minified_line_name_their_position_instead_of_a_snippet() {
     // The whole document is one line of several kilobytes: printing it as a snippet would bury

@@ -29,7 +29,8 @@ pub struct Config {
     /// Loader limits (nesting depth, alias expansion).
     pub load: LoadOptions,
     /// Sample records by entry name (`--sample ENTRY=FILE`): request templates of that entry
-    /// are also rendered over it and the rendering checked against the request body schema.
+    /// are also rendered over it and the rendering checked against the request body schema;
+    /// and the external ids of related records they are rendered with (`--related ENTRY=ID`).
     pub samples: Arc<crate::typecheck::Samples>,
     /// The ignore file applied to the run (`--ignore-file`, or the one
     /// [`crate::suppress::ignore_file::locate`] finds); `None`: none, only `x-syncdef-ignore`.
@@ -59,8 +60,18 @@ impl Config {
                 path.display()
             ));
         }
-        Arc::make_mut(&mut self.samples).insert(entry.to_owned(), value);
+        Arc::make_mut(&mut self.samples)
+            .records
+            .insert(entry.to_owned(), value);
         Ok(())
+    }
+
+    /// Renders request templates with `id` as the external id of entry `entry`'s related
+    /// record (`$.related.<entry>.IntegrationId`), as `syncdef dry-run --related` does.
+    pub fn add_related(&mut self, entry: &str, id: &str) {
+        Arc::make_mut(&mut self.samples)
+            .related
+            .insert(entry.to_owned(), id.to_owned());
     }
 
     /// A configuration that uses the `syncdef.toml` at `path` for every file.
@@ -101,13 +112,15 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
             .collect();
         ignore_file::apply_in_run(&mut report, path, config.settings.as_ref(), &per_file);
     }
-    // A sample for an entry no definition has would silently check nothing.
-    for entry in config.samples.keys() {
+    // A sample or related id for an entry no definition has would silently check nothing.
+    let samples = config.samples.records.keys().map(|e| ("--sample", e));
+    let related = config.samples.related.keys().map(|e| ("--related", e));
+    for (flag, entry) in samples.chain(related) {
         if !entries.contains(entry) {
             entries.sort();
             entries.dedup();
             report.errors.push(LintError {
-                path: PathBuf::from(format!("--sample {entry}=...")),
+                path: PathBuf::from(format!("{flag} {entry}=...")),
                 message: match crate::suggest::did_you_mean(
                     entry,
                     entries.iter().map(String::as_str),
@@ -186,7 +199,13 @@ pub fn lint_definition(
     settings: &RuleSettings,
     explicit: bool,
 ) -> Vec<Diagnostic> {
-    lint_definition_with(def, settings, explicit, &crate::typecheck::Samples::new()).diagnostics
+    lint_definition_with(
+        def,
+        settings,
+        explicit,
+        &crate::typecheck::Samples::default(),
+    )
+    .diagnostics
 }
 
 /// The findings of one definition: those to report, and those a suppression silenced.

@@ -113,6 +113,7 @@ fn valid_definitions_lint_clean() {
         "valid_business_central.yaml",
         "valid_query_delete.yaml",
         "valid_typed.yaml",
+        "valid_account_record.yaml",
     ] {
         assert_clean(fixture);
     }
@@ -142,4 +143,64 @@ fn a_misspelt_pre_action_key_is_an_error_and_supplies_no_token() {
             .diagnostics()
             .all(|d| d.severity == syncdef_validator::Severity::Error)
     );
+}
+
+#[test]
+fn a_filter_property_read_as_an_account_field_names_the_pushed_field() {
+    // The Accounts collection filters by these names; the account the platform pushes carries
+    // the same values under other names (the vendor's Account object).
+    for (filter, field) in [
+        ("email", "corpEmail"),
+        ("website", "webSite"),
+        ("taxable", "isTaxable"),
+        ("orderingEnabled", "enableOrdering"),
+        ("creditLimit", "creditLimitAmount"),
+    ] {
+        let report = lint(&format!("SD801_filter_{filter}.yaml"));
+        let found: Vec<_> = report.diagnostics().collect();
+        assert_eq!(found.len(), 1, "{filter}: {found:?}");
+        let d = found[0];
+        assert_eq!(d.code(), "SD801");
+        assert_eq!(d.severity, syncdef_validator::Severity::Error);
+        assert!(
+            d.message
+                .contains(&format!("`{filter}` is a filter property of the Accounts"))
+                && d.message.contains(&format!("`{field}`")),
+            "{filter}: {}",
+            d.message
+        );
+        assert_eq!(
+            d.help.as_deref(),
+            Some(format!("read `$.account.{field}`").as_str()),
+            "{filter}"
+        );
+    }
+}
+
+#[test]
+fn a_filter_property_the_pushed_account_lacks_is_said_to_have_no_field() {
+    // `folder` filters accounts, but the pushed account has no field for it; a filter name
+    // read on a nested account (`parentAccount`) names the field on that account.
+    let valid = std::fs::read_to_string(fixture("valid.yaml")).expect("fixture");
+    let text = valid.replace(
+        r##"Address: "#valueof($.account.corpEmail)""##,
+        r##"Address: "#valueof($.account.folder)"
+          Parent: "#valueof($.account.parentAccount.email)""##,
+    );
+    assert_ne!(text, valid);
+    let report = syncdef_validator::lint_text("accounts.yaml", &text, &RuleSettings::default());
+    let found: Vec<(&str, Option<&str>)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.message.as_str(), d.help.as_deref()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].0.ends_with(
+            "`folder` is a filter property of the Accounts collection (`GET /api/accounts`), not a field of the pushed account"
+        ),
+        "{found:#?}"
+    );
+    assert!(found[0].1.is_some_and(|h| h.contains("x-syncdef-records")));
+    assert_eq!(found[1].1, Some("read `$.account.parentAccount.corpEmail`"));
 }

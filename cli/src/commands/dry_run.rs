@@ -11,7 +11,7 @@ use syncdef_engine::render::{human_report, json_report};
 use syncdef_engine::{Engine, Intent, PushOutcome, RecordState, RecordingTransport, StaticToken};
 use syncdef_transform::Value;
 
-use super::{display_name, load_engine, read_definition, read_input, settings_for};
+use super::{display_name, load_engine, name_value, read_definition, read_input, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
 /// What a push is about: the definition, the entry, the record and its state. Shared by
@@ -68,13 +68,6 @@ pub enum Format {
     Human,
     /// One JSON document.
     Json,
-}
-
-fn name_value(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
-        _ => Err(format!("expected NAME=VALUE, found `{text}`")),
-    }
 }
 
 /// `syncdef dry-run`.

@@ -70,6 +70,12 @@ pub struct LintArgs {
     /// reported, and exit 0. `x-syncdef-ignore` still applies; the old ignore file does not.
     #[arg(long)]
     generate_ignore_file: bool,
+
+    /// The external id of a related record, as `dry-run --related` takes it (repeatable):
+    /// `--related Customer=58`. Request templates reading `$.related.ENTRY.IntegrationId` are
+    /// rendered with it instead of a stand-in.
+    #[arg(long, value_name = "ENTRY=ID", value_parser = super::name_value)]
+    related: Vec<(String, String)>,
 }
 
 fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
@@ -226,6 +232,9 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     };
     for (entry, file) in &args.sample {
         config.add_sample(entry, file).map_err(Failure::usage)?;
+    }
+    for (entry, id) in &args.related {
+        config.add_related(entry, id);
     }
     let ignore_file = ignore_file::locate(args.ignore_file.as_deref(), args.config.as_deref());
     // An ignore file named on the command line must exist; the default one is optional. The

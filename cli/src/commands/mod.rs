@@ -25,6 +25,15 @@ use syncdef_validator::{LintReport, RuleSettings};
 
 use crate::failure::Failure;
 
+/// A `NAME=VALUE` argument (`--var realmId=123`, `--related Customer=58`), parsed one way by
+/// every command that takes one.
+pub fn name_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("expected NAME=VALUE, found `{text}`")),
+    }
+}
+
 /// Reads a file, or standard input for `-`, as bytes.
 pub fn read_input(path: &Path, what: &str) -> Result<Vec<u8>, Failure> {
     if path.as_os_str() == "-" {

@@ -23,7 +23,7 @@ use syncdef_worker::{
 use super::dry_run::{Format, runtime};
 use super::reliability::ReliabilityArgs;
 use super::tokens::stored_tokens;
-use super::{display_name, load_engine, read_definition, settings_for};
+use super::{display_name, load_engine, name_value, read_definition, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
 /// `syncdef sync`.
@@ -197,13 +197,6 @@ pub struct ResetCursorArgs {
     /// The entry whose cursor is forgotten.
     #[arg(long, value_name = "ENTRY")]
     pub entry: String,
-}
-
-fn name_value(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
-        _ => Err(format!("expected NAME=VALUE, found `{text}`")),
-    }
 }
 
 pub fn run(args: &SyncArgs) -> Result<ExitCode, Failure> {

@@ -1,10 +1,14 @@
-//! The platform records templates read: a JSON Schema (draft 2020-12) written from the platform
-//! spec, part 2, with a small typed API to walk it.
+//! The platform records templates read: a JSON Schema (draft 2020-12) of the records the
+//! platform pushes (the vendor's Account object; the platform spec, part 2, for the modules
+//! whose object is not documented), with a small typed API to walk it, and the filter
+//! properties of the modules' collections ([`filters`]), which are not record fields.
 //!
 //! The schema is a domain fact shared by the validator (type checking of template reads, SD8xx)
 //! and the engine (sample records for dry-runs), so it lives here, below both. Print it with
 //! `syncdef schema --records`; docs/platform-records.md explains the decisions (closed records,
 //! fields whose type the spec does not show, the `x-syncdef-records` extension).
+
+pub mod filters;
 
 use std::sync::OnceLock;
 
@@ -202,10 +206,11 @@ impl RecordSchemas {
 
     /// A deterministic sample of the record under `root`: every declared property present,
     /// one item per array, booleans `true` (so billing-address filters select it), numbers 1,
-    /// dates `2026-01-15T00:00:00Z`, other strings named after their field.
+    /// dates `2026-01-15T00:00:00Z`, other strings named after their field. A record inside
+    /// itself (an account's `parentAccount`) is `null` there.
     #[must_use]
     pub fn sample(&self, root: &str) -> Option<Value> {
-        self.record(root).map(|s| s.sample(None, 0))
+        self.record(root).map(|s| s.sample(None, &mut Vec::new()))
     }
 }
 
@@ -514,10 +519,30 @@ impl<'a> FieldSchema<'a> {
         Some(at)
     }
 
-    fn sample(&self, name: Option<&str>, depth: u32) -> Value {
-        if depth > 8 {
+    /// The record definition (`$defs` key: `Account`, `Address`) this schema is, if it is one.
+    #[must_use]
+    pub fn definition(&self) -> Option<&'a str> {
+        self.doc
+            .get("$defs")?
+            .as_object()?
+            .iter()
+            .find(|(_, def)| std::ptr::eq(*def, self.node))
+            .map(|(name, _)| name.as_str())
+    }
+
+    /// `within` holds the schemas being sampled around this one: a schema met again is a
+    /// recursive record (`parentAccount`), sampled as `null` so that the sample stays finite.
+    fn sample(&self, name: Option<&str>, within: &mut Vec<&'a Value>) -> Value {
+        if within.len() > 8 || within.iter().any(|n| std::ptr::eq(*n, self.node)) {
             return Value::Null;
         }
+        within.push(self.node);
+        let out = self.sample_within(name, within);
+        within.pop();
+        out
+    }
+
+    fn sample_within(&self, name: Option<&str>, within: &mut Vec<&'a Value>) -> Value {
         let types = self.types();
         let pick = types.iter().copied().find(|t| *t != JsonType::Null);
         let pick = match pick {
@@ -530,13 +555,13 @@ impl<'a> FieldSchema<'a> {
                 let mut out = Map::new();
                 for key in self.property_names() {
                     if let Property::Known(s) = self.property(key) {
-                        out.insert(key.to_owned(), s.sample(Some(key), depth + 1));
+                        out.insert(key.to_owned(), s.sample(Some(key), within));
                     }
                 }
                 Value::Object(out)
             }
             JsonType::Array => match self.items() {
-                Some(item) => Value::Array(vec![item.sample(name, depth + 1)]),
+                Some(item) => Value::Array(vec![item.sample(name, within)]),
                 None => Value::Array(Vec::new()),
             },
             JsonType::Boolean => Value::Bool(true),
@@ -605,10 +630,17 @@ mod tests {
         assert!(!addresses.is_not_array());
         let item = addresses.items().expect("items");
         assert!(matches!(item.property("isBilling"), Property::Known(_)));
-        // A field whose type the spec does not show has none, and says so.
-        let city = item.at_dotted("city").expect("city");
-        assert!(city.types().is_empty());
-        assert!(city.description().is_some_and(|d| d.contains("not shown")));
+        // A field whose type the vendor's text does not show has none, and says so.
+        let state = item.at_dotted("addressState").expect("addressState");
+        assert!(state.types().is_empty());
+        assert!(
+            state
+                .description()
+                .is_some_and(|d| d.contains("not checked"))
+        );
+        assert_eq!(item.definition(), Some("Address"));
+        assert_eq!(account.definition(), Some("Account"));
+        assert_eq!(addresses.definition(), None);
         let invoice = builtin().record("invoice").expect("invoice");
         assert!(
             invoice
@@ -624,12 +656,12 @@ mod tests {
     #[test]
     fn extensions_add_fields_and_report_typos() {
         let (schemas, problems) = builtin().extended(&json!({
-            "Account": {"properties": {"vatNumber": {"type": "string"}}},
+            "Account": {"properties": {"salesArea": {"type": "string"}}},
             "Acount": {"properties": {}},
             "Address": {"additionalProperties": true, "colour": 1},
         }));
         let account = schemas.record("account").expect("account");
-        assert!(matches!(account.property("vatNumber"), Property::Known(_)));
+        assert!(matches!(account.property("salesArea"), Property::Known(_)));
         let address = account
             .at_dotted("addresses")
             .and_then(|a| a.items())
@@ -648,6 +680,10 @@ mod tests {
         assert_eq!(a["addresses"][0]["isBilling"], true);
         assert_eq!(a["accountCurrency"]["currency"]["mnemonic"], "EUR");
         assert_eq!(a["createdAt"], "2026-01-15T00:00:00Z");
+        // The account inside itself is not sampled again.
+        assert_eq!(a["parentAccount"], Value::Null);
+        assert_eq!(a["transactionCurrency"]["mnemonic"], "EUR");
+        assert_eq!(a["industry"]["position"], 1);
         let i = builtin().sample("invoice").expect("invoice");
         assert_eq!(i["items"].as_array().map(Vec::len), Some(1));
         assert_eq!(i["id"], "00000000-0000-4000-8000-000000000001");

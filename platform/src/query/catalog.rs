@@ -1,31 +1,16 @@
 //! The filterable and orderable properties of every collection, from spec tables 2.1 and 2.2.
 //!
 //! This file is data only: one `static` per collection, in the order of the spec. When the
-//! platform documents more properties, add them here and nothing else changes.
+//! platform documents more properties, add them here and nothing else changes. The modules'
+//! collections (accounts, contacts, orders, invoices, products, payments, subscriptions) take
+//! their filter properties from `syncdef_definitions::platform::filters`, the tables the
+//! record schema's linting shares: edit those there.
 
-use super::collection::{Collection, OrderList, PathParam, Property, PropertyType};
+use syncdef_definitions::platform::filters::{
+    self, ModuleFilters, boolean, date, datetime, guid, int, num, text,
+};
 
-const fn int(name: &'static str) -> Property {
-    Property::new(name, PropertyType::Int)
-}
-const fn num(name: &'static str) -> Property {
-    Property::new(name, PropertyType::Numeric)
-}
-const fn text(name: &'static str) -> Property {
-    Property::new(name, PropertyType::String)
-}
-const fn boolean(name: &'static str) -> Property {
-    Property::new(name, PropertyType::Boolean)
-}
-const fn date(name: &'static str) -> Property {
-    Property::new(name, PropertyType::Date)
-}
-const fn datetime(name: &'static str) -> Property {
-    Property::new(name, PropertyType::DateTime)
-}
-const fn guid(name: &'static str) -> Property {
-    Property::new(name, PropertyType::Guid)
-}
+use super::collection::{Collection, OrderList, PathParam, Property};
 
 const NO_PARAMS: &[PathParam] = &[];
 
@@ -42,22 +27,16 @@ const fn plain(
     }
 }
 
+/// The collection of a module: its filter properties are the record schema's tables.
+const fn module(filters: &ModuleFilters, order: OrderList) -> Collection {
+    plain(filters.collection, filters.properties, order)
+}
+
 // ---- 2.1 Main collections ----
 
 /// `GET /api/accounts`.
-pub static ACCOUNTS: Collection = plain(
-    "/api/accounts",
-    &[
-        int("id"), text("name"), text("code"), text("phone"), text("fax"), text("website"),
-        text("email"), text("folder"), boolean("orderingEnabled"), num("billToAccountId"),
-        text("billToAccountName"), boolean("separateInvoices"), boolean("isBackOrdering"),
-        boolean("isNetworkReseller"), text("currency"), text("transactionCurrency"),
-        boolean("taxable"), num("creditLimit"), text("paymentMethod"),
-        text("registrationNumber"), boolean("autoInvoiceNotification"),
-        boolean("resellingEnabled"), num("typeId"), num("industryId"), num("leadSourceId"),
-        text("tradingName"), text("businessActivity"), num("taxAuthorityId"), text("noteType"),
-        date("createdAt"), date("updatedAt"),
-    ],
+pub static ACCOUNTS: Collection = module(
+    &filters::ACCOUNTS,
     OrderList::Listed(&["name", "code", "email", "creditLimit", "createdAt", "updatedAt"]),
 );
 
@@ -102,60 +81,31 @@ pub static BUNDLE_CHILD_SUBSCRIPTIONS: Collection = plain(
 );
 
 /// `GET /api/contacts`. `accountName` is orderable too: the spec's usage examples order by it.
-pub static CONTACTS: Collection = plain(
-    "/api/contacts",
-    &[
-        int("id"), text("firstName"), text("lastName"), text("email"), text("accountName"),
-        num("accountId"), boolean("storefrontUserEnabled"), boolean("billToContact"),
-        boolean("primaryContact"), date("createdAt"), date("updatedAt"),
-    ],
+pub static CONTACTS: Collection = module(
+    &filters::CONTACTS,
     OrderList::Listed(&["firstName", "lastName", "createdAt", "updatedAt", "accountName"]),
 );
 
 /// `GET /api/invoices`.
-pub static INVOICES: Collection = plain(
-    "/api/invoices",
-    &[
-        guid("id"), text("code"), text("status"), date("invoiceDate"), date("dueDate"),
-        num("billingToId"), text("billingToName"), text("paymentMethod"),
-        text("transactionCurrency"), date("createdAt"), date("updatedAt"),
-    ],
+pub static INVOICES: Collection = module(
+    &filters::INVOICES,
     OrderList::Listed(&[
         "code", "status", "billingToName", "invoiceDate", "dueDate", "createdAt", "updatedAt",
     ]),
 );
 
 /// `GET /api/payments`.
-pub static PAYMENTS: Collection = plain(
-    "/api/payments",
-    &[
-        guid("id"), text("status"), date("paymentDate"), num("accountId"), text("accountName"),
-        guid("paymentMethodId"), text("paymentMethodName"), text("paymentMethodType"),
-        text("currency"), text("transactionCurrency"), date("createdAt"), date("updatedAt"),
-    ],
-    OrderList::NotShown,
-);
+pub static PAYMENTS: Collection = module(&filters::PAYMENTS, OrderList::NotShown);
 
 /// `GET /api/orders`.
-pub static ORDERS: Collection = plain(
-    "/api/orders",
-    &[
-        guid("id"), text("code"), text("name"), text("status"), num("accountId"),
-        text("accountName"), num("billingToId"), text("billingToName"), text("paymentMethod"),
-        date("createdAt"), date("updatedAt"),
-    ],
+pub static ORDERS: Collection = module(
+    &filters::ORDERS,
     OrderList::Listed(&["code", "name", "accountName", "billingToName", "createdAt", "updatedAt"]),
 );
 
 /// `GET /api/products`.
-pub static PRODUCTS: Collection = plain(
-    "/api/products",
-    &[
-        guid("id"), text("code"), text("name"), boolean("isActive"), boolean("isDeleted"),
-        boolean("isAddon"), text("category"), text("industry"), text("productType"),
-        text("productTypeId"), boolean("isStorefrontPublished"), date("createdAt"),
-        date("updatedAt"),
-    ],
+pub static PRODUCTS: Collection = module(
+    &filters::PRODUCTS,
     OrderList::Listed(&["name", "createdAt", "updatedAt"]),
 );
 
@@ -211,18 +161,8 @@ pub static LEADS: Collection = plain(
 
 /// `GET /api/subscriptions`: the bundle child subscription properties without
 /// `bundleSubscriptionId`, plus `isTrial`, `isBundle` and `subscriptionAmount`.
-pub static SUBSCRIPTIONS: Collection = plain(
-    "/api/subscriptions",
-    &[
-        guid("id"), text("name"), num("typeId"), text("typeName"), text("currency"),
-        text("orderId"), text("orderCode"), num("accountId"), text("accountName"),
-        num("billingToId"), text("billingToName"), num("billToContactId"),
-        text("billToContactFirstName"), text("billToContactLastName"), date("startDate"),
-        date("endDate"), date("activationDate"), boolean("automaticRenewal"),
-        boolean("isBackordering"), text("productId"), text("productName"), text("productCode"),
-        num("quantity"), date("createdAt"), date("updatedAt"), boolean("isTrial"),
-        boolean("isBundle"), num("subscriptionAmount"),
-    ],
+pub static SUBSCRIPTIONS: Collection = module(
+    &filters::SUBSCRIPTIONS,
     OrderList::Listed(&[
         "name", "startDate", "endDate", "activationDate", "quantity", "subscriptionAmount",
         "createdAt", "updatedAt",

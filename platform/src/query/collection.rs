@@ -2,61 +2,8 @@
 
 use std::fmt;
 
-/// The type labels of spec part 2; they decide which literals a property accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PropertyType {
-    /// `int`: whole numbers only.
-    Int,
-    /// `numeric`: whole or decimal numbers.
-    Numeric,
-    /// `string`: quoted text.
-    String,
-    /// `boolean`: `true` or `false`.
-    Boolean,
-    /// `date`: a `datetime'…'` literal (the time part is optional).
-    Date,
-    /// `dateTime`: a `datetime'…'` literal.
-    DateTime,
-    /// `Guid`: a GUID literal.
-    Guid,
-}
-
-impl PropertyType {
-    /// The label the spec uses, for messages.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Int => "int",
-            Self::Numeric => "numeric",
-            Self::String => "string",
-            Self::Boolean => "boolean",
-            Self::Date => "date",
-            Self::DateTime => "dateTime",
-            Self::Guid => "Guid",
-        }
-    }
-}
-
-impl fmt::Display for PropertyType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-/// A filterable property and its type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Property {
-    /// Name as written in `$filter`.
-    pub name: &'static str,
-    /// Its type label.
-    pub ty: PropertyType,
-}
-
-impl Property {
-    /// A property (used by the catalog's `const` tables).
-    pub const fn new(name: &'static str, ty: PropertyType) -> Self {
-        Self { name, ty }
-    }
-}
+// The property types are the platform's, shared with the record schema's filter tables.
+pub use syncdef_definitions::platform::filters::{Property, PropertyType};
 
 /// Which properties `$orderby` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

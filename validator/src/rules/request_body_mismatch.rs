@@ -33,8 +33,10 @@ declare_rule! {
     /// schema (every field present), or given with `syncdef lint --sample ENTRY=FILE`; over a
     /// synthesised sample only structural findings (required, not allowed, none of the
     /// alternatives) are reported: its values are made up (a field whose type the spec does not
-    /// show is synthesised as a string), so value types are the static pass's job there. Each finding points at the
-    /// template key that produced the value.
+    /// show is synthesised as a string), so value types are the static pass's job there. The
+    /// external ids of related records (`$.related.<Entry>.IntegrationId`) are stand-ins unless
+    /// given with `--related ENTRY=ID`, as `syncdef dry-run` takes them. Each finding points at
+    /// the template key that produced the value.
 ///
     /// ## Why is this bad?
     /// The external system rejects the request (`400 Bad Request`), or worse, silently drops a
@@ -159,7 +161,7 @@ fn check_template(
     let (Some(compiled), Some(validator)) = (&template.compiled, &converted.validator) else {
         return;
     };
-    let given = ctx.samples.get(info.name());
+    let given = ctx.samples.records.get(info.name());
     let Some(record) = given
         .cloned()
         .or_else(|| ctx.records.schemas.sample(module.root))
@@ -254,9 +256,10 @@ fn push(
 }
 
 /// What a request template is applied to: the record under its root, the server variables'
-/// defaults, and stand-ins for the external id, the pre-action value and the external ids of
-/// related records (`$.related.<Entry>.IntegrationId`: the engine refuses to send a body whose
-/// related id is unknown, so the rendering assumes each is known).
+/// defaults, stand-ins for the external id and the pre-action value, and the external ids of
+/// related records (`$.related.<Entry>.IntegrationId`): those given with `--related`, a
+/// stand-in for the others (the engine refuses to send a body whose related id is unknown, so
+/// the rendering assumes each is known).
 fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
     let mut vars = Map::new();
     for server in ctx
@@ -290,8 +293,13 @@ fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
         .entries
         .iter()
         .map(|e| {
+            let id = ctx
+                .samples
+                .related
+                .get(e.name())
+                .map_or("1", String::as_str);
             let mut ids = Map::new();
-            ids.insert("IntegrationId".into(), Value::String("1".into()));
+            ids.insert("IntegrationId".into(), Value::String(id.to_owned()));
             (e.name().to_owned(), Value::Object(ids))
         })
         .collect();

@@ -2,6 +2,7 @@
 
 use syncdef_definitions::Span;
 use syncdef_definitions::platform::EXTENSION_KEY;
+use syncdef_definitions::platform::filters::{self, FilterOnly, ModuleFilters};
 use syncdef_transform::PathContext;
 
 use crate::codes::Rule;
@@ -22,13 +23,18 @@ declare_rule! {
     /// read on an array or on a scalar. The finding points at the exact characters in the
     /// template.
     ///
-    /// Records follow the platform spec, part 2. Fields the spec does not list (custom fields)
-    /// are declared in the definition under `x-syncdef-records`, keyed by record definition;
-    /// problems in that extension are reported by this rule too.
+    /// The account is the object the platform pushes, as the vendor documents it; the other
+    /// records follow the platform spec, part 2 (docs/platform-records.md). The filter
+    /// properties of a module's collection are query fields, not record fields: a read of one
+    /// the pushed record lacks (`$.account.email`) names the field that carries it
+    /// (`corpEmail`). Fields the schema does not list (custom fields) are declared in the
+    /// definition under `x-syncdef-records`, keyed by record definition; problems in that
+    /// extension are reported by this rule too.
 ///
     /// ## Why is this bad?
     /// A misspelt field reads nothing: `#valueof($.account.nmae)` renders an empty value and the
     /// external system receives a customer without a name, or rejects it, only in production.
+    /// So does a filter property: `#valueof($.account.email)` sends no e-mail address.
 ///
     /// ## Example
     /// ```yaml
@@ -50,7 +56,7 @@ declare_rule! {
     /// x-syncdef-records:
     ///   Account:
     ///     properties:
-    ///       vatNumber: {type: string}
+    ///       salesArea: {type: string}
     /// ```
     pub struct UnknownRecordField {
         title: "a template reads a field the platform record does not have",
@@ -130,10 +136,16 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
         )
     };
     let (message, help) = match &p.kind {
-        ReadProblemKind::UnknownProperty { candidates } => (
-            format!("{owner} has no field `{}`", p.name),
-            suggest(candidates),
-        ),
+        ReadProblemKind::UnknownProperty {
+            candidates,
+            definition,
+        } => match definition.as_deref().and_then(|d| filter_only(d, &p.name)) {
+            Some((module, only)) => filter_property_read(p, &owner, module, only),
+            None => (
+                format!("{owner} has no field `{}`", p.name),
+                suggest(candidates),
+            ),
+        },
         ReadProblemKind::UnknownFilterField { candidates } => (
             format!(
                 "the filter tests `{}`, which the items of {owner} do not have",
@@ -162,6 +174,51 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
         .with_pointer(pointer.to_owned())
         .with_help(help);
     sink.push(d);
+}
+
+/// The module whose record follows `definition` (`Account`), when `name` is a filter property
+/// of its collection that the pushed record does not carry (`email`).
+fn filter_only(
+    definition: &str,
+    name: &str,
+) -> Option<(&'static ModuleFilters, &'static FilterOnly)> {
+    let module = filters::of_record(definition)?;
+    Some((module, module.filter_only(name)?))
+}
+
+/// The message and help for a read of a filter property the pushed record does not carry
+/// (`$.account.email`): writers take the collection's query names for record fields, so name
+/// the field that holds the value rather than a look-alike.
+fn filter_property_read(
+    p: &ReadProblem,
+    owner: &str,
+    module: &ModuleFilters,
+    only: &FilterOnly,
+) -> (String, String) {
+    let record = module.record.to_lowercase();
+    let is_filter = format!(
+        "{owner} has no field `{0}`: `{0}` is a filter property of the {1} collection (`GET {2}`)",
+        p.name, module.module, module.collection
+    );
+    match only.field {
+        Some(field) => {
+            let path = if p.prefix.is_empty() {
+                field.to_owned()
+            } else {
+                format!("{}.{field}", p.prefix)
+            };
+            (
+                format!("{is_filter}; the pushed {record} carries it as `{field}`"),
+                format!("read `{path}`"),
+            )
+        }
+        None => (
+            format!("{is_filter}, not a field of the pushed {record}"),
+            format!(
+                "the pushed {record} has no field for it (`syncdef schema --records` lists its fields); declare one your platform sends under `{EXTENSION_KEY}`"
+            ),
+        ),
+    }
 }
 
 fn report_extension(ctx: &Context, sink: &mut Sink) {

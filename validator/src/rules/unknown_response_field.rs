@@ -128,7 +128,7 @@ fn describe(p: &ReadProblem) -> (String, String) {
         ),
     };
     match &p.kind {
-        ReadProblemKind::UnknownProperty { candidates } => (
+        ReadProblemKind::UnknownProperty { candidates, .. } => (
             format!(
                 "{owner} has no field `{}` in any declared response schema",
                 p.name

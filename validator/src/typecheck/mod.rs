@@ -13,8 +13,16 @@ use syncdef_definitions::Node;
 use syncdef_definitions::platform::{self, ExtensionProblem, JsonType, RecordSchemas};
 use syncdef_transform::JsonPath;
 
-/// Sample records given by the user (`syncdef lint --sample ENTRY=FILE`), by entry name.
-pub type Samples = BTreeMap<String, Value>;
+/// What request templates are rendered over besides the definition: sample records given by
+/// the user, and the external ids of related records, each by entry name.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Sample records (`syncdef lint --sample ENTRY=FILE`).
+    pub records: BTreeMap<String, Value>,
+    /// External ids of related records (`--related ENTRY=ID`, as `syncdef dry-run` takes
+    /// them), read as `$.related.<ENTRY>.IntegrationId`; entries without one get a stand-in.
+    pub related: BTreeMap<String, String>,
+}
 
 /// The platform record schema of one definition: the shipped one, or the shipped one with the
 /// definition's `x-syncdef-records` applied.

@@ -11,8 +11,12 @@ use syncdef_transform::{PathContext, PathUse};
 /// What is wrong with a read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ReadProblemKind {
-    /// A member the object does not declare.
-    UnknownProperty { candidates: Vec<String> },
+    /// A member the object does not declare; `definition` names the object's definition in
+    /// its schema document (`Account`), when it is one.
+    UnknownProperty {
+        candidates: Vec<String>,
+        definition: Option<String>,
+    },
     /// An index, slice, wildcard or filter applied to something that is not an array.
     NotAnArray,
     /// A member read on an array (`addresses.city`).
@@ -129,6 +133,7 @@ fn member<'s>(at: FieldSchema<'s>, name: &str) -> Result<Option<FieldSchema<'s>>
         Property::Open => Ok(None),
         Property::Unknown => Err(ReadProblemKind::UnknownProperty {
             candidates: at.property_names().into_iter().map(str::to_owned).collect(),
+            definition: at.definition().map(str::to_owned),
         }),
     }
 }
@@ -163,7 +168,7 @@ fn check_operand(items: FieldSchema<'_>, text: &str, op: &Operand) -> Result<(),
         return Ok(());
     }
     walk(items, text, steps).map(|_| ()).map_err(|mut p| {
-        if let ReadProblemKind::UnknownProperty { candidates } = p.kind {
+        if let ReadProblemKind::UnknownProperty { candidates, .. } = p.kind {
             p.kind = ReadProblemKind::UnknownFilterField { candidates };
         }
         p
@@ -291,8 +296,12 @@ mod tests {
         assert_eq!(e.range, 10..14);
         assert_eq!(e.prefix, "$.account");
         match e.kind {
-            ReadProblemKind::UnknownProperty { candidates } => {
+            ReadProblemKind::UnknownProperty {
+                candidates,
+                definition,
+            } => {
                 assert!(candidates.iter().any(|c| c == "name"));
+                assert_eq!(definition.as_deref(), Some("Account"));
             }
             other => panic!("{other:?}"),
         }
