@@ -166,7 +166,7 @@ pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport 
                 &Definition::from_document(doc),
                 settings,
                 true,
-                &crate::typecheck::Samples::new(),
+                &crate::typecheck::Samples::default(),
             ),
             Err(error) => Linted {
                 diagnostics: load_problem::diagnostics(&error, settings, Path::new(name)),
