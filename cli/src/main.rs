@@ -1,4 +1,4 @@
-//! `syncdef`: lint, transform and dry-run synchronization definitions.
+//! `syncdef`: lint, transform, dry-run, push and sync synchronization definitions.
 //!
 //! The binary only parses arguments, calls the libraries and prints; every decision that a
 //! library user would also need lives in a library crate.
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// Lint, transform and dry-run synchronization definitions.
+/// Lint, transform, dry-run, push and sync synchronization definitions, with OAuth2 sign-in.
 #[derive(Debug, Parser)]
 #[command(name = "syncdef", version, about, long_about = None, propagate_version = true)]
 struct Cli {
