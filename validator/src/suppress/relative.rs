@@ -3,30 +3,9 @@
 //! Lexical only: the file system is not asked (symlinks are not followed), so the answer
 //! depends on the paths as written, not on where a checkout happens to be.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
-/// `path` made absolute (against the current directory) with `.` and `..` resolved.
-pub(crate) fn absolute(path: &Path) -> PathBuf {
-    // The parent of a bare file name is the empty path: the current directory.
-    let path = if path.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        path
-    };
-    let joined = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let mut out = PathBuf::new();
-    for component in joined.components() {
-        match component {
-            Component::CurDir => {}
-            // `..` of the root is the root, as for the operating system.
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+pub(crate) use crate::lexical_path::absolute;
 
 /// `path` relative to the directory `base`, `/`-separated, with `..` where `path` is not
 /// beneath `base`; `path` as absolute when the two share no root (two Windows drives).

@@ -5,7 +5,9 @@
 //! is the repository (the nearest directory above the current one holding `.git`), or the
 //! current directory outside a repository.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::lexical_path::absolute;
 
 use serde_json::{Value, json};
 
@@ -33,7 +35,7 @@ impl Artifacts {
     /// Locations relative to `root` (made absolute against the current directory).
     pub(super) fn new(root: &Path) -> Self {
         Artifacts {
-            root: normalize(&absolute(root)),
+            root: absolute(root),
         }
     }
 
@@ -49,7 +51,7 @@ impl Artifacts {
 
     /// The `artifactLocation` of the file named `name`.
     pub(super) fn location(&self, name: &str) -> Value {
-        let path = normalize(&absolute(Path::new(name)));
+        let path = absolute(Path::new(name));
         match path.strip_prefix(&self.root) {
             Ok(relative) => json!({ "uri": relative_uri(relative), "uriBaseId": SRCROOT }),
             Err(_) => json!({ "uri": file_uri(&path) }),
@@ -58,33 +60,12 @@ impl Artifacts {
 
     /// The URI a fingerprint names the file by: the same on every checkout of the repository.
     pub(super) fn stable_name(&self, name: &str) -> String {
-        let path = normalize(&absolute(Path::new(name)));
+        let path = absolute(Path::new(name));
         match path.strip_prefix(&self.root) {
             Ok(relative) => relative_uri(relative),
             Err(_) => file_uri(&path),
         }
     }
-}
-
-/// `path` made absolute against the current directory (left as it is if there is none).
-fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_owned())
-}
-
-/// Removes `.` and resolves `..` without touching the file system, so that
-/// `catalog/../catalog/x.yaml` and a symlink-free spelling compare equal.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// A relative URI reference: forward slashes, reserved characters percent-encoded.
