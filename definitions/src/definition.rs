@@ -11,7 +11,7 @@ use crate::node::Node;
 use crate::operation_ref::OperationRef;
 use crate::path_match::{PathIndex, Resolution};
 use crate::source::SourceFile;
-use crate::{openapi, openapi_error, refs};
+use crate::{openapi, openapi_error, refs, structure};
 
 /// A synchronization definition, loaded and modelled.
 ///
@@ -72,13 +72,19 @@ impl Definition {
                         .help("add a top-level `synchronization:` mapping entity keys (Account, Invoice) to their push operations"),
                 );
             }
+            // Every structural problem at its node; the typed model's first error only when the
+            // structure check found nothing (a document the model cannot read otherwise).
+            let structure = structure::check(&root, &model::SYNC_KEYS);
             let openapi = match openapi::from_root(&root, &model::SYNC_KEYS) {
                 Ok(api) => Some(api),
                 Err(err) => {
-                    problems.push(openapi_error::problem(&root, &err));
+                    if structure.is_empty() {
+                        problems.push(model_problem(&root, &err));
+                    }
                     None
                 }
             };
+            problems.extend(structure);
             let ref_problems = match refs {
                 Some(handle) => handle.join().unwrap_or_default(),
                 None => refs::check(&root),
@@ -134,4 +140,24 @@ impl Definition {
     pub fn describe(&self, problem: &LoadProblem) -> String {
         self.source.describe(problem.span)
     }
+}
+
+/// The typed model's error, for a document whose structure is sound: a 3.1 document that uses
+/// what 3.0 lacks is valid OpenAPI, which the push engine's 3.0 model cannot read.
+fn model_problem(root: &Node, err: &crate::de::DeError) -> LoadProblem {
+    let mut problem = openapi_error::problem(root, err);
+    if root
+        .get("openapi")
+        .and_then(Node::as_str)
+        .is_some_and(|v| v.starts_with("3.1"))
+    {
+        problem.message = format!(
+            "the push engine reads the OpenAPI 3.0 subset of this 3.1 document, and this is outside it: {}",
+            err.message
+        );
+        problem.help = Some(
+            "write it the 3.0 way (one `type` with `nullable: true`, boolean `exclusiveMinimum`) where the push reads it".into(),
+        );
+    }
+    problem
 }

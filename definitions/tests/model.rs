@@ -178,7 +178,7 @@ fn openapi_errors_are_located_at_the_node() {
         .find(|p| p.kind == ProblemKind::OpenApi)
         .expect("an OpenAPI problem");
     assert_eq!(p.pointer, "");
-    assert!(p.message.contains("missing field `info`"), "{}", p.message);
+    assert!(p.message.contains("needs `info`"), "{}", p.message);
     let def = Definition::load(syncdef_definitions::SourceFile::new(
         "bad-description.json",
         "{\n  \"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": \"1\"},\n  \"paths\": {\"/a\": {\"get\": {\"responses\": {\"200\": {\"description\": 5}}}}},\n  \"synchronization\": {}\n}",

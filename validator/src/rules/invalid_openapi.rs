@@ -1,12 +1,19 @@
-//! `InvalidOpenApi`: the OpenAPI part does not have the OpenAPI 3.0 structure.
+//! `InvalidOpenApi`: the OpenAPI part does not have the structure of its OpenAPI version.
 
 use crate::rule::declare_rule;
 
 declare_rule! {
     /// ## What it does
-    /// Reports a part of the document outside the `synchronization` section that does not have the
-    /// shape OpenAPI 3.0 requires: a missing `openapi`, `info` or `paths`, a value of the wrong type,
-    /// an unknown HTTP method under a path.
+    /// Reports every part of the document outside the `synchronization` section that does not
+    /// have the structure its OpenAPI version (`openapi: 3.0.x` or `3.1.x`) requires, each at its
+    /// node: a missing required field (`info`, a response's `description`), a value of the wrong
+    /// type, an unknown field (`summry`, with the field meant when the name is a near miss), a
+    /// value outside its enumeration (`in: pth`, `type: boolen`, with the value meant), a path
+    /// that does not start with `/`, a security scheme without the fields its type needs, a
+    /// number no 64-bit float holds, and an `openapi` version other than 3.0 and 3.1. In 3.0,
+    /// schemas have a closed set of keywords; in 3.1 they are JSON Schema 2020-12 (type lists,
+    /// numeric `exclusiveMinimum`, other keywords as annotations). A 3.1 document is also
+    /// reported where it uses what the push engine's 3.0 reading cannot take.
 ///
     /// ## Why is this bad?
     /// The platform reads the external system's operations, servers and security from the OpenAPI
@@ -37,7 +44,7 @@ declare_rule! {
     ///           description: the created customer
     /// ```
     pub struct InvalidOpenApi {
-        title: "the OpenAPI part does not have the OpenAPI 3.0 structure",
+        title: "the OpenAPI part does not have the structure of its OpenAPI version",
         severity: Error,
     }
 }
