@@ -56,17 +56,10 @@ pub(crate) fn rule_for_problem(kind: ProblemKind) -> Rule {
 }
 
 fn report_problems(def: &Definition, sink: &mut Sink) {
-    // A file without a synchronization section is not a definition: that is the one finding,
-    // its OpenAPI problems would only bury it.
-    let missing_sync = def.sync.is_none()
-        && def
-            .problems
-            .iter()
-            .any(|p| p.kind == ProblemKind::MissingSync);
+    // A file without a synchronization section is still an OpenAPI document: its structure and
+    // `$ref`s are checked beside SD110, which says what is missing. The section's own problems
+    // (a wrong type under it) cannot occur.
     for problem in &def.problems {
-        if missing_sync && problem.kind != ProblemKind::MissingSync {
-            continue;
-        }
         let rule = rule_for_problem(problem.kind);
         if !sink.enabled(rule) || reported_by_a_rule(def, problem) {
             continue;

@@ -204,3 +204,17 @@ fn a_filter_property_the_pushed_account_lacks_is_said_to_have_no_field() {
     assert!(found[0].1.is_some_and(|h| h.contains("x-syncdef-records")));
     assert_eq!(found[1].1, Some("read `$.account.parentAccount.corpEmail`"));
 }
+
+#[test]
+fn a_document_without_a_section_is_still_checked_as_openapi() {
+    let report = lint("no_sync_openapi_errors.yaml");
+    let mut codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    codes.sort_unstable();
+    // The unknown field and the missing description, beside what is missing for a definition.
+    assert_eq!(
+        codes,
+        ["SD105", "SD105", "SD110"],
+        "{:#?}",
+        report.diagnostics().map(|d| &d.message).collect::<Vec<_>>()
+    );
+}

@@ -20,7 +20,7 @@ use walk::{Version, Walk};
 
 /// Every structural problem of the OpenAPI part of `root`; `skip` names the top-level keys
 /// that are not OpenAPI's.
-pub(crate) fn check(root: &Node, skip: &[&str]) -> Vec<LoadProblem> {
+pub(crate) fn check(root: &Node, skip: &'static [&'static str]) -> Vec<LoadProblem> {
     let Some(members) = root.as_object() else {
         // The loader reports a document that is not an object.
         return Vec::new();

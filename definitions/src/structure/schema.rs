@@ -96,7 +96,7 @@ const KEYWORDS_31: &[(&str, Kw)] = &[
 /// 3.0 keywords 3.1 no longer has (JSON Schema says `type: [..., "null"]`).
 const REMOVED_IN_31: &[&str] = &["nullable"];
 
-impl Walk<'_> {
+impl Walk {
     /// The Schema Object (or Reference Object) `node`.
     pub(super) fn schema(&mut self, node: &Node, pointer: &mut String) {
         if self.v31() && matches!(node.kind, NodeKind::Bool(_)) {

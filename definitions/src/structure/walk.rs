@@ -21,14 +21,15 @@ pub(super) enum Version {
     V31,
 }
 
-pub(super) struct Walk<'k> {
+pub(super) struct Walk {
     pub version: Version,
-    /// Top-level keys that are not OpenAPI's (the `synchronization` section).
-    pub skip: &'k [&'k str],
+    /// Top-level keys that are not OpenAPI's (the `synchronization` section); a near miss of
+    /// one is the section misspelt, which the section's own check reports.
+    pub skip: &'static [&'static str],
     pub problems: Vec<LoadProblem>,
 }
 
-impl Walk<'_> {
+impl Walk {
     pub(super) fn v31(&self) -> bool {
         self.version == Version::V31
     }
@@ -218,11 +219,16 @@ impl Walk<'_> {
                 format!("the path `{name}` does not start with `/`"),
                 Some(format!("write it `/{name}`")),
             );
-        } else if !(std::ptr::eq(object, &ROOT) && self.skip.contains(&name)) {
+        } else if !(std::ptr::eq(object, &ROOT) && self.is_skipped(name)) {
             let owner = object.name.trim_end_matches(" Object");
             let owner = format!("{owner} Object");
             self.unknown_field(&m.key, pointer, &owner, known, members);
         }
+    }
+
+    /// Whether a top-level key is the synchronization section, or a near miss of it.
+    fn is_skipped(&self, name: &str) -> bool {
+        self.skip.contains(&name) || near_miss(name, self.skip, |_| false).is_some()
     }
 
     /// A Path Item: a `$ref` brings its fields from elsewhere; the fields beside it are still
