@@ -10,7 +10,9 @@
 //! ```
 //!
 //! `--compare-serde` checks every JSON verdict against `serde_json` (which accepts duplicate
-//! keys, so those are counted apart). `--twins DIR` compares each YAML tree with the JSON
+//! keys, so those are counted apart). `--verdicts FILE` writes, per loaded document, the
+//! structure check's verdict (tab-separated: path relative to DIR, `valid`/`invalid`, the
+//! first problem), which `benches/corpus-verdicts.py` compares with openapi-spec-validator's. `--twins DIR` compares each YAML tree with the JSON
 //! document of the same name under DIR.
 
 use std::collections::BTreeMap;
@@ -23,17 +25,20 @@ use syncdef_definitions::{Definition, LoadErrorKind};
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut root = None;
-    let (mut compare, mut model, mut twins) = (false, false, None);
+    let (mut compare, mut model, mut twins, mut verdicts) = (false, false, None, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--compare-serde" => compare = true,
             "--model" => model = true,
             "--twins" => twins = args.next().map(PathBuf::from),
+            "--verdicts" => verdicts = args.next().map(PathBuf::from),
             _ => root = Some(PathBuf::from(arg)),
         }
     }
     let Some(root) = root else {
-        eprintln!("usage: load_corpus DIR [--compare-serde] [--model] [--twins JSON_DIR]");
+        eprintln!(
+            "usage: load_corpus DIR [--compare-serde] [--model] [--twins JSON_DIR] [--verdicts FILE]"
+        );
         std::process::exit(2);
     };
     let mut files = Vec::new();
@@ -47,6 +52,7 @@ fn main() {
         (0, 0, 0, Vec::new());
     let (mut twin_equal, mut twin_diff) = (0, Vec::new());
     let mut slowest = (Duration::ZERO, PathBuf::new());
+    let mut verdict_lines: Vec<String> = Vec::new();
     for file in &files {
         bytes += std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
         let start = Instant::now();
@@ -69,6 +75,9 @@ fn main() {
         match result {
             Ok(doc) => {
                 ok += 1;
+                if verdicts.is_some() {
+                    verdict_lines.push(verdict(&root, file, &doc.root));
+                }
                 if let Some(dir) = &twins {
                     let rel = file
                         .strip_prefix(&root)
@@ -111,6 +120,22 @@ fn main() {
                 .or_default()
                 .push(err.render()),
         }
+    }
+    if let Some(path) = &verdicts {
+        let invalid = verdict_lines
+            .iter()
+            .filter(|l| l.contains("\tinvalid\t"))
+            .count();
+        let text = verdict_lines.join("\n") + "\n";
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("cannot write {}: {e}", path.display());
+            std::process::exit(2);
+        }
+        println!(
+            "structure: {} valid, {invalid} invalid (verdicts in {})",
+            verdict_lines.len() - invalid,
+            path.display()
+        );
     }
     println!("documents: {}  ({:.1} MB)", files.len(), bytes as f64 / 1e6);
     println!("loaded:    {ok}");
@@ -197,5 +222,25 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         {
             out.push(path);
         }
+    }
+}
+
+/// The structure check's verdict on one document, as a tab-separated line.
+fn verdict(root: &Path, file: &Path, doc: &syncdef_definitions::Node) -> String {
+    let rel = file
+        .strip_prefix(root)
+        .unwrap_or(file)
+        .display()
+        .to_string();
+    let problems =
+        syncdef_definitions::structure::check(doc, &["synchronization", "x-synchronization"]);
+    match problems.first() {
+        None => format!("{rel}\tvalid\t"),
+        Some(p) => format!(
+            "{rel}\tinvalid\t{} (at {}; {} problems)",
+            p.message.replace(['\t', '\n'], " "),
+            p.pointer,
+            problems.len()
+        ),
     }
 }

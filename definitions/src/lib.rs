@@ -51,7 +51,7 @@ pub mod refs;
 pub mod settings;
 pub mod source;
 pub mod string_map;
-mod structure;
+pub mod structure;
 
 pub use definition::Definition;
 pub use load::{Document, Format, LoadError, LoadErrorKind, LoadOptions, load, load_path};

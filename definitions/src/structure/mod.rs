@@ -19,8 +19,9 @@ use crate::node::Node;
 use walk::{Version, Walk};
 
 /// Every structural problem of the OpenAPI part of `root`; `skip` names the top-level keys
-/// that are not OpenAPI's.
-pub(crate) fn check(root: &Node, skip: &'static [&'static str]) -> Vec<LoadProblem> {
+/// that are not OpenAPI's (`syncdef_definitions::model::SYNC_KEYS` for a definition).
+#[must_use]
+pub fn check(root: &Node, skip: &'static [&'static str]) -> Vec<LoadProblem> {
     let Some(members) = root.as_object() else {
         // The loader reports a document that is not an object.
         return Vec::new();

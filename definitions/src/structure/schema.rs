@@ -93,9 +93,6 @@ const KEYWORDS_31: &[(&str, Kw)] = &[
     ("examples", Kw::Any),
 ];
 
-/// 3.0 keywords 3.1 no longer has (JSON Schema says `type: [..., "null"]`).
-const REMOVED_IN_31: &[&str] = &["nullable"];
-
 impl Walk {
     /// The Schema Object (or Reference Object) `node`.
     pub(super) fn schema(&mut self, node: &Node, pointer: &mut String) {
@@ -120,14 +117,9 @@ impl Walk {
             let len = pointer.len();
             crate::pointer::push(pointer, name);
             match kw {
-                Some(_) if self.v31() && REMOVED_IN_31.contains(&name) => self.problem(
-                    m.key.span,
-                    pointer,
-                    format!("`{name}` is not a keyword of OpenAPI 3.1 schemas"),
-                    Some(
-                        "write the type as a list with \"null\": `type: [string, \"null\"]`".into(),
-                    ),
-                ),
+                // 3.1 schemas are JSON Schema, where `nullable` is an annotation without effect
+                // (a finding for a rule about meaning, not about structure).
+                Some(_) if self.v31() && name == "nullable" => {}
                 Some(kw) => self.keyword(name, kw, &m.value, pointer),
                 // 3.1 schemas are JSON Schema: an unknown keyword is an annotation.
                 None if self.v31() || name.starts_with("x-") => {}
