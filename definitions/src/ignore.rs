@@ -37,42 +37,101 @@ pub struct InlineIgnore {
 /// A YAML alias copies its anchor's members: each copy is taken out and listed, with its own
 /// pointer and the anchor's spans.
 pub fn take(root: &mut Node) -> Vec<InlineIgnore> {
-    let mut found = Vec::new();
-    let mut path = String::new();
-    take_inner(root, &mut path, &mut found);
-    found
+    let places: Vec<Vec<OwnedStep>> = {
+        let mut places = Vec::new();
+        find(root, &mut Vec::new(), &mut places);
+        places
+            .into_iter()
+            .map(|place| place.into_iter().map(OwnedStep::from).collect())
+            .collect()
+    };
+    places
+        .iter()
+        .filter_map(|place| remove_at(root, place))
+        .collect()
 }
 
-/// Depth-first, one pointer buffer for the whole walk: a large document has a million nodes,
-/// and most have no ignore at all, so no pointer is allocated unless one is found. The
-/// recursion is bounded by the loader's depth limit.
-fn take_inner(node: &mut Node, path: &mut String, found: &mut Vec<InlineIgnore>) {
-    let len = path.len();
-    match &mut node.kind {
+/// One step from a node to a child: a member's key or an item's index.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The path of every object holding the key, in document order. A large document has a
+/// million nodes and usually no ignore at all: the walk keeps borrowed steps on a stack and
+/// writes nothing (no pointer, no escaping) unless it finds one. The recursion is bounded by
+/// the loader's depth limit.
+fn find<'a>(node: &'a Node, stack: &mut Vec<Step<'a>>, places: &mut Vec<Vec<Step<'a>>>) {
+    match &node.kind {
         NodeKind::Object(members) => {
-            if let Some(at) = members.iter().position(|m| &*m.key.name == IGNORE_KEY) {
-                // Loaders refuse duplicate keys: there is at most one per object.
-                let member = members.remove(at);
-                found.push(InlineIgnore {
-                    pointer: path.clone(),
-                    key_span: member.key.span,
-                    value: member.value,
-                });
+            if members.iter().any(|m| &*m.key.name == IGNORE_KEY) {
+                places.push(stack.clone());
             }
-            for m in members.iter_mut() {
-                pointer::push(path, &m.key.name);
-                take_inner(&mut m.value, path, found);
-                path.truncate(len);
+            // The ignore's own value is taken out whole: not walked into.
+            for m in members.iter().filter(|m| &*m.key.name != IGNORE_KEY) {
+                stack.push(Step::Key(&m.key.name));
+                find(&m.value, stack, places);
+                stack.pop();
             }
         }
         NodeKind::Array(items) => {
-            for (i, item) in items.iter_mut().enumerate() {
-                pointer::push_index(path, i);
-                take_inner(item, path, found);
-                path.truncate(len);
+            for (i, item) in items.iter().enumerate() {
+                stack.push(Step::Index(i));
+                find(item, stack, places);
+                stack.pop();
             }
         }
         _ => {}
+    }
+}
+
+/// Takes the key out of the object at `place` (steps owned, the tree no longer borrowed).
+fn remove_at(root: &mut Node, place: &[OwnedStep]) -> Option<InlineIgnore> {
+    let mut pointer = String::new();
+    let mut node = root;
+    for step in place {
+        node = match (step, &mut node.kind) {
+            (OwnedStep::Key(key), NodeKind::Object(members)) => {
+                pointer::push(&mut pointer, key);
+                // An ignore's own value is never walked into, so keys here are not it.
+                &mut members
+                    .iter_mut()
+                    .find(|m| &*m.key.name == key.as_str())?
+                    .value
+            }
+            (OwnedStep::Index(i), NodeKind::Array(items)) => {
+                pointer::push_index(&mut pointer, *i);
+                items.get_mut(*i)?
+            }
+            _ => return None,
+        };
+    }
+    let NodeKind::Object(members) = &mut node.kind else {
+        return None;
+    };
+    // Loaders refuse duplicate keys: there is at most one per object.
+    let at = members.iter().position(|m| &*m.key.name == IGNORE_KEY)?;
+    let member = members.remove(at);
+    Some(InlineIgnore {
+        pointer,
+        key_span: member.key.span,
+        value: member.value,
+    })
+}
+
+/// A [`Step`] that owns its key, once the walk's borrow of the tree has ended.
+enum OwnedStep {
+    Key(String),
+    Index(usize),
+}
+
+impl From<Step<'_>> for OwnedStep {
+    fn from(step: Step<'_>) -> Self {
+        match step {
+            Step::Key(k) => OwnedStep::Key(k.to_owned()),
+            Step::Index(i) => OwnedStep::Index(i),
+        }
     }
 }
 
