@@ -209,3 +209,40 @@ fn usage_errors_exit_with_2() {
         invalid_input.stderr
     );
 }
+
+/// The examples of the README and docs/transform-language.md, as written, on the shipped files.
+#[test]
+fn the_documented_examples_run_on_the_shipped_files() {
+    let template = "catalog/templates/quickbooks-customer.json";
+    let lines = "catalog/records/accounts.jsonl";
+    for doc in ["README.md", "docs/transform-language.md"] {
+        let text = std::fs::read_to_string(common::root().join(doc)).expect("the doc");
+        assert!(
+            text.contains(template) && text.contains(lines),
+            "{doc} no longer shows the shipped example"
+        );
+    }
+    let out = syncdef(&["transform", "--template", template, "--input-lines", lines]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let names: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("a JSON line")["DisplayName"]
+                .clone()
+        })
+        .collect();
+    assert_eq!(names, ["Acme Trading Ltd", "Northwind Analytics"]);
+    let first = std::fs::read_to_string(common::root().join(lines)).expect("records");
+    let first = first.lines().next().expect("a record");
+    let one = common::syncdef_with_stdin(
+        &["transform", "--template", template, "--input", "-"],
+        first,
+    );
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(
+        one.stdout.contains("\"Acme Trading Ltd\""),
+        "{}",
+        one.stdout
+    );
+}
