@@ -26,6 +26,7 @@ pub mod missing_sync_section;
 pub mod missing_template;
 pub mod misspelt_key;
 pub mod non_utf8_input;
+pub mod optional_path_parameter;
 pub mod path_parameter_mismatch;
 pub mod request_body_mismatch;
 pub mod response_contract_mismatch;
