@@ -121,6 +121,7 @@ rule_codes! {
     // Semantic OpenAPI checks (SD117 to SD119 are kept for the structure's own codes).
     "SD120" => path_parameter_mismatch::PathParameterMismatch by check,
     "SD121" => optional_path_parameter::OptionalPathParameter by check,
+    "SD122" => duplicate_operation_id::DuplicateOperationId by check,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,

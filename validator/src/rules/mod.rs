@@ -5,6 +5,7 @@ pub mod broken_ref;
 pub mod circular_ref;
 pub mod dot_segment_path;
 pub mod duplicate_key;
+pub mod duplicate_operation_id;
 pub mod entry_dependency_cycle;
 pub mod excessive_nesting;
 pub mod external_id_not_convertible;
