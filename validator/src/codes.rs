@@ -122,6 +122,7 @@ rule_codes! {
     "SD120" => path_parameter_mismatch::PathParameterMismatch by check,
     "SD121" => optional_path_parameter::OptionalPathParameter by check,
     "SD122" => duplicate_operation_id::DuplicateOperationId by check,
+    "SD123" => invalid_response_code::InvalidResponseCode by check,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,
