@@ -123,6 +123,7 @@ rule_codes! {
     "SD121" => optional_path_parameter::OptionalPathParameter by check,
     "SD122" => duplicate_operation_id::DuplicateOperationId by check,
     "SD123" => invalid_response_code::InvalidResponseCode by check,
+    "SD124" => undeclared_required_property::UndeclaredRequiredProperty by check,
     "SD125" => invalid_pattern::InvalidPattern by check,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,

@@ -36,6 +36,7 @@ pub mod response_contract_mismatch;
 pub(crate) mod security;
 pub mod sync_token_without_pre_action;
 pub mod template_syntax_error;
+pub mod undeclared_required_property;
 pub mod undeclared_scope;
 pub mod undeclared_server_variable;
 pub mod unfiltered_billing_address;
