@@ -125,6 +125,7 @@ rule_codes! {
     "SD123" => invalid_response_code::InvalidResponseCode by check,
     "SD124" => undeclared_required_property::UndeclaredRequiredProperty by check,
     "SD125" => invalid_pattern::InvalidPattern by check,
+    "SD126" => example_mismatch::ExampleMismatch by check,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,
