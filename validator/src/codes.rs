@@ -192,7 +192,15 @@ impl Rule {
     /// No rule has that code.
     pub fn lookup(code: &str) -> Result<Rule, String> {
         Rule::from_code(code).ok_or_else(|| {
-            let hint = crate::suggest::hint(code, Rule::ALL.iter().map(|r| r.code()))
+            // A truncated code (`SD20`) means the codes it starts, not one an edit away
+            // (`SD120`).
+            let wanted = code.trim().to_uppercase();
+            let started = Rule::ALL
+                .iter()
+                .find(|r| wanted.len() > 2 && r.code().starts_with(&wanted))
+                .map(|r| format!("did you mean `{}`?", r.code()));
+            let hint = started
+                .or_else(|| crate::suggest::hint(code, Rule::ALL.iter().map(|r| r.code())))
                 .unwrap_or_else(|| "`syncdef rules` lists the codes".to_owned());
             format!("unknown rule code `{code}`: {hint}")
         })
