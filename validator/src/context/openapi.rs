@@ -54,6 +54,9 @@ pub(crate) struct OpenApiObjects<'a> {
     pub schemas: Vec<Schema<'a>>,
 }
 
+/// How a kind of object under `components` is walked.
+type Visit<'a> = fn(&mut OpenApiObjects<'a>, &'a Node, &mut String);
+
 /// Schemas nest; a document deeper than this is SD103's finding, not ours to walk.
 const MAX_SCHEMA_DEPTH: u32 = 64;
 
@@ -75,9 +78,11 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     fn components(&mut self, components: &'a Node, at: &mut String) {
-        let kinds: [(&str, fn(&mut Self, &'a Node, &mut String)); 5] = [
+        let kinds: [(&str, Visit<'a>); 5] = [
             ("schemas", |s, n, at| s.schema(n, at, false, 0)),
-            ("parameters", |s, n, at| s.holder(HolderKind::Parameter, n, at)),
+            ("parameters", |s, n, at| {
+                s.holder(HolderKind::Parameter, n, at)
+            }),
             ("headers", |s, n, at| s.holder(HolderKind::Header, n, at)),
             ("requestBodies", Self::content_of),
             ("responses", Self::response),
@@ -118,7 +123,12 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     fn parameters(&mut self, list: Option<&'a Node>, at: &mut String) {
-        for (i, parameter) in list.and_then(Node::as_array).unwrap_or_default().iter().enumerate() {
+        for (i, parameter) in list
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             with(at, &["parameters", &i.to_string()], |at| {
                 self.holder(HolderKind::Parameter, parameter, at);
             });
@@ -161,8 +171,7 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     fn schema(&mut self, node: &'a Node, at: &mut String, in_all_of: bool, depth: u32) {
-        if depth > MAX_SCHEMA_DEPTH || node.get("$ref").is_some() || node.as_object().is_none()
-        {
+        if depth > MAX_SCHEMA_DEPTH || node.get("$ref").is_some() || node.as_object().is_none() {
             return;
         }
         self.schemas.push(Schema {

@@ -49,11 +49,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         let Some(id) = node.as_str() else { continue };
-        let here = format!(
-            "{} {}",
-            operation.method.as_upper_str(),
-            operation.template
-        );
+        let here = format!("{} {}", operation.method.as_upper_str(), operation.template);
         let Some((span, there)) = first.get(id) else {
             first.insert(id, (node.span, here));
             continue;

@@ -57,7 +57,14 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         // In 3.1 a schema's `examples` is a list of values; in 3.0 it is not a keyword.
         let listed = schema.node.get("examples").and_then(Node::as_array);
         for (i, value) in listed.unwrap_or_default().iter().enumerate() {
-            validate(ctx, sink, schema.node, value, &format!("{at}/examples/{i}"), "examples");
+            validate(
+                ctx,
+                sink,
+                schema.node,
+                value,
+                &format!("{at}/examples/{i}"),
+                "examples",
+            );
         }
     }
     for holder in &ctx.openapi.holders {
@@ -66,7 +73,14 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         };
         let at = &holder.pointer;
         if let Some(value) = holder.node.get("example") {
-            validate(ctx, sink, schema, value, &format!("{at}/example"), "example");
+            validate(
+                ctx,
+                sink,
+                schema,
+                value,
+                &format!("{at}/example"),
+                "example",
+            );
         }
         let named = holder.node.get("examples").and_then(Node::as_object);
         for member in named.unwrap_or_default() {
@@ -88,13 +102,19 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
     let fits = |direction| {
         let converted = ctx.schemas.get(root, schema, direction);
         // A schema that does not compile is SD125's or SD106's finding.
-        converted.validator.as_ref().is_none_or(|v| v.is_valid(&json))
+        converted
+            .validator
+            .as_ref()
+            .is_none_or(|v| v.is_valid(&json))
     };
     if fits(Direction::Request) || fits(Direction::Response) {
         return;
     }
     let converted = ctx.schemas.get(root, schema, Direction::Request);
-    let Some(error) = converted.validator.as_ref().and_then(|v| v.iter_errors(&json).next())
+    let Some(error) = converted
+        .validator
+        .as_ref()
+        .and_then(|v| v.iter_errors(&json).next())
     else {
         return;
     };

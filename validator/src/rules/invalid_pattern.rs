@@ -45,7 +45,9 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for schema in &ctx.openapi.schemas {
         if let Some(pattern) = schema.node.get("pattern") {
-            let Some(text) = pattern.as_str() else { continue };
+            let Some(text) = pattern.as_str() else {
+                continue;
+            };
             if compile(text).is_err() {
                 report(sink, pattern, text, format!("{}/pattern", schema.pointer));
             }

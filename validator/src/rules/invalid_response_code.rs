@@ -47,7 +47,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             }
             let help = match near_code(key) {
                 Some(meant) => format!("did you mean `{meant}`?"),
-                None => "use `default`, a status code from `100` to `599`, or a range `1XX` to `5XX`".to_owned(),
+                None => {
+                    "use `default`, a status code from `100` to `599`, or a range `1XX` to `5XX`"
+                        .to_owned()
+                }
             };
             let d = sink
                 .diagnostic(

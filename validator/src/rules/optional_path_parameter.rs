@@ -44,9 +44,15 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let name = parameter.get("name").and_then(Node::as_str).unwrap_or("?");
         let (span, pointer, what) = match parameter.member("required") {
             Some(m) if m.value.as_bool() == Some(true) => continue,
-            Some(m) => (m.value.span, format!("{}/required", holder.pointer), "says `required: false`"),
+            Some(m) => (
+                m.value.span,
+                format!("{}/required", holder.pointer),
+                "says `required: false`",
+            ),
             None => {
-                let at = parameter.member("in").map_or(parameter.span, |m| m.key.span);
+                let at = parameter
+                    .member("in")
+                    .map_or(parameter.span, |m| m.key.span);
                 (at, holder.pointer.clone(), "has no `required: true`")
             }
         };

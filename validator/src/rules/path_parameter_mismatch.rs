@@ -63,7 +63,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         }
         let at = format!("/paths/{}", pointer::escape(entry.template));
         let template = template_parameters(entry.template);
-        let shared = declared(ctx, entry.item.get("parameters"), &format!("{at}/parameters"));
+        let shared = declared(
+            ctx,
+            entry.item.get("parameters"),
+            &format!("{at}/parameters"),
+        );
         let mut scopes = vec![(None, shared)];
         for method in entry.methods() {
             let Some((operation, key)) = entry.operation(method) else {
@@ -117,7 +121,11 @@ fn declared<'a>(ctx: &Context<'a>, list: Option<&'a Node>, at: &str) -> Vec<Decl
             Some(reference) => (reference.span, format!("{at}/{i}/$ref")),
             None => (name_node.span, format!("{at}/{i}/name")),
         };
-        found.push(Declared { name, span, pointer });
+        found.push(Declared {
+            name,
+            span,
+            pointer,
+        });
     }
     found
 }
@@ -145,7 +153,9 @@ fn report_unknown<'a>(
             let help = match near {
                 Some(meant) => {
                     misnamed.push(meant);
-                    format!("did you mean `{meant}`? the name must be the template's, letter for letter")
+                    format!(
+                        "did you mean `{meant}`? the name must be the template's, letter for letter"
+                    )
                 }
                 None => format!(
                     "add `{{{}}}` to the path, or remove the parameter (or make it `in: query` if it is one)",
