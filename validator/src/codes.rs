@@ -118,6 +118,14 @@ rule_codes! {
     "SD114" => invalid_extension::InvalidExtension by check,
     "SD115" => unused_suppression::UnusedSuppression by suppressions,
     "SD116" => invalid_suppression::InvalidSuppression by suppressions,
+    // Semantic OpenAPI checks (SD117 to SD119 are kept for the structure's own codes).
+    "SD120" => path_parameter_mismatch::PathParameterMismatch by check,
+    "SD121" => optional_path_parameter::OptionalPathParameter by check,
+    "SD122" => duplicate_operation_id::DuplicateOperationId by check,
+    "SD123" => invalid_response_code::InvalidResponseCode by check,
+    "SD124" => undeclared_required_property::UndeclaredRequiredProperty by check,
+    "SD125" => invalid_pattern::InvalidPattern by check,
+    "SD126" => example_mismatch::ExampleMismatch by check,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,
@@ -184,7 +192,15 @@ impl Rule {
     /// No rule has that code.
     pub fn lookup(code: &str) -> Result<Rule, String> {
         Rule::from_code(code).ok_or_else(|| {
-            let hint = crate::suggest::hint(code, Rule::ALL.iter().map(|r| r.code()))
+            // A truncated code (`SD20`) means the codes it starts, not one an edit away
+            // (`SD120`).
+            let wanted = code.trim().to_uppercase();
+            let started = Rule::ALL
+                .iter()
+                .find(|r| wanted.len() > 2 && r.code().starts_with(&wanted))
+                .map(|r| format!("did you mean `{}`?", r.code()));
+            let hint = started
+                .or_else(|| crate::suggest::hint(code, Rule::ALL.iter().map(|r| r.code())))
                 .unwrap_or_else(|| "`syncdef rules` lists the codes".to_owned());
             format!("unknown rule code `{code}`: {hint}")
         })

@@ -115,7 +115,7 @@ impl RequestBodySchema {
 }
 
 /// The rule and how the value breaks it, naming sizes and types rather than the value.
-fn describe(kind: &ValidationErrorKind, value: &Value) -> String {
+pub(crate) fn describe(kind: &ValidationErrorKind, value: &Value) -> String {
     let chars = || value.as_str().map_or(0, |s| s.chars().count());
     let items = || value.as_array().map_or(0, Vec::len);
     let members = || value.as_object().map_or(0, serde_json::Map::len);

@@ -1,6 +1,7 @@
 //! What the rules share: the model, `paths` indexed once, templates analysed once, and the
 //! sink that applies `syncdef.toml` to what the rules report.
 
+mod openapi;
 mod templates;
 
 use std::path::Path;
@@ -14,6 +15,7 @@ use syncdef_definitions::path_match::PathIndex;
 pub(crate) use syncdef_definitions::path_match::{PathEntry, Resolution};
 use syncdef_definitions::{Definition, Node, SourceFile, Span};
 
+pub(crate) use openapi::{HolderKind, OpenApiObjects};
 pub(crate) use templates::Template;
 
 use crate::codes::Rule;
@@ -34,6 +36,9 @@ pub(crate) struct Context<'a> {
     pub schemas: crate::typecheck::openapi::SchemaCache,
     /// Sample records given by the user, by entry name.
     pub samples: &'a crate::typecheck::Samples,
+    /// Operations, parameters and schemas of the OpenAPI part, found once for the OpenAPI
+    /// rules (a walk of `paths` and `components`, no conversion).
+    pub openapi: OpenApiObjects<'a>,
 }
 
 /// An entry and what the rules derive from it.
@@ -74,6 +79,7 @@ impl<'a> Context<'a> {
             records: crate::typecheck::Records::of(&doc.root),
             schemas: crate::typecheck::openapi::SchemaCache::default(),
             samples,
+            openapi: OpenApiObjects::of(&doc.root),
         }
     }
 

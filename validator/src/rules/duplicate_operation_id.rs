@@ -1,0 +1,69 @@
+//! `DuplicateOperationId`: two operations have the same `operationId`.
+
+use std::collections::HashMap;
+
+use syncdef_definitions::Span;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::rule::declare_rule;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports every operation whose `operationId` an earlier operation of the document
+    /// already has, pointing at the first one.
+    ///
+    /// ## Why is this bad?
+    /// OpenAPI says an `operationId` MUST be unique among all operations: tools name methods
+    /// and links after it. A generated client gets two methods of one name (it does not
+    /// compile, or one silently replaces the other), and a link by `operationId` reaches
+    /// whichever operation the tool finds first.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// paths:
+    ///   /customers:
+    ///     get: {operationId: getCustomer}
+    ///   /customers/{id}:
+    ///     get: {operationId: getCustomer}
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// paths:
+    ///   /customers:
+    ///     get: {operationId: listCustomers}
+    ///   /customers/{id}:
+    ///     get: {operationId: getCustomer}
+    /// ```
+    pub struct DuplicateOperationId {
+        title: "two operations have the same `operationId`",
+        severity: Error,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    let mut first: HashMap<&str, (Span, String)> = HashMap::new();
+    for operation in &ctx.openapi.operations {
+        let Some(node) = operation.node.get("operationId") else {
+            continue;
+        };
+        let Some(id) = node.as_str() else { continue };
+        let here = format!("{} {}", operation.method.as_upper_str(), operation.template);
+        let Some((span, there)) = first.get(id) else {
+            first.insert(id, (node.span, here));
+            continue;
+        };
+        let d = sink
+            .diagnostic(
+                Rule::DuplicateOperationId,
+                node.span,
+                format!("`operationId: {id}` of `{here}` is already the id of `{there}`"),
+            )
+            .with_pointer(format!("{}/operationId", operation.pointer))
+            .with_span_label("the second use")
+            .with_label(*span, "first used here")
+            .with_help("give each operation its own `operationId`");
+        sink.push(d);
+    }
+}

@@ -1,0 +1,140 @@
+//! `ExampleMismatch`: a `default`, `example` or `examples` value does not fit its schema.
+
+use syncdef_definitions::Node;
+
+use crate::codes::Rule;
+use crate::context::{Context, Sink};
+use crate::rule::declare_rule;
+use crate::typecheck::openapi::{Direction, resolve};
+
+declare_rule! {
+    /// ## What it does
+    /// Validates every `default` and `example` of a schema, the `examples` of an OpenAPI 3.1
+    /// schema, and the `example` and `examples` (their `value`) of a parameter, header or media
+    /// type against the schema they illustrate, converted to JSON Schema as SD802 converts
+    /// request bodies, and reports each value that does not fit, at the value (or the part of
+    /// it that breaks the schema), naming the rule it breaks.
+    ///
+    /// A value fits when it fits the schema as a request or as a response (`readOnly` and
+    /// `writeOnly` properties are required on one side only). It is a warning: OpenAPI says
+    /// an example SHOULD match its schema.
+    ///
+    /// ## Why is this bad?
+    /// Mock servers answer with the examples and clients send the defaults: a value the schema
+    /// refuses makes tests pass against answers the system never gives, and usually means the
+    /// schema or the example is out of date.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// Currency:
+    ///   type: string
+    ///   pattern: "^[A-Z]{3}$"
+    ///   example: eur
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// Currency:
+    ///   type: string
+    ///   pattern: "^[A-Z]{3}$"
+    ///   example: EUR
+    /// ```
+    pub struct ExampleMismatch {
+        title: "a `default` or example value does not fit its schema",
+        severity: Warning,
+    }
+}
+
+pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    let root = &ctx.doc.root;
+    for schema in &ctx.openapi.schemas {
+        let at = &schema.pointer;
+        for key in ["default", "example"] {
+            if let Some(value) = schema.node.get(key) {
+                validate(ctx, sink, schema.node, value, &format!("{at}/{key}"), key);
+            }
+        }
+        // In 3.1 a schema's `examples` is a list of values; in 3.0 it is not a keyword.
+        let listed = schema.node.get("examples").and_then(Node::as_array);
+        for (i, value) in listed.unwrap_or_default().iter().enumerate() {
+            validate(
+                ctx,
+                sink,
+                schema.node,
+                value,
+                &format!("{at}/examples/{i}"),
+                "examples",
+            );
+        }
+    }
+    for holder in &ctx.openapi.holders {
+        let Some(schema) = holder.node.get("schema") else {
+            continue;
+        };
+        let at = &holder.pointer;
+        if let Some(value) = holder.node.get("example") {
+            validate(
+                ctx,
+                sink,
+                schema,
+                value,
+                &format!("{at}/example"),
+                "example",
+            );
+        }
+        let named = holder.node.get("examples").and_then(Node::as_object);
+        for member in named.unwrap_or_default() {
+            let Some(value) = resolve(root, Some(&member.value)).and_then(|e| e.get("value"))
+            else {
+                continue;
+            };
+            let name = syncdef_definitions::pointer::escape(&member.key.name);
+            let pointer = format!("{at}/examples/{name}/value");
+            validate(ctx, sink, schema, value, &pointer, "example");
+        }
+    }
+}
+
+/// Reports the first way `value` breaks `schema` (as a request and as a response).
+fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &str, what: &str) {
+    let root = &ctx.doc.root;
+    let json = value.to_json();
+    let fits = |direction| {
+        let converted = ctx.schemas.get(root, schema, direction);
+        // A schema that does not compile is SD125's or SD106's finding.
+        converted
+            .validator
+            .as_ref()
+            .is_none_or(|v| v.is_valid(&json))
+    };
+    if fits(Direction::Request) || fits(Direction::Response) {
+        return;
+    }
+    let converted = ctx.schemas.get(root, schema, Direction::Request);
+    let Some(error) = converted
+        .validator
+        .as_ref()
+        .and_then(|v| v.iter_errors(&json).next())
+    else {
+        return;
+    };
+    let inner = error.instance_path().as_str().to_owned();
+    let node = value.pointer(&inner).unwrap_or(value);
+    let place = if inner.is_empty() {
+        String::new()
+    } else {
+        format!(" at `{inner}`")
+    };
+    let d = sink
+        .diagnostic(
+            Rule::ExampleMismatch,
+            node.span,
+            format!(
+                "this `{what}` value does not fit its schema{place}: {}",
+                crate::request_schema::describe(error.kind(), error.instance())
+            ),
+        )
+        .with_pointer(format!("{at}{inner}"))
+        .with_help("fix the value, or the schema if the value is what the system really sends");
+    sink.push(d);
+}
