@@ -29,15 +29,17 @@ pub(crate) fn check(
 ) -> Vec<Diagnostic> {
     let mut sink = Sink::new(settings, path, Arc::clone(&def.source));
     report_problems(def, &mut sink);
-    // Without a section (reported as SD110) no other rule applies.
-    if def.sync.is_some() {
-        let ctx = Context::new(def, samples);
-        for rule in Rule::ALL {
-            if let Dispatch::Check(check) = rule.dispatch()
-                && sink.enabled(*rule)
-            {
-                check(&ctx, &mut sink);
-            }
+    // Without a section (reported as SD110) only the rules of the OpenAPI part apply.
+    let has_section = def.sync.is_some();
+    let ctx = Context::new(def, samples);
+    for rule in Rule::ALL {
+        let check = match rule.dispatch() {
+            Dispatch::OpenApi(check) => check,
+            Dispatch::Check(check) if has_section => check,
+            _ => continue,
+        };
+        if sink.enabled(*rule) {
+            check(&ctx, &mut sink);
         }
     }
     sink.diagnostics

@@ -20,7 +20,8 @@
 //! The table below is the one place a rule is registered. Each line gives the code, the rule's
 //! module and struct (its `declare_rule!`: title, severity, documentation) and how it runs:
 //! `by check` (the checker calls `rules::<module>::check` when the rule is enabled; `by check f`
-//! calls `f` instead), `by loading`
+//! calls `f` instead), `by openapi` (the same, also for a document without a `synchronization`
+//! section: the rule reads the OpenAPI part only), `by loading`
 //! (the loader's problems are reported under it) or `by suppressions` (the suppression pass).
 //! The `Rule` enum, `Rule::ALL`, the codes, the dispatch, `syncdef explain`, the SARIF rule
 //! descriptors and the pages of docs/rules/ all come from it. `tests/rules.rs` fails for a
@@ -35,6 +36,9 @@ use crate::rule::RuleMeta;
 pub(crate) enum Dispatch {
     /// A check over the loaded definition, called by the checker when the rule is enabled.
     Check(fn(&crate::context::Context, &mut crate::context::Sink)),
+    /// A check of the OpenAPI part alone: it runs on documents without a `synchronization`
+    /// section too (they are still OpenAPI documents).
+    OpenApi(fn(&crate::context::Context, &mut crate::context::Sink)),
     /// Reported by the loader (syntax, YAML hazards, OpenAPI structure, the section's shape),
     /// through `load_problem.rs` and the checker's `rule_for_problem`.
     Loading,
@@ -52,6 +56,9 @@ macro_rules! dispatch {
     };
     ($module:ident, check) => {
         Dispatch::Check(crate::rules::$module::check)
+    };
+    ($module:ident, openapi) => {
+        Dispatch::OpenApi(crate::rules::$module::check)
     };
     ($module:ident, check $function:ident) => {
         Dispatch::Check(crate::rules::$module::$function)
@@ -119,13 +126,13 @@ rule_codes! {
     "SD115" => unused_suppression::UnusedSuppression by suppressions,
     "SD116" => invalid_suppression::InvalidSuppression by suppressions,
     // Semantic OpenAPI checks (SD117 to SD119 are kept for the structure's own codes).
-    "SD120" => path_parameter_mismatch::PathParameterMismatch by check,
-    "SD121" => optional_path_parameter::OptionalPathParameter by check,
-    "SD122" => duplicate_operation_id::DuplicateOperationId by check,
-    "SD123" => invalid_response_code::InvalidResponseCode by check,
-    "SD124" => undeclared_required_property::UndeclaredRequiredProperty by check,
-    "SD125" => invalid_pattern::InvalidPattern by check,
-    "SD126" => example_mismatch::ExampleMismatch by check,
+    "SD120" => path_parameter_mismatch::PathParameterMismatch by openapi,
+    "SD121" => optional_path_parameter::OptionalPathParameter by openapi,
+    "SD122" => duplicate_operation_id::DuplicateOperationId by openapi,
+    "SD123" => invalid_response_code::InvalidResponseCode by openapi,
+    "SD124" => undeclared_required_property::UndeclaredRequiredProperty by openapi,
+    "SD125" => invalid_pattern::InvalidPattern by openapi,
+    "SD126" => example_mismatch::ExampleMismatch by openapi,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,
