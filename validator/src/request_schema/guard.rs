@@ -26,7 +26,8 @@ const MAX_REF_CHAIN: usize = 32;
 
 /// Keywords of JSON Schema 2020-12 (and legacy ones the `jsonschema` crate may honour) that can
 /// make an instance invalid. Any other member of a schema object is an annotation or unknown,
-/// which validation ignores.
+/// which validation ignores; `format` is one (2020-12's default, how every validator here is
+/// built: `formats_are_annotations_as_the_validators_are_built` pins it).
 const ASSERTING: &[&str] = &[
     "$ref",
     "$dynamicRef",
@@ -71,7 +72,6 @@ const ASSERTING: &[&str] = &[
     "minProperties",
     "required",
     "dependentRequired",
-    "format",
 ];
 
 /// What an object's schema may say for the walk to follow it member by member.
@@ -342,7 +342,7 @@ fn escape(token: &str) -> String {
 /// The few assertions most request fields carry, read without a schema walk: the kinds the
 /// value may be, the length of a string, an enumeration, numeric bounds.
 #[derive(Debug, Default)]
-pub(super) struct ScalarRule {
+pub(crate) struct ScalarRule {
     /// Allowed kinds, `None` for any.
     kinds: Option<Kinds>,
     max_length: Option<u64>,
@@ -394,7 +394,7 @@ impl Kinds {
 
 impl ScalarRule {
     /// The rule of a schema whose assertions are all scalar ones, well formed.
-    fn of(map: &serde_json::Map<String, Value>) -> Option<ScalarRule> {
+    pub(crate) fn of(map: &serde_json::Map<String, Value>) -> Option<ScalarRule> {
         let mut rule = ScalarRule::default();
         for (key, value) in map {
             match key.as_str() {
@@ -422,7 +422,7 @@ impl ScalarRule {
 
     /// Whether the compact JSON text `text` is proven to fit; `false` when it does not or
     /// when a few comparisons cannot tell.
-    pub(super) fn admits(&self, text: &str) -> bool {
+    pub(crate) fn admits(&self, text: &str) -> bool {
         let Some(&first) = text.as_bytes().first() else {
             return false;
         };
@@ -466,14 +466,21 @@ impl ScalarRule {
         true
     }
 
-    /// A number: proven only as a plain integer of at most 15 digits (exact as `f64`); any
-    /// other form is left to the schema.
+    /// A number (the text is a JSON number, as written by a JSON writer): bounds are proven
+    /// only for a plain integer of at most 15 digits (exact as `f64`); any other form is left to
+    /// the schema, unless only `number` is asked.
     fn number_admits(&self, text: &str) -> bool {
         let digits = text.strip_prefix('-').unwrap_or(text);
         let integer =
             !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit());
+        let unbounded = self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none();
         if !integer {
-            return false;
+            // Any JSON number is a `number`; whether `1.0` is an integer, or where a decimal
+            // falls against a bound, is the schema's to say.
+            return unbounded && self.kinds.is_none_or(|k| k.number);
         }
         if !self.kinds.is_none_or(|k| k.integer || k.number) {
             return false;
@@ -624,6 +631,14 @@ mod tests {
         let guard = BodyGuard::build(&doc, &t.output_shape()).expect("a guard");
         assert!(render(&guard, &t, &json!({"b": true, "name": "Ann"})).1);
         assert!(!render(&guard, &t, &json!({"b": false, "name": "Ann"})).1);
+    }
+
+    #[test]
+    fn formats_are_annotations_as_the_validators_are_built() {
+        let schema = json!({"type": "string", "format": "email"});
+        assert!(whole(&schema).is_valid(&json!("not an email")));
+        let rule = ScalarRule::of(schema.as_object().expect("an object")).expect("a scalar rule");
+        assert!(rule.admits("\"not an email\""));
     }
 
     fn json_value() -> impl Strategy<Value = Value> {
