@@ -60,6 +60,32 @@ const fn f31(name: &'static str, ty: Ty) -> Field {
     }
 }
 
+/// An object type with these fields, nothing required, extensions allowed (as most are).
+const fn object(name: &'static str, fields: &'static [Field]) -> ObjectType {
+    ObjectType {
+        name,
+        fields,
+        required: &[],
+        required_30_only: &[],
+        extensions: true,
+    }
+}
+
+impl ObjectType {
+    /// The same type with `required` fields.
+    const fn requiring(self, required: &'static [&'static str]) -> ObjectType {
+        ObjectType { required, ..self }
+    }
+
+    /// The same type with fields required in 3.0 only (3.1 made `paths` optional).
+    const fn requiring_in_30(self, required_30_only: &'static [&'static str]) -> ObjectType {
+        ObjectType {
+            required_30_only,
+            ..self
+        }
+    }
+}
+
 /// An OpenAPI object type.
 #[derive(Debug)]
 pub(super) struct ObjectType {
@@ -76,9 +102,9 @@ pub(super) struct ObjectType {
 
 const STRINGS: Ty = Ty::List(&Ty::Str);
 
-pub(super) static ROOT: ObjectType = ObjectType {
-    name: "OpenAPI Object",
-    fields: &[
+pub(super) static ROOT: ObjectType = object(
+    "OpenAPI Object",
+    &[
         f("openapi", Ty::Str),
         f("info", Ty::Obj(&INFO)),
         f31("jsonSchemaDialect", Ty::Str),
@@ -90,14 +116,13 @@ pub(super) static ROOT: ObjectType = ObjectType {
         f("tags", Ty::List(&Ty::Obj(&TAG))),
         f("externalDocs", Ty::Obj(&EXTERNAL_DOCS)),
     ],
-    required: &["openapi", "info"],
-    required_30_only: &["paths"],
-    extensions: true,
-};
+)
+.requiring(&["openapi", "info"])
+.requiring_in_30(&["paths"]);
 
-static INFO: ObjectType = ObjectType {
-    name: "Info Object",
-    fields: &[
+static INFO: ObjectType = object(
+    "Info Object",
+    &[
         f("title", Ty::Str),
         f31("summary", Ty::Str),
         f("description", Ty::Str),
@@ -106,58 +131,47 @@ static INFO: ObjectType = ObjectType {
         f("license", Ty::Obj(&LICENSE)),
         f("version", Ty::Str),
     ],
-    required: &["title", "version"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["title", "version"]);
 
-static CONTACT: ObjectType = ObjectType {
-    name: "Contact Object",
-    fields: &[f("name", Ty::Str), f("url", Ty::Str), f("email", Ty::Str)],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+static CONTACT: ObjectType = object(
+    "Contact Object",
+    &[f("name", Ty::Str), f("url", Ty::Str), f("email", Ty::Str)],
+);
 
-static LICENSE: ObjectType = ObjectType {
-    name: "License Object",
-    fields: &[
+static LICENSE: ObjectType = object(
+    "License Object",
+    &[
         f("name", Ty::Str),
         f31("identifier", Ty::Str),
         f("url", Ty::Str),
     ],
-    required: &["name"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["name"]);
 
-static SERVER: ObjectType = ObjectType {
-    name: "Server Object",
-    fields: &[
+static SERVER: ObjectType = object(
+    "Server Object",
+    &[
         f("url", Ty::Str),
         f("description", Ty::Str),
         f("variables", Ty::Map(&Ty::Obj(&SERVER_VARIABLE))),
     ],
-    required: &["url"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["url"]);
 
-static SERVER_VARIABLE: ObjectType = ObjectType {
-    name: "Server Variable Object",
-    fields: &[
+static SERVER_VARIABLE: ObjectType = object(
+    "Server Variable Object",
+    &[
         f("enum", STRINGS),
         f("default", Ty::Str),
         f("description", Ty::Str),
     ],
-    required: &["default"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["default"]);
 
-static COMPONENTS: ObjectType = ObjectType {
-    name: "Components Object",
-    fields: &[
+static COMPONENTS: ObjectType = object(
+    "Components Object",
+    &[
         f("schemas", Ty::Map(&Ty::Schema)),
         f("responses", Ty::Map(&Ty::RefOr(&RESPONSE))),
         f("parameters", Ty::Map(&Ty::RefOr(&PARAMETER))),
@@ -169,23 +183,14 @@ static COMPONENTS: ObjectType = ObjectType {
         f("callbacks", Ty::Map(&Ty::RefOr(&CALLBACK))),
         f31("pathItems", Ty::Map(&Ty::RefOr(&PATH_ITEM))),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
 /// `paths`: keys are path templates (checked by the walk), values Path Items.
-pub(super) static PATHS: ObjectType = ObjectType {
-    name: "Paths Object",
-    fields: &[],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+pub(super) static PATHS: ObjectType = object("Paths Object", &[]);
 
-pub(super) static PATH_ITEM: ObjectType = ObjectType {
-    name: "Path Item Object",
-    fields: &[
+pub(super) static PATH_ITEM: ObjectType = object(
+    "Path Item Object",
+    &[
         f("$ref", Ty::Str),
         f("summary", Ty::Str),
         f("description", Ty::Str),
@@ -200,14 +205,11 @@ pub(super) static PATH_ITEM: ObjectType = ObjectType {
         f("servers", Ty::List(&Ty::Obj(&SERVER))),
         f("parameters", Ty::List(&Ty::RefOr(&PARAMETER))),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
-static OPERATION: ObjectType = ObjectType {
-    name: "Operation Object",
-    fields: &[
+static OPERATION: ObjectType = object(
+    "Operation Object",
+    &[
         f("tags", STRINGS),
         f("summary", Ty::Str),
         f("description", Ty::Str),
@@ -221,19 +223,15 @@ static OPERATION: ObjectType = ObjectType {
         f("security", Ty::List(&Ty::Map(&STRINGS))),
         f("servers", Ty::List(&Ty::Obj(&SERVER))),
     ],
-    // 3.1 makes `responses` optional.
-    required: &[],
-    required_30_only: &["responses"],
-    extensions: true,
-};
+)
+// 3.1 makes `responses` optional.
+.requiring_in_30(&["responses"]);
 
-static EXTERNAL_DOCS: ObjectType = ObjectType {
-    name: "External Documentation Object",
-    fields: &[f("description", Ty::Str), f("url", Ty::Str)],
-    required: &["url"],
-    required_30_only: &[],
-    extensions: true,
-};
+static EXTERNAL_DOCS: ObjectType = object(
+    "External Documentation Object",
+    &[f("description", Ty::Str), f("url", Ty::Str)],
+)
+.requiring(&["url"]);
 
 /// Where a parameter is.
 pub(super) const PARAMETER_IN: &[&str] = &["query", "header", "path", "cookie"];
@@ -248,9 +246,9 @@ const PARAMETER_STYLES: &[&str] = &[
     "deepObject",
 ];
 
-pub(super) static PARAMETER: ObjectType = ObjectType {
-    name: "Parameter Object",
-    fields: &[
+pub(super) static PARAMETER: ObjectType = object(
+    "Parameter Object",
+    &[
         f("name", Ty::Str),
         f("in", Ty::OneOf(PARAMETER_IN)),
         f("description", Ty::Str),
@@ -265,97 +263,70 @@ pub(super) static PARAMETER: ObjectType = ObjectType {
         f("examples", Ty::Map(&Ty::RefOr(&EXAMPLE))),
         f("content", Ty::Map(&Ty::Obj(&MEDIA_TYPE))),
     ],
-    required: &["name", "in"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["name", "in"]);
 
-static REQUEST_BODY: ObjectType = ObjectType {
-    name: "Request Body Object",
-    fields: &[
+static REQUEST_BODY: ObjectType = object(
+    "Request Body Object",
+    &[
         f("description", Ty::Str),
         f("content", Ty::Map(&Ty::Obj(&MEDIA_TYPE))),
         f("required", Ty::Bool),
     ],
-    required: &["content"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["content"]);
 
-static MEDIA_TYPE: ObjectType = ObjectType {
-    name: "Media Type Object",
-    fields: &[
+static MEDIA_TYPE: ObjectType = object(
+    "Media Type Object",
+    &[
         f("schema", Ty::Schema),
         f("example", Ty::Any),
         f("examples", Ty::Map(&Ty::RefOr(&EXAMPLE))),
         f("encoding", Ty::Map(&Ty::Obj(&ENCODING))),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
-static ENCODING: ObjectType = ObjectType {
-    name: "Encoding Object",
-    fields: &[
+static ENCODING: ObjectType = object(
+    "Encoding Object",
+    &[
         f("contentType", Ty::Str),
         f("headers", Ty::Map(&Ty::RefOr(&HEADER))),
         f("style", Ty::OneOf(PARAMETER_STYLES)),
         f("explode", Ty::Bool),
         f("allowReserved", Ty::Bool),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
 /// `responses`: keys are status codes (checked by a rule of their own), values Responses.
-pub(super) static RESPONSES: ObjectType = ObjectType {
-    name: "Responses Object",
-    fields: &[],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+pub(super) static RESPONSES: ObjectType = object("Responses Object", &[]);
 
-pub(super) static RESPONSE: ObjectType = ObjectType {
-    name: "Response Object",
-    fields: &[
+pub(super) static RESPONSE: ObjectType = object(
+    "Response Object",
+    &[
         f("description", Ty::Str),
         f("headers", Ty::Map(&Ty::RefOr(&HEADER))),
         f("content", Ty::Map(&Ty::Obj(&MEDIA_TYPE))),
         f("links", Ty::Map(&Ty::RefOr(&LINK))),
     ],
-    required: &["description"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["description"]);
 
 /// A Callback: keys are runtime expressions, values Path Items.
-pub(super) static CALLBACK: ObjectType = ObjectType {
-    name: "Callback Object",
-    fields: &[],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+pub(super) static CALLBACK: ObjectType = object("Callback Object", &[]);
 
-static EXAMPLE: ObjectType = ObjectType {
-    name: "Example Object",
-    fields: &[
+static EXAMPLE: ObjectType = object(
+    "Example Object",
+    &[
         f("summary", Ty::Str),
         f("description", Ty::Str),
         f("value", Ty::Any),
         f("externalValue", Ty::Str),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
-static LINK: ObjectType = ObjectType {
-    name: "Link Object",
-    fields: &[
+static LINK: ObjectType = object(
+    "Link Object",
+    &[
         f("operationRef", Ty::Str),
         f("operationId", Ty::Str),
         f("parameters", Ty::Map(&Ty::Any)),
@@ -363,14 +334,11 @@ static LINK: ObjectType = ObjectType {
         f("description", Ty::Str),
         f("server", Ty::Obj(&SERVER)),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
-static HEADER: ObjectType = ObjectType {
-    name: "Header Object",
-    fields: &[
+static HEADER: ObjectType = object(
+    "Header Object",
+    &[
         f("description", Ty::Str),
         f("required", Ty::Bool),
         f("deprecated", Ty::Bool),
@@ -383,22 +351,17 @@ static HEADER: ObjectType = ObjectType {
         f("examples", Ty::Map(&Ty::RefOr(&EXAMPLE))),
         f("content", Ty::Map(&Ty::Obj(&MEDIA_TYPE))),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
-static TAG: ObjectType = ObjectType {
-    name: "Tag Object",
-    fields: &[
+static TAG: ObjectType = object(
+    "Tag Object",
+    &[
         f("name", Ty::Str),
         f("description", Ty::Str),
         f("externalDocs", Ty::Obj(&EXTERNAL_DOCS)),
     ],
-    required: &["name"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["name"]);
 
 /// Security scheme types (`mutualTLS` is 3.1's; the walk refuses it in 3.0).
 pub(super) const SECURITY_TYPES: &[&str] =
@@ -413,9 +376,9 @@ pub(super) const SECURITY_REQUIRED: &[(&str, &[&str])] = &[
     ("mutualTLS", &[]),
 ];
 
-pub(super) static SECURITY_SCHEME: ObjectType = ObjectType {
-    name: "Security Scheme Object",
-    fields: &[
+pub(super) static SECURITY_SCHEME: ObjectType = object(
+    "Security Scheme Object",
+    &[
         f("type", Ty::OneOf(SECURITY_TYPES)),
         f("description", Ty::Str),
         f("name", Ty::Str),
@@ -425,35 +388,27 @@ pub(super) static SECURITY_SCHEME: ObjectType = ObjectType {
         f("flows", Ty::Obj(&OAUTH_FLOWS)),
         f("openIdConnectUrl", Ty::Str),
     ],
-    required: &["type"],
-    required_30_only: &[],
-    extensions: true,
-};
+)
+.requiring(&["type"]);
 
-static OAUTH_FLOWS: ObjectType = ObjectType {
-    name: "OAuth Flows Object",
-    fields: &[
+static OAUTH_FLOWS: ObjectType = object(
+    "OAuth Flows Object",
+    &[
         f("implicit", Ty::Obj(&OAUTH_FLOW)),
         f("password", Ty::Obj(&OAUTH_FLOW)),
         f("clientCredentials", Ty::Obj(&OAUTH_FLOW)),
         f("authorizationCode", Ty::Obj(&OAUTH_FLOW)),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
 
 /// A flow's required URLs and scopes depend on the flow; SD702 reports them, at the flow,
 /// with every missing field named, so they are not required here (one finding per cause).
-static OAUTH_FLOW: ObjectType = ObjectType {
-    name: "OAuth Flow Object",
-    fields: &[
+static OAUTH_FLOW: ObjectType = object(
+    "OAuth Flow Object",
+    &[
         f("authorizationUrl", Ty::Str),
         f("tokenUrl", Ty::Str),
         f("refreshUrl", Ty::Str),
         f("scopes", Ty::Map(&Ty::Str)),
     ],
-    required: &[],
-    required_30_only: &[],
-    extensions: true,
-};
+);
