@@ -89,8 +89,8 @@ impl fmt::Display for LineCol {
 
 /// Start offsets of every line of a text, built once per file.
 ///
-/// Lines end at `\n`; a `\r` before it belongs to the previous line, so `\r\n` files get the same
-/// line numbers as editors show.
+/// Lines end at `\n`, at `\r\n` (the `\r` belongs to the line it ends) and at a lone `\r`, so
+/// files of every platform get the line numbers editors show.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
@@ -105,11 +105,12 @@ impl LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
         line_starts.push(0);
+        // A lone `\r` ends a line too (classic Mac OS files; YAML reads it as a line break).
         line_starts.extend(
             bytes
                 .iter()
                 .enumerate()
-                .filter(|&(_, &b)| b == b'\n')
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
                 .map(|(i, _)| (i + 1) as u32),
         );
         LineIndex {
@@ -311,5 +312,16 @@ mod tests {
         let src = SourceFile::new("a.json", "{\r\n  \"a\": 1\r\n}");
         assert_eq!(src.line_col(5), LineCol { line: 2, column: 3 });
         assert_eq!(src.line_index().line_start(3), Some(13));
+    }
+
+    #[test]
+    fn lone_carriage_returns_end_lines() {
+        let text = "a: 1\rb: 2\r\nc: 3\n\rd: 4";
+        let src = SourceFile::new("a.yaml", text);
+        let at = |needle: &str| src.line_col(text.find(needle).unwrap() as u32);
+        assert_eq!(at("b"), LineCol { line: 2, column: 1 });
+        assert_eq!(at("c"), LineCol { line: 3, column: 1 });
+        assert_eq!(at("d"), LineCol { line: 5, column: 1 });
+        assert_eq!(src.line_index().line_count(), 5);
     }
 }

@@ -86,3 +86,14 @@ synchronization: {}
         "{found:#?}"
     );
 }
+
+#[test]
+fn problems_after_carriage_return_only_lines_are_located_on_their_line() {
+    let text = "openapi: 3.0.3\rinfo: {title: t, version: '1'}\rpaths:\r  /a:\r    get:\r      summry: x\r      responses: {'200': {description: ok}}\rsynchronization: {}\r";
+    let found = problems("mac.yaml", text);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("mac.yaml:6:7: unknown field `summry`"),
+        "{found:#?}"
+    );
+}
