@@ -7,7 +7,7 @@
 //! references loops forever.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::model::{LoadProblem, ProblemKind};
 use crate::node::{Node, NodeKind};
@@ -69,7 +69,7 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
     // Large documents repeat the same few targets thousands of times; look each up once.
     let mut targets: HashMap<&str, Option<&Node>> = HashMap::new();
     let mut problems = Vec::new();
-    let mut in_reported_cycle: Vec<String> = Vec::new();
+    let mut chains = Chains::default();
     for site in &sites {
         if !site.target.starts_with('#') {
             problems.push(
@@ -85,16 +85,15 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
             problems.push(broken(root, site));
             continue;
         };
-        // Only a target that is itself a bare reference can start a cycle.
+        // Only a target that is itself a bare reference can start a cycle; each reference is
+        // followed once over the whole document (a chain of thousands stays linear).
         if bare_ref(node).is_none() {
             continue;
         }
-        let Some(cycle) = cycle_from(root, &site.target, node) else {
+        let Some(cycle) = chains.cycle_from(root, &mut targets, &site.target) else {
             continue;
         };
-        if cycle.iter().any(|p| in_reported_cycle.contains(p)) {
-            continue;
-        }
+        let cycle: Vec<String> = cycle.into_iter().map(str::to_owned).collect();
         let mut chain = cycle.clone();
         chain.push(cycle[0].clone());
         let mut p = LoadProblem::new(
@@ -116,7 +115,6 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
                     .push((r.span, format!("`{member}` refers to `{next}`")));
             }
         }
-        in_reported_cycle.extend(cycle);
         problems.push(p);
     }
     problems
@@ -136,19 +134,39 @@ fn bare_ref(node: &Node) -> Option<&str> {
     }
 }
 
-/// If following bare references from `start` (already resolved to `node`) comes back to a
-/// reference seen before, the references of that loop.
-fn cycle_from(root: &Node, start: &str, node: &Node) -> Option<Vec<String>> {
-    let mut chain = vec![start.to_owned()];
-    let mut node = node;
-    while let Some(next) = bare_ref(node) {
-        if let Some(at) = chain.iter().position(|c| c == next) {
-            return Some(chain.split_off(at));
+/// Chains of bare references, each reference followed once: a reference reached again (from
+/// another site, or from a longer chain) is known to end somewhere or to be part of a cycle
+/// already reported.
+#[derive(Default)]
+struct Chains<'a> {
+    followed: HashSet<&'a str>,
+}
+
+impl<'a> Chains<'a> {
+    /// Follows bare references from `start`: the references of a loop it enters that no earlier
+    /// walk met, `None` when it ends, breaks, or joins a walk already made.
+    fn cycle_from(
+        &mut self,
+        root: &'a Node,
+        targets: &mut HashMap<&'a str, Option<&'a Node>>,
+        start: &'a str,
+    ) -> Option<Vec<&'a str>> {
+        let mut path: Vec<&'a str> = Vec::new();
+        let mut on_path: HashMap<&'a str, usize> = HashMap::new();
+        let mut current = start;
+        loop {
+            if !self.followed.insert(current) {
+                // Met before: by this walk (a new cycle) or an earlier one (nothing new).
+                return on_path.get(current).map(|&at| path.split_off(at));
+            }
+            on_path.insert(current, path.len());
+            path.push(current);
+            let node = (*targets
+                .entry(current)
+                .or_insert_with(|| target(root, current)))?;
+            current = bare_ref(node)?;
         }
-        chain.push(next.to_owned());
-        node = target(root, next)?;
     }
-    None
 }
 
 fn broken(root: &Node, site: &RefSite) -> LoadProblem {

@@ -68,3 +68,45 @@ fn resolve_follows_chains() {
     assert!(refs::resolve(&d.root, "#/paths/%7E1customers/get").is_some());
     assert_eq!(refs::ref_sites(&d.root).len(), 12);
 }
+
+/// A document whose schemas `S0` .. `S{n-1}` each refer to the next; the last holds `last`.
+fn chain(n: usize, last: &str) -> String {
+    let mut text = String::from(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n",
+    );
+    for i in 0..n - 1 {
+        text.push_str(&format!(
+            "    S{i}: {{$ref: '#/components/schemas/S{}'}}\n",
+            i + 1
+        ));
+    }
+    text.push_str(&format!("    S{}: {last}\n", n - 1));
+    text
+}
+
+fn problems_of(text: &str) -> Vec<syncdef_definitions::model::LoadProblem> {
+    let doc =
+        syncdef_definitions::load::load(syncdef_definitions::SourceFile::new("chain.yaml", text))
+            .expect("loads");
+    refs::check(&doc.root)
+}
+
+#[test]
+fn a_long_chain_of_references_is_followed_once() {
+    // Thousands of references in one chain: each is followed once over the whole document.
+    assert!(problems_of(&chain(4_000, "{type: string}")).is_empty());
+    // The chain's end refers back into it: one cycle, reported once, whatever leads into it.
+    let found = problems_of(&chain(4_000, "{$ref: '#/components/schemas/S3990'}"));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].kind, ProblemKind::CircularRef);
+    assert!(
+        found[0]
+            .message
+            .starts_with("circular `$ref`: #/components/schemas/S3990 -> "),
+        "{}",
+        found[0].message
+    );
+    // Reported at the first reference leading into the loop; every reference of the loop
+    // is labelled.
+    assert_eq!(found[0].related.len(), 10);
+}
