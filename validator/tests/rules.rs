@@ -219,3 +219,37 @@ fn a_document_without_a_section_is_still_checked_as_openapi() {
         report.diagnostics().map(|d| &d.message).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_request_body_schema_the_engine_cannot_compile_is_an_error_at_the_reference() {
+    // The SD802 fixture with a pattern no regular expression engine compiles: the engine
+    // refuses to load such a definition, so lint says so at the operation reference.
+    let text = std::fs::read_to_string(fixture("SD802.yaml"))
+        .expect("the fixture")
+        .replace(
+            "DisplayName: {type: string}",
+            "DisplayName: {type: string, pattern: \"(\"}",
+        );
+    let dir = std::env::temp_dir().join(format!("syncdef-sd802-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("uncompilable.yaml");
+    std::fs::write(&file, text).expect("written");
+    let config = Config {
+        settings: Some(std::sync::Arc::new(RuleSettings::default())),
+        ..Config::default()
+    };
+    let report = lint_paths(&[file], &config);
+    let found: Vec<&str> = report
+        .diagnostics()
+        .filter(|d| d.code() == "SD802")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("its request body schema does not compile")
+                && m.contains("the engine refuses to load the definition")),
+        "{found:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

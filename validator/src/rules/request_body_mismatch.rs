@@ -97,10 +97,17 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 .iter()
                 .any(|p| matches!(p.kind, ProblemKind::BrokenRef | ProblemKind::ExternalRef));
             let checked = !broken_refs && !skipped.iter().any(|e| e == info.name());
-            if let (true, Some(Err(why))) = (
-                checked,
-                crate::request_schema::RequestBodySchema::of_operation(root, operation),
-            ) {
+            let Some(body) = operation.get("requestBody") else {
+                continue;
+            };
+            let Some(schema) = json_content_schema(root, body) else {
+                continue;
+            };
+            // The conversion and compilation `RequestBodySchema::of_operation` makes for the
+            // engine, shared with the rest of this rule (once per schema, not twice).
+            let converted = ctx.schemas.get(root, schema, Direction::Request);
+            if let (true, Some(error)) = (checked, &converted.compile_error) {
+                let why = format!("its request body schema does not compile: {error}");
                 let d = sink
                     .diagnostic(
                         Rule::RequestBodyMismatch,
@@ -112,12 +119,6 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 sink.push(d);
                 continue;
             }
-            let Some(body) = operation.get("requestBody") else {
-                continue;
-            };
-            let Some(schema) = json_content_schema(root, body) else {
-                continue;
-            };
             check_template(ctx, sink, info, module, template, schema, site.text.span);
         }
     }

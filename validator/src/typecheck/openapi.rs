@@ -25,6 +25,9 @@ pub(crate) enum Direction {
 pub(crate) struct Converted {
     pub doc: Value,
     pub validator: Option<jsonschema::Validator>,
+    /// Why the document does not compile, when it does not (the message the engine gives when
+    /// it refuses the schema).
+    pub compile_error: Option<String>,
 }
 
 impl Converted {
@@ -50,11 +53,18 @@ impl SchemaCache {
             return Rc::clone(found);
         }
         let doc = convert_document(root, schema, direction);
-        let validator = jsonschema::options()
+        let built = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
-            .build(&doc)
-            .ok();
-        let converted = Rc::new(Converted { doc, validator });
+            .build(&doc);
+        let (validator, compile_error) = match built {
+            Ok(v) => (Some(v), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let converted = Rc::new(Converted {
+            doc,
+            validator,
+            compile_error,
+        });
         self.converted
             .borrow_mut()
             .insert(key, Rc::clone(&converted));
