@@ -41,12 +41,6 @@ fn bench(c: &mut Criterion) {
             serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).map(|v| v.is_object())
         })
     });
-    group.bench_function("openapiv3 via serde_json", |b| {
-        b.iter(|| {
-            serde_json::from_slice::<openapiv3::OpenAPI>(black_box(&bytes))
-                .map(|a| a.paths.paths.len())
-        })
-    });
     group.bench_function("syncdef load (spans)", |b| {
         b.iter(|| {
             let source = Arc::new(SourceFile::new(
@@ -56,7 +50,7 @@ fn bench(c: &mut Criterion) {
             load_as(source, Format::Json, &LoadOptions::default()).map(|d| d.root.span)
         })
     });
-    group.bench_function("syncdef load + typed model", |b| {
+    group.bench_function("syncdef load + definition", |b| {
         b.iter(|| {
             let source = Arc::new(SourceFile::new(
                 "api.github.com.json",

@@ -1,7 +1,7 @@
 //! A serde `Deserializer` over a borrowed [`Node`].
 //!
-//! Deserializing straight from the tree (no intermediate `serde_json::Value`) keeps the typed
-//! OpenAPI model cheap, and lets every error carry the JSON pointer and span of the node that
+//! Typed extensions (`x-syncdef`) are read straight from the tree (no intermediate
+//! `serde_json::Value`), and every error carries the JSON pointer and span of the node that
 //! caused it: each level of the tree adds its key to an error rising through it.
 
 use std::fmt;
@@ -28,11 +28,6 @@ impl DeError {
     #[must_use]
     pub fn pointer(&self) -> String {
         pointer::join(self.tokens.iter().rev().map(String::as_str))
-    }
-
-    /// The error as seen from the parent object: `key` is the member it rose through.
-    pub(crate) fn within(self, key: &str, span: Span) -> Self {
-        self.locate(span, || key.to_owned())
     }
 
     fn locate(mut self, span: Span, token: impl FnOnce() -> String) -> Self {

@@ -1,5 +1,6 @@
-//! A loaded synchronization definition: the document, its OpenAPI model, its
-//! `synchronization` model, and every structural problem found on the way.
+//! A loaded synchronization definition: the document, its `synchronization` model, and every
+//! structural problem found on the way. The OpenAPI part is read through the lean view of
+//! [`crate::openapi`], which points into the tree.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -8,10 +9,11 @@ use crate::ignore::{self, InlineIgnore};
 use crate::load::{self, Document, LoadError, LoadOptions};
 use crate::model::{self, LoadProblem, ProblemKind, Synchronization};
 use crate::node::Node;
+use crate::openapi::OpenApi;
 use crate::operation_ref::OperationRef;
 use crate::path_match::{PathIndex, Resolution};
 use crate::source::SourceFile;
-use crate::{openapi, openapi_error, refs, structure};
+use crate::{refs, structure};
 
 /// A synchronization definition, loaded and modelled.
 ///
@@ -23,9 +25,6 @@ pub struct Definition {
     pub source: Arc<SourceFile>,
     /// The spanned tree of the whole document.
     pub root: Node,
-    /// The OpenAPI part, when it deserializes (otherwise a [`ProblemKind::OpenApi`] problem
-    /// says where it does not).
-    pub openapi: Option<openapiv3::OpenAPI>,
     /// The `synchronization` section, partial where it has problems.
     pub sync: Option<Synchronization>,
     /// Structural problems, in document order within each kind.
@@ -63,7 +62,7 @@ impl Definition {
         let ignores = ignore::take(&mut root);
         // The `$ref` walk is independent of the models: on a large document it runs beside
         // them.
-        let (openapi, sync, mut problems, ref_problems) = std::thread::scope(|scope| {
+        let (sync, mut problems, ref_problems) = std::thread::scope(|scope| {
             let refs = (root.span.len() >= 512 * 1024).then(|| scope.spawn(|| refs::check(&root)));
             let (sync, mut problems) = model::build_sync(&root);
             if sync.is_none() && !problems.iter().any(|p| p.kind == ProblemKind::WrongType) {
@@ -72,24 +71,12 @@ impl Definition {
                         .help("add a top-level `synchronization:` mapping entity keys (Account, Invoice) to their push operations"),
                 );
             }
-            // Every structural problem at its node; the typed model's first error only when the
-            // structure check found nothing (a document the model cannot read otherwise).
-            let structure = structure::check(&root, &model::SYNC_KEYS);
-            let openapi = match openapi::from_root(&root, &model::SYNC_KEYS) {
-                Ok(api) => Some(api),
-                Err(err) => {
-                    if structure.is_empty() {
-                        problems.push(model_problem(&root, &err));
-                    }
-                    None
-                }
-            };
-            problems.extend(structure);
+            problems.extend(structure::check(&root, &model::SYNC_KEYS));
             let ref_problems = match refs {
                 Some(handle) => handle.join().unwrap_or_default(),
                 None => refs::check(&root),
             };
-            (openapi, sync, problems, ref_problems)
+            (sync, problems, ref_problems)
         });
         problems.extend(ref_problems);
         // Document order reads best, and is stable for snapshots.
@@ -97,11 +84,16 @@ impl Definition {
         Definition {
             source,
             root,
-            openapi,
             sync,
             problems,
             ignores,
         }
+    }
+
+    /// The OpenAPI part, read through its lean typed view.
+    #[must_use]
+    pub fn openapi(&self) -> OpenApi<'_> {
+        OpenApi::new(&self.root)
     }
 
     /// The document's `paths`, indexed for resolving operation references. Build it once to
@@ -125,10 +117,10 @@ impl Definition {
     #[must_use]
     pub fn server_variables(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
-        for server in self.openapi.iter().flat_map(|api| &api.servers) {
-            for name in server.variables.iter().flat_map(|v| v.keys()) {
-                if !names.contains(&name.as_str()) {
-                    names.push(name);
+        for server in self.openapi().servers() {
+            for variable in server.variables {
+                if !names.contains(&variable.name) {
+                    names.push(variable.name);
                 }
             }
         }
@@ -140,24 +132,4 @@ impl Definition {
     pub fn describe(&self, problem: &LoadProblem) -> String {
         self.source.describe(problem.span)
     }
-}
-
-/// The typed model's error, for a document whose structure is sound: a 3.1 document that uses
-/// what 3.0 lacks is valid OpenAPI, which the push engine's 3.0 model cannot read.
-fn model_problem(root: &Node, err: &crate::de::DeError) -> LoadProblem {
-    let mut problem = openapi_error::problem(root, err);
-    if root
-        .get("openapi")
-        .and_then(Node::as_str)
-        .is_some_and(|v| v.starts_with("3.1"))
-    {
-        problem.message = format!(
-            "the push engine reads the OpenAPI 3.0 subset of this 3.1 document, and this is outside it: {}",
-            err.message
-        );
-        problem.help = Some(
-            "write it the 3.0 way (one `type` with `nullable: true`, boolean `exclusiveMinimum`) where the push reads it".into(),
-        );
-    }
-    problem
 }

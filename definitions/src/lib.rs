@@ -1,11 +1,12 @@
 //! Source-mapped loading of synchronization definitions.
 //!
-//! A definition is an OpenAPI 3.0 document plus a top-level `synchronization` section (or
+//! A definition is an OpenAPI 3.0 or 3.1 document plus a top-level `synchronization` section (or
 //! `x-synchronization`). This crate turns its text into:
 //!
 //! - a [`Node`] tree where every value and key keeps its byte [`Span`], so any JSON pointer
 //!   becomes `file:line:column` through the [`SourceFile`]'s [`LineIndex`];
-//! - the OpenAPI model (`openapiv3`), its errors located at the node at fault;
+//! - every structural problem of the OpenAPI part at its node ([`structure`]), and a lean
+//!   typed view of it ([`openapi::OpenApi`]) that points into the tree;
 //! - the [`model::Synchronization`] model, with spans on every field;
 //! - [`LoadProblem`](model::LoadProblem)s for what is structurally wrong, all at once.
 //!
@@ -41,8 +42,7 @@ pub mod ignore;
 pub mod load;
 pub mod model;
 pub mod node;
-mod openapi;
-mod openapi_error;
+pub mod openapi;
 pub mod operation_ref;
 pub mod path_match;
 pub mod platform;

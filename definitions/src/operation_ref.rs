@@ -73,21 +73,6 @@ impl HttpMethod {
     pub fn from_lower(name: &str) -> Option<HttpMethod> {
         HttpMethod::ALL.into_iter().find(|m| m.as_str() == name)
     }
-
-    /// The operation of this method on a path item.
-    #[must_use]
-    pub fn operation(self, item: &openapiv3::PathItem) -> Option<&openapiv3::Operation> {
-        match self {
-            HttpMethod::Get => item.get.as_ref(),
-            HttpMethod::Put => item.put.as_ref(),
-            HttpMethod::Post => item.post.as_ref(),
-            HttpMethod::Delete => item.delete.as_ref(),
-            HttpMethod::Options => item.options.as_ref(),
-            HttpMethod::Head => item.head.as_ref(),
-            HttpMethod::Patch => item.patch.as_ref(),
-            HttpMethod::Trace => item.trace.as_ref(),
-        }
-    }
 }
 
 impl fmt::Display for HttpMethod {

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use openapiv3::{OpenAPI, Operation, ReferenceOr};
 use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
+use syncdef_definitions::openapi::OpenApi;
 use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathIndex, Resolution};
 use syncdef_definitions::{Definition, Node, SourceFile};
@@ -14,6 +14,7 @@ use syncdef_transform::value::Shape;
 use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Template, Value};
 use syncdef_validator::platform;
 
+use crate::auth::{AuthError, OAuthSettings};
 use crate::error::PushError;
 use crate::projection::Projection;
 use crate::reliability::{Lookup, Reliability};
@@ -215,7 +216,8 @@ pub struct DefinitionPlan {
     pub name: String,
     pub(crate) server: ServerTemplate,
     pub(crate) entries: Vec<EntryPlan>,
-    pub(crate) api: OpenAPI,
+    /// What OAuth2 login and token refresh use, or why the definition gives them nothing.
+    pub(crate) oauth: Result<OAuthSettings, AuthError>,
     pub(crate) reliability: Reliability,
 }
 
@@ -247,10 +249,12 @@ impl DefinitionPlan {
         lookup || (kept_key && self.reliability.keys_creates())
     }
 
-    /// The OpenAPI part of the definition (security schemes for OAuth2).
-    #[must_use]
-    pub fn openapi(&self) -> &OpenAPI {
-        &self.api
+    /// The definition's OAuth2 authorization-code flow (see [`OAuthSettings::from_openapi`]).
+    ///
+    /// # Errors
+    /// Why the definition gives OAuth2 login and token refresh nothing to use.
+    pub fn oauth(&self) -> Result<&OAuthSettings, &AuthError> {
+        self.oauth.as_ref()
     }
 
     /// Compiles `definition`. The validator has passed it, so what it guarantees is checked
@@ -261,9 +265,7 @@ impl DefinitionPlan {
     ) -> Result<DefinitionPlan, Vec<String>> {
         let mut problems = Vec::new();
         let reliability = Reliability::from_definition(definition).map_err(|e| vec![e])?;
-        let Some(api) = definition.openapi.clone() else {
-            return Err(vec!["the OpenAPI part of the definition is invalid".into()]);
-        };
+        let api = definition.openapi();
         let Some(sync) = &definition.sync else {
             return Err(vec![
                 "the definition has no `synchronization` section".into(),
@@ -295,7 +297,7 @@ impl DefinitionPlan {
                 file: &definition.source,
                 check_bodies: !skip.contains(&entry.key.value),
             };
-            match compile_entry(&api, &paths, entry, &settings, &sources) {
+            match compile_entry(&paths, entry, &settings, &sources) {
                 Ok(e) => entries.push(e),
                 Err(mut p) => problems.append(&mut p),
             }
@@ -315,7 +317,7 @@ impl DefinitionPlan {
                 file: &definition.source,
                 check_bodies: false,
             };
-            match lookup_plan(&api, &paths, lookup, &settings, &sources) {
+            match lookup_plan(&paths, lookup, &settings, &sources) {
                 Ok(plan) => entry.lookup = Some(plan),
                 Err(e) => problems.push(format!("`x-syncdef.lookup.{name}`: {e}")),
             }
@@ -325,7 +327,7 @@ impl DefinitionPlan {
                 name: definition.source.name().to_owned(),
                 server,
                 entries,
-                api,
+                oauth: OAuthSettings::from_openapi(&api),
                 reliability,
             })
         } else {
@@ -344,7 +346,6 @@ struct Sources<'d> {
 }
 
 fn compile_entry(
-    api: &OpenAPI,
     paths: &PathIndex<'_>,
     entry: &SyncEntry,
     settings: &Settings,
@@ -366,15 +367,7 @@ fn compile_entry(
     let mut op = |kind: OperationKind, field: &Option<OperationField>| {
         let field = field.as_ref()?;
         let prefix = kind.as_str();
-        match call_plan(
-            api,
-            paths,
-            &field.parsed,
-            templates,
-            prefix,
-            settings,
-            sources,
-        ) {
+        match call_plan(paths, &field.parsed, templates, prefix, settings, sources) {
             Ok(c) => Some(c),
             Err(e) => {
                 problems.push(format!("entry `{name}`, `{prefix}`: {e}"));
@@ -388,7 +381,7 @@ fn compile_entry(
     let mut actions = |list: &[Action]| {
         list.iter()
             .filter_map(
-                |a| match action_plan(api, paths, a, templates, settings, sources) {
+                |a| match action_plan(paths, a, templates, settings, sources) {
                     Ok(plan) => Some(plan),
                     Err(e) => {
                         problems.push(format!("entry `{name}`, action `{}`: {e}", a.name.value));
@@ -423,14 +416,13 @@ fn compile_entry(
 }
 
 fn lookup_plan(
-    api: &OpenAPI,
     paths: &PathIndex<'_>,
     lookup: &Lookup,
     settings: &Settings,
     sources: &Sources<'_>,
 ) -> Result<LookupPlan, String> {
     let parsed = OperationRef::parse(&lookup.path);
-    let call = call_plan(api, paths, &parsed, &[], "lookup", settings, sources)?;
+    let call = call_plan(paths, &parsed, &[], "lookup", settings, sources)?;
     if call.reference.method != HttpMethod::Get {
         return Err(format!(
             "`{}` is not a GET: a lookup only reads",
@@ -460,7 +452,6 @@ pub(crate) fn input_shape(root: &str) -> Option<Shape> {
 }
 
 fn call_plan(
-    api: &OpenAPI,
     paths: &PathIndex<'_>,
     parsed: &Result<OperationRef, syncdef_definitions::operation_ref::OperationRefError>,
     templates: &[TemplateSource],
@@ -469,8 +460,11 @@ fn call_plan(
     sources: &Sources<'_>,
 ) -> Result<CallPlan, String> {
     let reference = parsed.clone().map_err(|e| e.message)?;
-    let (_, operation, operation_node) = operation(api, paths, &reference)?;
-    let sample = synth::sample(api, operation);
+    let (_, operation_node) = operation(paths, &reference)?;
+    let sample = synth::sample(
+        sources.root,
+        &OpenApi::new(sources.root).operation(operation_node),
+    );
     let request_name = format!("{prefix}Request");
     let response_name = format!("{prefix}Response");
     let request = template(templates, &request_name, settings)?;
@@ -505,30 +499,18 @@ fn call_plan(
     })
 }
 
-/// The path template `reference` resolves to and its operation. The reference is matched on the
-/// document's tree by the lookup the validator uses, so the operation planned is the one the
-/// linter checked the templates against; the OpenAPI model then gives it typed.
-fn operation<'o, 'p>(
-    api: &'o OpenAPI,
+/// The operation `reference` names. It is matched on the document's tree by the lookup the
+/// validator uses, so the operation planned is the one the linter checked the templates against.
+/// Answers the path template too, which the plan/lint agreement tests compare.
+fn operation<'p>(
     paths: &PathIndex<'p>,
     reference: &OperationRef,
-) -> Result<(&'o str, &'o Operation, &'p Node), String> {
-    let Resolution::Found {
-        path, operation, ..
-    } = paths.resolve(reference)
-    else {
-        return Err(format!("`{reference}` names no operation of the document"));
-    };
-    match api.paths.paths.get_key_value(path.template) {
-        Some((template, ReferenceOr::Item(item))) => reference
-            .method
-            .operation(item)
-            .map(|op| (template.as_str(), op, operation))
-            .ok_or_else(|| format!("`{reference}` names no operation of the document")),
-        Some((template, ReferenceOr::Reference { reference: target })) => Err(format!(
-            "`{reference}` resolves to `{template}`, a path item given by `$ref: {target}`, which the engine does not follow; write the path item under `paths`"
-        )),
-        None => Err(format!("`{reference}` names no operation of the document")),
+) -> Result<(&'p str, &'p Node), String> {
+    match paths.resolve(reference) {
+        Resolution::Found {
+            path, operation, ..
+        } => Ok((path.template, operation)),
+        _ => Err(format!("`{reference}` names no operation of the document")),
     }
 }
 
@@ -567,7 +549,6 @@ fn template(
 }
 
 fn action_plan(
-    api: &OpenAPI,
     paths: &PathIndex<'_>,
     action: &Action,
     templates: &[TemplateSource],
@@ -587,7 +568,7 @@ fn action_plan(
                 .path_ref
                 .clone()
                 .ok_or("the action's `path` is not an operation reference")?;
-            let call = call_plan(api, paths, &parsed, templates, &name, settings, sources)?;
+            let call = call_plan(paths, &parsed, templates, &name, settings, sources)?;
             Ok(ActionPlan::Call {
                 placement: placement(action)?,
                 name,

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use openapiv3::OpenAPI;
+use syncdef_definitions::openapi::OpenApi;
 use syncdef_transform::Value;
 use url::Url;
 
@@ -39,23 +39,29 @@ pub(crate) struct Server {
 impl ServerTemplate {
     /// The first server of the document: the vendor's instances use it, and the others are
     /// alternatives a user selects by overriding the base URL.
-    pub fn from_openapi(api: &OpenAPI) -> Result<ServerTemplate, String> {
-        let server = api
-            .servers
-            .first()
-            .ok_or("the definition declares no `servers`: add the external system's base URL")?;
+    pub fn from_openapi(api: &OpenApi<'_>) -> Result<ServerTemplate, String> {
+        let server = api.servers().next().ok_or(
+            "the definition declares no `servers` with a `url`: add the external system's base URL",
+        )?;
         let variables = server
             .variables
             .iter()
-            .flatten()
-            .map(|(name, v)| Variable {
-                name: name.clone(),
-                default: v.default.clone(),
-                allowed: v.enumeration.clone(),
+            .map(|v| {
+                let default = v.default.ok_or_else(|| {
+                    format!(
+                        "the server variable `{}` has no string `default`, which OpenAPI requires; add one",
+                        v.name
+                    )
+                })?;
+                Ok(Variable {
+                    name: v.name.to_owned(),
+                    default: default.to_owned(),
+                    allowed: v.allowed.iter().map(|a| (*a).to_owned()).collect(),
+                })
             })
-            .collect();
+            .collect::<Result<_, String>>()?;
         Ok(ServerTemplate {
-            url: server.url.clone(),
+            url: server.url.to_owned(),
             variables,
         })
     }

@@ -1,63 +1,45 @@
 //! Plausible responses for dry-runs, derived once per operation from the definition: the
 //! success response's example if it has one, otherwise a value built from its schema.
 
-use openapiv3::{
-    MediaType, OpenAPI, Operation, ReferenceOr, Response, Schema, SchemaKind, StatusCode, Type,
-};
 use serde_json::{Map, Value as Json, json};
+use syncdef_definitions::Node;
+use syncdef_definitions::openapi::{Operation, Schema};
 
 use crate::transport::SampleResponse;
 
 /// Deeper schemas are cut off: a sample is for reading, and recursive schemas must end.
 const MAX_DEPTH: usize = 8;
 
-/// The sample success response of `operation`.
-pub(crate) fn sample(api: &OpenAPI, operation: &Operation) -> SampleResponse {
-    let success = operation.responses.responses.iter().find_map(|(code, r)| {
-        let status = match code {
-            StatusCode::Code(c) if (200..300).contains(c) => *c,
-            StatusCode::Range(2) => 200,
-            _ => return None,
-        };
-        Some((status, r))
-    });
-    let Some((status, response)) = success else {
-        return SampleResponse {
-            status: 200,
-            body: Json::Null,
-            source: "none",
-        };
+/// The sample success response of `operation` of document `root`.
+pub(crate) fn sample(root: &Node, operation: &Operation<'_>) -> SampleResponse {
+    let none = |status| SampleResponse {
+        status,
+        body: Json::Null,
+        source: "none",
     };
-    let Some(response) = resolve_response(api, response) else {
+    let Some((status, response)) = operation
+        .responses()
+        .find_map(|(code, r)| Some((success_status(code)?, r)))
+    else {
+        return none(200);
+    };
+    let Some(media) = operation.json_content(response) else {
+        return none(status);
+    };
+    if let Some(example) = media.example(root) {
         return SampleResponse {
             status,
-            body: Json::Null,
-            source: "none",
-        };
-    };
-    let media = response
-        .content
-        .iter()
-        .find(|(k, _)| k.contains("json"))
-        .map(|(_, m)| m);
-    let Some(media) = media else {
-        return SampleResponse {
-            status,
-            body: Json::Null,
-            source: "none",
-        };
-    };
-    if let Some(example) = media_example(media) {
-        return SampleResponse {
-            status,
-            body: example,
+            body: example.to_json(),
             source: "example",
         };
     }
-    let body = media
-        .schema
-        .as_ref()
-        .map_or(Json::Null, |s| from_schema_ref(api, s, None, 0));
+    let body = media.schema.map_or(Json::Null, |s| {
+        from_schema(
+            &syncdef_definitions::openapi::OpenApi::new(root).schema(s),
+            None,
+            0,
+        )
+    });
     SampleResponse {
         status,
         body,
@@ -65,122 +47,60 @@ pub(crate) fn sample(api: &OpenAPI, operation: &Operation) -> SampleResponse {
     }
 }
 
-fn media_example(media: &MediaType) -> Option<Json> {
-    if let Some(e) = &media.example {
-        return Some(e.clone());
+/// The status a success response code stands for: itself (`201`), or 200 for `2XX`.
+fn success_status(code: &str) -> Option<u16> {
+    if code.eq_ignore_ascii_case("2XX") {
+        return Some(200);
     }
-    media.examples.values().find_map(|e| match e {
-        ReferenceOr::Item(e) => e.value.clone(),
-        ReferenceOr::Reference { .. } => None,
-    })
+    code.parse().ok().filter(|c| (200..300).contains(c))
 }
 
-fn resolve_response<'a>(api: &'a OpenAPI, r: &'a ReferenceOr<Response>) -> Option<&'a Response> {
-    match r {
-        ReferenceOr::Item(r) => Some(r),
-        ReferenceOr::Reference { reference } => {
-            let name = reference.strip_prefix("#/components/responses/")?;
-            match api.components.as_ref()?.responses.get(name)? {
-                ReferenceOr::Item(r) => Some(r),
-                ReferenceOr::Reference { .. } => None,
-            }
-        }
-    }
-}
-
-fn resolve_schema<'a>(api: &'a OpenAPI, s: &'a ReferenceOr<Schema>) -> Option<&'a Schema> {
-    let mut current = s;
-    // A chain of references ends, or is cut off like a deep schema.
-    for _ in 0..MAX_DEPTH {
-        match current {
-            ReferenceOr::Item(s) => return Some(s),
-            ReferenceOr::Reference { reference } => {
-                let name = reference.strip_prefix("#/components/schemas/")?;
-                current = api.components.as_ref()?.schemas.get(name)?;
-            }
-        }
-    }
-    None
-}
-
-fn from_schema_ref(
-    api: &OpenAPI,
-    s: &ReferenceOr<Schema>,
-    name: Option<&str>,
-    depth: usize,
-) -> Json {
-    match resolve_schema(api, s) {
-        Some(schema) => from_schema(api, schema, name, depth),
-        None => Json::Null,
-    }
-}
-
-fn boxed_ref(s: &ReferenceOr<Box<Schema>>) -> ReferenceOr<Schema> {
-    match s {
-        ReferenceOr::Item(b) => ReferenceOr::Item((**b).clone()),
-        ReferenceOr::Reference { reference } => ReferenceOr::Reference {
-            reference: reference.clone(),
-        },
-    }
-}
-
-fn from_schema(api: &OpenAPI, schema: &Schema, name: Option<&str>, depth: usize) -> Json {
-    if let Some(example) = &schema.schema_data.example {
-        return example.clone();
-    }
-    if let Some(default) = &schema.schema_data.default {
-        return default.clone();
+fn from_schema(schema: &Schema<'_>, name: Option<&str>, depth: usize) -> Json {
+    if let Some(value) = schema.example().or_else(|| schema.default()) {
+        return value.to_json();
     }
     if depth >= MAX_DEPTH {
         return Json::Null;
     }
-    match &schema.schema_kind {
-        SchemaKind::Type(Type::Object(obj)) => {
-            let mut out = Map::new();
-            for (key, prop) in &obj.properties {
-                out.insert(
-                    key.clone(),
-                    from_schema_ref(api, &boxed_ref(prop), Some(key), depth + 1),
-                );
+    let all_of: Vec<Schema<'_>> = schema.parts("allOf").collect();
+    if !all_of.is_empty() {
+        let mut out = Map::new();
+        for part in &all_of {
+            if let Json::Object(m) = from_schema(part, name, depth + 1) {
+                out.extend(m);
             }
-            Json::Object(out)
         }
-        SchemaKind::Type(Type::Array(arr)) => match &arr.items {
-            Some(items) => Json::Array(vec![from_schema_ref(
-                api,
-                &boxed_ref(items),
-                name,
-                depth + 1,
-            )]),
+        return Json::Object(out);
+    }
+    let choice = schema
+        .parts("oneOf")
+        .next()
+        .or_else(|| schema.parts("anyOf").next());
+    if let Some(first) = choice {
+        return from_schema(&first, name, depth + 1);
+    }
+    match schema.main_type() {
+        Some("object") => Json::Object(
+            schema
+                .properties()
+                .map(|(key, prop)| (key.to_owned(), from_schema(&prop, Some(key), depth + 1)))
+                .collect(),
+        ),
+        Some("array") => match schema.items() {
+            Some(items) => Json::Array(vec![from_schema(&items, name, depth + 1)]),
             None => json!([]),
         },
-        SchemaKind::Type(Type::String(s)) => {
-            if let Some(Some(first)) = s.enumeration.first() {
-                return Json::String(first.clone());
+        Some("string") => match schema.first_allowed().and_then(Node::as_str) {
+            Some(first) => Json::String(first.to_owned()),
+            None => {
+                let format = schema.format().unwrap_or("").to_ascii_lowercase();
+                Json::String(string_sample(name, &format))
             }
-            let format = match &s.format {
-                openapiv3::VariantOrUnknownOrEmpty::Item(f) => format!("{f:?}"),
-                openapiv3::VariantOrUnknownOrEmpty::Unknown(f) => f.clone(),
-                openapiv3::VariantOrUnknownOrEmpty::Empty => String::new(),
-            };
-            Json::String(string_sample(name, &format.to_ascii_lowercase()))
-        }
-        SchemaKind::Type(Type::Integer(_)) => json!(1),
-        SchemaKind::Type(Type::Number(_)) => json!(1.0),
-        SchemaKind::Type(Type::Boolean(_)) => json!(true),
-        SchemaKind::AllOf { all_of } => {
-            let mut out = Map::new();
-            for part in all_of {
-                if let Json::Object(m) = from_schema_ref(api, part, name, depth + 1) {
-                    out.extend(m);
-                }
-            }
-            Json::Object(out)
-        }
-        SchemaKind::OneOf { one_of: list } | SchemaKind::AnyOf { any_of: list } => list
-            .first()
-            .map_or(Json::Null, |s| from_schema_ref(api, s, name, depth + 1)),
-        _ => Json::Null,
+        },
+        Some("integer") => json!(1),
+        Some("number") => json!(1.0),
+        Some("boolean") => json!(true),
+        _ => schema.first_allowed().map_or(Json::Null, Node::to_json),
     }
 }
 

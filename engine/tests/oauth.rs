@@ -18,7 +18,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn settings(server: &MockServer) -> OAuthSettings {
     let engine = common::engine("generic.yaml");
-    let mut settings = OAuthSettings::from_openapi(engine.plan().openapi()).unwrap();
+    let mut settings = engine.plan().oauth().expect("an OAuth2 scheme").clone();
     assert_eq!(settings.token_url, "https://auth.example.com/token");
     settings.token_url = format!("{}/token", server.uri());
     settings

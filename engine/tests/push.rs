@@ -422,3 +422,53 @@ async fn each_engine_copy_and_server_variable_reaches_its_own_url() {
     }
     // Each mock's `expect` is checked when its server drops.
 }
+
+/// The QuickBooks definition written as OpenAPI 3.1: `type` lists instead of `nullable`,
+/// `examples` arrays.
+fn quickbooks_31() -> String {
+    let text = std::fs::read_to_string(common::fixture("quickbooks-online.yaml"))
+        .expect("the fixture reads");
+    let text = text
+        .replacen("openapi: 3.0.3", "openapi: 3.1.0", 1)
+        .replace(
+            "{type: string, maxLength: 500, nullable: true}",
+            "{type: [string, 'null'], maxLength: 500}",
+        )
+        .replacen(
+            "        DisplayName:\n          type: string\n          maxLength: 500\n",
+            "        DisplayName:\n          type: [string, 'null']\n          maxLength: 20\n          examples: [Acme]\n",
+            1,
+        );
+    assert!(text.contains("maxLength: 20\n          examples"), "the fixture changed");
+    text
+}
+
+#[tokio::test]
+async fn an_openapi_31_definition_pushes_and_checks_its_bodies() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v3/company/4620816365/customer"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"Customer": {"Id": "68", "SyncToken": "0"}})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let engine = common::connect(common::load("qbo-31.yaml", quickbooks_31()), &server.uri());
+    let state = RecordState::new().with_server_variable("realmId", "4620816365");
+    let outcome = engine.push("Account", &common::account(), &state).await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(outcome.external_id(), Some("68"));
+
+    // A name longer than the 3.1 schema's `maxLength` is refused before anything is sent.
+    let long = common::account()
+        .to_json_compact()
+        .replace("Acme Ltd", "A name longer than twenty characters");
+    let long = common::json(&long);
+    let outcome = engine.push("Account", &long, &state).await;
+    assert_eq!(outcome.status, PushStatus::Failed, "{outcome:#?}");
+    let error = outcome.error.as_ref().expect("an error");
+    assert!(error.message.contains("DisplayName"), "{}", error.message);
+    assert_eq!(server.received_requests().await.map_or(0, |r| r.len()), 1);
+}

@@ -187,8 +187,7 @@ fn plain_http_oauth_urls_are_refused_unless_loopback() {
         generic_with(|t| t.replacen("tokenUrl: https://", "tokenUrl: http://", 1)),
     ))
     .expect("loads");
-    let api = definition.openapi.as_ref().expect("OpenAPI");
-    let error = OAuthSettings::from_openapi(api).expect_err("refused");
+    let error = OAuthSettings::from_openapi(&definition.openapi()).expect_err("refused");
     assert!(
         error
             .message
@@ -198,7 +197,7 @@ fn plain_http_oauth_urls_are_refused_unless_loopback() {
         error.message
     );
     let engine = common::engine("generic.yaml");
-    let secure = OAuthSettings::from_openapi(engine.plan().openapi()).expect("https is fine");
+    let secure = engine.plan().oauth().expect("https is fine").clone();
     let credentials = ClientCredentials {
         id: "client".into(),
         secret: None,

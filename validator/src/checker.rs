@@ -106,8 +106,8 @@ fn misspelt_sync_key(root: &syncdef_definitions::Node) -> Option<&syncdef_defini
 }
 
 /// OpenAPI structure errors that a dedicated rule reports better (same root cause, one
-/// finding): an incomplete OAuth2 flow fails `openapiv3`'s parse too, but SD702 names every
-/// missing field at the flow.
+/// finding): an incomplete OAuth2 flow breaks the structure of its security scheme too, but
+/// SD702 names every missing field at the flow.
 fn reported_by_a_rule(def: &Definition, problem: &LoadProblem) -> bool {
     if problem.kind != ProblemKind::OpenApi {
         return false;
@@ -115,7 +115,7 @@ fn reported_by_a_rule(def: &Definition, problem: &LoadProblem) -> bool {
     let Some(rest) = problem.pointer.strip_prefix("/components/securitySchemes/") else {
         return false;
     };
-    // `openapiv3` reports the error at the scheme (an untagged enum), or below it.
+    // The structure check reports at the scheme or below it.
     let name = rest.split('/').next().unwrap_or(rest);
     let flow_pointer = format!("/components/securitySchemes/{name}/flows/authorizationCode");
     def.root.pointer(&flow_pointer).is_some_and(|flow| {

@@ -81,12 +81,7 @@ fn run_login(args: &LoginArgs) -> Result<ExitCode, Failure> {
     let name = display_name(&args.definition);
     let definition = Definition::load_path(&args.definition)
         .map_err(|e| Failure::usage(format!("{name}: {}", e.message)))?;
-    let api = definition.openapi.as_ref().ok_or_else(|| {
-        Failure::findings(format!(
-            "{name}: the OpenAPI part is invalid; run `syncdef lint {name}`"
-        ))
-    })?;
-    let settings = OAuthSettings::from_openapi(api)
+    let settings = OAuthSettings::from_openapi(&definition.openapi())
         .map_err(|e| Failure::findings(format!("{name}: {}", e.message)))?;
     let credentials = client_credentials(args.client_file.as_deref())?;
     let options = LoginOptions {

@@ -5,9 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use syncdef_engine::Engine;
-use syncdef_engine::auth::{
-    ClientCredentials, FileTokenStore, OAuth2Provider, OAuthSettings, TokenProvider,
-};
+use syncdef_engine::auth::{ClientCredentials, FileTokenStore, OAuth2Provider, TokenProvider};
 
 use crate::failure::Failure;
 
@@ -28,8 +26,11 @@ pub fn stored_tokens(
     token_store: &Path,
     client_file: Option<&Path>,
 ) -> Result<Arc<dyn TokenProvider>, Failure> {
-    let settings = OAuthSettings::from_openapi(engine.plan().openapi())
-        .map_err(|e| Failure::usage(e.message))?;
+    let settings = engine
+        .plan()
+        .oauth()
+        .map_err(|e| Failure::usage(e.message.clone()))?
+        .clone();
     let store = Arc::new(FileTokenStore::new(token_store));
     let provider = OAuth2Provider::new(settings, client_credentials(client_file)?, store)
         .map_err(|e| Failure::usage(e.message))?;

@@ -2,11 +2,14 @@
 
 use std::path::Path;
 
-use openapiv3::{OpenAPI, ReferenceOr, SecurityScheme};
+use syncdef_definitions::openapi::OpenApi;
 
 use syncdef_validator::rules::insecure_url::is_insecure_http;
 
 use super::{AuthError, Secret};
+
+/// The OAuth2 flow a person logs in with (the only one the engine drives).
+const AUTHORIZATION_CODE: &str = "authorizationCode";
 
 /// The authorization-code flow of the definition's OAuth2 security scheme.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,46 +31,45 @@ impl OAuthSettings {
     ///
     /// # Errors
     /// When the definition has none.
-    pub fn from_openapi(api: &OpenAPI) -> Result<OAuthSettings, AuthError> {
-        let schemes = api.components.as_ref().map(|c| &c.security_schemes);
-        for requirement in api.security.iter().flatten() {
-            for (name, required) in requirement {
-                let Some(ReferenceOr::Item(SecurityScheme::OAuth2 { flows, .. })) =
-                    schemes.and_then(|s| s.get(name))
-                else {
-                    continue;
-                };
-                let Some(flow) = &flows.authorization_code else {
-                    continue;
-                };
-                let scopes = if required.is_empty() {
-                    flow.scopes.keys().cloned().collect()
-                } else {
-                    required.clone()
-                };
-                let settings = OAuthSettings {
-                    scheme: name.clone(),
-                    authorization_url: flow.authorization_url.clone(),
-                    token_url: flow.token_url.clone(),
-                    refresh_url: flow.refresh_url.clone(),
-                    scopes,
-                };
-                settings.check_secure()?;
-                return Ok(settings);
-            }
+    pub fn from_openapi(api: &OpenApi<'_>) -> Result<OAuthSettings, AuthError> {
+        for requirement in api.security().flatten() {
+            let Some(scheme) = api.security_scheme(requirement.scheme) else {
+                continue;
+            };
+            let Some(flow) = scheme.oauth_flow(AUTHORIZATION_CODE) else {
+                continue;
+            };
+            let (Some(authorization_url), Some(token_url)) =
+                (flow.authorization_url, flow.token_url)
+            else {
+                return Err(AuthError::new(format!(
+                    "the authorizationCode flow of the OAuth2 scheme `{}` needs both `authorizationUrl` and `tokenUrl`",
+                    scheme.name
+                )));
+            };
+            let scopes = if requirement.scopes.is_empty() {
+                flow.scopes
+            } else {
+                requirement.scopes
+            };
+            let settings = OAuthSettings {
+                scheme: scheme.name.to_owned(),
+                authorization_url: authorization_url.to_owned(),
+                token_url: token_url.to_owned(),
+                refresh_url: flow.refresh_url.map(str::to_owned),
+                scopes: scopes.into_iter().map(str::to_owned).collect(),
+            };
+            settings.check_secure()?;
+            return Ok(settings);
         }
         // Say what is missing: the scheme, or only its place in `security`.
-        let unlisted = schemes.into_iter().flatten().find_map(|(name, scheme)| {
-            matches!(
-                scheme,
-                ReferenceOr::Item(SecurityScheme::OAuth2 { flows, .. })
-                    if flows.authorization_code.is_some()
-            )
-            .then_some(name)
-        });
+        let unlisted = api
+            .security_schemes()
+            .find(|s| s.oauth_flow(AUTHORIZATION_CODE).is_some());
         Err(AuthError::new(match unlisted {
-            Some(name) => format!(
-                "the OAuth2 scheme `{name}` has an authorizationCode flow, but the top-level `security` does not list it; add `security: [{{{name}: []}}]` (with the scopes to request in the list)"
+            Some(scheme) => format!(
+                "the OAuth2 scheme `{name}` has an authorizationCode flow, but the top-level `security` does not list it; add `security: [{{{name}: []}}]` (with the scopes to request in the list)",
+                name = scheme.name
             ),
             None => "the definition has no OAuth2 security scheme with an authorizationCode flow, which OAuth2 login and token refresh need; add one under `components.securitySchemes` (`type: oauth2`, `flows.authorizationCode` with `authorizationUrl`, `tokenUrl` and `scopes`) and list it in the top-level `security` (a system secured by a fixed bearer token needs no login)".to_owned(),
         }))

@@ -117,9 +117,8 @@ fn verdicts(def: &Definition, site: &Site) -> Verdicts {
         Resolution::Found { path, .. } => Some(path.template.to_owned()),
         _ => None,
     };
-    let api = def.openapi.as_ref().expect("catalog OpenAPI models");
     let plan = match DefinitionPlan::compile(def, &Limits::default()) {
-        Ok(_) => operation(api, &paths, &site.reference).map(|(t, _, _)| t.to_owned()),
+        Ok(_) => operation(&paths, &site.reference).map(|(t, _)| t.to_owned()),
         Err(problems) => Err(problems.join("; ")),
     };
     Verdicts {
