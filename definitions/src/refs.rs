@@ -47,19 +47,17 @@ pub fn ref_sites(root: &Node) -> Vec<RefSite> {
 /// `None` when the reference is not local, broken or circular.
 #[must_use]
 pub fn resolve<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
-    let mut seen: Vec<String> = Vec::new();
-    let mut current = reference.to_owned();
-    loop {
-        let node = target(root, &current)?;
-        match bare_ref(node) {
-            Some(next) if !seen.contains(&next.to_owned()) => {
-                seen.push(current);
-                current = next.to_owned();
-            }
-            Some(_) => return None,
-            None => return Some(node),
+    let mut node = target(root, reference)?;
+    // Chains are short in real documents: a list beats hashing, and nothing is copied.
+    let mut seen: Vec<&'a str> = Vec::new();
+    while let Some(next) = bare_ref(node) {
+        if seen.contains(&next) {
+            return None;
         }
+        seen.push(next);
+        node = target(root, next)?;
     }
+    Some(node)
 }
 
 /// Checks every reference; returns the broken, circular and external ones.

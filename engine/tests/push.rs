@@ -439,7 +439,10 @@ fn quickbooks_31() -> String {
             "        DisplayName:\n          type: [string, 'null']\n          maxLength: 20\n          examples: [Acme]\n",
             1,
         );
-    assert!(text.contains("maxLength: 20\n          examples"), "the fixture changed");
+    assert!(
+        text.contains("maxLength: 20\n          examples"),
+        "the fixture changed"
+    );
     text
 }
 

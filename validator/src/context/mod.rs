@@ -13,7 +13,7 @@ use syncdef_definitions::model::{
 use syncdef_definitions::operation_ref::{OperationRef, OperationRefError};
 use syncdef_definitions::path_match::PathIndex;
 pub(crate) use syncdef_definitions::path_match::{PathEntry, Resolution};
-use syncdef_definitions::{Definition, Node, SourceFile, Span};
+use syncdef_definitions::{Definition, SourceFile, Span};
 
 pub(crate) use openapi::{HolderKind, OpenApiObjects};
 pub(crate) use templates::Template;
@@ -74,7 +74,7 @@ impl<'a> Context<'a> {
         Context {
             doc,
             paths: PathIndex::new(&doc.root),
-            server_variables: server_variables(&doc.root),
+            server_variables: doc.server_variables(),
             entries,
             records: crate::typecheck::Records::of(&doc.root),
             schemas: crate::typecheck::openapi::SchemaCache::default(),
@@ -223,26 +223,6 @@ fn collect_common<'a>(
             });
         }
     }
-}
-
-fn server_variables(root: &Node) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    for server in root
-        .get("servers")
-        .and_then(Node::as_array)
-        .unwrap_or_default()
-    {
-        for member in server
-            .get("variables")
-            .and_then(Node::as_object)
-            .unwrap_or_default()
-        {
-            if !names.contains(&&*member.key.name) {
-                names.push(&member.key.name);
-            }
-        }
-    }
-    names
 }
 
 /// Collects diagnostics, applying the configured severity (and dropping disabled rules).

@@ -1,5 +1,6 @@
 //! `UpdateNotSparse`: an update to a target that supports sparse updates is not marked sparse.
 
+use syncdef_definitions::openapi::resolve;
 use syncdef_definitions::{Node, NodeKind};
 
 use crate::codes::Rule;
@@ -98,16 +99,4 @@ fn schema_has(root: &Node, schema: Option<&Node>, depth: u32) -> bool {
         .unwrap_or_default()
         .iter()
         .any(|part| schema_has(root, resolve(root, Some(part)), depth + 1))
-}
-
-/// Follows local `$ref`s (a bounded number of hops: cycles are SD107's finding).
-fn resolve<'n>(root: &'n Node, mut node: Option<&'n Node>) -> Option<&'n Node> {
-    for _ in 0..16 {
-        let target = node?.get("$ref").and_then(Node::as_str);
-        match target {
-            Some(r) if r.starts_with('#') => node = root.pointer(r),
-            _ => return node,
-        }
-    }
-    None
 }

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 use syncdef_definitions::Node;
+use syncdef_definitions::openapi::{self, OpenApi};
 use syncdef_definitions::platform::FieldSchema;
 
 /// Where the converted root schema sits in its document (refs keep their own pointers).
@@ -251,51 +252,24 @@ fn convert_value(v: &Value, direction: Direction, refs: &mut Vec<String>, depth:
 /// The JSON schema of a request body or response `content`: `application/json` first, then
 /// any `+json`/`json` media type.
 pub(crate) fn json_content_schema<'n>(root: &'n Node, holder: &'n Node) -> Option<&'n Node> {
-    let content = resolve(root, Some(holder))?.get("content")?.as_object()?;
-    let pick = content
-        .iter()
-        .find(|m| m.key.name.starts_with("application/json"))
-        .or_else(|| content.iter().find(|m| m.key.name.contains("json")))?;
-    pick.value.get("schema")
+    openapi::json_content(root, holder)?.schema
 }
 
-/// The success (2xx) responses of an operation, most specific first (`200`, `201`, `2XX`).
+/// The success (2xx) responses of an operation, in document order.
 pub(crate) fn success_responses<'n>(root: &'n Node, operation: &'n Node) -> Vec<&'n Node> {
-    responses(root, operation, |code| code.starts_with('2'))
+    OpenApi::new(root).operation(operation).success_responses()
 }
 
 /// Every declared response (success, error and `default`): response templates are applied
 /// to whatever the system answers.
 pub(crate) fn all_responses<'n>(root: &'n Node, operation: &'n Node) -> Vec<&'n Node> {
-    responses(root, operation, |_| true)
+    let operation = OpenApi::new(root).operation(operation);
+    operation.responses().map(|(_, r)| r).collect()
 }
 
-fn responses<'n>(
-    root: &'n Node,
-    operation: &'n Node,
-    keep: impl Fn(&str) -> bool,
-) -> Vec<&'n Node> {
-    operation
-        .get("responses")
-        .and_then(Node::as_object)
-        .into_iter()
-        .flatten()
-        .filter(|m| keep(&m.key.name))
-        .filter_map(|m| resolve(root, Some(&m.value)))
-        .collect()
-}
-
-/// Follows local `$ref`s (bounded; cycles are SD107's finding).
-pub(crate) fn resolve<'n>(root: &'n Node, mut node: Option<&'n Node>) -> Option<&'n Node> {
-    for _ in 0..16 {
-        match node?.get("$ref").and_then(Node::as_str) {
-            Some(r) if r.starts_with('#') => node = root.pointer(&r[1..]),
-            Some(_) => return None,
-            None => return node,
-        }
-    }
-    None
-}
+/// Follows local `$ref`s (`None` for a broken, external or circular one: SD106 to SD108 report
+/// those).
+pub(crate) use syncdef_definitions::openapi::resolve;
 
 #[cfg(test)]
 mod tests {
