@@ -21,7 +21,6 @@ mod guard;
 mod text;
 use crate::typecheck::openapi::{Direction, convert_document, json_content_schema};
 use crate::typecheck::shape::producer;
-pub(crate) use guard::ScalarRule;
 pub use guard::{BodyGuard, BodyWatch};
 use text::{Indexed, TextJson};
 

@@ -5,6 +5,7 @@ use syncdef_definitions::Node;
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
+use crate::typecheck::fits::{self, Verdict};
 use crate::typecheck::openapi::{Direction, resolve};
 
 declare_rule! {
@@ -95,62 +96,19 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     }
 }
 
-/// Keywords of a property-level schema that the scalar check reads or ignores: most examples
-/// sit on such a schema (`{type: string, format: date-time, example: ...}`).
-const SCALAR_KEYS: &[&str] = &[
-    "type",
-    "format",
-    "enum",
-    "const",
-    "maxLength",
-    "minLength",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "nullable",
-    "description",
-    "title",
-    "example",
-    "examples",
-    "default",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-    "externalDocs",
-    "xml",
-];
-
-/// Whether `json` is proven to fit the scalar schema `schema` by a few comparisons, without
-/// converting the schema's `$ref` closure or compiling a validator (which, per example, cost a
-/// second and 300 MB on GitHub's description).
-fn fits_scalar(schema: &Node, json: &serde_json::Value) -> bool {
-    let Some(members) = schema.as_object() else {
-        return false;
-    };
-    let scalar = members
-        .iter()
-        .all(|m| SCALAR_KEYS.contains(&&*m.key.name) || m.key.name.starts_with("x-"));
-    if !scalar {
-        return false;
-    }
-    let converted = crate::typecheck::openapi::convert(schema, Direction::Request, &mut Vec::new());
-    converted
-        .as_object()
-        .and_then(crate::request_schema::ScalarRule::of)
-        .is_some_and(|rule| rule.admits(&json.to_string()))
-}
-
 /// Reports the first way `value` breaks `schema` (as a request and as a response).
 fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &str, what: &str) {
     let root = &ctx.doc.root;
     // Examples of one component (`schema: {$ref: ...}` in every media type that returns it)
     // share one converted and compiled schema: the cache is keyed by the node resolved to.
     let schema = crate::typecheck::openapi::resolve(root, Some(schema)).unwrap_or(schema);
-    let json = value.to_json();
-    if fits_scalar(schema, &json) {
+    // Most examples are decided by walking the schema in place; only the rest are checked by
+    // the converted and compiled schema.
+    let decided = |direction| fits::verdict(root, schema, value, direction) == Verdict::Fits;
+    if decided(Direction::Request) || decided(Direction::Response) {
         return;
     }
+    let json = value.to_json();
     let fits = |direction| {
         let converted = ctx.schemas.get(root, schema, direction);
         // A schema that does not compile is SD125's or SD106's finding.
