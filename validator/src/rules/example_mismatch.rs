@@ -104,8 +104,19 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
     let schema = crate::typecheck::openapi::resolve(root, Some(schema)).unwrap_or(schema);
     // Most examples are decided by walking the schema in place; only the rest are checked by
     // the converted and compiled schema.
-    let decided = |direction| fits::verdict(root, schema, value, direction) == Verdict::Fits;
-    if decided(Direction::Request) || decided(Direction::Response) {
+    let request = fits::verdict(root, schema, value, Direction::Request);
+    if request == Verdict::Fits {
+        return;
+    }
+    let response = fits::verdict(root, schema, value, Direction::Response);
+    if response == Verdict::Fits {
+        return;
+    }
+    if request == Verdict::Breaks
+        && response == Verdict::Breaks
+        && let Some(found) = fits::mismatch(root, schema, value, Direction::Request)
+    {
+        report(sink, &found.pointer, found.node, &found.reason, at, what);
         return;
     }
     let json = value.to_json();
@@ -130,6 +141,12 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
     };
     let inner = error.instance_path().as_str().to_owned();
     let node = value.pointer(&inner).unwrap_or(value);
+    let reason = crate::request_schema::describe(error.kind(), error.instance());
+    report(sink, &inner, node, &reason, at, what);
+}
+
+/// Reports `value` (the part `node` at `inner` of it) breaking its schema for `reason`.
+fn report(sink: &mut Sink, inner: &str, node: &Node, reason: &str, at: &str, what: &str) {
     let place = if inner.is_empty() {
         String::new()
     } else {
@@ -139,10 +156,7 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
         .diagnostic(
             Rule::ExampleMismatch,
             node.span,
-            format!(
-                "this `{what}` value does not fit its schema{place}: {}",
-                crate::request_schema::describe(error.kind(), error.instance())
-            ),
+            format!("this `{what}` value does not fit its schema{place}: {reason}"),
         )
         .with_pointer(format!("{at}{inner}"))
         .with_help("fix the value, or the schema if the value is what the system really sends");

@@ -9,6 +9,8 @@
 //! exactly, a chain too deep) is [`Verdict::Unknown`], and the caller compiles. A property
 //! test holds the two to the same answers.
 
+mod reason;
+
 use std::cell::{Cell, RefCell};
 
 use syncdef_definitions::{Member, Node, NodeKind, NumberValue};
@@ -57,13 +59,73 @@ const ANNOTATIONS: &[&str] = &[
 /// Whether `value` fits `schema` (an OpenAPI schema of document `root`) on the `direction`
 /// side of an exchange.
 pub(crate) fn verdict(root: &Node, schema: &Node, value: &Node, direction: Direction) -> Verdict {
-    let walk = Walk {
-        root,
-        direction,
-        steps: Cell::new(0),
-        open: RefCell::new(Vec::new()),
+    Walk::new(root, direction, false).fits(schema, value, 0)
+}
+
+/// How a value breaks its schema: the part at fault and the rule it breaks.
+pub(crate) struct Mismatch<'v> {
+    /// The node of the value at fault.
+    pub node: &'v Node,
+    /// Its JSON pointer inside the value (`""` for the value itself).
+    pub pointer: String,
+    /// The rule broken, worded as [`crate::request_schema::describe`] words a compiled
+    /// validator's error.
+    pub reason: String,
+}
+
+/// The first way `value` breaks `schema`, when the walk decides that it does.
+pub(crate) fn mismatch<'v>(
+    root: &Node,
+    schema: &Node,
+    value: &'v Node,
+    direction: Direction,
+) -> Option<Mismatch<'v>> {
+    let walk = Walk::new(root, direction, true);
+    if walk.fits(schema, value, 0) != Breaks {
+        return None;
+    }
+    let (at, reason) = walk.cause.into_inner()?;
+    // The cause was recorded by address; find that node in the value to lend it out.
+    let mut pointer = String::new();
+    let node = find_node(value, at, &mut pointer)?;
+    Some(Mismatch {
+        node,
+        pointer,
+        reason,
+    })
+}
+
+fn find_node<'v>(value: &'v Node, at: *const Node, pointer: &mut String) -> Option<&'v Node> {
+    if std::ptr::eq(value, at) {
+        return Some(value);
+    }
+    let len = pointer.len();
+    let children: Vec<(String, &Node)> = match &value.kind {
+        NodeKind::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i.to_string(), n))
+            .collect(),
+        NodeKind::Object(members) => members
+            .iter()
+            .map(|m| {
+                (
+                    syncdef_definitions::pointer::escape(&m.key.name).into_owned(),
+                    &m.value,
+                )
+            })
+            .collect(),
+        _ => return None,
     };
-    walk.fits(schema, value, 0)
+    for (token, child) in children {
+        pointer.push('/');
+        pointer.push_str(&token);
+        if let Some(found) = find_node(child, at, pointer) {
+            return Some(found);
+        }
+        pointer.truncate(len);
+    }
+    None
 }
 
 struct Walk<'n> {
@@ -73,9 +135,41 @@ struct Walk<'n> {
     /// The schema-and-value pairs being decided: meeting one again is a cycle that consumes
     /// no value (`A: {allOf: [$ref: A]}`), which only the compiled validator can judge.
     open: RefCell<Vec<(*const Node, *const Node)>>,
+    /// Whether to record why a value breaks (only when a mismatch is reported: the wording
+    /// costs allocations the plain verdict does without).
+    explain: bool,
+    /// The first cause recorded: the value node at fault and the rule it breaks.
+    cause: RefCell<Option<(*const Node, String)>>,
 }
 
-impl Walk<'_> {
+impl<'n> Walk<'n> {
+    fn new(root: &'n Node, direction: Direction, explain: bool) -> Self {
+        Walk {
+            root,
+            direction,
+            steps: Cell::new(0),
+            open: RefCell::new(Vec::new()),
+            explain,
+            cause: RefCell::new(None),
+        }
+    }
+
+    /// Records `reason` at `value` unless a cause was recorded already.
+    fn blame(&self, value: &Node, reason: impl FnOnce() -> String) {
+        if self.explain && self.cause.borrow().is_none() {
+            *self.cause.borrow_mut() = Some((std::ptr::from_ref(value), reason()));
+        }
+    }
+
+    /// Runs `judge` with what it records discarded: the alternatives of `anyOf`, `oneOf` and
+    /// `not` are expected to break; only the combinator's own verdict is a cause.
+    fn tentatively(&self, judge: impl FnOnce() -> Verdict) -> Verdict {
+        let saved = self.cause.borrow_mut().take();
+        let verdict = judge();
+        *self.cause.borrow_mut() = saved;
+        verdict
+    }
+
     fn fits(&self, schema: &Node, value: &Node, depth: u32) -> Verdict {
         self.steps.set(self.steps.get() + 1);
         if depth > MAX_DEPTH || self.steps.get() > MAX_STEPS {
@@ -95,7 +189,10 @@ impl Walk<'_> {
         let members = match &schema.kind {
             NodeKind::Object(members) => members,
             NodeKind::Bool(true) => return Fits,
-            NodeKind::Bool(false) => return Breaks,
+            NodeKind::Bool(false) => {
+                self.blame(value, || "false, no value is allowed here".to_owned());
+                return Breaks;
+            }
             _ => return Unknown,
         };
         if let Some(reference) = schema.get("$ref") {
@@ -134,22 +231,22 @@ impl Walk<'_> {
         if name.starts_with("x-") || ANNOTATIONS.contains(&name) {
             return Fits;
         }
-        match name {
-            "type" => type_fits(arg, value, nullable),
-            "enum" => enum_fits(arg, value, nullable),
-            "const" => equal(arg, value),
-            "properties" => self.properties_fit(arg, value, depth),
-            "required" => self.required_fits(schema, arg, value),
-            "additionalProperties" => self.additional_fit(schema, arg, value, depth),
-            "items" => self.items_fit(arg, value, depth),
-            "allOf" => self.each(arg, value, depth, |vs| vs.iter().copied().fold(Fits, all)),
-            "anyOf" => self.each(arg, value, depth, any),
-            "oneOf" => self.each(arg, value, depth, one),
-            "not" => match self.fits(arg, value, depth + 1) {
+        let verdict = match name {
+            "properties" => return self.properties_fit(arg, value, depth),
+            "additionalProperties" => return self.additional_fit(schema, arg, value, depth),
+            "items" => return self.items_fit(arg, value, depth),
+            "allOf" => return self.all_of(arg, value, depth),
+            "anyOf" => self.tentatively(|| self.each(arg, value, depth, any)),
+            "oneOf" => self.one_of(arg, value, depth),
+            "not" => self.tentatively(|| match self.fits(arg, value, depth + 1) {
                 Fits => Breaks,
                 Breaks => Fits,
                 Unknown => Unknown,
-            },
+            }),
+            "type" => type_fits(arg, value, nullable),
+            "enum" => enum_fits(arg, value, nullable),
+            "const" => equal(arg, value),
+            "required" => self.required_fits(schema, arg, value),
             "minLength" | "maxLength" => length_fits(name, arg, value),
             "minItems" | "maxItems" => count_fits(name, arg, value.as_array().map(<[Node]>::len)),
             "minProperties" | "maxProperties" => {
@@ -159,7 +256,42 @@ impl Walk<'_> {
                 bound_fits(schema, name, arg, value)
             }
             _ => Unknown,
+        };
+        if verdict == Breaks {
+            self.blame(value, || {
+                // 3.0's boolean flag makes `minimum` an exclusive bound.
+                let flagged = |flag| schema.get(flag).and_then(Node::as_bool) == Some(true);
+                let shown = match name {
+                    "minimum" if flagged("exclusiveMinimum") => "exclusiveMinimum",
+                    "maximum" if flagged("exclusiveMaximum") => "exclusiveMaximum",
+                    other => other,
+                };
+                let required = |name: &str| self.required_fits_name(schema, name, value);
+                reason::of(shown, arg, value, nullable, required)
+            });
         }
+        verdict
+    }
+
+    fn one_of(&self, schemas: &Node, value: &Node, depth: u32) -> Verdict {
+        let mut fitting = 0;
+        let verdict = self.tentatively(|| {
+            self.each(schemas, value, depth, |verdicts| {
+                fitting = verdicts.iter().filter(|v| **v == Fits).count();
+                one(verdicts)
+            })
+        });
+        if verdict == Breaks {
+            self.blame(value, || reason::one_of(fitting));
+        }
+        verdict
+    }
+
+    fn all_of(&self, schemas: &Node, value: &Node, depth: u32) -> Verdict {
+        // The first alternative that breaks records its own cause.
+        self.each(schemas, value, depth, |vs| {
+            vs.iter().copied().fold(Fits, all)
+        })
     }
 
     fn properties_fit(&self, properties: &Node, value: &Node, depth: u32) -> Verdict {
@@ -183,35 +315,41 @@ impl Walk<'_> {
     }
 
     fn required_fits(&self, schema: &Node, required: &Node, value: &Node) -> Verdict {
-        let Some(members) = value.as_object() else {
+        if value.as_object().is_none() {
             return Fits;
-        };
+        }
         let Some(names) = required.as_array() else {
             return Unknown;
         };
-        let skipped = match self.direction {
-            Direction::Request => "readOnly",
-            Direction::Response => "writeOnly",
-        };
-        let properties = schema.get("properties").and_then(Node::as_object);
         if has_duplicates(names) {
             // Names must be unique; validators differ on a list that repeats one.
             return Unknown;
         }
-        for name in names {
-            let Some(name) = name.as_str() else {
-                return Unknown;
-            };
-            let flagged = properties
-                .and_then(|p| find(p, name))
-                .and_then(|p| p.get(skipped))
-                .and_then(Node::as_bool)
-                == Some(true);
-            if !flagged && find(members, name).is_none() {
-                return Breaks;
-            }
+        if names.iter().any(|n| n.as_str().is_none()) {
+            return Unknown;
         }
-        Fits
+        let missing = names
+            .iter()
+            .filter_map(Node::as_str)
+            .any(|name| !self.required_fits_name(schema, name, value));
+        decided(!missing)
+    }
+
+    /// Whether the object `value` has the required member `name`, or need not have it on this
+    /// side of the exchange (`readOnly` in requests, `writeOnly` in responses).
+    fn required_fits_name(&self, schema: &Node, name: &str, value: &Node) -> bool {
+        let skipped = match self.direction {
+            Direction::Request => "readOnly",
+            Direction::Response => "writeOnly",
+        };
+        let flagged = schema
+            .get("properties")
+            .and_then(Node::as_object)
+            .and_then(|p| find(p, name))
+            .and_then(|p| p.get(skipped))
+            .and_then(Node::as_bool)
+            == Some(true);
+        flagged || value.as_object().is_some_and(|m| find(m, name).is_some())
     }
 
     fn additional_fit(
@@ -228,11 +366,21 @@ impl Walk<'_> {
             return Unknown;
         }
         let declared = schema.get("properties").and_then(Node::as_object);
-        let mut result = Fits;
-        for member in members {
-            if declared.is_some_and(|d| find(d, &member.key.name).is_some()) {
-                continue;
+        let undeclared = || {
+            members
+                .iter()
+                .filter(move |m| declared.is_none_or(|d| find(d, &m.key.name).is_none()))
+        };
+        if additional.as_bool() == Some(false) {
+            let names: Vec<&str> = undeclared().map(|m| &*m.key.name).collect();
+            if names.is_empty() {
+                return Fits;
             }
+            self.blame(value, || reason::additional(&names));
+            return Breaks;
+        }
+        let mut result = Fits;
+        for member in undeclared() {
             result = all(result, self.fits(additional, &member.value, depth + 1));
             if result == Breaks {
                 return Breaks;
@@ -264,7 +412,7 @@ impl Walk<'_> {
         schemas: &Node,
         value: &Node,
         depth: u32,
-        combine: fn(&[Verdict]) -> Verdict,
+        mut combine: impl FnMut(&[Verdict]) -> Verdict,
     ) -> Verdict {
         let Some(schemas) = schemas.as_array() else {
             return Unknown;

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use syncdef_definitions::{LoadOptions, Node, SourceFile};
 
-use super::{Verdict, verdict};
+use super::{Verdict, mismatch, verdict};
 use crate::typecheck::openapi::{Direction, convert_document};
 
 fn load(value: &Value) -> Node {
@@ -143,6 +143,16 @@ fn check(s: &Value, t: &Value, value: &Value) -> Result<(), TestCaseError> {
         let answer = verdict(&root, schema, &value_node, direction);
         if answer == Verdict::Unknown {
             continue;
+        }
+        if answer == Verdict::Breaks {
+            // Every decided break has a cause, at a part of the value its pointer addresses.
+            let found = mismatch(&root, schema, &value_node, direction);
+            let found =
+                found.ok_or_else(|| TestCaseError::fail(format!("no cause for {value}")))?;
+            prop_assert!(std::ptr::eq(
+                value_node.pointer(&found.pointer).unwrap_or(&value_node),
+                found.node
+            ));
         }
         let doc = convert_document(&root, schema, direction);
         let Ok(validator) = jsonschema::options()
