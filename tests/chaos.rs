@@ -18,6 +18,8 @@
 //! `CHAOS_SEED=n` replays one seed.
 
 mod common;
+// The loopback fakes live with the worker's own tests, which use them too.
+#[path = "../worker/tests/sync_support/mod.rs"]
 mod sync_support;
 
 use std::collections::{HashMap, HashSet};

@@ -336,3 +336,32 @@ fn a_refused_definition_is_reported_as_json_on_stdout_with_format_json() {
         serde_json::from_str(&run.stdout).expect("the refusal is one JSON document on stdout");
     assert_eq!(report["diagnostics"][0]["code"], "SD112", "{report:#}");
 }
+
+/// A record already wrapped in its module's root (a line of catalog/records/accounts.jsonl,
+/// made for `syncdef transform`) would be wrapped again and read as nulls: refused, with the fix.
+#[test]
+fn a_record_wrapped_in_its_module_root_is_refused_with_the_fix() {
+    let wrapped = std::fs::read_to_string(common::root().join("catalog/records/accounts.jsonl"))
+        .expect("records");
+    let first = wrapped.lines().next().expect("a record");
+    let run = common::syncdef_with_stdin(
+        &[
+            "dry-run",
+            "catalog/quickbooks-online/definition.yaml",
+            "--entry",
+            "Account",
+            "--record",
+            "-",
+        ],
+        first,
+    );
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("<stdin>")
+            && run.stderr.contains("`account`")
+            && run.stderr.contains(r#"{"account": {...}}"#)
+            && run.stderr.contains("catalog/records/*.json"),
+        "{}",
+        run.stderr
+    );
+}

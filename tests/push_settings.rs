@@ -3,6 +3,8 @@
 //! `x-syncdef`, and the command-line flags over both, against an external system answering 503.
 
 mod common;
+// The loopback fakes live with the worker's own tests, which use them too.
+#[path = "../worker/tests/sync_support/mod.rs"]
 mod sync_support;
 
 use std::path::{Path, PathBuf};

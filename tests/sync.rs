@@ -2,6 +2,8 @@
 //! loopback.
 
 mod common;
+// The loopback fakes live with the worker's own tests, which use them too.
+#[path = "../worker/tests/sync_support/mod.rs"]
 mod sync_support;
 
 use std::path::Path;

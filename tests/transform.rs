@@ -246,3 +246,60 @@ fn the_documented_examples_run_on_the_shipped_files() {
         one.stdout
     );
 }
+
+/// A bare platform record (as catalog/records ships them) under a template that reads
+/// `$.account`: every value would be null. The command says so and how to wrap it instead.
+#[test]
+fn a_record_without_its_module_root_is_refused_with_the_fix() {
+    let template = "catalog/templates/quickbooks-customer.json";
+    let bare = "catalog/records/account-acme-eur.json";
+    let out = syncdef(&["transform", "--template", template, "--input", bare]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+    assert!(
+        out.stderr.contains(bare)
+            && out.stderr.contains("`$.account`")
+            && out.stderr.contains(r#"{"account": "#),
+        "{}",
+        out.stderr
+    );
+}
+
+/// In JSON Lines, the bare line is reported with its number and the wrapped ones go on.
+#[test]
+fn a_json_line_without_its_module_root_is_reported_at_its_line() {
+    let template = "catalog/templates/quickbooks-customer.json";
+    let wrapped = std::fs::read_to_string(common::root().join("catalog/records/accounts.jsonl"))
+        .expect("records");
+    let first = wrapped.lines().next().expect("a record");
+    let bare: serde_json::Value = serde_json::from_str(first).expect("JSON");
+    let input = format!("{first}\n{}\n", bare["account"]);
+    let out = common::syncdef_with_stdin(
+        &["transform", "--template", template, "--input-lines", "-"],
+        &input,
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("<stdin>:2: ") && out.stderr.contains(r#"{"account": "#),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A template that reads no module root (`$.name`) takes any input as it is.
+#[test]
+fn a_template_of_no_module_takes_its_input_as_it_is() {
+    let out = common::syncdef_with_stdin(
+        &[
+            "transform",
+            "--template",
+            "-",
+            "--input",
+            "catalog/records/account-acme-eur.json",
+        ],
+        r##"{"DisplayName": "#valueof($.name)"}"##,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Acme Trading Ltd"), "{}", out.stdout);
+}

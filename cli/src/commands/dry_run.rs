@@ -105,15 +105,27 @@ impl RecordArgs {
         })
     }
 
-    /// The record file, as JSON.
-    pub fn record(&self) -> Result<Value, Failure> {
+    /// The record file, as JSON. A record wrapped in the entry's module root
+    /// (`{"account": {...}}`, the shape `syncdef transform` takes) is refused: the engine
+    /// wraps the record itself, so every field would read as null.
+    pub fn record(&self, engine: &Engine) -> Result<Value, Failure> {
         let bytes = read_input(&self.record, "record")?;
-        Value::from_json_slice(&bytes).map_err(|e| {
-            Failure::usage(format!(
-                "the record {} is not JSON: {e}",
-                display_name(&self.record)
-            ))
-        })
+        let name = display_name(&self.record);
+        let record = Value::from_json_slice(&bytes)
+            .map_err(|e| Failure::usage(format!("the record {name} is not JSON: {e}")))?;
+        let root = engine.plan().entry(&self.entry).map(|e| e.root.as_str());
+        let wrapped = match (root, record.as_object()) {
+            (Some(root), Some(object)) => {
+                object.len() == 1 && object.get(root).is_some_and(|v| v.as_object().is_some())
+            }
+            _ => false,
+        };
+        if let (true, Some(root)) = (wrapped, root) {
+            return Err(Failure::usage(format!(
+                "{name}: the record is wrapped as {{\"{root}\": {{...}}}}, the shape `syncdef transform` takes; dry-run and push place the record under `{root}` themselves, so give the record alone: the object inside `{root}`, as the platform API returns it (as catalog/records/*.json ship it)"
+            )));
+        }
+        Ok(record)
     }
 
     /// The record state from the flags.
@@ -182,7 +194,7 @@ fn transport(responses: Option<&Path>) -> Result<RecordingTransport, Failure> {
 
 pub fn run(args: &DryRunArgs) -> Result<ExitCode, Failure> {
     let engine = args.record.engine()?;
-    let record = args.record.record()?;
+    let record = args.record.record(&engine)?;
     let transport = transport(args.responses.as_deref())?;
     // A stand-in token shows where the real one goes; it is masked like a real one.
     let engine = engine

@@ -43,7 +43,7 @@ pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
         .record
         .engine()?
         .with_overrides(&args.reliability.overrides());
-    let record = args.record.record()?;
+    let record = args.record.record(&engine)?;
     let tokens: Arc<dyn TokenProvider> = match &args.token_store {
         Some(path) => stored_tokens(&engine, path, args.client_file.as_deref())?,
         None => match std::env::var(ACCESS_TOKEN_VAR) {

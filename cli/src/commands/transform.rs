@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use clap::Args;
 use miette::NamedSource;
 use syncdef_transform::ValueReader;
-use syncdef_transform::{CompileErrors, EvaluationMode, Settings, Template, Value};
+use syncdef_transform::{CompileErrors, EvaluationMode, PathContext, Settings, Template, Value};
+use syncdef_validator::platform;
 
 use super::{display_name, read_input};
 use crate::color::ColorChoice;
@@ -89,13 +90,14 @@ pub fn run(args: &TransformArgs) -> Result<ExitCode, Failure> {
         ..Settings::default()
     };
     let template = compile(&args.template, &settings, args.color.for_stderr())?;
+    let roots = module_roots(&template);
 
     if let Some(path) = &args.input_lines {
         let jobs = args
             .jobs
             .or_else(|| std::thread::available_parallelism().ok())
             .map_or(1, NonZeroUsize::get);
-        return lines::run(&template, path, jobs, args.fail_fast);
+        return lines::run(&template, &roots, path, jobs, args.fail_fast);
     }
     // clap guarantees one of --input and --input-lines.
     let Some(path) = &args.input else {
@@ -108,6 +110,9 @@ pub fn run(args: &TransformArgs) -> Result<ExitCode, Failure> {
             display_name(path)
         ))
     })?;
+    if let Some(problem) = missing_root(&roots, &record) {
+        return Err(Failure::usage(format!("{}: {problem}", display_name(path))));
+    }
     let output = template
         .apply(&record)
         .map_err(|e| Failure::findings(format!("evaluation failed {e}")))?;
@@ -122,6 +127,45 @@ pub fn run(args: &TransformArgs) -> Result<ExitCode, Failure> {
         .write_all(text.as_bytes())
         .map_err(|e| output_error(&e))?;
     Ok(Exit::Success.into())
+}
+
+/// The module record roots (`account` for `$.account`) the template reads from the top of
+/// its input, in the order first read.
+fn module_roots(template: &Template) -> Vec<&'static str> {
+    let mut roots = Vec::new();
+    for path_use in template.paths() {
+        if path_use.context != PathContext::Root {
+            continue;
+        }
+        let first = path_use.path.member_chain().next().map(|(name, _)| name);
+        if let Some(module) = first.and_then(platform::module_by_root)
+            && !roots.contains(&module.root)
+        {
+            roots.push(module.root);
+        }
+    }
+    roots
+}
+
+/// Why the template would read nulls from `record`: it reads module roots and the record has
+/// none of them at its top, which is what a bare platform record (as the platform API returns
+/// it, as `catalog/records/*.json` ship it) looks like. Dry-run, push and sync place the record
+/// under its root themselves; `transform` applies the template to its input as it is, so the
+/// record must come wrapped.
+fn missing_root(roots: &[&str], record: &Value) -> Option<String> {
+    let first = roots.first()?;
+    let object = record.as_object();
+    if roots
+        .iter()
+        .any(|root| object.is_some_and(|o| o.get(root).is_some()))
+    {
+        return None;
+    }
+    let read: Vec<String> = roots.iter().map(|r| format!("`$.{r}`")).collect();
+    Some(format!(
+        "the template reads {} but the input has no `{first}` at its top, so every value would be null; a platform record goes under its module's root here: wrap it as {{\"{first}\": <the record>}} (dry-run, push and sync wrap it themselves)",
+        read.join(", ")
+    ))
 }
 
 /// Reads and compiles the template, rendering every compile error with its source snippet.
@@ -211,6 +255,7 @@ mod lines {
 
     pub fn run(
         template: &Template,
+        roots: &[&str],
         path: &Path,
         jobs: usize,
         fail_fast: bool,
@@ -234,7 +279,7 @@ mod lines {
             if batch.lines.is_empty() {
                 break;
             }
-            let results = transform_batch(template, &batch, jobs);
+            let results = transform_batch(template, roots, &batch, jobs);
             for done in results {
                 // With --fail-fast, nothing after the first bad line is printed: a consumer must
                 // be able to trust that every line it got precedes the failure.
@@ -301,16 +346,21 @@ mod lines {
         Ok(batch)
     }
 
-    fn transform_batch(template: &Template, batch: &Batch, jobs: usize) -> Vec<Done> {
+    fn transform_batch(
+        template: &Template,
+        roots: &[&str],
+        batch: &Batch,
+        jobs: usize,
+    ) -> Vec<Done> {
         let per_job = batch.lines.len().div_ceil(jobs.max(1)).max(1);
         let chunks: Vec<&[(usize, Range<usize>)]> = batch.lines.chunks(per_job).collect();
         if chunks.len() == 1 {
-            return vec![transform_lines(template, &batch.text, chunks[0])];
+            return vec![transform_lines(template, roots, &batch.text, chunks[0])];
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
                 .iter()
-                .map(|chunk| scope.spawn(|| transform_lines(template, &batch.text, chunk)))
+                .map(|chunk| scope.spawn(|| transform_lines(template, roots, &batch.text, chunk)))
                 .collect();
             handles
                 .into_iter()
@@ -325,7 +375,12 @@ mod lines {
         })
     }
 
-    fn transform_lines(template: &Template, text: &[u8], lines: &[(usize, Range<usize>)]) -> Done {
+    fn transform_lines(
+        template: &Template,
+        roots: &[&str],
+        text: &[u8],
+        lines: &[(usize, Range<usize>)],
+    ) -> Done {
         let mut done = Done {
             output: String::with_capacity(lines.len() * 256),
             failures: Vec::new(),
@@ -345,6 +400,10 @@ mod lines {
                     continue;
                 }
             };
+            if let Some(problem) = missing_root(roots, &record) {
+                done.fail(*n, problem);
+                continue;
+            }
             match template.apply_to_json(&record, &mut done.output) {
                 Ok(()) => done.output.push('\n'),
                 Err(e) => done.fail(*n, format!("evaluation failed {e}")),

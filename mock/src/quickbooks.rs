@@ -1,0 +1,275 @@
+//! A QuickBooks Online company on loopback, answering the catalog definition
+//! (`catalog/quickbooks-online/definition.yaml`) as the real API does: creates get the next
+//! `Id` with `SyncToken` "0", sparse updates must carry the current `SyncToken` (else fault
+//! 5010), reads return the stored object, an invoice's `CustomerRef` must name a customer
+//! (else fault 2500), a repeated `requestid` gets the first answer again, and the lookup query
+//! `select Id from Customer where DisplayName = '…'` finds what was created. A second
+//! customer with the same `DisplayName` is refused (fault 6240), as QuickBooks refuses it.
+//!
+//! Every company id in the path (`/v3/company/<id>/…`) has its own books, in memory: they
+//! start empty each time the server starts.
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Map, Value, json};
+use wiremock::matchers::path_regex;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// The entity kinds the catalog definition pushes, with the path segment and the field the
+/// lookup searches.
+const KINDS: [(&str, &str, &str); 2] = [
+    ("customer", "Customer", "DisplayName"),
+    ("invoice", "Invoice", "DocNumber"),
+];
+
+/// The books of every company, by company id.
+type Companies = HashMap<String, Books>;
+
+/// One company's objects, by (kind, Id).
+#[derive(Debug, Default)]
+struct Books {
+    next_id: u64,
+    objects: HashMap<(String, String), Value>,
+    /// The (kind, Id) each `requestid` created.
+    request_ids: HashMap<String, (String, String)>,
+}
+
+/// The company, serving until dropped.
+pub struct QuickBooks {
+    server: MockServer,
+    companies: Arc<Mutex<Companies>>,
+}
+
+impl QuickBooks {
+    /// Serves an empty company on `listener` (a loopback port the caller bound).
+    pub async fn start(listener: TcpListener) -> QuickBooks {
+        let server = MockServer::builder().listener(listener).start().await;
+        let companies = Arc::new(Mutex::new(Companies::new()));
+        Mock::given(path_regex(
+            r"^/v3/company/[^/]+/((customer|invoice)(/[0-9]+)?|query)$",
+        ))
+        .respond_with(Api {
+            companies: companies.clone(),
+        })
+        .mount(&server)
+        .await;
+        QuickBooks { server, companies }
+    }
+
+    /// Where the server listens (`http://127.0.0.1:8701`).
+    pub fn uri(&self) -> String {
+        self.server.uri()
+    }
+
+    /// The base URL of company `company` (any id names a company), for `--base-url`.
+    pub fn base_url(&self, company: &str) -> String {
+        format!("{}/v3/company/{company}", self.server.uri())
+    }
+
+    /// How many objects of `kind` (`Customer`, `Invoice`) company `company` holds.
+    pub fn count(&self, company: &str, kind: &str) -> usize {
+        let companies = self.companies.lock().unwrap_or_else(|e| e.into_inner());
+        companies.get(company).map_or(0, |books| {
+            books.objects.keys().filter(|(k, _)| k == kind).count()
+        })
+    }
+}
+
+struct Api {
+    companies: Arc<Mutex<Companies>>,
+}
+
+impl Respond for Api {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let mut companies = self.companies.lock().unwrap_or_else(|e| e.into_inner());
+        // The path matched `/v3/company/<id>/…`: the fourth segment is the company.
+        let company = request.url.path().split('/').nth(3).unwrap_or_default();
+        let books = companies.entry(company.to_owned()).or_default();
+        let segments: Vec<&str> = request.url.path().rsplit('/').take(2).collect();
+        if segments.first() == Some(&"query") {
+            return query(books, request);
+        }
+        let (segment, id) = match segments.as_slice() {
+            [last, parent] if last.bytes().all(|b| b.is_ascii_digit()) => (*parent, Some(*last)),
+            [last, ..] => (*last, None),
+            [] => return ResponseTemplate::new(404),
+        };
+        let Some((_, kind, _)) = KINDS.iter().find(|(s, _, _)| *s == segment) else {
+            return ResponseTemplate::new(404);
+        };
+        match (request.method.as_str(), id) {
+            ("GET", Some(id)) => match books.objects.get(&(kind.to_string(), id.to_owned())) {
+                Some(object) => answer(kind, object),
+                None => fault(
+                    "Object Not Found",
+                    &format!("no {kind} with Id {id}"),
+                    "610",
+                ),
+            },
+            ("POST", None) => {
+                let Ok(Value::Object(body)) = serde_json::from_slice::<Value>(&request.body) else {
+                    return fault(
+                        "Request has invalid or unsupported property",
+                        "the body is not a JSON object",
+                        "2010",
+                    );
+                };
+                if body.contains_key("Id") {
+                    update(books, kind, body)
+                } else {
+                    create(books, kind, body, request)
+                }
+            }
+            _ => ResponseTemplate::new(405),
+        }
+    }
+}
+
+fn create(
+    books: &mut Books,
+    kind: &str,
+    body: Map<String, Value>,
+    request: &Request,
+) -> ResponseTemplate {
+    let request_id = request
+        .url
+        .query_pairs()
+        .find(|(k, _)| k == "requestid")
+        .map(|(_, v)| v.into_owned());
+    // A repeated `requestid` is answered with what the first request did, without doing it
+    // again: that is how a create whose answer was lost is sent safely a second time.
+    if let Some(found) = request_id.as_ref().and_then(|r| books.request_ids.get(r))
+        && let Some(object) = books.objects.get(found)
+    {
+        return answer(kind, object);
+    }
+    if kind == "Customer" {
+        let name = body.get("DisplayName").cloned().unwrap_or(Value::Null);
+        if let Some(((_, id), _)) = books
+            .objects
+            .iter()
+            .find(|((k, _), object)| k == kind && object["DisplayName"] == name)
+        {
+            return fault(
+                "Duplicate Name Exists Error",
+                &format!("The name supplied already exists. : Id={id}"),
+                "6240",
+            );
+        }
+    }
+    if kind == "Invoice" {
+        let customer = body
+            .get("CustomerRef")
+            .and_then(|r| r.get("value"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if !books
+            .objects
+            .contains_key(&("Customer".to_owned(), customer.to_owned()))
+        {
+            return fault(
+                "Invalid Reference Id",
+                &format!("CustomerRef `{customer}` names no customer"),
+                "2500",
+            );
+        }
+    }
+    books.next_id += 1;
+    let id = books.next_id.to_string();
+    let mut object = body;
+    object.insert("Id".to_owned(), json!(id));
+    object.insert("SyncToken".to_owned(), json!("0"));
+    let object = Value::Object(object);
+    let key = (kind.to_owned(), id);
+    books.objects.insert(key.clone(), object.clone());
+    if let Some(request_id) = request_id {
+        books.request_ids.insert(request_id, key);
+    }
+    answer(kind, &object)
+}
+
+/// A sparse update: the fields sent replace the stored ones, if `SyncToken` is current.
+fn update(books: &mut Books, kind: &str, body: Map<String, Value>) -> ResponseTemplate {
+    let id = body
+        .get("Id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let Some(stored) = books.objects.get_mut(&(kind.to_owned(), id.clone())) else {
+        return fault(
+            "Object Not Found",
+            &format!("no {kind} with Id {id}"),
+            "610",
+        );
+    };
+    let current: u64 = stored["SyncToken"]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
+    if body.get("SyncToken").and_then(Value::as_str) != Some(current.to_string().as_str()) {
+        return fault(
+            "Stale Object Error",
+            &format!("{kind} {id} is at SyncToken {current}; read it again"),
+            "5010",
+        );
+    }
+    if let Value::Object(fields) = stored {
+        fields.extend(body.into_iter().filter(|(k, _)| k != "sparse"));
+        fields.insert("SyncToken".to_owned(), json!((current + 1).to_string()));
+    }
+    let object = stored.clone();
+    answer(kind, &object)
+}
+
+/// `select Id from <Kind> where <field> = '<literal>'`, as the catalog's lookup asks it.
+fn query(books: &Books, request: &Request) -> ResponseTemplate {
+    let text = request
+        .url
+        .query_pairs()
+        .find(|(k, _)| k == "query")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default();
+    let Some((head, literal)) = text.split_once(" = '") else {
+        return fault("QueryParserError", &format!("cannot read `{text}`"), "4000");
+    };
+    let Some((_, kind, field)) = KINDS
+        .iter()
+        .find(|(_, kind, _)| head.contains(&format!("from {kind}")))
+    else {
+        return fault(
+            "QueryParserError",
+            &format!("no known entity in `{text}`"),
+            "4000",
+        );
+    };
+    let value = literal
+        .strip_suffix('\'')
+        .unwrap_or(literal)
+        .replace("\\'", "'")
+        .replace("\\\\", "\\");
+    let found: Vec<Value> = books
+        .objects
+        .iter()
+        .filter(|((k, _), object)| k == kind && object[*field] == value.as_str())
+        .map(|((_, id), _)| json!({ "Id": id }))
+        .collect();
+    let response = if found.is_empty() {
+        json!({})
+    } else {
+        json!({ *kind: found })
+    };
+    ResponseTemplate::new(200).set_body_json(json!({ "QueryResponse": response }))
+}
+
+fn answer(kind: &str, object: &Value) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({ kind: object }))
+}
+
+fn fault(message: &str, detail: &str, code: &str) -> ResponseTemplate {
+    ResponseTemplate::new(400).set_body_json(json!({
+        "Fault": {"Error": [{"Message": message, "Detail": detail, "code": code}],
+                  "type": "ValidationFault"}
+    }))
+}
