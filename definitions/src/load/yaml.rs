@@ -149,7 +149,7 @@ impl Builder<'_> {
                 if let Some(Frame::Seq {
                     start,
                     anchor,
-                    items,
+                    mut items,
                 }) = self.stack.pop()
                 {
                     let span = self.collection_span(
@@ -158,6 +158,8 @@ impl Builder<'_> {
                         items.first().map(|n| n.span),
                         items.last().map(|n| n.span),
                     );
+                    // Exactly its size: growth leaves a third of a large tree unused.
+                    items.shrink_to_fit();
                     self.finish(Node::new(span, NodeKind::Array(items)), anchor)?;
                 }
             }
@@ -165,7 +167,7 @@ impl Builder<'_> {
                 if let Some(Frame::Map {
                     start,
                     anchor,
-                    members,
+                    mut members,
                     ..
                 }) = self.stack.pop()
                 {
@@ -176,6 +178,7 @@ impl Builder<'_> {
                         members.first().map(|m| m.key.span),
                         members.last().map(|m| m.value.span),
                     );
+                    members.shrink_to_fit();
                     self.finish(Node::new(span, NodeKind::Object(members)), anchor)?;
                 }
             }
