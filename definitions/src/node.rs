@@ -4,6 +4,8 @@
 //! stay in document order and keep the span of their key, because diagnostics often point at a
 //! key ("unknown field `modul`") rather than at its value.
 
+use std::sync::Arc;
+
 use crate::pointer;
 use crate::source::Span;
 
@@ -72,8 +74,9 @@ impl NumberValue {
 /// value back to the file (see [`crate::string_map`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringValue {
-    /// The decoded value (escapes processed, YAML folding applied).
-    pub value: Box<str>,
+    /// The decoded value (escapes processed, YAML folding applied); shared with every equal
+    /// string of the document.
+    pub value: Arc<str>,
     /// How it was written.
     pub style: ScalarStyle,
 }
@@ -107,8 +110,8 @@ pub struct Member {
 /// An object key and its span (quotes included).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Key {
-    /// The decoded key.
-    pub name: Box<str>,
+    /// The decoded key, shared with every equal key of the document.
+    pub name: Arc<str>,
     /// Where the key is written.
     pub span: Span,
 }

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use super::strings::Strings;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
 use crate::node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
@@ -23,6 +24,7 @@ pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<N
         source,
         members: Vec::new(),
         items: Vec::new(),
+        strings: Strings::default(),
     };
     // A byte order mark is tolerated at the very start, as most editors write one on request.
     if p.bytes.starts_with("\u{feff}".as_bytes()) {
@@ -61,6 +63,7 @@ struct Parser<'a> {
     members: Vec<Member>,
     /// The same for array items.
     items: Vec<Node>,
+    strings: Strings,
 }
 
 impl Parser<'_> {
@@ -200,7 +203,7 @@ impl Parser<'_> {
     }
 
     /// Parses a string at `"`; returns its decoded value and its span, quotes included.
-    fn string(&mut self) -> Result<(Box<str>, Span), LoadError> {
+    fn string(&mut self) -> Result<(Arc<str>, Span), LoadError> {
         let start = self.pos;
         let body = start + 1;
         let mut i = body;
@@ -209,7 +212,8 @@ impl Parser<'_> {
             match self.bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
-                    return Ok((Box::from(&self.text[body..i]), self.span_from(start)));
+                    let value = self.strings.get(&self.text[body..i]);
+                    return Ok((value, self.span_from(start)));
                 }
                 Some(b'\\') => break,
                 Some(&b) if b < 0x20 => return Err(self.control_char(start, i)),
@@ -225,7 +229,7 @@ impl Parser<'_> {
                 Some(b'"') => {
                     out.push_str(&self.text[run..i]);
                     self.pos = i + 1;
-                    return Ok((out.into_boxed_str(), self.span_from(start)));
+                    return Ok((self.strings.get(&out), self.span_from(start)));
                 }
                 Some(b'\\') => {
                     out.push_str(&self.text[run..i]);

@@ -8,6 +8,7 @@ mod char_offsets;
 mod duplicates;
 mod error;
 mod json;
+mod strings;
 mod yaml;
 mod yaml_scalar;
 

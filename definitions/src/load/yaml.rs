@@ -10,6 +10,7 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScanError};
 
 use super::char_offsets::CharToByte;
+use super::strings::Strings;
 use super::yaml_scalar;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
 use crate::node::{Key, Member, Node, NodeKind, ScalarStyle, StringValue};
@@ -27,6 +28,7 @@ pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<N
         alias_nodes: 0,
         root: None,
         documents: 0,
+        strings: Strings::default(),
     };
     let mut parser = Parser::new_from_str(source.text());
     while let Some(event) = parser.next_event() {
@@ -88,6 +90,7 @@ struct Builder<'a> {
     alias_nodes: u64,
     root: Option<Node>,
     documents: u32,
+    strings: Strings,
 }
 
 impl Builder<'_> {
@@ -108,7 +111,7 @@ impl Builder<'_> {
                 if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
                     // Keys are taken as text whatever they look like: OpenAPI response codes are
                     // written `200:` in YAML and mean the string "200".
-                    let name: Box<str> = value.into();
+                    let name = self.strings.get(&value);
                     if anchor != 0 {
                         let style = scalar_style(style);
                         let value = name.clone();
@@ -124,7 +127,7 @@ impl Builder<'_> {
                     .as_ref()
                     .is_some_and(|t| t.is_yaml_core_schema() && t.suffix == "str");
                 let style = scalar_style(style);
-                let kind = yaml_scalar::resolve(value, style, forced_string);
+                let kind = yaml_scalar::resolve(value, style, forced_string, &mut self.strings);
                 let node = Node::new(span, kind);
                 self.finish(node, anchor)?;
             }

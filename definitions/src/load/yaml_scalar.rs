@@ -3,13 +3,19 @@
 use std::borrow::Cow;
 
 use super::json::parse_number;
+use super::strings::Strings;
 use crate::node::{NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 
 /// Resolves a scalar to null, boolean, number or string under the YAML 1.2 core schema.
 ///
 /// Only plain scalars are resolved: a quoted or block scalar is always a string, and so is a
 /// plain one tagged `!!str`. YAML 1.1 words (`yes`, `off`) stay strings, as YAML 1.2 says.
-pub(super) fn resolve(value: Cow<'_, str>, style: ScalarStyle, forced_string: bool) -> NodeKind {
+pub(super) fn resolve(
+    value: Cow<'_, str>,
+    style: ScalarStyle,
+    forced_string: bool,
+    strings: &mut Strings,
+) -> NodeKind {
     if style == ScalarStyle::Plain && !forced_string {
         match &*value {
             "" | "~" | "null" | "Null" | "NULL" => return NodeKind::Null,
@@ -26,7 +32,7 @@ pub(super) fn resolve(value: Cow<'_, str>, style: ScalarStyle, forced_string: bo
         }
     }
     NodeKind::String(StringValue {
-        value: value.into(),
+        value: strings.get(&value),
         style,
     })
 }
@@ -115,7 +121,12 @@ mod tests {
     use super::*;
 
     fn kind(s: &str) -> NodeKind {
-        resolve(Cow::Borrowed(s), ScalarStyle::Plain, false)
+        resolve(
+            Cow::Borrowed(s),
+            ScalarStyle::Plain,
+            false,
+            &mut Strings::default(),
+        )
     }
 
     #[test]
@@ -162,11 +173,21 @@ mod tests {
         assert!(matches!(kind("."), NodeKind::String(_)));
         assert!(matches!(kind("-"), NodeKind::String(_)));
         assert!(matches!(
-            resolve(Cow::Borrowed("12"), ScalarStyle::SingleQuoted, false),
+            resolve(
+                Cow::Borrowed("12"),
+                ScalarStyle::SingleQuoted,
+                false,
+                &mut Strings::default()
+            ),
             NodeKind::String(_)
         ));
         assert!(matches!(
-            resolve(Cow::Borrowed("12"), ScalarStyle::Plain, true),
+            resolve(
+                Cow::Borrowed("12"),
+                ScalarStyle::Plain,
+                true,
+                &mut Strings::default()
+            ),
             NodeKind::String(_)
         ));
     }
