@@ -95,10 +95,7 @@ fn remove_at(root: &mut Node, place: &[OwnedStep]) -> Option<InlineIgnore> {
             (OwnedStep::Key(key), NodeKind::Object(members)) => {
                 pointer::push(&mut pointer, key);
                 // An ignore's own value is never walked into, so keys here are not it.
-                &mut members
-                    .iter_mut()
-                    .find(|m| &*m.key.name == key.as_str())?
-                    .value
+                members.get_mut(key)?
             }
             (OwnedStep::Index(i), NodeKind::Array(items)) => {
                 pointer::push_index(&mut pointer, *i);
@@ -111,7 +108,7 @@ fn remove_at(root: &mut Node, place: &[OwnedStep]) -> Option<InlineIgnore> {
         return None;
     };
     // Loaders refuse duplicate keys: there is at most one per object.
-    let at = members.iter().position(|m| &*m.key.name == IGNORE_KEY)?;
+    let at = members.position(IGNORE_KEY)?;
     let member = members.remove(at);
     Some(InlineIgnore {
         pointer,

@@ -40,6 +40,7 @@ pub mod definition;
 pub mod extension;
 pub mod ignore;
 pub mod load;
+pub mod members;
 pub mod model;
 pub mod node;
 pub mod openapi;
@@ -55,5 +56,6 @@ pub mod structure;
 
 pub use definition::Definition;
 pub use load::{Document, Format, LoadError, LoadErrorKind, LoadOptions, load, load_path};
+pub use members::Members;
 pub use node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 pub use source::{LineCol, LineIndex, Location, SourceFile, Span};

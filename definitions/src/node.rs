@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::members::Members;
 use crate::pointer;
 use crate::source::Span;
 
@@ -33,7 +34,7 @@ pub enum NodeKind {
     /// An array (YAML sequence).
     Array(Vec<Node>),
     /// An object (YAML mapping), members in document order.
-    Object(Vec<Member>),
+    Object(Members),
 }
 
 /// A number literal: its text as written, and its value.
@@ -178,7 +179,10 @@ impl Node {
     /// duplicates).
     #[must_use]
     pub fn member(&self, key: &str) -> Option<&Member> {
-        self.as_object()?.iter().find(|m| &*m.key.name == key)
+        match &self.kind {
+            NodeKind::Object(members) => members.get(key),
+            _ => None,
+        }
     }
 
     /// The value of member `key`, if this is an object that has it.
@@ -212,10 +216,7 @@ impl Node {
         let parent = self.pointer(parent)?;
         let last = pointer::unescape(last);
         match &parent.kind {
-            NodeKind::Object(members) => members
-                .iter()
-                .find(|m| *m.key.name == *last)
-                .map(|m| m.key.span),
+            NodeKind::Object(members) => members.get(&last).map(|m| m.key.span),
             NodeKind::Array(_) => parent.child(&last).map(|n| n.span),
             _ => None,
         }

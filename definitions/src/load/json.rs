@@ -167,7 +167,10 @@ impl Parser<'_> {
         self.depth -= 1;
         let members: Vec<Member> = self.members.drain(base..).collect();
         duplicates::check(&members, self.source)?;
-        Ok(Node::new(self.span_from(start), NodeKind::Object(members)))
+        Ok(Node::new(
+            self.span_from(start),
+            NodeKind::Object(members.into()),
+        ))
     }
 
     fn array(&mut self) -> Result<Node, LoadError> {

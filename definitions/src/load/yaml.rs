@@ -182,7 +182,7 @@ impl Builder<'_> {
                         members.last().map(|m| m.value.span),
                     );
                     members.shrink_to_fit();
-                    self.finish(Node::new(span, NodeKind::Object(members)), anchor)?;
+                    self.finish(Node::new(span, NodeKind::Object(members.into())), anchor)?;
                 }
             }
             Event::Alias(id) => self.alias(id, span)?,
