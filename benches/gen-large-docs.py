@@ -6,8 +6,10 @@
 
 ref-chain-4000.yaml: a request body schema reached through a chain of 4,000 `$ref`s.
 wide-object-40000.yaml: a request body schema with 40,000 properties.
-Both carry a small synchronization section, so that every rule runs.
+paths-200000.json: 200,000 paths, each with one operation and one response (13.5 MB).
+Each carries a small synchronization section, so that every rule runs.
 """
+import json
 import os
 import sys
 
@@ -52,6 +54,35 @@ def main():
     wide = ["    S0:", "      type: object", "      properties:"]
     wide += [f"        p{i}: {{type: string, maxLength: 10}}" for i in range(40000)]
     write(os.path.join(out, "wide-object-40000.yaml"), wide)
+    write_many_paths(os.path.join(out, "paths-200000.json"), 200000)
+
+
+def write_many_paths(path, n):
+    paths = {
+        f"/resources/r{i}": {"get": {"responses": {"200": {"description": "ok"}}}}
+        for i in range(n)
+    }
+    paths["/a"] = {"post": {
+        "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+        "responses": {"200": {"description": "ok"}},
+    }}
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "many paths", "version": "1"},
+        "paths": paths,
+        "synchronization": {"A": {
+            "module": "Accounts",
+            "push": {
+                "create": "/a/post",
+                "schemasTransformer": {
+                    "createRequest": {"p1": "#valueof($.account.name)"},
+                    "createResponse": {"id": "#valueof($.id)", "success": True, "errors": []},
+                },
+            },
+        }},
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, separators=(",", ":"))
 
 
 if __name__ == "__main__":

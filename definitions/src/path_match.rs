@@ -108,12 +108,13 @@ enum Piece<'a> {
     Param(&'a str),
 }
 
-/// A template split for matching.
+/// What ranks a template among the matches of a reference, kept per path; the template is
+/// split into its pieces only when a reference of its length is matched against it (keeping
+/// every template split cost 400 bytes per path, most of linting a document of 200,000 paths).
 #[derive(Debug)]
-struct Compiled<'a> {
-    segments: Vec<Vec<Piece<'a>>>,
+struct Rank {
     /// Bytes of literal text: the specificity that ranks matches.
-    literal_len: usize,
+    literal_len: u32,
 }
 
 /// Every path of the document, bucketed by segment count. Build it once per document and
@@ -121,8 +122,8 @@ struct Compiled<'a> {
 #[derive(Debug, Default)]
 pub struct PathIndex<'a> {
     entries: Vec<PathEntry<'a>>,
-    compiled: Vec<Compiled<'a>>,
-    by_len: HashMap<usize, Vec<usize>>,
+    ranks: Vec<Rank>,
+    by_len: HashMap<usize, Vec<u32>>,
 }
 
 impl<'a> PathIndex<'a> {
@@ -136,10 +137,9 @@ impl<'a> PathIndex<'a> {
         };
         for member in members {
             let template: &'a str = &member.key.name;
-            let segments: Vec<Vec<Piece<'a>>> = template.split('/').map(pieces).collect();
-            let literal_len = segments
-                .iter()
-                .flatten()
+            let literal_len: usize = template
+                .split('/')
+                .flat_map(pieces)
                 .map(|p| match p {
                     Piece::Lit(l) => l.len(),
                     Piece::Param(_) => 0,
@@ -147,17 +147,16 @@ impl<'a> PathIndex<'a> {
                 .sum();
             index
                 .by_len
-                .entry(segments.len())
+                .entry(template.split('/').count())
                 .or_default()
-                .push(index.entries.len());
+                .push(index.entries.len() as u32);
             index.entries.push(PathEntry {
                 template,
                 key_span: member.key.span,
                 item: &member.value,
             });
-            index.compiled.push(Compiled {
-                segments,
-                literal_len,
+            index.ranks.push(Rank {
+                literal_len: literal_len as u32,
             });
         }
         index
@@ -198,28 +197,30 @@ impl<'a> PathIndex<'a> {
     fn best(&self, path: &str, method: Option<HttpMethod>) -> Option<PathMatch<'a>> {
         let segments = split_with_offsets(path);
         let candidates = self.by_len.get(&segments.len())?;
-        let mut best: Option<(usize, PathMatch<'a>)> = None;
+        let mut best: Option<(u32, PathMatch<'a>)> = None;
         let has = |entry: PathEntry<'a>| method.is_some_and(|m| entry.operation(m).is_some());
         for &i in candidates {
-            let compiled = &self.compiled[i];
-            if let Some((score, current)) = &best {
-                let better = compiled.literal_len > *score
-                    || (compiled.literal_len == *score
-                        && !has(current.entry)
-                        && has(self.entries[i]));
+            let i = i as usize;
+            let score = self.ranks[i].literal_len;
+            if let Some((best_score, current)) = &best {
+                let better = score > *best_score
+                    || (score == *best_score && !has(current.entry) && has(self.entries[i]));
                 if !better {
                     continue;
                 }
             }
             let mut bindings = Vec::new();
-            let matched = compiled
-                .segments
-                .iter()
-                .zip(&segments)
-                .all(|(tpl, (offset, text))| match_segment(tpl, text, *offset, &mut bindings));
+            let matched =
+                self.entries[i]
+                    .template
+                    .split('/')
+                    .zip(&segments)
+                    .all(|(tpl, (offset, text))| {
+                        match_segment(&pieces(tpl), text, *offset, &mut bindings)
+                    });
             if matched {
                 let entry = self.entries[i];
-                best = Some((compiled.literal_len, PathMatch { entry, bindings }));
+                best = Some((score, PathMatch { entry, bindings }));
             }
         }
         best.map(|(_, m)| m)
