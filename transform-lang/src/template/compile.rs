@@ -13,7 +13,7 @@ use crate::expr::{Expr, ExprError, parse_call_or_literal};
 use crate::functions::{self, KeyForm, Placement};
 use crate::settings::Settings;
 use crate::value::ser::write_str;
-use crate::value::{Map, Value};
+use crate::value::{Map, Shape, Value};
 
 pub(crate) fn compile(
     template: &Value,
@@ -265,7 +265,8 @@ impl Compiler<'_> {
         Node::Object(Box::new(ObjectNode {
             props,
             plain,
-            keys,
+            // A template object's keys are those of a map: distinct.
+            keys: Shape::of_distinct(keys),
             key_texts,
         }))
     }
