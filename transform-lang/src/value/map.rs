@@ -173,7 +173,25 @@ impl Map {
 
     /// The stored key and value of `key`.
     pub fn get_key_value(&self, key: &str) -> Option<(&Arc<str>, &Value)> {
-        self.at(self.position(key)?)
+        // Written out rather than through `position`: this is the read of every small
+        // record, where one scan that yields the member beats finding, then fetching it.
+        match &self.repr {
+            Repr::Entries {
+                entries,
+                index: None,
+            } => entries
+                .iter()
+                .find(|(k, _)| same_key(k, key))
+                .map(|(k, v)| (k, v)),
+            Repr::Entries {
+                entries,
+                index: Some(ix),
+            } => entries.get(ix.get(key)?).map(|(k, v)| (k, v)),
+            Repr::Shaped { shape, values } => {
+                let i = shape.position(key)?;
+                shape.keys.get(i).zip(values.get(i))
+            }
+        }
     }
 
     /// The value of `key`, trying first the position `hint` remembers and remembering where
@@ -246,7 +264,8 @@ impl Map {
         entries.push((key, value));
     }
 
-    /// Removes `key`, keeping the order of the others.
+    /// Removes `key`, keeping the order of the others (linear in the members, as removing
+    /// from a vector is).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let i = self.position(key)?;
         let (entries, index) = self.entries_mut();
@@ -315,11 +334,17 @@ impl ExactSizeIterator for Iter<'_> {}
 /// objects built many times with the same members (an engine's template input), where adding
 /// the keys one by one would compare each with those before it and count a reference to each.
 /// A shape of many keys indexes them once for all its objects.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Shape {
     keys: Arc<[Arc<str>]>,
     /// Kept above `INDEX_AFTER` keys, shared by the objects of the shape.
     index: Option<Arc<KeyIndex>>,
+}
+
+impl fmt::Debug for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Shape").field(&self.keys).finish()
+    }
 }
 
 impl Shape {
