@@ -242,6 +242,28 @@ impl Map {
 
     /// Sets `key`: replaces the value in place if present, appends otherwise.
     pub fn insert(&mut self, key: Arc<str>, value: Value) {
+        // A small map with keys of its own, the map of every parsed record: one scan finds
+        // the member or shows the key is new, and the push needs no index.
+        if let Repr::Entries {
+            entries,
+            index: None,
+        } = &mut self.repr
+        {
+            if let Some((_, slot)) = entries.iter_mut().find(|(k, _)| same_key(k, &key)) {
+                *slot = value;
+                return;
+            }
+            if entries.len() < INDEX_AFTER {
+                entries.push((key, value));
+                return;
+            }
+        }
+        self.insert_indexed(key, value);
+    }
+
+    /// `insert` into a map that is shaped, indexed, or about to be.
+    #[inline(never)]
+    fn insert_indexed(&mut self, key: Arc<str>, value: Value) {
         match self.get_mut(&key) {
             Some(slot) => *slot = value,
             None => self.push_unique(key, value),
@@ -253,12 +275,7 @@ impl Map {
         let (entries, index) = self.entries_mut();
         match index {
             Some(ix) => ix.push(Arc::clone(&key), entries.len()),
-            None if entries.len() >= INDEX_AFTER => {
-                // The member that makes the map large: index every key from now on.
-                let keys = entries.iter().map(|(k, _)| k).chain([&key]);
-                let keys: Vec<&Arc<str>> = keys.collect();
-                *index = KeyIndex::of(keys.into_iter()).map(Box::new);
-            }
+            None if entries.len() >= INDEX_AFTER => *index = start_index(entries, &key),
             None => {}
         }
         entries.push((key, value));
@@ -300,6 +317,14 @@ impl Map {
     pub fn first(&self) -> Option<(&Arc<str>, &Value)> {
         self.iter().next()
     }
+}
+
+/// The index of `entries` and the `key` about to be appended: the member that makes a map
+/// large starts its index, kept from then on.
+#[cold]
+fn start_index(entries: &Entries, key: &Arc<str>) -> Option<Box<KeyIndex>> {
+    let keys: Vec<&Arc<str>> = entries.iter().map(|(k, _)| k).chain([key]).collect();
+    KeyIndex::of(keys.into_iter()).map(Box::new)
 }
 
 /// Iterator over a map's members.
