@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use crate::error::Location;
 use crate::expr::{Call, Expr};
+use crate::functions::Reads;
 use crate::path::JsonPath;
 use crate::template::{ExprNode, Node, Prop};
 
@@ -158,6 +159,17 @@ impl<'t> Walker<'t> {
             .unwrap_or(PathContext::Root)
     }
 
+    fn innermost_scope(&self) -> PathContext {
+        self.stack
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Scope(a) => Some(PathContext::Scope(a.clone())),
+                Frame::Loop(_) => None,
+            })
+            .unwrap_or(PathContext::Root)
+    }
+
     fn innermost_any(&self) -> PathContext {
         match self.stack.last() {
             Some(Frame::Loop(a)) => PathContext::LoopElement(a.clone()),
@@ -166,36 +178,24 @@ impl<'t> Walker<'t> {
         }
     }
 
-    /// The context of argument `i` of `c`.
+    /// The context of argument `i` of `c`, as its function declares it.
     fn context(&self, c: &Call, i: usize) -> PathContext {
-        match (c.func.name, i) {
-            ("valueof", _) => match alias_of(c, 1) {
+        match c.func.reads {
+            Reads::Scope { alias } => match alias_of(c, alias) {
                 Some(a) => self.named(&a),
-                None => self
-                    .stack
-                    .iter()
-                    .rev()
-                    .find_map(|f| match f {
-                        Frame::Scope(a) => Some(PathContext::Scope(a.clone())),
-                        Frame::Loop(_) => None,
-                    })
-                    .unwrap_or(PathContext::Root),
+                None => self.innermost_scope(),
             },
-            ("loop" | "scope", _) => match alias_of(c, 2) {
+            Reads::Frame { alias } => match alias_of(c, alias) {
                 Some(a) => self.named(&a),
                 None => self.innermost_any(),
             },
-            ("currentvalueatpath" | "lastvalueatpath", _) => match alias_of(c, 1) {
+            Reads::LoopElement { alias } => match alias_of(c, alias) {
                 Some(a) => self.named(&a),
                 None => self.innermost_loop(),
             },
-            ("copy", _) => match alias_of(c, 1) {
-                Some(a) => self.named(&a),
-                None => self.innermost_loop(),
-            },
-            ("replace" | "delete", _) => PathContext::Output,
-            (_, 1) => PathContext::ArrayItem,
-            _ => self.innermost_loop(),
+            Reads::Output => PathContext::Output,
+            Reads::LoopElementAndItems if i == 1 => PathContext::ArrayItem,
+            Reads::LoopElementAndItems => self.innermost_loop(),
         }
     }
 

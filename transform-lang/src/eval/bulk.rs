@@ -4,6 +4,7 @@ use super::object::locate;
 use super::{Cx, Fail};
 use crate::error::{EvalError, EvalErrorKind, Res};
 use crate::expr::{Call, Expr};
+use crate::functions::{BulkOp, Form};
 use crate::path::Segment;
 use crate::settings::EvaluationMode;
 use crate::template::ExprNode;
@@ -15,24 +16,25 @@ fn fail(e: Fail) -> Box<EvalError> {
     }
 }
 
-fn bulk_error(name: &str, message: String) -> Box<EvalError> {
+fn bulk_error(call: &Call, message: String) -> Box<EvalError> {
     let mut e = EvalError::new(EvalErrorKind::Bulk, message);
-    e.function = Some(name.into());
+    e.function = Some(call.func.name.into());
     e
 }
 
-/// Runs the operations on `out`: every copy, then every replace, then every delete.
+/// Runs the operations on `out` by the phase each declares: every copy, then every replace,
+/// then every delete.
 pub(super) fn apply(cx: &mut Cx<'_>, ops: &[ExprNode], out: &mut Map) -> Res<()> {
-    for phase in ["copy", "replace", "delete"] {
+    for phase in BulkOp::PHASES {
         for op in ops {
             let Expr::Call(call) = &op.expr else { continue };
-            if call.func.name != phase {
+            if call.func.form != Form::Bulk(phase) {
                 continue;
             }
             let r = match phase {
-                "copy" => copy(cx, call, out),
-                "replace" => replace(cx, call, out),
-                _ => delete(cx, call, out),
+                BulkOp::Copy => copy(cx, call, out),
+                BulkOp::Replace => replace(cx, call, out),
+                BulkOp::Delete => delete(cx, call, out),
             };
             r.map_err(|mut e| {
                 if e.record_path.is_empty() {
@@ -54,7 +56,7 @@ fn copy(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
     let selected = path.select_value(&input);
     let Value::Object(m) = selected else {
         return Err(bulk_error(
-            "copy",
+            call,
             if selected.is_null() {
                 format!(
                     "Invalid path for #copy: '{}' resolved to null!",
@@ -78,7 +80,7 @@ fn copy(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
             Some(existing) if merge => merge_into(existing, v),
             Some(_) => {
                 return Err(bulk_error(
-                    "copy",
+                    call,
                     format!(
                         "#copy would add property '{k}' a second time; set the add-or-replace-properties mode to merge"
                     ),
@@ -120,7 +122,7 @@ fn replace(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
         let locations = path.locations(root);
         if locations.is_empty() {
             return Err(bulk_error(
-                "replace",
+                call,
                 format!("Invalid path for #replace: '{text}' resolved to null!"),
             ));
         }
@@ -140,7 +142,7 @@ fn delete(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
         let mut locations = path.locations(root);
         if locations.is_empty() {
             return Err(bulk_error(
-                "delete",
+                call,
                 format!("Invalid path for #delete: '{text}' resolved to null!"),
             ));
         }

@@ -143,7 +143,10 @@ fn eval_special(cx: &mut Cx<'_>, o: &ObjectNode, mut out: Map, tracking: bool) -
                                 c.to_json_compact()
                             ),
                         );
-                        err.function = Some("ifgroup".into());
+                        err.function = match &cond.expr {
+                            Expr::Call(c) => Some(c.func.name.into()),
+                            Expr::Lit(_) => None,
+                        };
                         err.argument = Some(1);
                         err.record_path = cx.record_path();
                         return Err(locate(err, cond));

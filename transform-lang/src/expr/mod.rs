@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 pub(crate) use parse::{ExprError, parse_call_or_literal};
 
-use crate::functions::FuncDef;
+use crate::functions::{Form, FuncDef};
 use crate::path::JsonPath;
 use crate::value::Value;
 
@@ -51,13 +51,13 @@ pub(crate) struct Call {
 pub(crate) enum Route {
     /// Through the function's `run`, with the argument machinery.
     General,
-    /// `#valueof` of a compiled path: a read that cannot fail.
+    /// A [`Form::ScopeRead`] (`#valueof`) of a compiled path: a read that cannot fail.
     ValueOf(Arc<JsonPath>),
-    /// `#exists` of a compiled path: a test that cannot fail.
+    /// A [`Form::ExistsTest`] (`#exists`) of a compiled path: a test that cannot fail.
     Exists(Arc<JsonPath>),
-    /// `#ifcondition` whose four arguments are literals or `#valueof` reads of singular
-    /// paths: none can fail, so the arguments are compared and the branch is read borrowed,
-    /// without the argument machinery's copies.
+    /// A [`Form::Choice`] (`#ifcondition`) whose four arguments are literals or direct reads
+    /// of singular paths: none can fail, so the arguments are compared and the branch is read
+    /// borrowed, without the argument machinery's copies.
     IfCondition(Box<[Operand; 4]>),
 }
 
@@ -66,25 +66,25 @@ pub(crate) enum Route {
 pub(crate) enum Operand {
     /// A literal.
     Lit(Value),
-    /// `#valueof` of a singular path (one step counted, as for the call).
+    /// A direct read ([`Route::ValueOf`]) of a singular path (one step counted, as for the
+    /// call).
     Read(Arc<JsonPath>),
 }
 
 impl Route {
-    /// The route for a call of `func` with `args`.
+    /// The route for a call of `func` with `args`: decided by the evaluation form the
+    /// function declares in its table, and by the shape of the arguments.
     pub(crate) fn of(func: &FuncDef, args: &[Expr]) -> Route {
-        match (func.name, args) {
-            ("valueof", [Expr::Lit(Lit { path: Some(p), .. })]) => Route::ValueOf(p.clone()),
-            ("exists", [Expr::Lit(Lit { path: Some(p), .. })]) => Route::Exists(p.clone()),
-            ("ifcondition", [a, b, then, otherwise]) => {
-                let operand = |e: &Expr| match e {
-                    Expr::Lit(l) => Some(Operand::Lit(l.value.clone())),
-                    Expr::Call(c) => match &c.route {
-                        Route::ValueOf(p) if p.is_singular() => Some(Operand::Read(p.clone())),
-                        _ => None,
-                    },
-                };
-                match (operand(a), operand(b), operand(then), operand(otherwise)) {
+        match (func.form, args) {
+            (Form::ScopeRead, [Expr::Lit(Lit { path: Some(p), .. })]) => Route::ValueOf(p.clone()),
+            (Form::ExistsTest, [Expr::Lit(Lit { path: Some(p), .. })]) => Route::Exists(p.clone()),
+            (Form::Choice, [a, b, then, otherwise]) => {
+                match (
+                    Operand::of(a),
+                    Operand::of(b),
+                    Operand::of(then),
+                    Operand::of(otherwise),
+                ) {
                     (Some(a), Some(b), Some(then), Some(otherwise)) => {
                         Route::IfCondition(Box::new([a, b, then, otherwise]))
                     }
@@ -92,6 +92,20 @@ impl Route {
                 }
             }
             _ => Route::General,
+        }
+    }
+}
+
+impl Operand {
+    /// The argument as an operand read in place, when it cannot fail: a literal, or a direct
+    /// read of a singular path.
+    fn of(e: &Expr) -> Option<Operand> {
+        match e {
+            Expr::Lit(l) => Some(Operand::Lit(l.value.clone())),
+            Expr::Call(c) => match &c.route {
+                Route::ValueOf(p) if p.is_singular() => Some(Operand::Read(p.clone())),
+                _ => None,
+            },
         }
     }
 }

@@ -1,24 +1,28 @@
 //! Conditionals: `#ifcondition`, and `#ifgroup` in its value form (the key form is part of the
 //! object walk).
 
-use super::{Allowed, ArgKinds, Fallback, FuncDef, def, text};
+use super::{Allowed, ArgKinds, Fallback, Form, FuncDef, KeyForm, def, text};
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::Value;
 
 pub(super) const DEFS: &[FuncDef] = &[
-    def(
-        "ifcondition",
-        4,
-        4,
-        "#ifcondition(a, b, then, else)",
-        "`then` if a and b are equal as strings (case-insensitive unless Strict), else `else`; only the chosen branch is evaluated.",
-        ArgKinds::Plain,
-        Fallback::Null,
-        ifcondition,
-    ),
+    FuncDef {
+        form: Form::Choice,
+        ..def(
+            "ifcondition",
+            4,
+            4,
+            "#ifcondition(a, b, then, else)",
+            "`then` if a and b are equal as strings (case-insensitive unless Strict), else `else`; only the chosen branch is evaluated.",
+            ArgKinds::Plain,
+            Fallback::Null,
+            ifcondition,
+        )
+    },
     FuncDef {
         placement: Allowed::KeyOrValue,
+        form: Form::Key(KeyForm::IfGroup),
         ..def(
             "ifgroup",
             1,

@@ -1,7 +1,7 @@
 //! Loop functions: the current element, index and property of the innermost loop, or of the
 //! loop named by a trailing alias.
 
-use super::{ArgKinds, Fallback, FuncDef, def};
+use super::{ArgKinds, Fallback, FuncDef, Reads, def};
 use crate::eval::{Cx, Fail, LoopFrame};
 use crate::expr::Call;
 use crate::value::Value;
@@ -47,26 +47,32 @@ pub(super) const DEFS: &[FuncDef] = &[
         Fallback::Null,
         last_value,
     ),
-    def(
-        "currentvalueatpath",
-        1,
-        2,
-        "#currentvalueatpath(path[, alias])",
-        "The token at `path` in the current element.",
-        ArgKinds::Paths(&[0]),
-        Fallback::Null,
-        current_value_at_path,
-    ),
-    def(
-        "lastvalueatpath",
-        1,
-        2,
-        "#lastvalueatpath(path[, alias])",
-        "The token at `path` in the last element.",
-        ArgKinds::Paths(&[0]),
-        Fallback::Null,
-        last_value_at_path,
-    ),
+    FuncDef {
+        reads: Reads::LoopElement { alias: 1 },
+        ..def(
+            "currentvalueatpath",
+            1,
+            2,
+            "#currentvalueatpath(path[, alias])",
+            "The token at `path` in the current element.",
+            ArgKinds::Paths(&[0]),
+            Fallback::Null,
+            current_value_at_path,
+        )
+    },
+    FuncDef {
+        reads: Reads::LoopElement { alias: 1 },
+        ..def(
+            "lastvalueatpath",
+            1,
+            2,
+            "#lastvalueatpath(path[, alias])",
+            "The token at `path` in the last element.",
+            ArgKinds::Paths(&[0]),
+            Fallback::Null,
+            last_value_at_path,
+        )
+    },
     def(
         "currentproperty",
         0,

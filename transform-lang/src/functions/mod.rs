@@ -6,9 +6,13 @@ mod applyover;
 mod array;
 mod conditional;
 mod constant;
+mod form;
+#[cfg(test)]
+mod form_tests;
 mod loops;
 mod math;
 mod path;
+mod reads;
 mod special;
 mod string;
 mod types;
@@ -20,6 +24,9 @@ use crate::eval::{Cx, Fail};
 use crate::expr::{Call, ExprError, Lit};
 use crate::path::JsonPath;
 use crate::value::{Decimal, Value};
+
+pub(crate) use form::{BulkOp, Form, KeyForm};
+pub(crate) use reads::Reads;
 
 /// A function body: receives the call so that it can evaluate arguments lazily.
 pub(crate) type Run = fn(&mut Cx<'_>, &Call) -> Result<Value, Fail>;
@@ -40,6 +47,10 @@ pub(crate) struct FuncDef {
     pub fallback: Fallback,
     /// Where it may be written.
     pub placement: Allowed,
+    /// How the core evaluates its calls besides `run` (fast paths and special forms).
+    pub form: Form,
+    /// What its path arguments are read against (for static analysis).
+    pub reads: Reads,
     pub run: Run,
 }
 
@@ -156,6 +167,8 @@ pub(crate) static UNKNOWN: FuncDef = FuncDef {
     args: ArgKinds::Plain,
     fallback: Fallback::Null,
     placement: Allowed::KeyOrValue,
+    form: Form::Call,
+    reads: Reads::LoopElementAndItems,
     run: unknown,
 };
 
@@ -196,9 +209,22 @@ pub(crate) fn did_you_mean(name: &str) -> Option<&'static str> {
     closest(name, names())
 }
 
-/// The closest property function (`loop`, `eval`, `ifgroup`, `scope`).
+/// The closest property function (those of a [`Form::Key`]: `#ifgroup`, `#loop`, ...).
 pub(crate) fn did_you_mean_key(name: &str) -> Option<&'static str> {
-    closest(name, ["loop", "eval", "ifgroup", "scope"].into_iter())
+    let keys = table()
+        .iter()
+        .filter(|f| matches!(f.form, Form::Key(_)))
+        .map(|f| f.name);
+    closest(name, keys)
+}
+
+/// The property function called `name`, with what it does to its object: `None` for any
+/// other name, which JUST keeps as a literal key.
+pub(crate) fn key_form(name: &str) -> Option<KeyForm> {
+    match lookup(name)?.form {
+        Form::Key(k) => Some(k),
+        _ => None,
+    }
 }
 
 fn closest(name: &str, candidates: impl Iterator<Item = &'static str>) -> Option<&'static str> {
@@ -273,6 +299,8 @@ pub(crate) const fn def(
         args,
         fallback,
         placement: Allowed::Value,
+        form: Form::Call,
+        reads: Reads::LoopElementAndItems,
         run,
     }
 }

@@ -1,31 +1,38 @@
 //! Path and existence: `#valueof`, `#exists`, `#existsandnotempty`.
 
-use super::{ArgKinds, Fallback, FuncDef, def};
+use super::{ArgKinds, Fallback, Form, FuncDef, Reads, def};
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::Value;
 
 pub(super) const DEFS: &[FuncDef] = &[
-    def(
-        "valueof",
-        1,
-        2,
-        "#valueof(path[, scopeAlias])",
-        "The token at `path` in the innermost #scope (or the record); null if missing, an array if several match.",
-        ArgKinds::Paths(&[0]),
-        Fallback::Null,
-        valueof,
-    ),
-    def(
-        "exists",
-        1,
-        1,
-        "#exists(path)",
-        "Whether `path` selects a token in the current loop element (or the record); a null value counts.",
-        ArgKinds::Paths(&[0]),
-        Fallback::False,
-        exists,
-    ),
+    FuncDef {
+        form: Form::ScopeRead,
+        reads: Reads::Scope { alias: 1 },
+        ..def(
+            "valueof",
+            1,
+            2,
+            "#valueof(path[, scopeAlias])",
+            "The token at `path` in the innermost #scope (or the record); null if missing, an array if several match.",
+            ArgKinds::Paths(&[0]),
+            Fallback::Null,
+            valueof,
+        )
+    },
+    FuncDef {
+        form: Form::ExistsTest,
+        ..def(
+            "exists",
+            1,
+            1,
+            "#exists(path)",
+            "Whether `path` selects a token in the current loop element (or the record); a null value counts.",
+            ArgKinds::Paths(&[0]),
+            Fallback::False,
+            exists,
+        )
+    },
     def(
         "existsandnotempty",
         1,

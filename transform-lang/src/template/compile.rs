@@ -10,10 +10,10 @@ use crate::error::{
     Res,
 };
 use crate::expr::{Expr, ExprError, parse_call_or_literal};
-use crate::functions::{self, Placement};
+use crate::functions::{self, KeyForm, Placement};
 use crate::settings::Settings;
 use crate::value::ser::write_str;
-use crate::value::{Map, Value};
+use crate::value::{Map, Shape, Value};
 
 pub(crate) fn compile(
     template: &Value,
@@ -265,7 +265,8 @@ impl Compiler<'_> {
         Node::Object(Box::new(ObjectNode {
             props,
             plain,
-            keys,
+            // A template object's keys are those of a map: distinct.
+            keys: Shape::of_distinct(keys),
             key_texts,
         }))
     }
@@ -286,25 +287,16 @@ impl Compiler<'_> {
         {
             return self.bulk(ops, pointer);
         }
-        if let Some(name) = property_function_name(key) {
+        // `ParsePropertyFunction` recognises only the property functions in keys; any
+        // other key, call-shaped or not, is literal.
+        if let Some(form) = key_function_name(key).and_then(functions::key_form) {
             let value = self.value(v, pointer, depth, true);
-            return match name {
-                "ifgroup" => Prop::IfGroup {
-                    cond: self.key_expr(key, pointer, Placement::Key),
-                    value,
-                },
-                "loop" => Prop::Loop {
-                    call: self.key_expr(key, pointer, Placement::Key),
-                    value,
-                },
-                "eval" => Prop::Eval {
-                    key: self.key_expr(key, pointer, Placement::Key),
-                    value,
-                },
-                _ => Prop::Scope {
-                    call: self.key_expr(key, pointer, Placement::Key),
-                    value,
-                },
+            let call = self.key_expr(key, pointer, Placement::Key);
+            return match form {
+                KeyForm::IfGroup => Prop::IfGroup { cond: call, value },
+                KeyForm::Loop => Prop::Loop { call, value },
+                KeyForm::Eval => Prop::Eval { key: call, value },
+                KeyForm::Scope => Prop::Scope { call, value },
             };
         }
         if let Some(name) = key_function_name(key)
@@ -376,12 +368,4 @@ fn key_function_name(key: &str) -> Option<&str> {
     }
     let open = t.find('(')?;
     (open > 1).then(|| &t[1..open])
-}
-
-/// `ParsePropertyFunction` recognises only these in keys.
-fn property_function_name(key: &str) -> Option<&'static str> {
-    let name = key_function_name(key)?;
-    ["ifgroup", "loop", "eval", "scope"]
-        .into_iter()
-        .find(|n| *n == name)
 }

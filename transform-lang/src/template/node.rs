@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::expr::Expr;
-use crate::value::Value;
+use crate::value::{Shape, Value};
 
 /// A compiled template node.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ pub(crate) struct ObjectNode {
     pub plain: bool,
     /// The property names in order, shared by every object built from this one (plain
     /// objects only; empty otherwise).
-    pub keys: Arc<[Arc<str>]>,
+    pub keys: Shape,
     /// What a writer puts before each property's value, as JSON text: `{"key":` for the
     /// first, `,"key":` for the others (plain objects only; empty otherwise). Keys are
     /// constant, so they are escaped once, here.

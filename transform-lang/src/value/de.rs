@@ -1,6 +1,5 @@
 //! Parsing JSON text straight into `Value` (no intermediate `serde_json::Value`).
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -60,45 +59,14 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut builder = MapBuilder::default();
+        // A duplicate key replaces the earlier value (Newtonsoft's default); the map indexes
+        // its keys once large, so that many keys cannot make parsing quadratic.
+        let mut map = Map::new();
         while let Some(key) = access.next_key::<KeyString>()? {
             let value: Value = access.next_value()?;
-            builder.insert(key.0, value);
+            map.insert(key.0, value);
         }
-        Ok(Value::object(builder.finish()))
-    }
-}
-
-/// Builds a map where a duplicate key replaces the earlier value (Newtonsoft's default),
-/// switching from a linear scan to a hash index for large objects so that a hostile record
-/// with many keys cannot make parsing quadratic.
-#[derive(Default)]
-pub(crate) struct MapBuilder {
-    map: Map,
-    index: Option<HashMap<Arc<str>, ()>>,
-}
-
-const INDEX_AFTER: usize = 32;
-
-impl MapBuilder {
-    pub(crate) fn insert(&mut self, key: Arc<str>, value: Value) {
-        if self.map.len() < INDEX_AFTER {
-            self.map.insert(key, value);
-            return;
-        }
-        let index = self
-            .index
-            .get_or_insert_with(|| self.map.keys().map(|k| (k.clone(), ())).collect());
-        if index.contains_key(&key) {
-            self.map.insert(key, value);
-        } else {
-            index.insert(key.clone(), ());
-            self.map.push_unique(key, value);
-        }
-    }
-
-    pub(crate) fn finish(self) -> Map {
-        self.map
+        Ok(Value::object(map))
     }
 }
 

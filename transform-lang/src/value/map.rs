@@ -1,39 +1,53 @@
 //! Insertion-ordered object map.
 
+use std::fmt;
 use std::slice;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::Value;
+use super::key_index::{INDEX_AFTER, KeyIndex};
 
 /// An object's members in insertion order.
 ///
 /// Records and template objects have a few dozen keys at most, where a linear scan beats
-/// hashing, and keeping the order is free. Inserting an existing key replaces the value in
-/// place, as `JObject` does.
+/// hashing, and keeping the order is free. Objects above 32 members also keep a hash index of
+/// their keys, so that building and reading a large object stays linear. Inserting an
+/// existing key replaces the value in place, as `JObject` does.
 ///
 /// An object built from a template object shares the template's key list (one reference count
 /// for all keys instead of one per key, in building and in dropping); it gets keys of its own
 /// the first time a key is added or removed.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Map {
     repr: Repr,
 }
 
-#[derive(Clone, Debug)]
+/// Members with keys of their own, in order.
+type Entries = Vec<(Arc<str>, Value)>;
+
+#[derive(Clone)]
 enum Repr {
-    Entries(Vec<(Arc<str>, Value)>),
+    Entries {
+        entries: Entries,
+        /// Kept above `INDEX_AFTER` members.
+        index: Option<Box<KeyIndex>>,
+    },
     Shaped {
-        keys: Arc<[Arc<str>]>,
+        shape: Shape,
         values: Vec<Value>,
     },
 }
 
 impl Default for Map {
     fn default() -> Self {
-        Map {
-            repr: Repr::Entries(Vec::new()),
-        }
+        Map::with_capacity(0)
+    }
+}
+
+impl fmt::Debug for Map {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -81,48 +95,68 @@ impl Map {
     /// An empty map with room for `n` members.
     pub fn with_capacity(n: usize) -> Self {
         Map {
-            repr: Repr::Entries(Vec::with_capacity(n)),
+            repr: Repr::Entries {
+                entries: Vec::with_capacity(n),
+                index: None,
+            },
         }
     }
 
     /// An object of `shape`'s keys with `values`, in order: the keys are shared, not copied
     /// or compared. `None` when the counts differ.
     pub fn with_shape(shape: &Shape, values: Vec<Value>) -> Option<Map> {
-        (shape.0.len() == values.len()).then(|| Map::shaped(Arc::clone(&shape.0), values))
+        (shape.keys.len() == values.len()).then(|| Map::shaped(shape.clone(), values))
     }
 
-    /// A map of `values` under the shared `keys` (same length, keys unique).
-    pub(crate) fn shaped(keys: Arc<[Arc<str>]>, values: Vec<Value>) -> Self {
-        debug_assert_eq!(keys.len(), values.len());
+    /// A map of `values` under the keys of `shape` (same length).
+    pub(crate) fn shaped(shape: Shape, values: Vec<Value>) -> Self {
+        debug_assert_eq!(shape.keys.len(), values.len());
         Map {
-            repr: Repr::Shaped { keys, values },
+            repr: Repr::Shaped { shape, values },
         }
     }
 
-    /// Gives the map keys of its own, so that keys can be added or removed.
-    fn entries_mut(&mut self) -> &mut Vec<(Arc<str>, Value)> {
-        if let Repr::Shaped { keys, values } = &mut self.repr {
+    /// Gives the map keys of its own, so that keys can be added or removed; the caller keeps
+    /// the index in step with the entries.
+    fn entries_mut(&mut self) -> (&mut Entries, &mut Option<Box<KeyIndex>>) {
+        if let Repr::Shaped { shape, values } = &mut self.repr {
             let values = std::mem::take(values);
-            let entries = keys.iter().cloned().zip(values).collect();
-            self.repr = Repr::Entries(entries);
+            let entries = shape.keys.iter().cloned().zip(values).collect();
+            let index = shape.index.as_deref().map(|ix| Box::new(ix.clone()));
+            self.repr = Repr::Entries { entries, index };
         }
         match &mut self.repr {
-            Repr::Entries(e) => e,
+            Repr::Entries { entries, index } => (entries, index),
             Repr::Shaped { .. } => unreachable!("converted above"),
         }
     }
 
+    #[inline]
     fn position(&self, key: &str) -> Option<usize> {
         match &self.repr {
-            Repr::Entries(e) => e.iter().position(|(k, _)| same_key(k, key)),
-            Repr::Shaped { keys, .. } => keys.iter().position(|k| same_key(k, key)),
+            Repr::Entries {
+                entries,
+                index: None,
+            } => entries.iter().position(|(k, _)| same_key(k, key)),
+            Repr::Entries {
+                index: Some(ix), ..
+            } => ix.get(key),
+            Repr::Shaped { shape, .. } => shape.position(key),
+        }
+    }
+
+    /// The member at `i`, a position of this map.
+    fn at(&self, i: usize) -> Option<(&Arc<str>, &Value)> {
+        match &self.repr {
+            Repr::Entries { entries, .. } => entries.get(i).map(|(k, v)| (k, v)),
+            Repr::Shaped { shape, values } => shape.keys.get(i).zip(values.get(i)),
         }
     }
 
     /// Number of members.
     pub fn len(&self) -> usize {
         match &self.repr {
-            Repr::Entries(e) => e.len(),
+            Repr::Entries { entries, .. } => entries.len(),
             Repr::Shaped { values, .. } => values.len(),
         }
     }
@@ -139,14 +173,23 @@ impl Map {
 
     /// The stored key and value of `key`.
     pub fn get_key_value(&self, key: &str) -> Option<(&Arc<str>, &Value)> {
+        // Written out rather than through `position`: this is the read of every small
+        // record, where one scan that yields the member beats finding, then fetching it.
         match &self.repr {
-            Repr::Entries(e) => e
+            Repr::Entries {
+                entries,
+                index: None,
+            } => entries
                 .iter()
                 .find(|(k, _)| same_key(k, key))
                 .map(|(k, v)| (k, v)),
-            Repr::Shaped { keys, values } => {
-                let i = keys.iter().position(|k| same_key(k, key))?;
-                Some((&keys[i], &values[i]))
+            Repr::Entries {
+                entries,
+                index: Some(ix),
+            } => entries.get(ix.get(key)?).map(|(k, v)| (k, v)),
+            Repr::Shaped { shape, values } => {
+                let i = shape.position(key)?;
+                shape.keys.get(i).zip(values.get(i))
             }
         }
     }
@@ -159,8 +202,12 @@ impl Map {
     pub(crate) fn get_hinted(&self, key: &str, hint: &AtomicU32) -> Option<&Value> {
         let h = hint.load(Ordering::Relaxed) as usize;
         let hit = match &self.repr {
-            Repr::Entries(e) => e.get(h).filter(|(k, _)| same_key(k, key)).map(|(_, v)| v),
-            Repr::Shaped { keys, values } => keys
+            Repr::Entries { entries, .. } => entries
+                .get(h)
+                .filter(|(k, _)| same_key(k, key))
+                .map(|(_, v)| v),
+            Repr::Shaped { shape, values } => shape
+                .keys
                 .get(h)
                 .filter(|k| same_key(k, key))
                 .and_then(|_| values.get(h)),
@@ -176,17 +223,14 @@ impl Map {
         if let Ok(n) = u32::try_from(i) {
             hint.store(n, Ordering::Relaxed);
         }
-        match &self.repr {
-            Repr::Entries(e) => e.get(i).map(|(_, v)| v),
-            Repr::Shaped { values, .. } => values.get(i),
-        }
+        self.at(i).map(|(_, v)| v)
     }
 
     /// The value of `key`, mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         let i = self.position(key)?;
         match &mut self.repr {
-            Repr::Entries(e) => e.get_mut(i).map(|(_, v)| v),
+            Repr::Entries { entries, .. } => entries.get_mut(i).map(|(_, v)| v),
             Repr::Shaped { values, .. } => values.get_mut(i),
         }
     }
@@ -198,28 +242,64 @@ impl Map {
 
     /// Sets `key`: replaces the value in place if present, appends otherwise.
     pub fn insert(&mut self, key: Arc<str>, value: Value) {
+        // A small map with keys of its own, the map of every parsed record: one scan finds
+        // the member or shows the key is new, and the push needs no index.
+        if let Repr::Entries {
+            entries,
+            index: None,
+        } = &mut self.repr
+        {
+            if let Some((_, slot)) = entries.iter_mut().find(|(k, _)| same_key(k, &key)) {
+                *slot = value;
+                return;
+            }
+            if entries.len() < INDEX_AFTER {
+                entries.push((key, value));
+                return;
+            }
+        }
+        self.insert_indexed(key, value);
+    }
+
+    /// `insert` into a map that is shaped, indexed, or about to be.
+    #[inline(never)]
+    fn insert_indexed(&mut self, key: Arc<str>, value: Value) {
         match self.get_mut(&key) {
             Some(slot) => *slot = value,
-            None => self.entries_mut().push((key, value)),
+            None => self.push_unique(key, value),
         }
     }
 
     /// Appends without looking for a duplicate: the caller knows `key` is new.
     pub(crate) fn push_unique(&mut self, key: Arc<str>, value: Value) {
-        self.entries_mut().push((key, value));
+        let (entries, index) = self.entries_mut();
+        match index {
+            Some(ix) => ix.push(Arc::clone(&key), entries.len()),
+            None if entries.len() >= INDEX_AFTER => *index = start_index(entries, &key),
+            None => {}
+        }
+        entries.push((key, value));
     }
 
-    /// Removes `key`, keeping the order of the others.
+    /// Removes `key`, keeping the order of the others (linear in the members, as removing
+    /// from a vector is).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let i = self.position(key)?;
-        Some(self.entries_mut().remove(i).1)
+        let (entries, index) = self.entries_mut();
+        let (k, v) = entries.remove(i);
+        if let Some(ix) = index {
+            ix.remove(&k, i);
+        }
+        Some(v)
     }
 
     /// Members in order.
     pub fn iter(&self) -> Iter<'_> {
         Iter(match &self.repr {
-            Repr::Entries(e) => IterRepr::Entries(e.iter()),
-            Repr::Shaped { keys, values } => IterRepr::Shaped(keys.iter().zip(values.iter())),
+            Repr::Entries { entries, .. } => IterRepr::Entries(entries.iter()),
+            Repr::Shaped { shape, values } => {
+                IterRepr::Shaped(shape.keys.iter().zip(values.iter()))
+            }
         })
     }
 
@@ -237,6 +317,14 @@ impl Map {
     pub fn first(&self) -> Option<(&Arc<str>, &Value)> {
         self.iter().next()
     }
+}
+
+/// The index of `entries` and the `key` about to be appended: the member that makes a map
+/// large starts its index, kept from then on.
+#[cold]
+fn start_index(entries: &Entries, key: &Arc<str>) -> Option<Box<KeyIndex>> {
+    let keys: Vec<&Arc<str>> = entries.iter().map(|(k, _)| k).chain([key]).collect();
+    KeyIndex::of(keys.into_iter()).map(Box::new)
 }
 
 /// Iterator over a map's members.
@@ -270,23 +358,59 @@ impl ExactSizeIterator for Iter<'_> {}
 /// Distinct keys, in order, shared by every object made with them by [`Map::with_shape`]: for
 /// objects built many times with the same members (an engine's template input), where adding
 /// the keys one by one would compare each with those before it and count a reference to each.
-#[derive(Clone, Debug)]
-pub struct Shape(Arc<[Arc<str>]>);
+/// A shape of many keys indexes them once for all its objects.
+#[derive(Clone)]
+pub struct Shape {
+    keys: Arc<[Arc<str>]>,
+    /// Kept above `INDEX_AFTER` keys, shared by the objects of the shape.
+    index: Option<Arc<KeyIndex>>,
+}
+
+impl fmt::Debug for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Shape").field(&self.keys).finish()
+    }
+}
 
 impl Shape {
     /// The shape of `keys`; `None` when one repeats.
     pub fn new(keys: impl IntoIterator<Item = Arc<str>>) -> Option<Shape> {
         let keys: Arc<[Arc<str>]> = keys.into_iter().collect();
+        if keys.len() > INDEX_AFTER {
+            let index = KeyIndex::of(keys.iter())?;
+            return Some(Shape {
+                keys,
+                index: Some(Arc::new(index)),
+            });
+        }
         let distinct = keys
             .iter()
             .enumerate()
             .all(|(i, k)| !keys[..i].iter().any(|before| same_key(before, k)));
-        distinct.then_some(Shape(keys))
+        distinct.then_some(Shape { keys, index: None })
+    }
+
+    /// The shape of `keys`, which the caller knows are distinct (a template object's).
+    pub(crate) fn of_distinct(keys: Arc<[Arc<str>]>) -> Shape {
+        let index = if keys.len() > INDEX_AFTER {
+            KeyIndex::of(keys.iter()).map(Arc::new)
+        } else {
+            None
+        };
+        Shape { keys, index }
     }
 
     /// The keys, in order.
     pub fn keys(&self) -> &[Arc<str>] {
-        &self.0
+        &self.keys
+    }
+
+    #[inline]
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            None => self.keys.iter().position(|k| same_key(k, key)),
+            Some(ix) => ix.get(key),
+        }
     }
 }
 
@@ -310,7 +434,7 @@ impl IntoIterator for Map {
     type Item = (Arc<str>, Value);
     type IntoIter = std::vec::IntoIter<(Arc<str>, Value)>;
     fn into_iter(mut self) -> Self::IntoIter {
-        std::mem::take(self.entries_mut()).into_iter()
+        std::mem::take(self.entries_mut().0).into_iter()
     }
 }
 

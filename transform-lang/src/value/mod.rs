@@ -9,6 +9,7 @@
 mod convert;
 mod de;
 pub(crate) mod dotnet;
+mod key_index;
 mod map;
 mod reader;
 pub(crate) mod ser;

@@ -8,8 +8,7 @@ use std::sync::Arc;
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::Value;
-use super::de::MapBuilder;
+use super::{Map, Value};
 
 /// Keys kept at most; beyond, the cache starts over (records with unbounded key sets, such as
 /// maps keyed by id, must not grow it without end).
@@ -135,12 +134,13 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         Ok(Value::array(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut builder = MapBuilder::default();
+        // As `Value`'s own parsing: a duplicate key replaces the earlier value.
+        let mut map = Map::new();
         while let Some(key) = access.next_key_seed(KeySeed(&mut *self.0))? {
             let value = access.next_value_seed(ValueSeed(&mut *self.0))?;
-            builder.insert(key, value);
+            map.insert(key, value);
         }
-        Ok(Value::object(builder.finish()))
+        Ok(Value::object(map))
     }
 }
 

@@ -9,6 +9,7 @@ mod conditional;
 mod errors;
 mod filter_memo;
 mod jsonpath;
+mod large_object;
 mod loops;
 mod math;
 mod modes;
