@@ -364,10 +364,10 @@ impl Parser<'_> {
         let value = parse_number(text, integer);
         Ok(Node::new(
             self.span_from(start),
-            NodeKind::Number(Number {
+            NodeKind::Number(Box::new(Number {
                 text: Box::from(text),
                 value,
-            }),
+            })),
         ))
     }
 

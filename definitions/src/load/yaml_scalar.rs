@@ -23,10 +23,10 @@ pub(super) fn resolve(
             "false" | "False" | "FALSE" => return NodeKind::Bool(false),
             text => {
                 if let Some(value) = number(text) {
-                    return NodeKind::Number(Number {
+                    return NodeKind::Number(Box::new(Number {
                         text: text.into(),
                         value,
-                    });
+                    }));
                 }
             }
         }
@@ -136,37 +136,25 @@ mod tests {
         assert!(matches!(kind("yes"), NodeKind::String(_)));
         assert!(matches!(
             kind("0x1F"),
-            NodeKind::Number(Number {
-                value: NumberValue::PosInt(31),
-                ..
-            })
+            NodeKind::Number(n) if matches!(n.value, NumberValue::PosInt(31))
         ));
         assert!(matches!(
             kind("0o17"),
-            NodeKind::Number(Number {
-                value: NumberValue::PosInt(15),
-                ..
-            })
+            NodeKind::Number(n) if matches!(n.value, NumberValue::PosInt(15))
         ));
         assert!(matches!(
             kind("-12"),
-            NodeKind::Number(Number {
-                value: NumberValue::NegInt(-12),
-                ..
-            })
+            NodeKind::Number(n) if matches!(n.value, NumberValue::NegInt(-12))
         ));
         assert!(matches!(
             kind("+12"),
-            NodeKind::Number(Number {
-                value: NumberValue::PosInt(12),
-                ..
-            })
+            NodeKind::Number(n) if matches!(n.value, NumberValue::PosInt(12))
         ));
         assert!(
-            matches!(kind("1.5e3"), NodeKind::Number(Number { value: NumberValue::Float(f), .. }) if f == 1500.0)
+            matches!(kind("1.5e3"), NodeKind::Number(n) if n.value == NumberValue::Float(1500.0))
         );
         assert!(
-            matches!(kind("-.inf"), NodeKind::Number(Number { value: NumberValue::Float(f), .. }) if f == f64::NEG_INFINITY)
+            matches!(kind("-.inf"), NodeKind::Number(n) if n.value == NumberValue::Float(f64::NEG_INFINITY))
         );
         assert!(matches!(kind("3.0.3"), NodeKind::String(_)));
         assert!(matches!(kind("1_000"), NodeKind::String(_)));
