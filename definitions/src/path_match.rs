@@ -135,6 +135,8 @@ impl<'a> PathIndex<'a> {
         let Some(members) = root.get("paths").and_then(Node::as_object) else {
             return index;
         };
+        index.entries.reserve_exact(members.len());
+        index.ranks.reserve_exact(members.len());
         for member in members {
             let template: &'a str = &member.key.name;
             let literal_len: usize = template
