@@ -59,7 +59,11 @@ impl Definition {
             source, mut root, ..
         } = doc;
         // Before anything reads the tree: the key is the linter's, no model's.
-        let ignores = ignore::take(&mut root);
+        let ignores = if ignore::may_hold(source.text()) {
+            ignore::take(&mut root)
+        } else {
+            Vec::new()
+        };
         // The `$ref` walk is independent of the models: on a large document it runs beside
         // them.
         let (sync, mut problems, ref_problems) = std::thread::scope(|scope| {

@@ -60,27 +60,42 @@ pub fn resolve<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
     Some(node)
 }
 
+/// A `$ref` found by [`check`]: where it is, without its pointer, which is written out only
+/// for the references found wrong (building one for every node was a tenth of linting a large
+/// description).
+struct Site<'a> {
+    target: &'a str,
+    span: Span,
+    /// The object holding the `$ref`.
+    holder: &'a Node,
+}
+
+/// What is wrong with one reference.
+enum Finding<'a> {
+    External,
+    Broken,
+    Circular(Vec<&'a str>),
+}
+
 /// Checks every reference; returns the broken, circular and external ones.
 #[must_use]
 pub fn check(root: &Node) -> Vec<LoadProblem> {
-    let sites = ref_sites(root);
+    let mut sites = Vec::new();
+    collect_sites(root, &mut sites);
     // Large documents repeat the same few targets thousands of times; look each up once.
     let mut targets: HashMap<&str, Option<&Node>> = HashMap::new();
-    let mut problems = Vec::new();
+    let mut findings: Vec<(&Site<'_>, Finding<'_>)> = Vec::new();
     let mut chains = Chains::default();
     for site in &sites {
         if !site.target.starts_with('#') {
-            problems.push(
-                LoadProblem::new(ProblemKind::ExternalRef, site.span, &site.pointer, format!("`{}` refers to another document, which syncdef does not load", site.target))
-                    .help("move the referenced definition into `components` of this file and refer to it as `#/components/...`"),
-            );
+            findings.push((site, Finding::External));
             continue;
         }
         let node = *targets
-            .entry(&site.target)
-            .or_insert_with(|| target(root, &site.target));
+            .entry(site.target)
+            .or_insert_with(|| target(root, site.target));
         let Some(node) = node else {
-            problems.push(broken(root, site));
+            findings.push((site, Finding::Broken));
             continue;
         };
         // Only a target that is itself a bare reference can start a cycle; each reference is
@@ -88,34 +103,100 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
         if bare_ref(node).is_none() {
             continue;
         }
-        let Some(cycle) = chains.cycle_from(root, &mut targets, &site.target) else {
-            continue;
-        };
-        let cycle: Vec<String> = cycle.into_iter().map(str::to_owned).collect();
-        let mut chain = cycle.clone();
-        chain.push(cycle[0].clone());
-        let mut p = LoadProblem::new(
-            ProblemKind::CircularRef,
-            site.span,
-            &site.pointer,
-            format!(
-                "circular `$ref`: {} never reaches a definition",
-                chain.join(" -> ")
-            ),
-        )
-        .help("one object of the chain must hold the definition itself instead of another `$ref`");
-        for member in &cycle {
-            if let Some(r) = target(root, member).and_then(|n| n.get("$ref"))
-                && r.span != site.span
+        if let Some(cycle) = chains.cycle_from(root, &mut targets, site.target) {
+            findings.push((site, Finding::Circular(cycle)));
+        }
+    }
+    if findings.is_empty() {
+        return Vec::new();
+    }
+    let pointers = pointers_of(root, findings.iter().map(|(site, _)| site.holder));
+    findings
+        .into_iter()
+        .map(|(site, finding)| {
+            let site = RefSite {
+                target: site.target.to_owned(),
+                span: site.span,
+                pointer: pointers
+                    .get(&std::ptr::from_ref(site.holder))
+                    .cloned()
+                    .unwrap_or_default(),
+            };
+            match finding {
+                Finding::External => external(&site),
+                Finding::Broken => broken(root, &site),
+                Finding::Circular(cycle) => circular(root, &site, &cycle),
+            }
+        })
+        .collect()
+}
+
+fn collect_sites<'a>(node: &'a Node, out: &mut Vec<Site<'a>>) {
+    match &node.kind {
+        NodeKind::Object(members) => {
+            if let Some(r) = node.get("$ref")
+                && let Some(target) = r.as_str()
             {
-                let next = r.as_str().unwrap_or_default();
-                p.related
-                    .push((r.span, format!("`{member}` refers to `{next}`")));
+                out.push(Site {
+                    target,
+                    span: r.span,
+                    holder: node,
+                });
+            }
+            for member in members {
+                collect_sites(&member.value, out);
             }
         }
-        problems.push(p);
+        NodeKind::Array(items) => items.iter().for_each(|item| collect_sites(item, out)),
+        _ => {}
     }
-    problems
+}
+
+/// The JSON pointers of `holders`, found in one walk of the tree.
+fn pointers_of<'a>(
+    root: &Node,
+    holders: impl Iterator<Item = &'a Node>,
+) -> HashMap<*const Node, String> {
+    let wanted: HashSet<*const Node> = holders.map(std::ptr::from_ref).collect();
+    let mut found = HashMap::new();
+    root.walk(&mut |ptr, node| {
+        let at = std::ptr::from_ref(node);
+        if wanted.contains(&at) {
+            found.insert(at, ptr.to_owned());
+        }
+    });
+    found
+}
+
+fn external(site: &RefSite) -> LoadProblem {
+    LoadProblem::new(ProblemKind::ExternalRef, site.span, &site.pointer, format!("`{}` refers to another document, which syncdef does not load", site.target))
+        .help("move the referenced definition into `components` of this file and refer to it as `#/components/...`")
+}
+
+fn circular(root: &Node, site: &RefSite, cycle: &[&str]) -> LoadProblem {
+    let mut chain: Vec<&str> = cycle.to_vec();
+    // Shown as a loop: the chain ends where it starts.
+    chain.extend(cycle.first());
+    let mut p = LoadProblem::new(
+        ProblemKind::CircularRef,
+        site.span,
+        &site.pointer,
+        format!(
+            "circular `$ref`: {} never reaches a definition",
+            chain.join(" -> ")
+        ),
+    )
+    .help("one object of the chain must hold the definition itself instead of another `$ref`");
+    for member in cycle {
+        if let Some(r) = target(root, member).and_then(|n| n.get("$ref"))
+            && r.span != site.span
+        {
+            let next = r.as_str().unwrap_or_default();
+            p.related
+                .push((r.span, format!("`{member}` refers to `{next}`")));
+        }
+    }
+    p
 }
 
 /// The node at a `#/...` reference, decoding `%XX` escapes of the URI fragment first.
