@@ -124,8 +124,11 @@ impl Module {
     }
 }
 
-/// The change cursor of every collection of spec 2.1.
-const UPDATED_AT: Option<&str> = Some("updatedAt");
+/// The field every collection of spec 2.1 has that says when a record last changed: the
+/// change cursor of every module with a collection.
+pub const CHANGE_CURSOR: &str = "updatedAt";
+
+const UPDATED_AT: Option<&str> = Some(CHANGE_CURSOR);
 
 /// `Accounts`: `GET /api/accounts`, integer ids.
 pub const ACCOUNTS: Module = Module {
@@ -161,7 +164,8 @@ pub const CONTACTS: Module = Module {
 };
 
 /// `Orders`: `GET /api/orders`, GUID ids, with their items (`/api/orders/{orderId}/items`).
-/// The items' field on the record (`items`) is assumed, as on invoices.
+/// Assumed: the single-record route (spec 4.4's `/{id}` on a 2.1 collection; 4.3 does not
+/// list it) and the items' field on the record (`items`, as on invoices).
 pub const ORDERS: Module = Module {
     name: "Orders",
     root: "order",
@@ -182,7 +186,8 @@ pub const ORDERS: Module = Module {
 };
 
 /// `Invoices`: `GET /api/invoices`, GUID ids, with their items (`/api/invoices/{invoiceId}/items`)
-/// read into `items`, where the catalog's templates loop. An invoice names its account
+/// read into `items`, where the catalog's templates loop. The single-record route is assumed
+/// (spec 4.4's `/{id}` on a 2.1 collection; 4.3 does not list it). An invoice names its account
 /// (spec 2.6 rule 5, `account`); the flat `accountId` and the bill-to fields are assumed to
 /// carry the same ids as the 2.1 filter properties of the same names.
 pub const INVOICES: Module = Module {
@@ -362,7 +367,11 @@ mod tests {
     fn routes_and_related_records_are_consistent() {
         for m in MODULES {
             if let Some(r) = m.routes {
-                assert!(r.record.starts_with(&format!("{}/{{", r.collection)), "{}", m.name);
+                assert!(
+                    r.record.starts_with(&format!("{}/{{", r.collection)),
+                    "{}",
+                    m.name
+                );
                 assert_eq!(m.change_cursor, Some("updatedAt"), "{}", m.name);
                 for c in m.children {
                     assert!(c.route.starts_with(&r.collection), "{}", c.name);
