@@ -374,7 +374,7 @@ mod tests {
                 );
                 assert_eq!(m.change_cursor, Some("updatedAt"), "{}", m.name);
                 for c in m.children {
-                    assert!(c.route.starts_with(&r.collection), "{}", c.name);
+                    assert!(c.route.starts_with(r.collection), "{}", c.name);
                 }
             }
             for rel in m.related {
