@@ -90,6 +90,8 @@ impl Module {
     }
 
     /// The field the collection is filtered and ordered by to find changes (`updatedAt`).
+    /// Every module with a collection has one in the table; the shared cursor stands in for a
+    /// row that would lack it, so that the listing still has an order.
     #[must_use]
     pub fn change_cursor(self) -> &'static str {
         self.facts.change_cursor.unwrap_or(table::CHANGE_CURSOR)
