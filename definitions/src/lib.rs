@@ -53,6 +53,7 @@ pub mod settings;
 pub mod source;
 pub mod string_map;
 pub mod structure;
+pub mod template_names;
 
 pub use definition::Definition;
 pub use load::{Document, Format, LoadError, LoadErrorKind, LoadOptions, load, load_path};

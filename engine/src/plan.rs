@@ -9,10 +9,11 @@ use syncdef_definitions::model::{
 use syncdef_definitions::openapi::OpenApi;
 use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathIndex, Resolution};
+use syncdef_definitions::platform::modules;
+use syncdef_definitions::template_names;
 use syncdef_definitions::{Definition, Node, SourceFile};
 use syncdef_transform::value::Shape;
 use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Template, Value};
-use syncdef_validator::platform;
 
 use crate::auth::{AuthError, OAuthSettings};
 use crate::error::PushError;
@@ -353,7 +354,7 @@ fn compile_entry(
 ) -> Result<EntryPlan, Vec<String>> {
     let name = entry.key.value.clone();
     let mut problems = Vec::new();
-    let root = match entry.module.as_ref().map(|m| platform::module(&m.value)) {
+    let root = match entry.module.as_ref().map(|m| modules::module(&m.value)) {
         Some(Some(m)) => m.root.to_owned(),
         _ => {
             problems.push(format!("entry `{name}`: unknown or missing `module`"));
@@ -465,8 +466,8 @@ fn call_plan(
         sources.root,
         &OpenApi::new(sources.root).operation(operation_node),
     );
-    let request_name = format!("{prefix}Request");
-    let response_name = format!("{prefix}Response");
+    let request_name = template_names::request_name(prefix);
+    let response_name = template_names::response_name(prefix);
     let request = template(templates, &request_name, settings)?;
     let request_check = match templates.iter().find(|t| t.name.value == request_name) {
         Some(source) if sources.check_bodies => match &request {

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use serde_json::{Value as Json, json};
+use syncdef_definitions::template_names;
 
 use crate::outcome::{Exchange, PushOutcome, PushStatus};
 
@@ -80,7 +81,7 @@ pub fn human_report(outcome: &PushOutcome) -> String {
             let _ = writeln!(out, "   {k}: {v}");
         }
         if !e.request.body.is_null() {
-            let template = format!("{}Request", e.step);
+            let template = template_names::request_name(&e.step);
             if outcome.templates.iter().any(|t| *t.name == template) {
                 let _ = writeln!(out, "   body ({template}):");
             } else {
@@ -105,7 +106,7 @@ pub fn human_report(outcome: &PushOutcome) -> String {
     let responses: Vec<_> = outcome
         .templates
         .iter()
-        .filter(|t| t.name.ends_with("Response"))
+        .filter(|t| template_names::is_response_template(&t.name))
         .collect();
     for t in responses {
         let _ = writeln!(out, "\n{} gives:", t.name);

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::platform::MODULES;
-use crate::templates::{Need, OPERATIONS};
+use crate::templates::{Need, OPERATIONS, request_name, response_name};
 
 /// The `$id` of the schema.
 pub const SCHEMA_ID: &str =
@@ -337,10 +337,14 @@ fn method_schema(section: &str, description: &str, operation_ref: &Value) -> Val
 fn templates_schema() -> Value {
     let mut properties = Map::new();
     for op in OPERATIONS {
-        for (suffix, need, what) in [
-            ("Request", op.request, "builds the body sent"),
+        for (name, need, what) in [
             (
-                "Response",
+                request_name(op.operation),
+                op.request,
+                "builds the body sent",
+            ),
+            (
+                response_name(op.operation),
                 op.response,
                 "reads the external system's answer",
             ),
@@ -351,7 +355,7 @@ fn templates_schema() -> Value {
                 Need::Optional => "optional",
             };
             properties.insert(
-                format!("{}{suffix}", op.operation),
+                name,
                 json!({
                     "$ref": "#/definitions/template",
                     "description": format!("The template of `{}.{}` that {what} ({need}).", op.section, op.operation)

@@ -14,9 +14,11 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use syncdef_definitions::platform::modules::CHANGE_CURSOR;
 
-/// The record's field that only says when it changed: not part of the hash.
-pub const IGNORED_FIELD: &str = "updatedAt";
+/// The record's field that only says when it changed (the change cursor): not part of the
+/// hash.
+pub const IGNORED_FIELD: &str = CHANGE_CURSOR;
 
 /// `sha256:<hex>` of the record in canonical form (object keys sorted, no spaces, no
 /// top-level `updatedAt`) followed by the related ids.

@@ -1,100 +1,156 @@
-//! The platform modules the worker can read, and how: which collection lists changes, how a
-//! full record is read with its child collections, and where a record names related records.
+//! The platform modules the worker can read, and how. Every fact about a module (its
+//! collection, record route, id type, child collections, change cursor, where its record names
+//! related records) comes from the module table, `syncdef_definitions::platform::modules`;
+//! this file only says which of those modules `syncdef sync` reads so far and turns the facts
+//! into platform calls.
 
-use std::str::FromStr;
+use std::fmt;
 
 use serde_json::Value;
+use syncdef_definitions::platform::modules::{self as table, IdType, Routes};
 use syncdef_platform::ids::{AccountId, InvoiceId, RecordId};
 use syncdef_platform::query::Collection;
-use syncdef_platform::{PlatformClient, PlatformError, collections};
+use syncdef_platform::{Guid, PlatformClient, PlatformError};
 
-/// A platform module supported by `syncdef sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Module {
-    /// `Accounts`: `GET /api/accounts`, integer ids.
-    Accounts,
-    /// `Invoices`: `GET /api/invoices`, GUID ids; items read from `/items` into `items`.
-    Invoices,
+/// The modules `syncdef sync` reads so far, as rows of the module table. The others are
+/// refused until their synchronization is checked end to end (child collections, related
+/// records, deletions); the table already holds what reading them takes.
+const SYNCED: &[&table::Module] = &[&table::ACCOUNTS, &table::INVOICES];
+
+/// A platform module supported by `syncdef sync`: a row of the module table with a
+/// collection the platform client knows.
+#[derive(Clone, Copy)]
+pub struct Module {
+    facts: &'static table::Module,
+    routes: Routes,
+    collection: &'static Collection,
+}
+
+impl PartialEq for Module {
+    fn eq(&self, other: &Self) -> bool {
+        self.facts.name == other.facts.name
+    }
+}
+
+impl Eq for Module {}
+
+impl fmt::Debug for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.facts.name)
+    }
 }
 
 impl Module {
-    /// The module named in a definition entry (`module: Accounts`).
+    /// The module named in a definition entry (`module: Accounts`), if the worker reads it.
+    #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "Accounts" => Some(Module::Accounts),
-            "Invoices" => Some(Module::Invoices),
-            _ => None,
-        }
+        Self::synced(|m| m.name == name)
     }
 
-    /// The module of an engine entry plan, by its template root (`account`, `invoice`).
+    /// The module of an engine entry plan, by its template root (`account`, `invoice`), if the
+    /// worker reads it.
+    #[must_use]
     pub fn from_root(root: &str) -> Option<Self> {
-        match root {
-            "account" => Some(Module::Accounts),
-            "invoice" => Some(Module::Invoices),
-            _ => None,
-        }
+        Self::synced(|m| m.root == root)
     }
 
-    /// The modules supported, for messages.
-    pub const SUPPORTED: &'static str = "Accounts, Invoices";
+    fn synced(pick: impl Fn(&table::Module) -> bool) -> Option<Self> {
+        let facts = SYNCED.iter().copied().find(|m| pick(m))?;
+        let routes = facts.routes?;
+        let collection = Collection::find(routes.collection)?;
+        Some(Module {
+            facts,
+            routes,
+            collection,
+        })
+    }
 
-    /// The collection whose `updatedAt` finds changed records.
+    /// The modules supported, for messages (`Accounts, Invoices`).
+    #[must_use]
+    pub fn supported() -> String {
+        SYNCED.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The module's row of the module table.
+    #[must_use]
+    pub fn facts(self) -> &'static table::Module {
+        self.facts
+    }
+
+    /// The module's name (`Accounts`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.facts.name
+    }
+
+    /// The collection whose change cursor finds changed records.
+    #[must_use]
     pub fn collection(self) -> &'static Collection {
-        match self {
-            Module::Accounts => &collections::ACCOUNTS,
-            Module::Invoices => &collections::INVOICES,
-        }
+        self.collection
+    }
+
+    /// The field the collection is filtered and ordered by to find changes (`updatedAt`).
+    /// Every module with a collection has one in the table; the shared cursor stands in for a
+    /// row that would lack it, so that the listing still has an order.
+    #[must_use]
+    pub fn change_cursor(self) -> &'static str {
+        self.facts.change_cursor.unwrap_or(table::CHANGE_CURSOR)
     }
 
     /// The platform id of a listed record, as text.
     pub fn id_of(self, record: &Value) -> Result<String, String> {
-        let id = match self {
-            Module::Accounts => AccountId::from_record(record).map(|i| i.to_string()),
-            Module::Invoices => InvoiceId::from_record(record).map(|i| i.to_string()),
+        // The platform client's id types of each shape: their messages name the shape only.
+        let id = match self.routes.id_type {
+            IdType::Integer => AccountId::from_record(record).map(|i| i.to_string()),
+            IdType::Guid => InvoiceId::from_record(record).map(|i| i.to_string()),
         };
         id.map_err(|e| e.to_string())
     }
 
+    /// `id` as the record route takes it, or why it cannot be an id of this module.
+    fn checked_id(self, id: &str) -> Result<String, PlatformError> {
+        let root = self.facts.root;
+        let article = if root.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        match self.routes.id_type {
+            IdType::Integer => id.parse::<i64>().map(|n| n.to_string()).map_err(|_| {
+                PlatformError::Usage(format!(
+                    "`{id}` is not {article} {root} id ({})",
+                    IdType::Integer.expected()
+                ))
+            }),
+            IdType::Guid => Guid::parse(id).map(|g| g.as_str().to_owned()).map_err(|e| {
+                PlatformError::Usage(format!("`{id}` is not {article} {root} id: {e}"))
+            }),
+        }
+    }
+
     /// The full record with its child collections, as templates read it.
     pub async fn read(self, platform: &PlatformClient, id: &str) -> Result<Value, PlatformError> {
-        match self {
-            Module::Accounts => {
-                let id = id.parse::<i64>().map_err(|_| {
-                    PlatformError::Usage(format!("`{id}` is not an account id (an integer)"))
-                })?;
-                platform.account(AccountId(id)).await
-            }
-            Module::Invoices => {
-                let id = InvoiceId::from_str(id).map_err(|e| {
-                    PlatformError::Usage(format!("`{id}` is not an invoice id: {e}"))
-                })?;
-                let mut invoice = platform.invoice(&id).await?;
-                let items = platform.invoice_items(&id).await?;
-                // The catalog templates loop over `$.invoice.items`; the child collection is
-                // the authority, whatever the invoice body carries.
-                if let Value::Object(map) = &mut invoice {
-                    map.insert("items".to_owned(), Value::Array(items));
-                }
-                Ok(invoice)
+        // A checked id is digits or a GUID: nothing in it needs escaping in a path.
+        let id = self.checked_id(id)?;
+        let mut record = platform.get_record(&self.routes.record_path(&id)).await?;
+        for child in self.facts.children {
+            let items = platform.get_list(&child.path(&id)).await?;
+            // Templates loop over the child field (`$.invoice.items`); the child collection
+            // is the authority, whatever the record's body carries.
+            if let Value::Object(map) = &mut record {
+                map.insert(child.field.to_owned(), Value::Array(items));
             }
         }
+        Ok(record)
     }
 
     /// The platform id of the related record of module `target` that `record` names (an
     /// invoice's account), if it names one.
+    #[must_use]
     pub fn related_id(self, target: Module, record: &Value) -> Option<String> {
-        let pointers: &[&str] = match (self, target) {
-            // The invoice's own account first; the bill-to account when only that is given.
-            (Module::Invoices, Module::Accounts) => &[
-                "/account/id",
-                "/accountId",
-                "/billingToId",
-                "/billingAccount/id",
-            ],
-            _ => &[],
-        };
-        pointers
+        let related = self.facts.related(target.name())?;
+        related
+            .id_pointers
             .iter()
             .filter_map(|p| record.pointer(p))
             .find_map(|v| match v {
@@ -110,21 +166,44 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn module(name: &str) -> Module {
+        Module::from_name(name).expect("a synced module")
+    }
+
     #[test]
     fn an_invoice_names_its_account() {
+        let (invoices, accounts) = (module("Invoices"), module("Accounts"));
         let invoice = json!({"account": {"id": 1042}, "billingToId": 7});
         assert_eq!(
-            Module::Invoices.related_id(Module::Accounts, &invoice),
+            invoices.related_id(accounts, &invoice),
             Some("1042".to_owned())
         );
         let billed = json!({"billingToId": 7});
-        assert_eq!(
-            Module::Invoices.related_id(Module::Accounts, &billed),
-            Some("7".to_owned())
+        assert_eq!(invoices.related_id(accounts, &billed), Some("7".to_owned()));
+        assert_eq!(invoices.related_id(accounts, &json!({})), None);
+    }
+
+    #[test]
+    fn only_the_synced_modules_are_read() {
+        assert_eq!(Module::supported(), "Accounts, Invoices");
+        assert_eq!(Module::from_root("invoice"), Some(module("Invoices")));
+        assert_eq!(Module::from_name("Contacts"), None);
+        assert_eq!(Module::from_root("order"), None);
+        assert_eq!(module("Accounts").collection().path, "/api/accounts");
+        assert_eq!(module("Invoices").change_cursor(), "updatedAt");
+    }
+
+    #[test]
+    fn ids_are_checked_with_the_module_s_id_type() {
+        let accounts = module("Accounts");
+        assert_eq!(accounts.checked_id("42").ok(), Some("42".to_owned()));
+        let wrong = accounts.checked_id("x").err().map(|e| e.to_string());
+        assert!(
+            wrong.is_some_and(|m| m.contains("`x` is not an account id (an integer)")),
+            "integer ids"
         );
-        assert_eq!(
-            Module::Invoices.related_id(Module::Accounts, &json!({})),
-            None
-        );
+        let invoices = module("Invoices");
+        assert!(invoices.checked_id("42").is_err());
+        assert_eq!(accounts.id_of(&json!({"id": 5})), Ok("5".to_owned()));
     }
 }

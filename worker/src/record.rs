@@ -117,7 +117,7 @@ async fn handle(
         }
     };
     let updated_at = record
-        .get("updatedAt")
+        .get(entry.module.change_cursor())
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned)
         .or(listed_stamp);

@@ -48,14 +48,15 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut announced = false;
     loop {
+        let cursor_field = entry.module.change_cursor();
         let mut query = Query::new(entry.module.collection())
-            .order_by("updatedAt", Direction::Asc)
+            .order_by(cursor_field, Direction::Asc)
             .page_size(page_size);
         if let Some(c) = &cursor {
             query = query.filter(if inclusive {
-                Filter::ge("updatedAt", c.literal())
+                Filter::ge(cursor_field, c.literal())
             } else {
-                Filter::gt("updatedAt", c.literal())
+                Filter::gt(cursor_field, c.literal())
             });
         }
         let listing = |source| WorkerError::Listing {

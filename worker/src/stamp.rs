@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use syncdef_definitions::platform::modules::CHANGE_CURSOR;
 use syncdef_platform::query::{Date, DateTime, Literal};
 
 /// A record's `updatedAt`: the text as the platform wrote it (stored, so the cursor shows what
@@ -26,12 +27,14 @@ impl Stamp {
         })
     }
 
-    /// The `updatedAt` of a record, if it has a readable one.
+    /// The change cursor (`updatedAt`) of a record, if it has a readable one.
     pub fn of(record: &serde_json::Value) -> Option<Result<Self, String>> {
-        match record.get("updatedAt")? {
+        match record.get(CHANGE_CURSOR)? {
             serde_json::Value::String(s) => Some(Self::parse(s)),
             serde_json::Value::Null => None,
-            other => Some(Err(format!("`updatedAt` is {other}, not a date-time"))),
+            other => Some(Err(format!(
+                "`{CHANGE_CURSOR}` is {other}, not a date-time"
+            ))),
         }
     }
 

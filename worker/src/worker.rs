@@ -139,7 +139,7 @@ impl Worker {
                 WorkerError::Usage(format!(
                     "entry `{name}` pushes `$.{}` records; `syncdef sync` reads the modules {} so far",
                     plan.root,
-                    Module::SUPPORTED
+                    Module::supported()
                 ))
             })
         };

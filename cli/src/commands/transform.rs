@@ -9,9 +9,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 use miette::NamedSource;
+use syncdef_definitions::platform::modules;
 use syncdef_transform::ValueReader;
 use syncdef_transform::{CompileErrors, EvaluationMode, PathContext, Settings, Template, Value};
-use syncdef_validator::platform;
 
 use super::{display_name, read_input};
 use crate::color::ColorChoice;
@@ -138,7 +138,7 @@ fn module_roots(template: &Template) -> Vec<&'static str> {
             continue;
         }
         let first = path_use.path.member_chain().next().map(|(name, _)| name);
-        if let Some(module) = first.and_then(platform::module_by_root)
+        if let Some(module) = first.and_then(modules::module_by_root)
             && !roots.contains(&module.root)
         {
             roots.push(module.root);

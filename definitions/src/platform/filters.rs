@@ -9,6 +9,8 @@
 
 use std::fmt;
 
+use super::modules::{self, collection_of};
+
 /// The type labels of spec part 2; they decide which literals a property accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PropertyType {
@@ -128,6 +130,7 @@ const fn absent(filter: &'static str) -> FilterOnly {
 }
 
 /// One module's collection: its filter properties and how they relate to the pushed record.
+/// The module's name, record definition and collection come from [`super::modules`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModuleFilters {
     /// The module (`Accounts`).
@@ -182,9 +185,9 @@ pub const MODULES: &[ModuleFilters] = &[
 /// the same value (`typeId` is the id of its `type`).
 #[rustfmt::skip]
 pub const ACCOUNTS: ModuleFilters = ModuleFilters {
-    module: "Accounts",
-    record: "Account",
-    collection: "/api/accounts",
+    module: modules::ACCOUNTS.name,
+    record: modules::ACCOUNTS.record,
+    collection: collection_of(&modules::ACCOUNTS),
     properties: &[
         int("id"), text("name"), text("code"), text("phone"), text("fax"), text("website"),
         text("email"), text("folder"), boolean("orderingEnabled"), num("billToAccountId"),
@@ -224,9 +227,9 @@ pub const ACCOUNTS: ModuleFilters = ModuleFilters {
 /// `GET /api/contacts`.
 #[rustfmt::skip]
 pub const CONTACTS: ModuleFilters = ModuleFilters {
-    module: "Contacts",
-    record: "Contact",
-    collection: "/api/contacts",
+    module: modules::CONTACTS.name,
+    record: modules::CONTACTS.record,
+    collection: collection_of(&modules::CONTACTS),
     properties: &[
         int("id"), text("firstName"), text("lastName"), text("email"), text("accountName"),
         num("accountId"), boolean("storefrontUserEnabled"), boolean("billToContact"),
@@ -239,9 +242,9 @@ pub const CONTACTS: ModuleFilters = ModuleFilters {
 /// `GET /api/orders`.
 #[rustfmt::skip]
 pub const ORDERS: ModuleFilters = ModuleFilters {
-    module: "Orders",
-    record: "Order",
-    collection: "/api/orders",
+    module: modules::ORDERS.name,
+    record: modules::ORDERS.record,
+    collection: collection_of(&modules::ORDERS),
     properties: &[
         guid("id"), text("code"), text("name"), text("status"), num("accountId"),
         text("accountName"), num("billingToId"), text("billingToName"), text("paymentMethod"),
@@ -254,9 +257,9 @@ pub const ORDERS: ModuleFilters = ModuleFilters {
 /// `GET /api/invoices`.
 #[rustfmt::skip]
 pub const INVOICES: ModuleFilters = ModuleFilters {
-    module: "Invoices",
-    record: "Invoice",
-    collection: "/api/invoices",
+    module: modules::INVOICES.name,
+    record: modules::INVOICES.record,
+    collection: collection_of(&modules::INVOICES),
     properties: &[
         guid("id"), text("code"), text("status"), date("invoiceDate"), date("dueDate"),
         num("billingToId"), text("billingToName"), text("paymentMethod"),
@@ -269,9 +272,9 @@ pub const INVOICES: ModuleFilters = ModuleFilters {
 /// `GET /api/products`.
 #[rustfmt::skip]
 pub const PRODUCTS: ModuleFilters = ModuleFilters {
-    module: "Products",
-    record: "Product",
-    collection: "/api/products",
+    module: modules::PRODUCTS.name,
+    record: modules::PRODUCTS.record,
+    collection: collection_of(&modules::PRODUCTS),
     properties: &[
         guid("id"), text("code"), text("name"), boolean("isActive"), boolean("isDeleted"),
         boolean("isAddon"), text("category"), text("industry"), text("productType"),
@@ -285,9 +288,9 @@ pub const PRODUCTS: ModuleFilters = ModuleFilters {
 /// `GET /api/payments`.
 #[rustfmt::skip]
 pub const PAYMENTS: ModuleFilters = ModuleFilters {
-    module: "Payments",
-    record: "Payment",
-    collection: "/api/payments",
+    module: modules::PAYMENTS.name,
+    record: modules::PAYMENTS.record,
+    collection: collection_of(&modules::PAYMENTS),
     properties: &[
         guid("id"), text("status"), date("paymentDate"), num("accountId"), text("accountName"),
         guid("paymentMethodId"), text("paymentMethodName"), text("paymentMethodType"),
@@ -301,9 +304,9 @@ pub const PAYMENTS: ModuleFilters = ModuleFilters {
 /// `bundleSubscriptionId`, plus `isTrial`, `isBundle` and `subscriptionAmount`.
 #[rustfmt::skip]
 pub const SUBSCRIPTIONS: ModuleFilters = ModuleFilters {
-    module: "Subscriptions",
-    record: "Subscription",
-    collection: "/api/subscriptions",
+    module: modules::SUBSCRIPTIONS.name,
+    record: modules::SUBSCRIPTIONS.record,
+    collection: collection_of(&modules::SUBSCRIPTIONS),
     properties: &[
         guid("id"), text("name"), num("typeId"), text("typeName"), text("currency"),
         text("orderId"), text("orderCode"), num("accountId"), text("accountName"),

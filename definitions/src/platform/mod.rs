@@ -1,7 +1,8 @@
 //! The platform records templates read: a JSON Schema (draft 2020-12) of the records the
 //! platform pushes (the vendor's Account object; the platform spec, part 2, for the modules
 //! whose object is not documented), with a small typed API to walk it, and the filter
-//! properties of the modules' collections ([`filters`]), which are not record fields.
+//! properties of the modules' collections ([`filters`]), which are not record fields, and the
+//! modules themselves ([`modules`]: roots, routes, ids, child collections).
 //!
 //! The schema is a domain fact shared by the validator (type checking of template reads, SD8xx)
 //! and the engine (sample records for dry-runs), so it lives here, below both. Print it with
@@ -9,6 +10,7 @@
 //! fields whose type the spec does not show, the `x-syncdef-records` extension).
 
 pub mod filters;
+pub mod modules;
 
 use std::sync::OnceLock;
 
@@ -601,17 +603,8 @@ mod tests {
             doc["$schema"],
             "https://json-schema.org/draft/2020-12/schema"
         );
-        for root in [
-            "account",
-            "contact",
-            "order",
-            "invoice",
-            "product",
-            "payment",
-            "case",
-            "subscription",
-        ] {
-            assert!(builtin().record(root).is_some(), "{root}");
+        for module in modules::MODULES {
+            assert!(builtin().record(module.root).is_some(), "{}", module.root);
         }
     }
 

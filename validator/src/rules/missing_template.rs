@@ -4,7 +4,7 @@ use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Resolution, Sink};
 use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
-use crate::templates::{Need, OPERATIONS};
+use crate::templates::{Need, OPERATIONS, request_name, response_name};
 
 declare_rule! {
     /// ## What it does
@@ -48,17 +48,21 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let Some(spec) = OPERATIONS.iter().find(|o| o.operation == op) else {
                 continue;
             };
-            for (need, suffix) in [(spec.request, "Request"), (spec.response, "Response")] {
+            for (need, is_request) in [(spec.request, true), (spec.response, false)] {
                 let required = match need {
                     Need::Required => true,
                     Need::Optional => false,
                     Need::WhenBody => has_request_body(ctx, site),
                 };
-                let name = format!("{op}{suffix}");
+                let name = if is_request {
+                    request_name(op)
+                } else {
+                    response_name(op)
+                };
                 if !required || info.template(&name).is_some() || misspelt_as(info, &name) {
                     continue;
                 }
-                let why = if suffix == "Request" {
+                let why = if is_request {
                     "the body sent to the external system"
                 } else {
                     "what is read from the external system's answer"

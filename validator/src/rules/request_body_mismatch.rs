@@ -12,6 +12,7 @@ use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Resolution, Sink, Template};
 use crate::platform::Module;
 use crate::rule::declare_rule;
+use crate::templates::request_name;
 use crate::typecheck::RecordValueTypes;
 use crate::typecheck::openapi::{Direction, json_content_schema};
 use crate::typecheck::shape::{self, ShapeFinding, display, producer};
@@ -80,7 +81,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             if !matches!(op, "create" | "update" | "delete") {
                 continue;
             }
-            let Some(template) = info.template(&format!("{op}Request")) else {
+            let Some(template) = info.template(&request_name(op)) else {
                 continue;
             };
             let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {

@@ -9,6 +9,7 @@ use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Resolution, Sink, Template};
 use crate::rule::declare_rule;
 use crate::rules::external_id_not_convertible::valueof_path;
+use crate::templates::response_name;
 use crate::typecheck::reads::walk;
 use crate::typecheck::response_schemas;
 
@@ -51,7 +52,7 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for op in ["create", "update", "delete"] {
-            let Some(template) = info.template(&format!("{op}Response")) else {
+            let Some(template) = info.template(&response_name(op)) else {
                 continue;
             };
             check_template(ctx, sink, info, op, template);

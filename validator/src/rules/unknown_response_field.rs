@@ -6,6 +6,7 @@ use crate::codes::Rule;
 use crate::context::{Context, Resolution, Sink};
 use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
+use crate::templates::response_name;
 use crate::typecheck::reads::{Loops, ReadProblem, ReadProblemKind, walk};
 use crate::typecheck::response_schemas;
 
@@ -47,7 +48,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         for site in &info.operations {
             let Some(op) = site.operation else { continue };
-            let Some(template) = info.template(&format!("{op}Response")) else {
+            let Some(template) = info.template(&response_name(op)) else {
                 continue;
             };
             let (Some(compiled), Some(tree)) = (&template.compiled, &template.tree) else {

@@ -38,7 +38,11 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
-        let children: &[&str] = info.module.map_or(&[], |m| m.children);
+        let children: Vec<&str> = info
+            .module
+            .into_iter()
+            .flat_map(|m| m.child_names())
+            .collect();
         for (_, action) in info.actions() {
             let is_sync = matches!(
                 action.kind.as_ref().map(|k| &k.value),

@@ -6,7 +6,7 @@ use syncdef_definitions::Node;
 use crate::context::{Context, EntryInfo, Sink};
 use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
-use crate::templates::{OPERATIONS, split_template_name};
+use crate::templates::{OPERATIONS, request_name, response_name, split_template_name};
 
 declare_rule! {
     /// ## What it does
@@ -51,7 +51,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let declared = declared_operations(ctx, info);
         let expected: Vec<String> = declared
             .iter()
-            .flat_map(|op| [format!("{op}Request"), format!("{op}Response")])
+            .flat_map(|op| [request_name(op), response_name(op)])
             .collect();
         for template in &info.templates {
             let name = template.name();
