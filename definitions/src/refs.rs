@@ -134,16 +134,18 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
 fn collect_sites<'a>(node: &'a Node, out: &mut Vec<Site<'a>>) {
     match &node.kind {
         NodeKind::Object(members) => {
-            if let Some(r) = node.get("$ref")
-                && let Some(target) = r.as_str()
-            {
-                out.push(Site {
-                    target,
-                    span: r.span,
-                    holder: node,
-                });
-            }
+            // One pass over the members finds the reference and walks on (a lookup first
+            // would scan them twice).
             for member in members {
+                if &*member.key.name == "$ref"
+                    && let Some(target) = member.value.as_str()
+                {
+                    out.push(Site {
+                        target,
+                        span: member.value.span,
+                        holder: node,
+                    });
+                }
                 collect_sites(&member.value, out);
             }
         }
