@@ -60,7 +60,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 node.span,
                 format!("`operationId: {id}` of `{here}` is already the id of `{there}`"),
             )
-            .with_pointer(format!("{}/operationId", operation.pointer))
+            .with_pointer(format!(
+                "{}/operationId",
+                ctx.openapi.pointer(operation.place)
+            ))
             .with_span_label("the second use")
             .with_label(*span, "first used here")
             .with_help("give each operation its own `operationId`");

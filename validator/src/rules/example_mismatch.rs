@@ -49,7 +49,10 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let root = &ctx.doc.root;
     for schema in &ctx.openapi.schemas {
-        let at = &schema.pointer;
+        if !illustrated(schema.node) {
+            continue;
+        }
+        let at = &ctx.openapi.pointer(schema.place);
         for key in ["default", "example"] {
             if let Some(value) = schema.node.get(key) {
                 validate(ctx, sink, schema.node, value, &format!("{at}/{key}"), key);
@@ -72,7 +75,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Some(schema) = holder.node.get("schema") else {
             continue;
         };
-        let at = &holder.pointer;
+        if !illustrated(holder.node) {
+            continue;
+        }
+        let at = &ctx.openapi.pointer(holder.place);
         if let Some(value) = holder.node.get("example") {
             validate(
                 ctx,
@@ -94,6 +100,15 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             validate(ctx, sink, schema, value, &pointer, "example");
         }
     }
+}
+
+/// Whether `node` carries a value to check: most schemas carry none, and their pointer is then
+/// never written.
+fn illustrated(node: &Node) -> bool {
+    node.as_object()
+        .unwrap_or_default()
+        .iter()
+        .any(|m| matches!(&*m.key.name, "default" | "example" | "examples"))
 }
 
 /// Reports the first way `value` breaks `schema` (as a request and as a response).

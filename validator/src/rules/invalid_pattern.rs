@@ -49,7 +49,12 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 continue;
             };
             if compile(text).is_err() {
-                report(sink, pattern, text, format!("{}/pattern", schema.pointer));
+                report(
+                    sink,
+                    pattern,
+                    text,
+                    format!("{}/pattern", ctx.openapi.pointer(schema.place)),
+                );
             }
         }
         let keys = schema
@@ -61,7 +66,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             if compile(&member.key.name).is_err() {
                 let at = format!(
                     "{}/patternProperties/{}",
-                    schema.pointer,
+                    ctx.openapi.pointer(schema.place),
                     syncdef_definitions::pointer::escape(&member.key.name)
                 );
                 let key = Node::new(member.key.span, syncdef_definitions::NodeKind::Null);

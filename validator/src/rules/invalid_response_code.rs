@@ -64,7 +64,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 )
                 .with_pointer(format!(
                     "{}/responses/{}",
-                    operation.pointer,
+                    ctx.openapi.pointer(operation.place),
                     syncdef_definitions::pointer::escape(key)
                 ))
                 .with_help(help);

@@ -46,14 +46,18 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             Some(m) if m.value.as_bool() == Some(true) => continue,
             Some(m) => (
                 m.value.span,
-                format!("{}/required", holder.pointer),
+                format!("{}/required", ctx.openapi.pointer(holder.place)),
                 "says `required: false`",
             ),
             None => {
                 let at = parameter
                     .member("in")
                     .map_or(parameter.span, |m| m.key.span);
-                (at, holder.pointer.clone(), "has no `required: true`")
+                (
+                    at,
+                    ctx.openapi.pointer(holder.place),
+                    "has no `required: true`",
+                )
             }
         };
         let d = sink

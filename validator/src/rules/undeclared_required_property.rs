@@ -76,7 +76,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     item.span,
                     format!("`{name}` is required but is not a property of the schema"),
                 )
-                .with_pointer(format!("{}/required/{i}", schema.pointer))
+                .with_pointer(format!(
+                    "{}/required/{i}",
+                    ctx.openapi.pointer(schema.place)
+                ))
                 .with_help(help);
             sink.push(d);
         }
