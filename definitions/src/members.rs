@@ -70,6 +70,13 @@ impl Members {
         }
     }
 
+    /// The positions of the members sorted by key (equal keys in document order), when the
+    /// object is large enough to be indexed.
+    #[must_use]
+    pub fn sorted_positions(&self) -> Option<&[u32]> {
+        self.index.as_deref().map(|index| &*index.0)
+    }
+
     /// Removes and returns the member at `position` (document order).
     pub fn remove(&mut self, position: usize) -> Member {
         let member = self.members.remove(position);

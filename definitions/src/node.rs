@@ -288,6 +288,19 @@ fn walk_inner(node: &Node, path: &mut String, visit: &mut dyn FnMut(&str, &Node)
 }
 
 impl NodeKind {
+    /// The kind with its article (`a string`, `an object`, `null`), for messages.
+    #[must_use]
+    pub fn described(&self) -> &'static str {
+        match self {
+            NodeKind::Null => "null",
+            NodeKind::Bool(_) => "a boolean",
+            NodeKind::Number(_) => "a number",
+            NodeKind::String(_) => "a string",
+            NodeKind::Array(_) => "an array",
+            NodeKind::Object(_) => "an object",
+        }
+    }
+
     /// A one-word description of the kind.
     #[must_use]
     pub fn type_name(&self) -> &'static str {

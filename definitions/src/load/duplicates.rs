@@ -6,34 +6,24 @@
 use std::sync::Arc;
 
 use super::{LoadError, LoadErrorKind};
-use crate::node::Member;
+use crate::members::Members;
 use crate::source::SourceFile;
 
-/// Objects up to this size are checked pairwise; larger ones through a sorted index.
-const SMALL: usize = 12;
-
-/// Fails on the first key (in document order) that repeats an earlier one.
-pub(super) fn check(members: &[Member], source: &Arc<SourceFile>) -> Result<(), LoadError> {
-    let found = if members.len() <= SMALL {
-        (1..members.len()).find_map(|second| {
+/// Fails on the first key (in document order) that repeats an earlier one. Small objects are
+/// checked pairwise; large ones through the index their members keep (positions sorted by key,
+/// equal keys in document order).
+pub(super) fn check(members: &Members, source: &Arc<SourceFile>) -> Result<(), LoadError> {
+    let found = match members.sorted_positions() {
+        None => (1..members.len()).find_map(|second| {
             (0..second)
                 .find(|&first| members[first].key.name == members[second].key.name)
                 .map(|first| (first, second))
-        })
-    } else {
-        let mut order: Vec<u32> = (0..members.len() as u32).collect();
-        // Stable sort: among equal keys the earliest stays first.
-        order.sort_by(|&a, &b| {
-            members[a as usize]
-                .key
-                .name
-                .cmp(&members[b as usize].key.name)
-        });
-        order
+        }),
+        Some(order) => order
             .windows(2)
             .filter(|w| members[w[0] as usize].key.name == members[w[1] as usize].key.name)
             .map(|w| (w[0] as usize, w[1] as usize))
-            .min_by_key(|&(_, second)| second)
+            .min_by_key(|&(_, second)| second),
     };
     match found {
         None => Ok(()),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::strings::Strings;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
+use crate::members::Members;
 use crate::node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
 
@@ -165,12 +166,9 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let members: Vec<Member> = self.members.drain(base..).collect();
+        let members = Members::new(self.members.drain(base..).collect());
         duplicates::check(&members, self.source)?;
-        Ok(Node::new(
-            self.span_from(start),
-            NodeKind::Object(members.into()),
-        ))
+        Ok(Node::new(self.span_from(start), NodeKind::Object(members)))
     }
 
     fn array(&mut self) -> Result<Node, LoadError> {

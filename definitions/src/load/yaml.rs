@@ -13,6 +13,7 @@ use super::char_offsets::CharToByte;
 use super::strings::Strings;
 use super::yaml_scalar;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
+use crate::members::Members;
 use crate::node::{Key, Member, Node, NodeKind, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
 
@@ -174,7 +175,6 @@ impl Builder<'_> {
                     ..
                 }) = self.stack.pop()
                 {
-                    duplicates::check(&members, self.source)?;
                     let span = self.collection_span(
                         start,
                         span,
@@ -182,7 +182,9 @@ impl Builder<'_> {
                         members.last().map(|m| m.value.span),
                     );
                     members.shrink_to_fit();
-                    self.finish(Node::new(span, NodeKind::Object(members.into())), anchor)?;
+                    let members = Members::new(members);
+                    duplicates::check(&members, self.source)?;
+                    self.finish(Node::new(span, NodeKind::Object(members)), anchor)?;
                 }
             }
             Event::Alias(id) => self.alias(id, span)?,

@@ -396,12 +396,5 @@ fn with_article(name: &str) -> String {
 
 /// `node`'s kind with its article, for messages.
 fn a(node: &Node) -> &'static str {
-    match node.kind {
-        NodeKind::Null => "null",
-        NodeKind::Bool(_) => "a boolean",
-        NodeKind::Number(_) => "a number",
-        NodeKind::String(_) => "a string",
-        NodeKind::Array(_) => "an array",
-        NodeKind::Object(_) => "an object",
-    }
+    node.kind.described()
 }

@@ -127,12 +127,5 @@ fn number_text(node: &Node) -> String {
 }
 
 fn a_type(value: &Node) -> &'static str {
-    match &value.kind {
-        NodeKind::Null => "null",
-        NodeKind::Bool(_) => "a boolean",
-        NodeKind::Number(_) => "a number",
-        NodeKind::String(_) => "a string",
-        NodeKind::Array(_) => "an array",
-        NodeKind::Object(_) => "an object",
-    }
+    value.kind.described()
 }
