@@ -87,15 +87,34 @@ impl fmt::Display for LineCol {
     }
 }
 
-/// Start offsets of every line of a text, built once per file.
+/// Where the lines of a text start, built once per file.
 ///
 /// Lines end at `\n`, at `\r\n` (the `\r` belongs to the line it ends) and at a lone `\r`, so
-/// files of every platform get the line numbers editors show.
+/// files of every platform get the line numbers editors show. The start of every
+/// [`LINES_PER_MARK`]th line is kept, and a position is found by scanning at most that many
+/// lines from the mark before it: positions are wanted for the few places a diagnostic points
+/// at, while a start per line cost 4 bytes a line for as long as the file was linted.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    line_starts: Vec<u32>,
+    /// The start of lines 0, `LINES_PER_MARK`, 2 × `LINES_PER_MARK`, ... (0-based).
+    marks: Vec<u32>,
+    lines: usize,
     /// When the whole text is ASCII, a column is a byte difference and needs no decoding.
     ascii: bool,
+}
+
+/// One line start is kept for this many lines.
+const LINES_PER_MARK: usize = 16;
+
+/// The start of the line after the one holding byte `from`, if there is one.
+fn next_line_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let at = rest
+        .iter()
+        .enumerate()
+        // A lone `\r` ends a line too (classic Mac OS files; YAML reads it as a line break).
+        .position(|(i, &b)| b == b'\n' || (b == b'\r' && rest.get(i + 1) != Some(&b'\n')))?;
+    Some(from + at + 1)
 }
 
 impl LineIndex {
@@ -103,18 +122,20 @@ impl LineIndex {
     #[must_use]
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
-        let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
-        line_starts.push(0);
-        // A lone `\r` ends a line too (classic Mac OS files; YAML reads it as a line break).
-        line_starts.extend(
-            bytes
-                .iter()
-                .enumerate()
-                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
-                .map(|(i, _)| (i + 1) as u32),
-        );
+        let mut marks = vec![0];
+        let mut lines = 1;
+        let mut start = 0;
+        while let Some(next) = next_line_start(bytes, start) {
+            if lines % LINES_PER_MARK == 0 {
+                marks.push(next as u32);
+            }
+            lines += 1;
+            start = next;
+        }
+        marks.shrink_to_fit();
         LineIndex {
-            line_starts,
+            marks,
+            lines,
             ascii: text.is_ascii(),
         }
     }
@@ -122,7 +143,25 @@ impl LineIndex {
     /// Number of lines (a text without a final newline still counts its last line).
     #[must_use]
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.lines
+    }
+
+    /// The 0-based line holding byte `offset` of `text`, and where that line starts.
+    fn line_of(&self, text: &str, offset: u32) -> (usize, u32) {
+        let mark = match self.marks.binary_search(&offset) {
+            Ok(mark) => mark,
+            Err(next) => next.saturating_sub(1),
+        };
+        let mut line = mark * LINES_PER_MARK;
+        let mut start = self.marks.get(mark).copied().unwrap_or(0) as usize;
+        while let Some(next) = next_line_start(text.as_bytes(), start) {
+            if next > offset as usize {
+                break;
+            }
+            line += 1;
+            start = next;
+        }
+        (line, start as u32)
     }
 
     /// The line and column of byte `offset` in `text` (the text this index was built from).
@@ -132,11 +171,7 @@ impl LineIndex {
     #[must_use]
     pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
         let offset = offset.min(text.len() as u32);
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(line) => line,
-            Err(next) => next - 1,
-        };
-        let line_start = self.line_starts[line];
+        let (line, line_start) = self.line_of(text, offset);
         let column = if self.ascii {
             offset - line_start
         } else {
@@ -153,12 +188,19 @@ impl LineIndex {
         }
     }
 
-    /// Byte offset of the start of 1-based `line`, if the text has that line.
+    /// Byte offset of the start of 1-based `line` of `text` (the text this index was built
+    /// from), if the text has that line.
     #[must_use]
-    pub fn line_start(&self, line: u32) -> Option<u32> {
-        self.line_starts
-            .get((line as usize).checked_sub(1)?)
-            .copied()
+    pub fn line_start(&self, text: &str, line: u32) -> Option<u32> {
+        let line = (line as usize).checked_sub(1)?;
+        if line >= self.lines {
+            return None;
+        }
+        let mut start = *self.marks.get(line / LINES_PER_MARK)? as usize;
+        for _ in 0..line % LINES_PER_MARK {
+            start = next_line_start(text.as_bytes(), start)?;
+        }
+        Some(start as u32)
     }
 }
 
@@ -311,7 +353,7 @@ mod tests {
     fn crlf_lines() {
         let src = SourceFile::new("a.json", "{\r\n  \"a\": 1\r\n}");
         assert_eq!(src.line_col(5), LineCol { line: 2, column: 3 });
-        assert_eq!(src.line_index().line_start(3), Some(13));
+        assert_eq!(src.line_index().line_start(src.text(), 3), Some(13));
     }
 
     #[test]
@@ -323,5 +365,51 @@ mod tests {
         assert_eq!(at("c"), LineCol { line: 3, column: 1 });
         assert_eq!(at("d"), LineCol { line: 5, column: 1 });
         assert_eq!(src.line_index().line_count(), 5);
+    }
+}
+
+#[cfg(test)]
+mod line_index_agrees {
+    use proptest::prelude::*;
+
+    use super::LineIndex;
+
+    /// Every line start, the plain way: the reference the marks and scans must agree with.
+    fn starts(text: &str) -> Vec<usize> {
+        let b = text.as_bytes();
+        let mut out = vec![0];
+        for i in 0..b.len() {
+            if b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+                out.push(i + 1);
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn positions_agree_with_every_line_start(
+            parts in prop::collection::vec(prop_oneof![
+                Just("a"), Just("é"), Just("\n"), Just("\r\n"), Just("\r"), Just("xyz")
+            ], 0..200),
+        ) {
+            let text: String = parts.concat();
+            let index = LineIndex::new(&text);
+            let all = starts(&text);
+            prop_assert_eq!(index.line_count(), all.len());
+            for (line, start) in all.iter().enumerate() {
+                prop_assert_eq!(index.line_start(&text, line as u32 + 1), Some(*start as u32));
+            }
+            prop_assert_eq!(index.line_start(&text, all.len() as u32 + 1), None);
+            for offset in 0..=text.len() {
+                let line = all.iter().rposition(|s| *s <= offset).unwrap_or(0);
+                let at = index.line_col(&text, offset as u32);
+                prop_assert_eq!(at.line as usize, line + 1);
+                if text.is_char_boundary(offset) {
+                    let column = text[all[line]..offset].chars().count() + 1;
+                    prop_assert_eq!(at.column as usize, column);
+                }
+            }
+        }
     }
 }
