@@ -116,6 +116,7 @@ impl<'a> OpenApiObjects<'a> {
         }
         // They live as long as the lint of the file: give back what growth left unused.
         found.holders.shrink_to_fit();
+        found.steps.shrink_to_fit();
         found.schemas.shrink_to_fit();
         found
     }
