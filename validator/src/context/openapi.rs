@@ -7,9 +7,11 @@
 //! `$ref` is not followed: its target is visited where it is written, so each object is
 //! reported once whatever the number of references to it.
 
-use syncdef_definitions::Node;
+use std::sync::Arc;
+
 use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_definitions::pointer;
+use syncdef_definitions::{Member, Node};
 
 /// One operation of `paths`.
 pub(crate) struct Operation<'a> {
@@ -62,18 +64,21 @@ pub(crate) struct OpenApiObjects<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Place(u32);
 
-/// One step of a place below its parent (`NO_PARENT` for the root).
+/// One step of a place below its parent (`NO_PARENT` for the root): a member, named by its
+/// key in the tree, or an item (16 bytes: there is one per schema of the document).
 struct Step<'a> {
     parent: u32,
-    token: Token<'a>,
+    index: u32,
+    /// The member's key; `None` for an item, at `index`.
+    key: Option<&'a Arc<str>>,
 }
 
 const NO_PARENT: u32 = u32::MAX;
 
-/// A member's key or an item's index.
+/// A member (by its key in the tree) or an item's index.
 #[derive(Clone, Copy)]
 enum Token<'a> {
-    Key(&'a str),
+    Key(&'a Arc<str>),
     Index(u32),
 }
 
@@ -93,7 +98,9 @@ impl<'a> OpenApiObjects<'a> {
     pub fn of(root: &'a Node) -> Self {
         let mut found = OpenApiObjects::default();
         let mut at = Path::default();
-        if let Some(paths) = root.get("paths").and_then(Node::as_object) {
+        if let Some(paths_member) = root.member("paths")
+            && let Some(paths) = paths_member.value.as_object()
+        {
             // Counted first: doubling a list of 200,000 operations held two copies at once.
             let operations = paths
                 .iter()
@@ -106,12 +113,12 @@ impl<'a> OpenApiObjects<'a> {
                 .sum();
             found.operations.reserve_exact(operations);
             for member in paths {
-                with(&mut at, &[key("paths"), key(&member.key.name)], |at| {
+                with(&mut at, &[key(paths_member), key(member)], |at| {
                     found.path_item(&member.key.name, &member.value, at);
                 });
             }
         }
-        if let Some(components) = root.get("components") {
+        if let Some(components) = root.member("components") {
             found.components(components, &mut at);
         }
         // They live as long as the lint of the file: give back what growth left unused.
@@ -121,7 +128,7 @@ impl<'a> OpenApiObjects<'a> {
         found
     }
 
-    fn components(&mut self, components: &'a Node, at: &mut Path<'a>) {
+    fn components(&mut self, components: &'a Member, at: &mut Path<'a>) {
         let kinds: [(&str, Visit<'a>); 5] = [
             ("schemas", |s, n, at| s.schema(n, at, false, 0)),
             ("parameters", |s, n, at| {
@@ -132,25 +139,25 @@ impl<'a> OpenApiObjects<'a> {
             ("responses", Self::response),
         ];
         for (kind, visit) in kinds {
-            for member in members(components.get(kind)) {
-                with(
-                    at,
-                    &[key("components"), key(kind), key(&member.key.name)],
-                    |at| {
-                        visit(self, &member.value, at);
-                    },
-                );
+            let Some(group) = components.value.member(kind) else {
+                continue;
+            };
+            for member in members(Some(&group.value)) {
+                with(at, &[key(components), key(group), key(member)], |at| {
+                    visit(self, &member.value, at);
+                });
             }
         }
     }
 
     fn path_item(&mut self, template: &'a str, item: &'a Node, at: &mut Path<'a>) {
-        self.parameters(item.get("parameters"), at);
+        self.parameters(item.member("parameters"), at);
         for method in HttpMethod::ALL {
-            let Some(node) = item.get(method.as_str()) else {
+            let Some(operation) = item.member(method.as_str()) else {
                 continue;
             };
-            with(at, &[key(method.as_str())], |at| {
+            let node = &operation.value;
+            with(at, &[key(operation)], |at| {
                 let place = self.place(at);
                 self.operations.push(Operation {
                     template,
@@ -158,45 +165,50 @@ impl<'a> OpenApiObjects<'a> {
                     node,
                     place,
                 });
-                self.parameters(node.get("parameters"), at);
-                if let Some(body) = node.get("requestBody") {
-                    with(at, &[key("requestBody")], |at| self.content_of(body, at));
+                self.parameters(node.member("parameters"), at);
+                if let Some(body) = node.member("requestBody") {
+                    with(at, &[key(body)], |at| self.content_of(&body.value, at));
                 }
-                for member in members(node.get("responses")) {
-                    with(at, &[key("responses"), key(&member.key.name)], |at| {
-                        self.response(&member.value, at);
-                    });
+                if let Some(responses) = node.member("responses") {
+                    for member in members(Some(&responses.value)) {
+                        with(at, &[key(responses), key(member)], |at| {
+                            self.response(&member.value, at);
+                        });
+                    }
                 }
             });
         }
     }
 
-    fn parameters(&mut self, list: Option<&'a Node>, at: &mut Path<'a>) {
-        for (i, parameter) in list
-            .and_then(Node::as_array)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            with(at, &[key("parameters"), index(i)], |at| {
+    fn parameters(&mut self, list: Option<&'a Member>, at: &mut Path<'a>) {
+        let Some(list) = list else {
+            return;
+        };
+        for (i, parameter) in list.value.as_array().unwrap_or_default().iter().enumerate() {
+            with(at, &[key(list), index(i)], |at| {
                 self.holder(HolderKind::Parameter, parameter, at);
             });
         }
     }
 
     fn response(&mut self, response: &'a Node, at: &mut Path<'a>) {
-        for member in members(response.get("headers")) {
-            with(at, &[key("headers"), key(&member.key.name)], |at| {
-                self.holder(HolderKind::Header, &member.value, at);
-            });
+        if let Some(headers) = response.member("headers") {
+            for member in members(Some(&headers.value)) {
+                with(at, &[key(headers), key(member)], |at| {
+                    self.holder(HolderKind::Header, &member.value, at);
+                });
+            }
         }
         self.content_of(response, at);
     }
 
     /// The media types under `content` of a request body, response, parameter or header.
     fn content_of(&mut self, holder: &'a Node, at: &mut Path<'a>) {
-        for member in members(holder.get("content")) {
-            with(at, &[key("content"), key(&member.key.name)], |at| {
+        let Some(content) = holder.member("content") else {
+            return;
+        };
+        for member in members(Some(&content.value)) {
+            with(at, &[key(content), key(member)], |at| {
                 self.holder(HolderKind::MediaType, &member.value, at);
             });
         }
@@ -208,8 +220,10 @@ impl<'a> OpenApiObjects<'a> {
         }
         let place = self.place(at);
         self.holders.push(Holder { kind, node, place });
-        if let Some(schema) = node.get("schema") {
-            with(at, &[key("schema")], |at| self.schema(schema, at, false, 0));
+        if let Some(schema) = node.member("schema") {
+            with(at, &[key(schema)], |at| {
+                self.schema(&schema.value, at, false, 0)
+            });
         }
         if kind != HolderKind::MediaType {
             self.content_of(node, at);
@@ -227,23 +241,28 @@ impl<'a> OpenApiObjects<'a> {
             in_all_of,
         });
         for name in ["items", "additionalProperties", "not"] {
-            if let Some(child) = node.get(name) {
-                with(at, &[key(name)], |at| {
-                    self.schema(child, at, false, depth + 1)
+            if let Some(child) = node.member(name) {
+                with(at, &[key(child)], |at| {
+                    self.schema(&child.value, at, false, depth + 1);
                 });
             }
         }
         for name in ["properties", "patternProperties", "$defs"] {
-            for member in members(node.get(name)) {
-                with(at, &[key(name), key(&member.key.name)], |at| {
+            let Some(group) = node.member(name) else {
+                continue;
+            };
+            for member in members(Some(&group.value)) {
+                with(at, &[key(group), key(member)], |at| {
                     self.schema(&member.value, at, false, depth + 1);
                 });
             }
         }
         for name in ["allOf", "anyOf", "oneOf", "prefixItems"] {
-            let items = node.get(name).and_then(Node::as_array).unwrap_or_default();
-            for (i, child) in items.iter().enumerate() {
-                with(at, &[key(name), index(i)], |at| {
+            let Some(list) = node.member(name) else {
+                continue;
+            };
+            for (i, child) in list.value.as_array().unwrap_or_default().iter().enumerate() {
+                with(at, &[key(list), index(i)], |at| {
                     self.schema(child, at, name == "allOf", depth + 1);
                 });
             }
@@ -258,10 +277,11 @@ impl<'a> OpenApiObjects<'a> {
                 Some(step) => *step,
                 None => {
                     let step = self.steps.len() as u32;
-                    self.steps.push(Step {
-                        parent,
-                        token: *token,
-                    });
+                    let (key, index) = match *token {
+                        Token::Key(name) => (Some(name), 0),
+                        Token::Index(i) => (None, i),
+                    };
+                    self.steps.push(Step { parent, index, key });
                     *recorded = Some(step);
                     step
                 }
@@ -272,25 +292,25 @@ impl<'a> OpenApiObjects<'a> {
 
     /// The JSON pointer of `place` (`""` for the document root).
     pub fn pointer(&self, place: Place) -> String {
-        let mut tokens = Vec::new();
+        let mut steps = Vec::new();
         let mut at = place.0;
         while let Some(step) = self.steps.get(at as usize) {
-            tokens.push(step.token);
+            steps.push(step);
             at = step.parent;
         }
         let mut out = String::new();
-        for token in tokens.iter().rev() {
-            match token {
-                Token::Key(name) => pointer::push(&mut out, name),
-                Token::Index(i) => pointer::push_index(&mut out, *i as usize),
+        for step in steps.iter().rev() {
+            match step.key {
+                Some(name) => pointer::push(&mut out, name),
+                None => pointer::push_index(&mut out, step.index as usize),
             }
         }
         out
     }
 }
 
-fn key(name: &str) -> Token<'_> {
-    Token::Key(name)
+fn key(member: &Member) -> Token<'_> {
+    Token::Key(&member.key.name)
 }
 
 fn index(i: usize) -> Token<'static> {
@@ -308,4 +328,65 @@ fn with<'a>(at: &mut Path<'a>, tokens: &[Token<'a>], f: impl FnOnce(&mut Path<'a
     at.tokens.extend(tokens.iter().map(|t| (*t, None)));
     f(at);
     at.tokens.truncate(len);
+}
+
+#[cfg(test)]
+mod places {
+    use std::sync::Arc;
+
+    use syncdef_definitions::{LoadOptions, SourceFile};
+
+    use super::{OpenApiObjects, Step};
+
+    #[test]
+    fn every_place_writes_the_pointer_of_its_object() {
+        let text = r#"
+paths:
+  /a/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get:
+      responses:
+        '200':
+          content:
+            application/json:
+              schema: {type: object, properties: {x~y: {allOf: [{type: string}]}}}
+components:
+  schemas:
+    S: {type: array, items: {type: integer}}
+"#;
+        let file = Arc::new(SourceFile::new("t.yaml", text));
+        let root = syncdef_definitions::load::load_with(file, &LoadOptions::default())
+            .expect("loads")
+            .root;
+        let found = OpenApiObjects::of(&root);
+        let schemas: Vec<String> = found
+            .schemas
+            .iter()
+            .map(|s| found.pointer(s.place))
+            .collect();
+        assert_eq!(
+            schemas,
+            [
+                "/paths/~1a~1{id}/parameters/0/schema",
+                "/paths/~1a~1{id}/get/responses/200/content/application~1json/schema",
+                "/paths/~1a~1{id}/get/responses/200/content/application~1json/schema/properties/x~0y",
+                "/paths/~1a~1{id}/get/responses/200/content/application~1json/schema/properties/x~0y/allOf/0",
+                "/components/schemas/S",
+                "/components/schemas/S/items",
+            ]
+        );
+        for schema in &found.schemas {
+            assert!(std::ptr::eq(
+                root.pointer(&found.pointer(schema.place))
+                    .expect("resolves"),
+                schema.node
+            ));
+        }
+        assert_eq!(
+            found.pointer(found.operations[0].place),
+            "/paths/~1a~1{id}/get"
+        );
+        // One per object of the walk: kept small.
+        assert_eq!(std::mem::size_of::<Step<'_>>(), 16);
+    }
 }
