@@ -258,6 +258,18 @@ fn list(request: &Request, records: Vec<Value>) -> ResponseTemplate {
     };
     let size = number("size", 100);
     let page = number("page", 1);
+    page_of(records, request, size, page)
+}
+
+/// Page `page` (from 1) of `size` records in the platform's paging envelope: `data`, `paging`,
+/// and a `links.next` that repeats the request with the next page number while there is one.
+pub fn page_of(
+    records: Vec<Value>,
+    request: &Request,
+    size: usize,
+    page: usize,
+) -> ResponseTemplate {
+    let (size, page) = (size.max(1), page.max(1));
     let total = records.len();
     let page_count = total.div_ceil(size).max(1);
     let data: Vec<Value> = records

@@ -248,31 +248,7 @@ fn list(request: &Request, mut records: Vec<Value>, cap: Option<usize>) -> Respo
         .unwrap_or(records.len().max(1));
     let size = cap.map_or(size, |c| size.min(c));
     let page: usize = query.get("page").and_then(|s| s.parse().ok()).unwrap_or(1);
-    let total = records.len();
-    let page_count = total.div_ceil(size).max(1);
-    let data: Vec<Value> = records
-        .into_iter()
-        .skip((page - 1) * size)
-        .take(size)
-        .collect();
-    let next = (page < page_count).then(|| {
-        let mut url = request.url.clone();
-        let pairs: Vec<(String, String)> = url
-            .query_pairs()
-            .into_owned()
-            .filter(|(k, _)| k != "page")
-            .collect();
-        url.query_pairs_mut()
-            .clear()
-            .extend_pairs(pairs)
-            .append_pair("page", &(page + 1).to_string());
-        json!({"uri": url.to_string(), "method": "GET", "headers": {"x-Api-Version": "3.0"}})
-    });
-    ResponseTemplate::new(200).set_body_json(json!({
-        "data": data,
-        "paging": {"page": page, "size": size, "offset": (page - 1) * size, "totalCount": total, "pageCount": page_count},
-        "links": {"self": null, "first": null, "last": null, "next": next, "previous": null},
-    }))
+    syncdef_mock::platform::page_of(records, request, size, page)
 }
 
 /// What the fake QuickBooks company holds and how it misbehaves.
