@@ -24,7 +24,7 @@ pub struct LintArgs {
     paths: Vec<PathBuf>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_enum, default_value = "human")]
     format: Format,
 
     /// The lowest severity that fails the run (exit 1): `error` (default), `warning`, `info`,
@@ -186,33 +186,34 @@ impl FailSeverity {
     }
 }
 
-/// The `--format` values, mirrored from the library so that clap can list them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// Graphical report with source snippets, codes and help.
-    Human,
-    /// One JSON object with every diagnostic and a summary.
-    Json,
-    /// SARIF 2.1.0, for GitHub code scanning.
-    Sarif,
-    /// GitHub Actions workflow commands (annotations on the diff).
-    Github,
-}
+/// A `--format` value: the library's formats, listed for clap from `OutputFormat::ALL` (names
+/// and help come from the library, so a new format needs no change here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Format(OutputFormat);
 
-impl From<Format> for OutputFormat {
-    fn from(format: Format) -> Self {
-        match format {
-            Format::Human => OutputFormat::Human,
-            Format::Json => OutputFormat::Json,
-            Format::Sarif => OutputFormat::Sarif,
-            Format::Github => OutputFormat::Github,
-        }
+const FORMATS: [Format; OutputFormat::ALL.len()] = {
+    let mut out = [Format(OutputFormat::Human); OutputFormat::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Format(OutputFormat::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+impl clap::ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &FORMATS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.summary()))
     }
 }
 
 pub fn run(args: &LintArgs) -> Result<ExitCode, Failure> {
     let result = lint(args);
-    if args.format == Format::Sarif {
+    if args.format.0 == OutputFormat::Sarif {
         return super::lint_sarif::with_failed_log(result);
     }
     result
@@ -256,7 +257,7 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     if args.generate_ignore_file {
         return generate_ignore_file(&report, &ignore_file);
     }
-    let format = OutputFormat::from(args.format);
+    let format = args.format.0;
     let options = RenderOptions {
         color: args.color.for_stdout(),
         summary: !crate::logging::quiet(),

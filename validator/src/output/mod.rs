@@ -31,6 +31,17 @@ impl OutputFormat {
         OutputFormat::Github,
     ];
 
+    /// What the format is, in a line (`syncdef lint --help` shows it).
+    #[must_use]
+    pub const fn summary(self) -> &'static str {
+        match self {
+            OutputFormat::Human => "Graphical report with source snippets, codes and help",
+            OutputFormat::Json => "One JSON object with every diagnostic and a summary",
+            OutputFormat::Sarif => "SARIF 2.1.0, for GitHub code scanning",
+            OutputFormat::Github => "GitHub Actions workflow commands (annotations on the diff)",
+        }
+    }
+
     /// The name used on the command line.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -51,7 +62,8 @@ impl std::str::FromStr for OutputFormat {
             .into_iter()
             .find(|f| f.name() == s)
             .ok_or_else(|| {
-                format!("unknown format {s:?}: expected one of human, json, sarif, github")
+                let names: Vec<&str> = OutputFormat::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown format {s:?}: expected one of {}", names.join(", "))
             })
     }
 }
