@@ -44,18 +44,7 @@ impl RuleMeta {
     /// The rule's name in kebab case (`unknown-operation-path`), used by SARIF and `syncdef rules`.
     #[must_use]
     pub fn name(&self) -> String {
-        let mut out = String::with_capacity(self.struct_name.len() + 4);
-        for (i, c) in self.struct_name.chars().enumerate() {
-            if c.is_ascii_uppercase() {
-                if i > 0 {
-                    out.push('-');
-                }
-                out.push(c.to_ascii_lowercase());
-            } else {
-                out.push(c);
-            }
-        }
-        out
+        kebab_case(self.struct_name)
     }
 
     /// The required sections the documentation lacks (empty when complete).
@@ -108,6 +97,24 @@ macro_rules! declare_rule {
 }
 
 pub(crate) use declare_rule;
+
+/// A CamelCase name in kebab case (`UnknownFunction` -> `unknown-function`): how rule names and
+/// the codes of other diagnostics (`transform::unknown-function`) are written.
+#[must_use]
+pub fn kebab_case(camel: &str) -> String {
+    let mut out = String::with_capacity(camel.len() + 4);
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 #[cfg(test)]
 mod tests {

@@ -198,7 +198,10 @@ fn render_compile_errors(name: &str, text: &str, errors: &CompileErrors, color: 
             continue;
         }
         let snippet = Snippet {
-            code: format!("transform::{}", kebab(&format!("{:?}", error.kind))),
+            code: format!(
+                "transform::{}",
+                syncdef_validator::rule::kebab_case(&format!("{:?}", error.kind))
+            ),
             message: error.message.clone(),
             help: error.help.clone(),
             label: if location.pointer.is_empty() {
@@ -210,22 +213,6 @@ fn render_compile_errors(name: &str, text: &str, errors: &CompileErrors, color: 
             range,
         };
         out.push_str(&snippet.render(color));
-    }
-    out
-}
-
-/// `UnknownFunction` -> `unknown-function`.
-fn kebab(camel: &str) -> String {
-    let mut out = String::with_capacity(camel.len() + 4);
-    for (i, c) in camel.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
     }
     out
 }
