@@ -10,7 +10,7 @@ use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
 use crate::templates::is_request_template;
-use crate::typecheck::reads::{Loops, ReadProblem, ReadProblemKind, walk};
+use crate::typecheck::reads::{Loops, ReadProblem, walk};
 
 declare_rule! {
     /// ## What it does
@@ -135,40 +135,17 @@ fn push(sink: &mut Sink, span: Span, pointer: &str, p: &ReadProblem, within_loop
             |s| format!("did you mean `{s}`?"),
         )
     };
-    let (message, help) = match &p.kind {
-        ReadProblemKind::UnknownProperty {
-            candidates,
-            definition,
-        } => match definition.as_deref().and_then(|d| filter_only(d, &p.name)) {
-            Some((module, only)) => filter_property_read(p, &owner, module, only),
-            None => (
-                format!("{owner} has no field `{}`", p.name),
-                suggest(candidates),
-            ),
-        },
-        ReadProblemKind::UnknownFilterField { candidates } => (
-            format!(
-                "the filter tests `{}`, which the items of {owner} do not have",
-                p.name
-            ),
+    let unknown = |candidates: &[String], definition: Option<&str>| match definition
+        .and_then(|d| filter_only(d, &p.name))
+    {
+        Some((module, only)) => filter_property_read(p, &owner, module, only),
+        None => (
+            format!("{owner} has no field `{}`", p.name),
             suggest(candidates),
         ),
-        ReadProblemKind::NotAnArray => (
-            format!("{owner} is not an array: it cannot be indexed or filtered"),
-            "read the field directly, without `[...]`".to_owned(),
-        ),
-        ReadProblemKind::MemberOfArray => (
-            format!("{owner} is an array: `.{}` reads no item", p.name),
-            format!(
-                "select an item first, by index (`[0].{0}`) or by a filter (`[?(@.isBilling==true)].{0}`)",
-                p.name
-            ),
-        ),
-        ReadProblemKind::MemberOfScalar => (
-            format!("{owner} is not an object: it has no field `{}`", p.name),
-            "remove the extra step".to_owned(),
-        ),
     };
+    let (message, help) =
+        crate::typecheck::reads::problem_words(p, &owner, "@.isBilling==true", suggest, unknown);
     let d = sink
         .diagnostic(Rule::UnknownRecordField, span, message)
         .with_pointer(pointer.to_owned())

@@ -7,7 +7,7 @@ use crate::context::{Context, Resolution, Sink};
 use crate::rule::declare_rule;
 use crate::suggest::did_you_mean;
 use crate::templates::response_name;
-use crate::typecheck::reads::{Loops, ReadProblem, ReadProblemKind, walk};
+use crate::typecheck::reads::{Loops, ReadProblem, walk};
 use crate::typecheck::response_schemas;
 
 declare_rule! {
@@ -128,32 +128,14 @@ fn describe(p: &ReadProblem) -> (String, String) {
             crate::typecheck::name_list(c)
         ),
     };
-    match &p.kind {
-        ReadProblemKind::UnknownProperty { candidates, .. } => (
+    let unknown = |candidates: &[String], _: Option<&str>| {
+        (
             format!(
                 "{owner} has no field `{}` in any declared response schema",
                 p.name
             ),
             suggest(candidates),
-        ),
-        ReadProblemKind::UnknownFilterField { candidates } => (
-            format!(
-                "the filter tests `{}`, which the items of {owner} do not have",
-                p.name
-            ),
-            suggest(candidates),
-        ),
-        ReadProblemKind::NotAnArray => (
-            format!("{owner} is not an array: it cannot be indexed or filtered"),
-            "read the field directly, without `[...]`".into(),
-        ),
-        ReadProblemKind::MemberOfArray => (
-            format!("{owner} is an array: `.{}` reads no item", p.name),
-            "select an item first, by index or by a filter".into(),
-        ),
-        ReadProblemKind::MemberOfScalar => (
-            format!("{owner} is not an object: it has no field `{}`", p.name),
-            "remove the extra step".into(),
-        ),
-    }
+        )
+    };
+    crate::typecheck::reads::problem_words(p, &owner, "@.FIELD==VALUE", suggest, unknown)
 }

@@ -260,6 +260,48 @@ fn loop_alias(pointer: &str) -> Option<String> {
     }))
 }
 
+/// The message and help of a read problem, worded the same for platform records and for
+/// responses: `owner` names what is read (`` `$.account` ``, "the response"), `suggest` words the
+/// candidates of a misspelt field, `filter` is a filter that side's reads would write
+/// (`@.isBilling==true`), and `unknown_property` words a field the schema lacks, which each side
+/// words its own way (its candidates and the schema's definition name).
+pub(crate) fn problem_words(
+    p: &ReadProblem,
+    owner: &str,
+    filter: &str,
+    suggest: impl Fn(&[String]) -> String,
+    unknown_property: impl FnOnce(&[String], Option<&str>) -> (String, String),
+) -> (String, String) {
+    match &p.kind {
+        ReadProblemKind::UnknownProperty {
+            candidates,
+            definition,
+        } => unknown_property(candidates, definition.as_deref()),
+        ReadProblemKind::UnknownFilterField { candidates } => (
+            format!(
+                "the filter tests `{}`, which the items of {owner} do not have",
+                p.name
+            ),
+            suggest(candidates),
+        ),
+        ReadProblemKind::NotAnArray => (
+            format!("{owner} is not an array: it cannot be indexed or filtered"),
+            "read the field directly, without `[...]`".to_owned(),
+        ),
+        ReadProblemKind::MemberOfArray => (
+            format!("{owner} is an array: `.{}` reads no item", p.name),
+            format!(
+                "select an item first, by index (`[0].{0}`) or by a filter (`[?({filter})].{0}`)",
+                p.name
+            ),
+        ),
+        ReadProblemKind::MemberOfScalar => (
+            format!("{owner} is not an object: it has no field `{}`", p.name),
+            "remove the extra step".to_owned(),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
