@@ -218,7 +218,7 @@ impl<'a> PathIndex<'a> {
                     .split('/')
                     .zip(&segments)
                     .all(|(tpl, (offset, text))| {
-                        match_segment(&pieces(tpl), text, *offset, &mut bindings)
+                        match_template_segment(tpl, text, *offset, &mut bindings)
                     });
             if matched {
                 let entry = self.entries[i];
@@ -265,6 +265,21 @@ fn pieces(segment: &str) -> Vec<Piece<'_>> {
         out.push(Piece::Lit(rest));
     }
     out
+}
+
+/// [`match_segment`] on a template segment as written: most are literal and are compared
+/// without being split into pieces.
+fn match_template_segment<'a>(
+    tpl: &'a str,
+    text: &str,
+    offset: usize,
+    out: &mut Vec<Binding<'a>>,
+) -> bool {
+    if tpl.contains('{') {
+        match_segment(&pieces(tpl), text, offset, out)
+    } else {
+        tpl == text
+    }
 }
 
 /// Matches one reference segment (at `offset` in the reference path) against a template

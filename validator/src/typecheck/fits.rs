@@ -295,16 +295,15 @@ impl<'n> Walk<'n> {
     }
 
     fn properties_fit(&self, properties: &Node, value: &Node, depth: u32) -> Verdict {
-        let (Some(declared), Some(members)) = (properties.as_object(), value.as_object()) else {
-            return if value.as_object().is_some() {
-                Unknown
-            } else {
-                Fits
-            };
+        let Some(members) = value.as_object() else {
+            return Fits;
         };
+        if properties.as_object().is_none() {
+            return Unknown;
+        }
         let mut result = Fits;
         for member in members {
-            if let Some(schema) = find(declared, &member.key.name) {
+            if let Some(schema) = properties.get(&member.key.name) {
                 result = all(result, self.fits(schema, &member.value, depth + 1));
                 if result == Breaks {
                     return Breaks;
@@ -344,12 +343,11 @@ impl<'n> Walk<'n> {
         };
         let flagged = schema
             .get("properties")
-            .and_then(Node::as_object)
-            .and_then(|p| find(p, name))
+            .and_then(|p| p.get(name))
             .and_then(|p| p.get(skipped))
             .and_then(Node::as_bool)
             == Some(true);
-        flagged || value.as_object().is_some_and(|m| find(m, name).is_some())
+        flagged || value.get(name).is_some()
     }
 
     fn additional_fit(
@@ -365,11 +363,11 @@ impl<'n> Walk<'n> {
         if schema.get("patternProperties").is_some() {
             return Unknown;
         }
-        let declared = schema.get("properties").and_then(Node::as_object);
+        let declared = schema.get("properties");
         let undeclared = || {
             members
                 .iter()
-                .filter(move |m| declared.is_none_or(|d| find(d, &m.key.name).is_none()))
+                .filter(move |m| declared.is_none_or(|d| d.get(&m.key.name).is_none()))
         };
         if additional.as_bool() == Some(false) {
             let names: Vec<&str> = undeclared().map(|m| &*m.key.name).collect();
@@ -428,18 +426,10 @@ impl<'n> Walk<'n> {
     }
 }
 
-fn find<'m>(members: &'m [Member], name: &str) -> Option<&'m Node> {
-    members
-        .iter()
-        .find(|m| &*m.key.name == name)
-        .map(|m| &m.value)
-}
-
 fn has_duplicates(names: &[Node]) -> bool {
-    names
-        .iter()
-        .enumerate()
-        .any(|(i, a)| names[..i].iter().any(|b| a.as_str() == b.as_str()))
+    let mut sorted: Vec<Option<&str>> = names.iter().map(Node::as_str).collect();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|w| w[0] == w[1])
 }
 
 fn all(a: Verdict, b: Verdict) -> Verdict {
@@ -570,8 +560,8 @@ fn equal(a: &Node, b: &Node) -> Verdict {
             }
             let mut result = Fits;
             for member in x {
-                match find(y, &member.key.name) {
-                    Some(other) => result = all(result, equal(&member.value, other)),
+                match y.get(&member.key.name) {
+                    Some(other) => result = all(result, equal(&member.value, &other.value)),
                     None => return Breaks,
                 }
             }
