@@ -28,19 +28,10 @@ pub struct RefSite {
 /// Every `$ref` of the document, in document order.
 #[must_use]
 pub fn ref_sites(root: &Node) -> Vec<RefSite> {
-    let mut out = Vec::new();
-    root.walk(&mut |ptr, node| {
-        if let Some(r) = node.get("$ref")
-            && let Some(target) = r.as_str()
-        {
-            out.push(RefSite {
-                target: target.to_owned(),
-                span: r.span,
-                pointer: ptr.to_owned(),
-            });
-        }
-    });
-    out
+    let mut sites = Vec::new();
+    collect_sites(root, &mut sites);
+    let pointers = pointers_of(root, sites.iter().map(|site| site.holder));
+    sites.iter().map(|site| site.located(&pointers)).collect()
 }
 
 /// The node a local reference (`#/...`) points at, following chains of bare references.
@@ -68,6 +59,20 @@ struct Site<'a> {
     span: Span,
     /// The object holding the `$ref`.
     holder: &'a Node,
+}
+
+impl Site<'_> {
+    /// The site with its pointer, taken from `pointers` (by the holder's address).
+    fn located(&self, pointers: &HashMap<*const Node, String>) -> RefSite {
+        RefSite {
+            target: self.target.to_owned(),
+            span: self.span,
+            pointer: pointers
+                .get(&std::ptr::from_ref(self.holder))
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
 }
 
 /// What is wrong with one reference.
@@ -114,14 +119,7 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
     findings
         .into_iter()
         .map(|(site, finding)| {
-            let site = RefSite {
-                target: site.target.to_owned(),
-                span: site.span,
-                pointer: pointers
-                    .get(&std::ptr::from_ref(site.holder))
-                    .cloned()
-                    .unwrap_or_default(),
-            };
+            let site = site.located(&pointers);
             match finding {
                 Finding::External => external(&site),
                 Finding::Broken => broken(root, &site),
