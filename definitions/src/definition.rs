@@ -56,10 +56,13 @@ impl Definition {
     #[must_use]
     pub fn from_document(doc: Document) -> Definition {
         let Document {
-            source, mut root, ..
+            source,
+            mut root,
+            mentions_ignore,
+            ..
         } = doc;
         // Before anything reads the tree: the key is the linter's, no model's.
-        let ignores = if ignore::may_hold(source.text()) {
+        let ignores = if mentions_ignore {
             ignore::take(&mut root)
         } else {
             Vec::new()

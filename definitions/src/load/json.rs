@@ -14,8 +14,11 @@ use crate::members::Members;
 use crate::node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
 
-/// Parses the whole text of `source` as one JSON value.
-pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<Node, LoadError> {
+/// Parses the whole text of `source` as one JSON value; returns it with the strings it read.
+pub(super) fn parse(
+    source: &Arc<SourceFile>,
+    options: &LoadOptions,
+) -> Result<(Node, Strings), LoadError> {
     let mut p = Parser {
         text: source.text(),
         bytes: source.text().as_bytes(),
@@ -48,7 +51,7 @@ pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<N
             )
             .with_help("a JSON file holds exactly one value; remove what follows it"));
     }
-    Ok(root)
+    Ok((root, p.strings))
 }
 
 struct Parser<'a> {

@@ -93,6 +93,9 @@ pub struct Document {
     pub format: Format,
     /// The root value.
     pub root: Node,
+    /// Whether a key or string of the document reads `x-syncdef-ignore` once decoded: when
+    /// not, there is no inline suppression to take out, and the tree need not be walked for one.
+    pub mentions_ignore: bool,
 }
 
 /// Loads `source` in the format its extension names (or its content suggests).
@@ -130,7 +133,7 @@ pub fn load_as(
         )
         .with_help("split the definition into smaller files"));
     }
-    let root = match format {
+    let (root, strings) = match format {
         Format::Json => json::parse(&source, options)?,
         Format::Yaml => yaml::parse(&source, options)?,
     };
@@ -138,6 +141,7 @@ pub fn load_as(
         source,
         format,
         root,
+        mentions_ignore: strings.contains(crate::ignore::IGNORE_KEY),
     })
 }
 

@@ -27,6 +27,11 @@ impl Strings {
         self.seen.insert(Arc::clone(&shared));
         shared
     }
+
+    /// Whether `text` was read.
+    pub(crate) fn contains(&self, text: &str) -> bool {
+        self.seen.contains(text)
+    }
 }
 
 #[cfg(test)]

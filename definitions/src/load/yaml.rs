@@ -17,8 +17,11 @@ use crate::members::Members;
 use crate::node::{Key, Member, Node, NodeKind, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
 
-/// Parses the single YAML document of `source`.
-pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<Node, LoadError> {
+/// Parses the single YAML document of `source`; returns it with the strings it read.
+pub(super) fn parse(
+    source: &Arc<SourceFile>,
+    options: &LoadOptions,
+) -> Result<(Node, Strings), LoadError> {
     let mut b = Builder {
         source,
         options,
@@ -43,7 +46,7 @@ pub(super) fn parse(source: &Arc<SourceFile>, options: &LoadOptions) -> Result<N
         }
     }
     match b.root {
-        Some(root) if !is_empty_scalar(&root) => Ok(root),
+        Some(root) if !is_empty_scalar(&root) => Ok((root, b.strings)),
         _ => Err(LoadError::new(
             LoadErrorKind::EmptyDocument,
             source,
