@@ -2,7 +2,7 @@
 //! the idempotency key and lookups of the external system. [`Extension::read`] is the one
 //! reader: the linter reports what it refuses at the value at fault, and the engine builds its
 //! policies from what it returns, so that a definition the linter passes is one the engine
-//! loads. The meaning of each key is in docs/reliability.md.
+//! loads. The meaning of each key is in docs/reliability.md; `pull` is in docs/pull.md.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +13,12 @@ use crate::de::from_node;
 use crate::node::Node;
 use crate::pointer;
 use crate::source::Span;
+
+mod placeholders;
+mod pull;
+
+use placeholders::{Piece, pieces};
+pub use pull::{PagePart, PageValue, PagingSpec, PagingStyle, PullSpec, page_parts};
 
 /// The top-level key of the extension.
 pub const EXTENSION_KEY: &str = "x-syncdef";
@@ -34,6 +40,8 @@ pub struct Extension {
     pub lookup: Option<BTreeMap<String, LookupSpec>>,
     /// `requestValidation`.
     pub request_validation: Option<RequestValidationSpec>,
+    /// `pull`: how each entry's `batchRead` pages, by entry name.
+    pub pull: Option<BTreeMap<String, PullSpec>>,
 }
 
 /// `x-syncdef.requestValidation`: the entries whose request bodies are sent unchecked.
@@ -315,6 +323,35 @@ impl Extension {
                 refuse(&at, message);
             }
         }
+        for (entry, pull) in self.pull.iter().flatten() {
+            let pulls = definition
+                .sync
+                .iter()
+                .flat_map(|s| &s.entries)
+                .find(|e| e.key.value == *entry)
+                .map(|e| e.pull.as_ref().is_some_and(|p| p.batch_read.is_some()));
+            match pulls {
+                None if !entries.is_empty() => refuse(
+                    &["pull", entry],
+                    format!(
+                        "the definition has no entry `{entry}` (it has: {})",
+                        entries.join(", ")
+                    ),
+                ),
+                Some(false) => refuse(
+                    &["pull", entry],
+                    format!(
+                        "entry `{entry}` has no `pull.batchRead`: there is nothing to page through"
+                    ),
+                ),
+                _ => {}
+            }
+            for (path, message) in pull.problems() {
+                let mut at = vec!["pull", entry.as_str()];
+                at.extend(path.iter().map(String::as_str));
+                refuse(&at, message);
+            }
+        }
         out
     }
 }
@@ -372,32 +409,19 @@ fn located(node: &Node, path: &[&str], message: String) -> ExtensionError {
 /// # Errors
 /// An unclosed `{`, or a placeholder other than `{body.Member}`.
 pub fn query_parts(text: &str) -> Result<Vec<QueryPart>, String> {
-    let mut parts = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        if open > 0 {
-            parts.push(QueryPart::Text(rest[..open].to_owned()));
-        }
-        let after = &rest[open + 1..];
-        let close = after
-            .find('}')
-            .ok_or_else(|| format!("`{{` at {} is not closed", text.len() - rest.len() + open))?;
-        let name = &after[..close];
-        let path = name
-            .strip_prefix("body.")
-            .filter(|p| !p.is_empty() && p.split('.').all(|m| !m.is_empty()))
-            .ok_or_else(|| {
-                format!("`{{{name}}}` is not a placeholder: write `{{body.Member}}` for a member of the create's body")
-            })?;
-        parts.push(QueryPart::Body(
-            path.split('.').map(str::to_owned).collect(),
-        ));
-        rest = &after[close + 1..];
-    }
-    if !rest.is_empty() {
-        parts.push(QueryPart::Text(rest.to_owned()));
-    }
-    Ok(parts)
+    pieces(text)?
+        .into_iter()
+        .map(|piece| match piece {
+            Piece::Text(t) => Ok(QueryPart::Text(t.to_owned())),
+            Piece::Placeholder(name) => name
+                .strip_prefix("body.")
+                .filter(|p| !p.is_empty() && p.split('.').all(|m| !m.is_empty()))
+                .map(|path| QueryPart::Body(path.split('.').map(str::to_owned).collect()))
+                .ok_or_else(|| {
+                    format!("`{{{name}}}` is not a placeholder: write `{{body.Member}}` for a member of the create's body")
+                }),
+        })
+        .collect()
 }
 
 /// The steps of a conflict rule's path like `$.Fault.Error[*].code`: the small JSONPath subset a

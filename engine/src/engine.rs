@@ -254,6 +254,23 @@ impl Engine {
         crate::push::push(self, entry, record, state).await
     }
 
+    /// Reads the page `request` names of `entry`'s `pull.batchRead` and maps its records with
+    /// `batchReadResponse`. Never panics on input; a failure is in the page, classified.
+    pub async fn pull_page(&self, entry: &str, request: &crate::PageRequest) -> crate::PullPage {
+        crate::pull::page(self, entry, request).await
+    }
+
+    /// Reads the record of `entry` known in the external system as `external_id` with
+    /// `pull.read` and maps it with `readResponse`.
+    pub async fn read(
+        &self,
+        entry: &str,
+        external_id: &str,
+        server_variables: &BTreeMap<String, String>,
+    ) -> crate::PullPage {
+        crate::pull::one(self, entry, external_id, server_variables).await
+    }
+
     /// The server URL with the definition's default variables, resolved on first use.
     pub(crate) fn default_server(&self) -> &Result<Arc<Server>, PushError> {
         self.default_server.get_or_init(|| {

@@ -42,6 +42,7 @@ mod masked;
 pub mod outcome;
 pub mod plan;
 mod projection;
+mod pull;
 mod push;
 mod received;
 pub mod reliability;
@@ -60,6 +61,9 @@ pub use outcome::{
     Exchange, MaskedHeaders, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
 };
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
+pub use pull::position::PagePosition;
+pub use pull::records::{INTEGRATION_ID, PulledRecord, RejectedRecord};
+pub use pull::{PageRequest, PullPage};
 pub use push::actions::{Phase, SyncRequest, Synchronizer};
 pub use reliability::{
     ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,

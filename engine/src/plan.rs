@@ -18,6 +18,7 @@ use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Temp
 use crate::auth::{AuthError, OAuthSettings};
 use crate::error::PushError;
 use crate::projection::Projection;
+use crate::pull::position::Paging;
 use crate::reliability::{Lookup, Reliability};
 use crate::request::{self, Fill, FixedUrl, Target};
 use crate::request_check::RequestCheck;
@@ -184,6 +185,12 @@ pub struct EntryPlan {
     /// How to search the external system for a record a create of unknown outcome may have
     /// made (`x-syncdef.lookup`).
     pub(crate) lookup: Option<LookupPlan>,
+    /// `pull.read`: one record by its external id.
+    pub(crate) read: Option<CallPlan>,
+    /// `pull.batchRead`: the records, page by page, as `paging` says.
+    pub(crate) batch_read: Option<CallPlan>,
+    /// `x-syncdef.pull.<Entry>` (default: one request).
+    pub(crate) paging: Paging,
 }
 
 /// An entry's lookup, compiled: the GET it makes and the path to the ids it finds.
@@ -207,6 +214,12 @@ impl EntryPlan {
     #[must_use]
     pub fn has(&self, kind: OperationKind) -> bool {
         self.operation(kind).is_some()
+    }
+
+    /// Whether the entry defines `pull.batchRead`.
+    #[must_use]
+    pub fn pulls(&self) -> bool {
+        self.batch_read.is_some()
     }
 }
 
@@ -297,6 +310,7 @@ impl DefinitionPlan {
                 root: &definition.root,
                 file: &definition.source,
                 check_bodies: !skip.contains(&entry.key.value),
+                paging: reliability.pull.get(&entry.key.value),
             };
             match compile_entry(&paths, entry, &settings, &sources) {
                 Ok(e) => entries.push(e),
@@ -317,6 +331,7 @@ impl DefinitionPlan {
                 root: &definition.root,
                 file: &definition.source,
                 check_bodies: false,
+                paging: None,
             };
             match lookup_plan(&paths, lookup, &settings, &sources) {
                 Ok(plan) => entry.lookup = Some(plan),
@@ -344,6 +359,8 @@ struct Sources<'d> {
     file: &'d Arc<SourceFile>,
     /// Whether the entry's bodies are checked against their schemas (`x-syncdef.requestValidation`).
     check_bodies: bool,
+    /// The entry's `x-syncdef.pull`, if declared.
+    paging: Option<&'d syncdef_definitions::extension::PullSpec>,
 }
 
 fn compile_entry(
@@ -361,13 +378,18 @@ fn compile_entry(
             String::new()
         }
     };
-    let Some(push) = &entry.push else {
-        return Err(vec![format!("entry `{name}` has no `push`")]);
-    };
-    let templates = &push.common.templates;
-    let mut op = |kind: OperationKind, field: &Option<OperationField>| {
-        let field = field.as_ref()?;
-        let prefix = kind.as_str();
+    if entry.push.is_none() && entry.pull.is_none() {
+        return Err(vec![format!(
+            "entry `{name}` has neither `push` nor `pull`"
+        )]);
+    }
+    let no_templates = Vec::new();
+    let templates = entry
+        .push
+        .as_ref()
+        .map_or(&no_templates, |p| &p.common.templates);
+    let mut op = |field: Option<&OperationField>, templates: &[TemplateSource], prefix: &str| {
+        let field = field?;
         match call_plan(paths, &field.parsed, templates, prefix, settings, sources) {
             Ok(c) => Some(c),
             Err(e) => {
@@ -376,9 +398,23 @@ fn compile_entry(
             }
         }
     };
-    let create = op(OperationKind::Create, &push.create);
-    let update = op(OperationKind::Update, &push.update);
-    let delete = op(OperationKind::Delete, &push.delete);
+    let push = entry.push.as_ref();
+    let create = op(push.and_then(|p| p.create.as_ref()), templates, "create");
+    let update = op(push.and_then(|p| p.update.as_ref()), templates, "update");
+    let delete = op(push.and_then(|p| p.delete.as_ref()), templates, "delete");
+    let pull = entry.pull.as_ref();
+    let pull_templates = pull.map_or(&no_templates, |p| &p.common.templates);
+    let read = op(pull.and_then(|p| p.read.as_ref()), pull_templates, "read");
+    let batch_read = op(
+        pull.and_then(|p| p.batch_read.as_ref()),
+        pull_templates,
+        "batchRead",
+    );
+    if pull.is_some_and(|p| !p.common.pre_actions.is_empty() || !p.common.post_actions.is_empty()) {
+        problems.push(format!(
+            "entry `{name}`: `pull` has synchronization actions, which a pull does not run: remove them (an action reads or pushes on behalf of a push)"
+        ));
+    }
     let mut actions = |list: &[Action]| {
         list.iter()
             .filter_map(
@@ -392,8 +428,12 @@ fn compile_entry(
             )
             .collect::<Vec<_>>()
     };
-    let pre_actions = actions(&push.common.pre_actions);
-    let post_actions = actions(&push.common.post_actions);
+    let pre_actions = push
+        .map(|p| actions(&p.common.pre_actions))
+        .unwrap_or_default();
+    let post_actions = push
+        .map(|p| actions(&p.common.post_actions))
+        .unwrap_or_default();
     let shape = input_shape(&root);
     if shape.is_none() {
         problems.push(format!(
@@ -413,6 +453,9 @@ fn compile_entry(
         pre_actions,
         post_actions,
         lookup: None,
+        read,
+        batch_read,
+        paging: sources.paging.map(Paging::from).unwrap_or_default(),
     })
 }
 

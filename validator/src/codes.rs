@@ -156,6 +156,7 @@ rule_codes! {
     "SD503" => incomplete_header_action::IncompleteHeaderAction by check,
     "SD504" => unknown_synchronization_target::UnknownSynchronizationTarget by check,
     "SD505" => entry_dependency_cycle::EntryDependencyCycle by check,
+    "SD506" => pull_action::PullAction by check,
     // Entries.
     "SD601" => unknown_module::UnknownModule by check,
     "SD602" => update_without_concurrency_token::UpdateWithoutConcurrencyToken by check,

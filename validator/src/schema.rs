@@ -106,6 +106,30 @@ fn reliability_extension() -> Value {
                     }
                 }
             },
+            "pull": {
+                "type": "object",
+                "description": "Per entry, how `pull.batchRead` pages through the external system (docs/pull.md).",
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                        "query": {
+                            "type": "object",
+                            "additionalProperties": { "type": "string" },
+                            "description": "Query parameters of every batchRead request; placeholders {offset} (0-based), {position} (1-based), {page}, {size}, {cursor} and {since} (the change time the pull starts from) are filled per page."
+                        },
+                        "paging": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "properties": {
+                                "style": { "enum": ["none", "offset", "page", "cursor", "nextLink"], "description": "How the next page is asked for. Default none (one request)." },
+                                "size": { "type": "integer", "minimum": 1, "description": "Records a page holds at most; a shorter page is the last. Needed by offset and page." },
+                                "next": { "type": "string", "minLength": 1, "description": "The field of the answer naming the next page: its cursor (style cursor) or its absolute URL (style nextLink), e.g. `@odata.nextLink`." }
+                            }
+                        }
+                    }
+                }
+            },
             "requestValidation": {
                 "type": "object",
                 "additionalProperties": false,

@@ -1,5 +1,6 @@
 //! Before anything is sent: the server the push goes to and the operation it carries out.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::engine::Engine;
@@ -30,7 +31,15 @@ pub(crate) fn server<'a>(
     engine: &'a Engine,
     state: &RecordState,
 ) -> Result<PushServer<'a>, PushError> {
-    if state.server_variables.is_empty() {
+    server_with(engine, &state.server_variables)
+}
+
+/// The server with `variables` over the definition's defaults (a pull's, or a push's).
+pub(crate) fn server_with<'a>(
+    engine: &'a Engine,
+    variables: &BTreeMap<String, String>,
+) -> Result<PushServer<'a>, PushError> {
+    if variables.is_empty() {
         return match engine.default_server() {
             Ok(server) => Ok(PushServer::Shared(server)),
             Err(e) => Err(e.clone()),
@@ -39,7 +48,7 @@ pub(crate) fn server<'a>(
     let server = engine
         .plan
         .server
-        .resolve(&state.server_variables, engine.base_url.as_ref())?;
+        .resolve(variables, engine.base_url.as_ref())?;
     Ok(PushServer::Own(Arc::new(server)))
 }
 

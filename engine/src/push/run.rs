@@ -58,6 +58,16 @@ impl Run {
         self.templates.push(TemplateOutput { name, output });
     }
 
+    /// The entry the run is for.
+    pub fn entry(&self) -> Arc<str> {
+        Arc::clone(&self.entry)
+    }
+
+    /// The exchanges and notes, for a run that is not a push (a pull's page).
+    pub fn into_trail(self) -> (Vec<Exchange>, Vec<String>, Duration) {
+        (self.exchanges, self.notes, self.started.elapsed())
+    }
+
     pub fn finish(self, result: Result<PushStatus, PushError>) -> PushOutcome {
         let (status, error) = match result {
             Ok(status) => (status, None),

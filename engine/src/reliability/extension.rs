@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use syncdef_definitions::Definition;
-use syncdef_definitions::extension::{self as spec, Extension};
+use syncdef_definitions::extension::{self as spec, Extension, PullSpec};
 
 use super::conflict::ConflictRule;
 use super::idempotency::IdempotencyKey;
@@ -50,6 +50,8 @@ pub struct Reliability {
     pub lookups: BTreeMap<String, Lookup>,
     /// Which entries' request bodies are not checked against their schemas before sending.
     pub request_validation: RequestValidation,
+    /// How each entry's `pull.batchRead` pages (`x-syncdef.pull`), by entry name.
+    pub pull: BTreeMap<String, PullSpec>,
 }
 
 /// `x-syncdef.requestValidation`: every rendered request body is checked against its
@@ -72,6 +74,7 @@ impl Default for Reliability {
             idempotency: None,
             lookups: BTreeMap::new(),
             request_validation: RequestValidation::default(),
+            pull: BTreeMap::new(),
         }
     }
 }
@@ -163,6 +166,7 @@ impl From<Extension> for Reliability {
             idempotency,
             lookups,
             request_validation,
+            pull: extension.pull.unwrap_or_default(),
         }
     }
 }

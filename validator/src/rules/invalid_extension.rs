@@ -50,9 +50,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let d = sink
             .diagnostic(Rule::InvalidExtension, error.span, error.message.clone())
             .with_pointer(error.pointer.clone())
-            .with_help(
-                "see docs/reliability.md, `x-syncdef` schema, for the keys and their values",
-            );
+            .with_help(if error.pointer.starts_with("/x-syncdef/pull") {
+                "see docs/pull.md, `x-syncdef.pull`, for the keys and their values"
+            } else {
+                "see docs/reliability.md, `x-syncdef` schema, for the keys and their values"
+            });
         sink.push(d);
     }
 }

@@ -7,6 +7,7 @@ pub mod dot_segment_path;
 pub mod duplicate_key;
 pub mod duplicate_operation_id;
 pub mod entry_dependency_cycle;
+pub mod pull_action;
 pub mod example_mismatch;
 pub mod excessive_nesting;
 pub mod external_id_not_convertible;

@@ -1,0 +1,301 @@
+//! Pulling: reading the external system's records into the platform's shape. `batchRead`
+//! reads them page by page ([`position`]: which page, and the one after it); `read` reads one
+//! by its external id. Each answer goes through the entry's response template
+//! (`batchReadResponse`, `readResponse`), which maps it onto platform records under the
+//! module's root, each carrying its external id ([`records`]). What the platform does with
+//! them (create, or patch what changed) is the caller's: the engine only reads and maps.
+
+pub(crate) mod position;
+pub(crate) mod records;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use syncdef_transform::Value;
+use url::Url;
+
+use crate::engine::Engine;
+use crate::error::{ErrorClass, PushError};
+use crate::outcome::Exchange;
+use crate::plan::{CallPlan, EntryPlan};
+use crate::push::compose::{self, Outgoing};
+use crate::push::connectors::Connectors;
+use crate::push::prepare;
+use crate::push::response;
+use crate::push::run::Run;
+use crate::push::scope::Scope;
+use crate::push::send::{self, Answer};
+use crate::reliability::retry::RequestNature;
+use crate::request::Target;
+use crate::servers::Server;
+use crate::state::RecordState;
+use position::{BEGINNING, PagePosition};
+use records::{PulledRecord, RejectedRecord, records_of};
+
+/// Which page to read, and for which instance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageRequest {
+    /// The page (from [`PullPage::next`] of the page before, or [`PagePosition::First`]).
+    pub position: PagePosition,
+    /// The change time the pull starts from (`{since}`, RFC 3339); `None`: every record.
+    pub since: Option<String>,
+    /// Server variable values of the instance, over the definition's defaults.
+    pub server_variables: BTreeMap<String, String>,
+}
+
+/// What one `batchRead` page or one `read` gave.
+#[derive(Debug)]
+pub struct PullPage {
+    /// The entry read.
+    pub entry: Arc<str>,
+    /// The platform records read, in the order of the answer.
+    pub records: Vec<PulledRecord>,
+    /// What the template made that is not a record the platform can take.
+    pub rejected: Vec<RejectedRecord>,
+    /// The page after this one; `None` when this was the last (or a `read`).
+    pub next: Option<PagePosition>,
+    /// Why the page could not be read or mapped; the records read are then none.
+    pub error: Option<PushError>,
+    /// Every request and answer, secrets masked.
+    pub exchanges: Vec<Exchange>,
+    /// Retries and other notes.
+    pub notes: Vec<String>,
+    /// How long it took.
+    pub duration: Duration,
+}
+
+/// A read: retried like any read, never a duplicate.
+const READ: RequestNature = RequestNature {
+    repeatable: true,
+    duplicates: false,
+};
+
+/// Reads the page `request` names of `entry`'s `batchRead`.
+pub(crate) async fn page(engine: &Engine, entry: &str, request: &PageRequest) -> PullPage {
+    let planned = engine.plan.entry(entry);
+    let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+    let result = match planned {
+        Some(planned) => read_page(engine, &mut run, planned, request).await,
+        None => Err(unknown_entry(engine, entry)),
+    };
+    finish(run, result)
+}
+
+/// Reads the record of `entry` whose external id is `external_id`.
+pub(crate) async fn one(
+    engine: &Engine,
+    entry: &str,
+    external_id: &str,
+    server_variables: &BTreeMap<String, String>,
+) -> PullPage {
+    let planned = engine.plan.entry(entry);
+    let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+    let result = match planned {
+        Some(planned) => read_one(engine, &mut run, planned, external_id, server_variables).await,
+        None => Err(unknown_entry(engine, entry)),
+    };
+    finish(run, result)
+}
+
+type Mapped = (Vec<PulledRecord>, Vec<RejectedRecord>, Option<PagePosition>);
+
+async fn read_page(
+    engine: &Engine,
+    run: &mut Run,
+    entry: &EntryPlan,
+    request: &PageRequest,
+) -> Result<Mapped, PushError> {
+    let call = pull_call(entry, entry.batch_read.as_ref(), "batchRead")?;
+    let server = prepare::server_with(engine, &request.server_variables)?;
+    let server = server.get();
+    let conn = Connectors::of(engine, server);
+    let target = match &request.position {
+        PagePosition::Link(link) => linked(link, server)?,
+        at => {
+            let since = request.since.as_deref().unwrap_or(BEGINNING);
+            let parameters = entry.paging.parameters(at, since);
+            let mut target = target(call, server, None)?;
+            target.edit(|url| {
+                url.query_pairs_mut().extend_pairs(&parameters);
+            });
+            target
+        }
+    };
+    let answer = ask(run, &conn, entry, call, server, target, None).await?;
+    let output = map(run, call, &answer)?;
+    let count = match &output {
+        Value::Array(items) => items.len(),
+        _ => 1,
+    };
+    let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
+        .map_err(|e| PushError::configuration(e).at(&call.step))?;
+    let next = entry
+        .paging
+        .after(
+            &request.position,
+            count,
+            answer.body().json().ok(),
+            &server.base,
+        )
+        .map_err(|e| PushError::new(ErrorClass::Configuration, e.0).at(&call.step))?;
+    Ok((records, rejected, next))
+}
+
+async fn read_one(
+    engine: &Engine,
+    run: &mut Run,
+    entry: &EntryPlan,
+    external_id: &str,
+    server_variables: &BTreeMap<String, String>,
+) -> Result<Mapped, PushError> {
+    let call = pull_call(entry, entry.read.as_ref(), "read")?;
+    let server = prepare::server_with(engine, server_variables)?;
+    let server = server.get();
+    let conn = Connectors::of(engine, server);
+    let target = target(call, server, Some(external_id))?;
+    let answer = ask(run, &conn, entry, call, server, target, Some(external_id)).await?;
+    let output = map(run, call, &answer)?;
+    let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
+        .map_err(|e| PushError::configuration(e).at(&call.step))?;
+    if let Some(at) = records.iter().position(|r| r.external_id != external_id) {
+        let other = records.remove(at);
+        rejected.push(RejectedRecord {
+            index: at,
+            reason: format!(
+                "`{}` gives the record read as {} `{}`, but {external_id} was asked for: check the template's `integrationId`",
+                call.response_name,
+                records::INTEGRATION_ID,
+                other.external_id
+            ),
+        });
+    }
+    Ok((records, rejected, None))
+}
+
+/// The entry's `read` or `batchRead`, or why it has none.
+fn pull_call<'e>(
+    entry: &'e EntryPlan,
+    call: Option<&'e CallPlan>,
+    key: &str,
+) -> Result<&'e CallPlan, PushError> {
+    call.ok_or_else(|| {
+        PushError::configuration(format!(
+            "entry `{}` has no `pull.{key}`: declare the external operation that reads its records",
+            entry.name
+        ))
+    })
+}
+
+fn target(
+    call: &CallPlan,
+    server: &Arc<Server>,
+    external_id: Option<&str>,
+) -> Result<Target, PushError> {
+    let no_related = BTreeMap::new();
+    let fill = crate::request::Fill {
+        external_id,
+        related: &no_related,
+        variables: &server.variables,
+    };
+    call.target(server, &fill).map_err(|e| e.at(&call.step))
+}
+
+/// The target of a next link kept by the caller, checked again: a kept position may have been
+/// edited, and the access token must not go to another origin.
+fn linked(link: &str, server: &Server) -> Result<Target, PushError> {
+    let url = Url::parse(link).map_err(|e| {
+        PushError::configuration(format!(
+            "the page position's link `{link}` is not a URL ({e})"
+        ))
+    })?;
+    if url.origin() != server.base.origin() {
+        return Err(PushError::configuration(format!(
+            "the page position's link goes to {}, not to the external system's server {}: it is not followed",
+            url.origin().ascii_serialization(),
+            server.base.origin().ascii_serialization()
+        )));
+    }
+    Ok(Target::new(url))
+}
+
+/// Sends the read (with its request template's body, when it has one) and checks its status.
+async fn ask(
+    run: &mut Run,
+    conn: &Connectors<'_>,
+    entry: &EntryPlan,
+    call: &CallPlan,
+    server: &Arc<Server>,
+    target: Target,
+    external_id: Option<&str>,
+) -> Result<Answer, PushError> {
+    let mut state = RecordState::new();
+    state.external_id = external_id.map(str::to_owned);
+    let scope = Scope::new(&state, server);
+    let input = scope.input(&entry.input_shape, &Value::Null);
+    let body = compose::body(run, call, &input)?;
+    let outgoing = Outgoing {
+        target,
+        body,
+        headers: Vec::new(),
+        idempotency_key: None,
+    };
+    let answer = send::send(run, conn, call, outgoing, READ).await?;
+    response::check_status(run, &call.step, &answer)?;
+    Ok(answer)
+}
+
+/// The response template's output over the answer.
+fn map(run: &mut Run, call: &CallPlan, answer: &Answer) -> Result<Value, PushError> {
+    let name = &call.response_name;
+    let Some(template) = &call.response else {
+        return Err(PushError::configuration(format!(
+            "the entry has no `{name}` template, which maps the external records onto the platform's"
+        ))
+        .at(&call.step));
+    };
+    let body = answer.body().value().map_err(|e| {
+        PushError::new(
+            ErrorClass::ExternalValidation,
+            format!("the external system's answer cannot be read: {e}"),
+        )
+        .at(&call.step)
+    })?;
+    let output = template.apply(&body).map_err(|e| {
+        PushError::configuration(format!("the template `{name}` failed: {e}")).at(&call.step)
+    })?;
+    run.note(format!(
+        "`{name}` made {} element(s)",
+        match &output {
+            Value::Array(items) => items.len(),
+            _ => 1,
+        }
+    ));
+    Ok(output)
+}
+
+fn unknown_entry(engine: &Engine, entry: &str) -> PushError {
+    PushError::configuration(format!(
+        "the definition has no entry `{entry}` (it has: {})",
+        engine.plan.entry_names().collect::<Vec<_>>().join(", ")
+    ))
+}
+
+fn finish(run: Run, result: Result<Mapped, PushError>) -> PullPage {
+    let entry = run.entry();
+    let (exchanges, notes, duration) = run.into_trail();
+    let (records, rejected, next, error) = match result {
+        Ok((records, rejected, next)) => (records, rejected, next, None),
+        Err(e) => (Vec::new(), Vec::new(), None, Some(e)),
+    };
+    PullPage {
+        entry,
+        records,
+        rejected,
+        next,
+        error,
+        exchanges,
+        notes,
+        duration,
+    }
+}
