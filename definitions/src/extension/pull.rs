@@ -167,7 +167,9 @@ impl PullSpec {
             PagingStyle::None | PagingStyle::NextLink => &[],
         };
         // A placeholder that does not parse is reported already: what it meant is unknown.
-        let all_parsed = !out.iter().any(|(at, _)| at.first().is_some_and(|m| m == "query"));
+        let all_parsed = !out
+            .iter()
+            .any(|(at, _)| at.first().is_some_and(|m| m == "query"));
         if all_parsed && !advancing.is_empty() && !advancing.iter().any(|v| used.contains(v)) {
             let names: Vec<&str> = PageValue::ALL
                 .iter()

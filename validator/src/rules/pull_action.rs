@@ -38,7 +38,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Some(pull) = &info.entry.pull else {
             continue;
         };
-        let actions = pull.common.pre_actions.iter().chain(&pull.common.post_actions);
+        let actions = pull
+            .common
+            .pre_actions
+            .iter()
+            .chain(&pull.common.post_actions);
         for action in actions {
             let d = sink
                 .diagnostic(
