@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// Lint, transform, dry-run, push and sync synchronization definitions, with OAuth2 sign-in.
+/// Lint, transform, dry-run, push, pull and sync synchronization definitions, with OAuth2 sign-in.
 #[derive(Debug, Parser)]
 #[command(name = "syncdef", version, about, long_about = None, propagate_version = true)]
 struct Cli {
@@ -42,6 +42,8 @@ enum Command {
     DryRun(commands::dry_run::DryRunArgs),
     /// Push one record to the external system.
     Push(commands::push::PushArgs),
+    /// Read an entry's records from the external system, in the platform's shape (JSON Lines).
+    Pull(commands::pull::PullArgs),
     /// Authorize syncdef with the external system (OAuth2).
     Auth(commands::auth::AuthArgs),
     /// Push platform records changed since the last run, in dependency order, with state.
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => commands::schema::run(&args),
         Command::DryRun(args) => commands::dry_run::run(&args),
         Command::Push(args) => commands::push::run(&args),
+        Command::Pull(args) => commands::pull::run(&args),
         Command::Auth(args) => commands::auth::run(&args),
         Command::Sync(args) => commands::sync::run(&args),
         Command::Completions(args) => commands::completions::run(&args, &mut Cli::command()),

@@ -87,22 +87,13 @@ impl RecordArgs {
     /// Loads the definition into an engine with its `syncdef.toml`, printing the definition's
     /// diagnostics when it has errors (as JSON on stdout when the command prints `json`).
     pub fn engine(&self) -> Result<Engine, Failure> {
-        let name = display_name(&self.definition);
-        let settings = settings_for(&self.definition, self.config.as_deref())?;
-        let definition = read_definition(&self.definition)?;
-        let engine = load_engine(&definition, &name, &settings, self.format == Format::Json)?;
-        if engine.plan().entry(&self.entry).is_none() {
-            let entries: Vec<&str> = engine.plan().entry_names().collect();
-            return Err(Failure::usage(format!(
-                "{name} has no entry `{}`; use --entry with one of: {}",
-                self.entry,
-                entries.join(", ")
-            )));
-        }
-        Ok(match &self.base_url {
-            Some(url) => engine.with_base_url(url.clone()),
-            None => engine,
-        })
+        entry_engine(
+            &self.definition,
+            &self.entry,
+            self.config.as_deref(),
+            self.base_url.as_ref(),
+            self.format == Format::Json,
+        )
     }
 
     /// The record file, as JSON. A record wrapped in the entry's module root
@@ -144,6 +135,33 @@ impl RecordArgs {
     }
 }
 
+/// The engine of `definition` (with its `syncdef.toml`, or `config`), checked to have `entry`,
+/// sending to `base_url` when given. The definition's diagnostics are printed when it has errors
+/// (as JSON on stdout when `json`).
+pub fn entry_engine(
+    definition: &Path,
+    entry: &str,
+    config: Option<&Path>,
+    base_url: Option<&url::Url>,
+    json: bool,
+) -> Result<Engine, Failure> {
+    let name = display_name(definition);
+    let settings = settings_for(definition, config)?;
+    let loaded = read_definition(definition)?;
+    let engine = load_engine(&loaded, &name, &settings, json)?;
+    if engine.plan().entry(entry).is_none() {
+        let entries: Vec<&str> = engine.plan().entry_names().collect();
+        return Err(Failure::usage(format!(
+            "{name} has no entry `{entry}`; use --entry with one of: {}",
+            entries.join(", ")
+        )));
+    }
+    Ok(match base_url {
+        Some(url) => engine.with_base_url(url.clone()),
+        None => engine,
+    })
+}
+
 /// Prints `outcome` in `format`; exit 0 when the push succeeded, 1 when it failed.
 pub fn print_outcome(outcome: &PushOutcome, format: Format) -> Result<ExitCode, Failure> {
     let text = match format {
@@ -177,7 +195,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         .map_err(|e| Failure::usage(format!("cannot start the async runtime: {e}")))
 }
 
-fn transport(responses: Option<&Path>) -> Result<RecordingTransport, Failure> {
+pub fn transport(responses: Option<&Path>) -> Result<RecordingTransport, Failure> {
     let Some(path) = responses else {
         return Ok(RecordingTransport::synthesizing());
     };

@@ -5,17 +5,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use syncdef_engine::auth::TokenProvider;
-use syncdef_engine::{NoToken, ReqwestTransport, StaticToken};
+use syncdef_engine::ReqwestTransport;
 
 use super::dry_run::{RecordArgs, print_outcome, runtime};
 use super::reliability::ReliabilityArgs;
-use super::tokens::stored_tokens;
+use super::tokens::token_provider;
 use crate::failure::Failure;
-
-/// Environment variable holding a static bearer token (never an argument: process lists and
-/// shell history would show it).
-const ACCESS_TOKEN_VAR: &str = "SYNCDEF_ACCESS_TOKEN";
 
 /// `syncdef push`.
 #[derive(Debug, Args)]
@@ -44,13 +39,11 @@ pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
         .engine()?
         .with_overrides(&args.reliability.overrides());
     let record = args.record.record(&engine)?;
-    let tokens: Arc<dyn TokenProvider> = match &args.token_store {
-        Some(path) => stored_tokens(&engine, path, args.client_file.as_deref())?,
-        None => match std::env::var(ACCESS_TOKEN_VAR) {
-            Ok(token) if !token.is_empty() => Arc::new(StaticToken::new(token)),
-            _ => Arc::new(NoToken),
-        },
-    };
+    let tokens = token_provider(
+        &engine,
+        args.token_store.as_deref(),
+        args.client_file.as_deref(),
+    )?;
     let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
     let engine = engine
         .with_transport(Arc::new(transport))

@@ -1,11 +1,11 @@
-//! The external system's OAuth2 credentials and tokens, as `push`, `sync` and `auth login`
+//! The external system's OAuth2 credentials and tokens, as `push`, `pull`, `sync` and `auth login`
 //! take them from their flags.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use syncdef_engine::Engine;
 use syncdef_engine::auth::{ClientCredentials, FileTokenStore, OAuth2Provider, TokenProvider};
+use syncdef_engine::{Engine, NoToken, StaticToken};
 
 use crate::failure::Failure;
 
@@ -17,6 +17,27 @@ pub fn client_credentials(client_file: Option<&Path>) -> Result<ClientCredential
         None => ClientCredentials::from_env(),
     }
     .map_err(|e| Failure::usage(e.message))
+}
+
+/// Environment variable holding a static bearer token (never an argument: process lists and
+/// shell history would show it).
+pub const ACCESS_TOKEN_VAR: &str = "SYNCDEF_ACCESS_TOKEN";
+
+/// The bearer tokens of a command that talks to the external system: the `--token-store`'s
+/// (refreshed with the client credentials), else SYNCDEF_ACCESS_TOKEN when set (a definition
+/// secured by a static bearer token), else none.
+pub fn token_provider(
+    engine: &Engine,
+    token_store: Option<&Path>,
+    client_file: Option<&Path>,
+) -> Result<Arc<dyn TokenProvider>, Failure> {
+    Ok(match token_store {
+        Some(path) => stored_tokens(engine, path, client_file)?,
+        None => match std::env::var(ACCESS_TOKEN_VAR) {
+            Ok(token) if !token.is_empty() => Arc::new(StaticToken::new(token)),
+            _ => Arc::new(NoToken),
+        },
+    })
 }
 
 /// Tokens read from (and refreshed into) the `--token-store` written by `syncdef auth login`,
