@@ -178,6 +178,8 @@ rule_codes! {
     "SD806" => unknown_action_response_field::UnknownActionResponseField by check,
     "SD807" => unfiltered_billing_address::UnfilteredBillingAddress by check,
     "SD808" => response_contract_mismatch::ResponseContractMismatch by check,
+    "SD810" => pulled_record_shape::PulledRecordShape by check,
+    "SD811" => unknown_pulled_field::UnknownPulledField by check,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

@@ -121,6 +121,7 @@ fn reliability_extension() -> Value {
                         "paging": {
                             "type": "object",
                             "additionalProperties": false,
+                            "description": "How the pages of the answer follow one another.",
                             "properties": {
                                 "style": { "enum": ["none", "offset", "page", "cursor", "nextLink"], "description": "How the next page is asked for. Default none (one request)." },
                                 "size": { "type": "integer", "minimum": 1, "description": "Records a page holds at most; a shorter page is the last. Needed by offset and page." },

@@ -3,6 +3,7 @@
 
 pub(crate) mod fits;
 pub(crate) mod openapi;
+pub(crate) mod pulled;
 pub(crate) mod reads;
 pub(crate) mod shape;
 
