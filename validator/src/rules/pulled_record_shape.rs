@@ -59,9 +59,7 @@ pub(crate) fn pull_templates<'i, 'a>(
     info: &'i EntryInfo<'a>,
 ) -> impl Iterator<Item = (&'i Template<'a>, &'i Node)> {
     PULL_OPERATIONS.into_iter().filter_map(move |op| {
-        if info.entry.pull.is_none() {
-            return None;
-        }
+        info.entry.pull.as_ref()?;
         let template = info.template(&response_name(op))?;
         let root = template.tree.as_ref()?.root();
         Some((template, root))
