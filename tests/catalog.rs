@@ -81,14 +81,18 @@ fn records() -> Vec<Record> {
             .file_stem()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let module = match name.split('-').next() {
-            Some("account") => "Accounts",
-            Some("invoice") => "Invoices",
-            _ => panic!(
-                "{}: name a record `account-...` or `invoice-...` so its module is known",
-                file.display()
-            ),
-        };
+        // The file name starts with the module's record root (`account-`, `order-`, ...).
+        let module = name
+            .split('-')
+            .next()
+            .and_then(syncdef_definitions::platform::modules::module_by_root)
+            .map(|m| m.name)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: start the name with a module's record root (`account-`, `invoice-`, `product-`, `payment-`, `order-`, `contact-`) so its module is known",
+                    file.display()
+                )
+            });
         found.push(Record {
             path: relative(&file),
             name,
@@ -120,10 +124,16 @@ fn relative(path: &Path) -> String {
 fn sample_external_id(system: &str, entry: &str) -> &'static str {
     match (system, entry) {
         ("business-central", "Account") => "5d115c9c-44e3-ea11-bb43-000d3a2feca1",
+        ("business-central", "Product") => "0ea6738a-44e3-ea11-bb43-000d3a2feca1",
+        ("business-central", "Payment") => "17cce948-c6a5-4861-8ff5-30428ed83207",
+        ("business-central", "Order") => "b6f4017a-b749-ee11-ad0b-a1422c0f7f1f",
+        ("business-central", "Contact") => "7e3b2c55-4a1d-ef11-9f89-6045bdc8a215",
         ("business-central", _) => "9c2d1b7a-0e4f-ef11-8f2e-6045bdc8a215",
         ("business-central-odata", "Account") => "10000",
         ("business-central-odata", _) => "103001",
         (_, "Account") => "58",
+        (_, "Product") => "19",
+        (_, "Payment") => "163",
         _ => "145",
     }
 }
@@ -230,7 +240,7 @@ fn every_push_path_renders_requests_its_schemas_accept() {
             }
         }
     }
-    assert!(rendered >= 16, "only {rendered} pushes rendered");
+    assert!(rendered >= 56, "only {rendered} pushes rendered");
 }
 
 /// `syncdef dry-run ... --format json`, which must succeed.
@@ -504,7 +514,98 @@ fn request_schemas_refuse_what_the_vendors_refuse() {
         ),
         "dates are dates"
     );
+    assert!(check(
+        qbo,
+        "POST",
+        "/item",
+        json!({"Name": "Backup", "Type": "Service", "IncomeAccountRef": {"value": "1"}})
+    ));
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/item",
+            json!({"Name": "Backup", "Type": "Service"})
+        ),
+        "a service item needs its income account"
+    );
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/item",
+            json!({"Name": "B".repeat(101), "Type": "Service", "IncomeAccountRef": {"value": "1"}})
+        ),
+        "an item name is at most 100"
+    );
+    assert!(
+        !check(
+            qbo,
+            "POST",
+            "/payment",
+            json!({"CustomerRef": {"value": "58"}})
+        ),
+        "a payment needs its amount"
+    );
+    assert!(
+        !check(qbo, "POST", "/payment", json!({"TotalAmt": 10})),
+        "a payment needs its customer"
+    );
     let bc = "business-central";
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/items",
+            json!({"displayName": "Backup", "number": "N".repeat(21)})
+        ),
+        "an item number is at most 20"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/items",
+            json!({"displayName": "Backup", "blocked": "false"})
+        ),
+        "blocked is a boolean"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/salesOrders",
+            json!({"externalDocumentNumber": "ORD-1"})
+        ),
+        "an order needs its customer"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/salesOrders",
+            json!({"customerNumber": "C1", "salesOrderLines": [{"quantity": 1}]})
+        ),
+        "an order line needs its type"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/customerPaymentJournals(dc1b6a90-44e3-ea11-bb43-000d3a2feca1)/customerPayments",
+            json!({"amount": 10})
+        ),
+        "a customer payment needs its customer"
+    );
+    assert!(
+        !check(
+            bc,
+            "POST",
+            "/contacts",
+            json!({"type": "Person", "displayName": "C".repeat(101)})
+        ),
+        "a contact name is at most 100"
+    );
     assert!(check(
         bc,
         "POST",
@@ -559,19 +660,22 @@ fn sample_records_match_the_platform_record_schema() {
         .build(schema)
         .unwrap_or_else(|e| panic!("the platform record schema compiles: {e}"));
     let records = records();
-    assert!(
-        records.iter().any(|r| r.module == "Accounts")
-            && records.iter().any(|r| r.module == "Invoices")
-    );
+    for module in [
+        "Accounts", "Invoices", "Products", "Payments", "Orders", "Contacts",
+    ] {
+        assert!(
+            records.iter().any(|r| r.module == module),
+            "catalog/records has a `{module}` record"
+        );
+    }
     for record in records {
         let text = std::fs::read_to_string(root().join(&record.path))
             .unwrap_or_else(|e| panic!("{}: {e}", record.path));
         let value: Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", record.path));
-        let root_name = match record.module {
-            "Accounts" => "account",
-            _ => "invoice",
-        };
+        let root_name = syncdef_definitions::platform::modules::module(record.module)
+            .map(|m| m.root)
+            .unwrap_or_else(|| panic!("{}: no module {}", record.path, record.module));
         let input = json!({ root_name: value });
         let problems: Vec<String> = validator
             .iter_errors(&input)

@@ -365,3 +365,124 @@ fn a_record_wrapped_in_its_module_root_is_refused_with_the_fix() {
         run.stderr
     );
 }
+
+const BC_CATALOG: &str = "catalog/business-central/definition.yaml";
+const QB_CATALOG: &str = "catalog/quickbooks-online/definition.yaml";
+const ACME_CUSTOMER: &str = "Account=5d115c9c-44e3-ea11-bb43-000d3a2feca1";
+
+/// A Business Central sales order is created in one request with a line per order item, for the
+/// customer its account was pushed as.
+#[test]
+fn business_central_order_with_its_lines_human() {
+    let run = syncdef(&[
+        "dry-run",
+        BC_CATALOG,
+        "--entry",
+        "Order",
+        "--record",
+        "catalog/records/order-acme-eur.json",
+        "--related",
+        ACME_CUSTOMER,
+        "--responses",
+        "catalog/business-central/responses/Order-create.json",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    for part in [
+        "POST https://api.businesscentral.dynamics.com/v2.0/contoso.onmicrosoft.com/Sandbox/api/v2.0/companies(00000000-0000-0000-0000-000000000000)/salesOrders",
+        r#""customerId": "5d115c9c-44e3-ea11-bb43-000d3a2feca1""#,
+        r#""description": "Cloud Backup 100 GB""#,
+        r#""description": "Microsoft 365 Business Premium""#,
+        "created: external id b6f4017a-b749-ee11-ad0b-a1422c0f7f1f",
+    ] {
+        assert!(run.stdout.contains(part), "{part:?} not in\n{}", run.stdout);
+    }
+    insta::assert_snapshot!(run.stdout);
+}
+
+/// The order's lines come from its items: one line each, in order, with the item's figures.
+#[test]
+fn business_central_order_lines_follow_the_order_items_json() {
+    let run = syncdef(&[
+        "dry-run",
+        BC_CATALOG,
+        "--entry",
+        "Order",
+        "--record",
+        "catalog/records/order-acme-eur.json",
+        "--related",
+        ACME_CUSTOMER,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let json = stable_json(&run.stdout);
+    let lines = &json["requests"][0]["body"]["salesOrderLines"];
+    assert_eq!(
+        lines,
+        &serde_json::json!([
+            {"lineType": "Account", "lineObjectNumber": "40100", "description": "Cloud Backup 100 GB", "quantity": 5, "unitPrice": 12.5},
+            {"lineType": "Account", "lineObjectNumber": "40100", "description": "Microsoft 365 Business Premium", "quantity": 12, "unitPrice": 19.7}
+        ]),
+        "{json:#}"
+    );
+}
+
+/// Payments reference the customer of their account: without its id nothing is sent, and the
+/// message says how to give it.
+#[test]
+fn a_payment_without_its_account_stops_before_sending() {
+    for definition in [QB_CATALOG, BC_CATALOG] {
+        let run = syncdef(&[
+            "dry-run",
+            definition,
+            "--entry",
+            "Payment",
+            "--record",
+            "catalog/records/payment-acme-transfer.json",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(run.code, 1, "{definition}: {}{}", run.stdout, run.stderr);
+        let json = stable_json(&run.stdout);
+        assert_eq!(json["requests"], serde_json::json!([]), "{json:#}");
+        assert!(
+            run.stdout.contains("--related Account=ID"),
+            "{definition}: {}",
+            run.stdout
+        );
+    }
+}
+
+/// A QuickBooks item update sends back the SyncToken the pre-action read, sparse.
+#[test]
+fn quickbooks_product_update_sends_the_item_sync_token_json() {
+    let run = syncdef(&[
+        "dry-run",
+        QB_CATALOG,
+        "--entry",
+        "Product",
+        "--record",
+        "catalog/records/product-backup-service.json",
+        "--external-id",
+        "19",
+        "--responses",
+        "catalog/quickbooks-online/responses/Product-update.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let json = stable_json(&run.stdout);
+    assert_eq!(json["requests"][0]["step"], "SyncToken");
+    assert!(
+        json["requests"][0]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/item/19")),
+        "{json:#}"
+    );
+    let body = &json["requests"][1]["body"];
+    assert_eq!(body["Id"], "19", "{json:#}");
+    assert_eq!(body["SyncToken"], "4", "{json:#}");
+    assert_eq!(body["sparse"], true, "{json:#}");
+    assert!(body.get("Type").is_none(), "the type stays: {json:#}");
+    insta::assert_json_snapshot!(json);
+}

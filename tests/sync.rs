@@ -194,7 +194,7 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
     assert_eq!(unknown.code, 2);
     assert_eq!(
         unknown.stderr,
-        "syncdef: the definition has no entry `Acount`; it has: Account, Invoice\n"
+        "syncdef: the definition has no entry `Acount`; it has: Account, Invoice, Product, Payment\n"
     );
     let since = syncdef(sync_args(
         &platform,
