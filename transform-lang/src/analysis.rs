@@ -302,3 +302,118 @@ impl<'t> Walker<'t> {
         }
     }
 }
+
+/// The kind of JSON value an expression gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number (`#tointeger`, `#length`, an integer field).
+    Integer,
+    /// A number, whole or not.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// The kind of value the template string `text` (a property value) gives, when it is known
+/// without evaluating it: a plain string is a string; a call gives what its function declares
+/// (`#concat` a string, `#ifcondition` what both its branches give, a literal argument being
+/// a string: `#ifcondition(a,b,true,false)` gives the *string* `"true"` or `"false"`). The
+/// kind of a path read (`#valueof($.account.name)`) is asked of `read`, with the path and the
+/// function reading it. `None` when it depends on the data.
+pub fn expression_kind(
+    text: &str,
+    escape: char,
+    read: &dyn Fn(&JsonPath, &'static str) -> Option<ValueKind>,
+) -> Option<ValueKind> {
+    if !text.trim_start().starts_with('#') {
+        return Some(ValueKind::String);
+    }
+    let mut errors = Vec::new();
+    let expr = crate::expr::parse_call_or_literal(text, 0..text.len(), escape, &mut errors, 0);
+    if !errors.is_empty() {
+        return None;
+    }
+    kind_of(&expr, read)
+}
+
+fn kind_of(
+    expr: &Expr,
+    read: &dyn Fn(&JsonPath, &'static str) -> Option<ValueKind>,
+) -> Option<ValueKind> {
+    use crate::functions::Returns;
+    let call = match expr {
+        Expr::Lit(_) => return Some(ValueKind::String),
+        Expr::Call(call) => call,
+    };
+    match call.func.returns {
+        Returns::Unknown => None,
+        Returns::Kind(kind) => Some(kind),
+        Returns::Read => match call.args.first()? {
+            Expr::Lit(lit) => read(lit.path.as_deref()?, call.func.name),
+            Expr::Call(_) => None,
+        },
+        Returns::OneOf(args) => {
+            let mut kinds = args.iter().map(|&i| kind_of(call.args.get(i - 1)?, read));
+            let first = kinds.next()??;
+            kinds.all(|k| k == Some(first)).then_some(first)
+        }
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+
+    fn kind(text: &str) -> Option<ValueKind> {
+        let read = |path: &JsonPath, function: &str| {
+            (function == "valueof" && path.text() == "$.account.isTaxable")
+                .then_some(ValueKind::Boolean)
+        };
+        expression_kind(text, '/', &read)
+    }
+
+    #[test]
+    fn functions_declare_what_they_give() {
+        assert_eq!(kind("plain text"), Some(ValueKind::String));
+        assert_eq!(kind("#concat(a,b)"), Some(ValueKind::String));
+        assert_eq!(kind("#add(1,2)"), Some(ValueKind::Number));
+        assert_eq!(kind("#toboolean(#valueof($.x))"), Some(ValueKind::Boolean));
+        assert_eq!(
+            kind("#valueof($.account.isTaxable)"),
+            Some(ValueKind::Boolean)
+        );
+        assert_eq!(kind("#valueof($.account.other)"), None);
+        assert_eq!(kind("#currentvalue()"), None);
+    }
+
+    #[test]
+    fn a_condition_gives_what_both_branches_give_and_literals_are_strings() {
+        assert_eq!(
+            kind("#ifcondition(#valueof($.a),true,false,true)"),
+            Some(ValueKind::String)
+        );
+        assert_eq!(
+            kind("#ifcondition(#valueof($.a),x,#add(1,2),#add(2,3))"),
+            Some(ValueKind::Number)
+        );
+        assert_eq!(kind("#ifcondition(#valueof($.a),x,#add(1,2),text)"), None);
+        assert_eq!(
+            kind("#ifcondition(a,b,#valueof($.account.isTaxable),#toboolean(false))"),
+            Some(ValueKind::Boolean)
+        );
+    }
+
+    #[test]
+    fn a_malformed_expression_has_no_kind() {
+        assert_eq!(kind("#concat(a"), None);
+        assert_eq!(kind("#nosuchfunction(a)"), None);
+    }
+}

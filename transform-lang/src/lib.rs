@@ -30,7 +30,7 @@ mod settings;
 mod template;
 pub mod value;
 
-pub use analysis::{CallUse, PathContext, PathUse};
+pub use analysis::{CallUse, PathContext, PathUse, ValueKind, expression_kind};
 pub use error::{
     CompileError, CompileErrorKind, CompileErrors, EvalError, EvalErrorKind, Location, NodePart,
 };

@@ -3,7 +3,8 @@
 use rust_decimal::Decimal;
 
 use super::string::path_or_value;
-use super::{ArgKinds, Fallback, FuncDef, def, text};
+use super::{ArgKinds, Fallback, FuncDef, Returns, def, text};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::{Value, dotnet};
@@ -18,7 +19,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::PathsIfDollar(&[0]),
         Fallback::Null,
         sum,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "average",
         1,
@@ -28,7 +30,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::PathsIfDollar(&[0]),
         Fallback::Null,
         average,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "min",
         1,
@@ -38,7 +41,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::PathsIfDollar(&[0]),
         Fallback::Null,
         min,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "max",
         1,
@@ -48,7 +52,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::PathsIfDollar(&[0]),
         Fallback::Null,
         max,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "sumatpath",
         2,
@@ -58,7 +63,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Mixed(&[0], &[1]),
         Fallback::Null,
         sum_at_path,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "averageatpath",
         2,
@@ -68,7 +74,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Mixed(&[0], &[1]),
         Fallback::Null,
         average_at_path,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "minatpath",
         2,
@@ -78,7 +85,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Mixed(&[0], &[1]),
         Fallback::Null,
         min_at_path,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "maxatpath",
         2,
@@ -88,7 +96,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Mixed(&[0], &[1]),
         Fallback::Null,
         max_at_path,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
 ];
 
 /// `Convert.ToDecimal(token.ToString())`; nulls are skipped.

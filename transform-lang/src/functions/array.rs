@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{ArgKinds, Fallback, FuncDef, def, text};
+use super::{ArgKinds, Fallback, FuncDef, Returns, def, text};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::{Map, Value};
@@ -16,7 +17,8 @@ pub(super) const DEFS: &[FuncDef] = &[def(
     ArgKinds::Paths(&[0]),
     Fallback::Null,
     group_array_by,
-)];
+)
+        .returning(Returns::Kind(ValueKind::Array))];
 
 fn group_array_by(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let path = cx.path_arg(c, 0)?;

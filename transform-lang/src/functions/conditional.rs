@@ -1,7 +1,7 @@
 //! Conditionals: `#ifcondition`, and `#ifgroup` in its value form (the key form is part of the
 //! object walk).
 
-use super::{Allowed, ArgKinds, Fallback, Form, FuncDef, KeyForm, def, text};
+use super::{Allowed, ArgKinds, Fallback, Form, FuncDef, KeyForm, Returns, def, text};
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::Value;
@@ -19,6 +19,7 @@ pub(super) const DEFS: &[FuncDef] = &[
             Fallback::Null,
             ifcondition,
         )
+        .returning(Returns::OneOf(&[3, 4]))
     },
     FuncDef {
         placement: Allowed::KeyOrValue,

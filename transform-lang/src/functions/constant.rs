@@ -1,6 +1,7 @@
 //! Constants for characters that cannot be written literally in arguments.
 
-use super::{ArgKinds, Fallback, FuncDef, def};
+use super::{ArgKinds, Fallback, FuncDef, Returns, def};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::Value;
@@ -15,7 +16,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         comma,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "constant_hash",
         0,
@@ -25,7 +27,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         hash,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "stringempty",
         0,
@@ -35,7 +38,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         empty_string,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "arrayempty",
         0,
@@ -45,7 +49,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         empty_array,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Array)),
 ];
 
 fn comma(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {

@@ -1,7 +1,8 @@
 //! Loop functions: the current element, index and property of the innermost loop, or of the
 //! loop named by a trailing alias.
 
-use super::{ArgKinds, Fallback, FuncDef, Reads, def};
+use super::{ArgKinds, Fallback, FuncDef, Reads, Returns, def};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail, LoopFrame};
 use crate::expr::Call;
 use crate::value::Value;
@@ -26,7 +27,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Zero,
         current_index,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Integer)),
     def(
         "lastindex",
         0,
@@ -36,7 +38,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Zero,
         last_index,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Integer)),
     def(
         "lastvalue",
         0,
@@ -82,7 +85,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         current_property,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
 ];
 
 /// The loop named by argument `i`, or the innermost loop.

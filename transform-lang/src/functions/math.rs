@@ -2,7 +2,8 @@
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use super::{ArgKinds, Fallback, FuncDef, def};
+use super::{ArgKinds, Fallback, FuncDef, Returns, def};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::{Value, dotnet};
@@ -17,7 +18,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         add,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "subtract",
         2,
@@ -27,7 +29,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         subtract,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "multiply",
         2,
@@ -37,7 +40,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         multiply,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "divide",
         2,
@@ -47,7 +51,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         divide,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "xadd",
         1,
@@ -57,7 +62,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         xadd,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "round",
         2,
@@ -67,7 +73,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::DecimalZero,
         round,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "mathequals",
         2,
@@ -77,7 +84,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         math_equals,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "mathgreaterthan",
         2,
@@ -87,7 +95,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         math_greater_than,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "mathlessthan",
         2,
@@ -97,7 +106,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         math_less_than,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "mathgreaterthanorequalto",
         2,
@@ -107,7 +117,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         math_greater_or_equal,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "mathlessthanorequalto",
         2,
@@ -117,7 +128,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         math_less_or_equal,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
 ];
 
 fn two(cx: &mut Cx<'_>, c: &Call) -> Result<(Decimal, Decimal), Fail> {

@@ -51,7 +51,22 @@ pub(crate) struct FuncDef {
     pub form: Form,
     /// What its path arguments are read against (for static analysis).
     pub reads: Reads,
+    /// What kind of value it gives (for static analysis).
+    pub returns: Returns,
     pub run: Run,
+}
+
+/// What kind of value a function gives, as far as it is known without evaluating it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Returns {
+    /// Not known (it depends on the data: `#currentvalue`, `#applyover`).
+    Unknown,
+    /// Always this kind (or null when it fails outside Strict mode).
+    Kind(crate::analysis::ValueKind),
+    /// What one of these 1-based arguments gives (`#ifcondition`: its `then` or `else`).
+    OneOf(&'static [usize]),
+    /// The value its first argument, a path, reads (`#valueof`).
+    Read,
 }
 
 impl std::fmt::Debug for FuncDef {
@@ -169,6 +184,7 @@ pub(crate) static UNKNOWN: FuncDef = FuncDef {
     placement: Allowed::KeyOrValue,
     form: Form::Call,
     reads: Reads::LoopElementAndItems,
+    returns: Returns::Unknown,
     run: unknown,
 };
 
@@ -301,7 +317,15 @@ pub(crate) const fn def(
         placement: Allowed::Value,
         form: Form::Call,
         reads: Reads::LoopElementAndItems,
+        returns: Returns::Unknown,
         run,
+    }
+}
+
+impl FuncDef {
+    /// This function, declared to give `returns`.
+    pub(crate) const fn returning(self, returns: Returns) -> FuncDef {
+        FuncDef { returns, ..self }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Path and existence: `#valueof`, `#exists`, `#existsandnotempty`.
 
-use super::{ArgKinds, Fallback, Form, FuncDef, Reads, def};
+use super::{ArgKinds, Fallback, Form, FuncDef, Reads, Returns, def};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::Value;
@@ -19,6 +20,7 @@ pub(super) const DEFS: &[FuncDef] = &[
             Fallback::Null,
             valueof,
         )
+        .returning(Returns::Read)
     },
     FuncDef {
         form: Form::ExistsTest,
@@ -32,6 +34,7 @@ pub(super) const DEFS: &[FuncDef] = &[
             Fallback::False,
             exists,
         )
+        .returning(Returns::Kind(ValueKind::Boolean))
     },
     def(
         "existsandnotempty",
@@ -42,7 +45,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Paths(&[0]),
         Fallback::False,
         exists_and_not_empty,
-    ),
+    )
+        .returning(Returns::Kind(ValueKind::Boolean)),
 ];
 
 fn valueof(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {

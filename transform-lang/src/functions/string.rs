@@ -1,8 +1,9 @@
 //! Strings: concatenation, substrings, searching, length, comparison.
 
 use super::conditional::equals;
-use super::{ArgKinds, Fallback, FuncDef, def, text};
+use super::{ArgKinds, Fallback, FuncDef, Returns, def, text};
 use crate::EvalErrorKind;
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::{Value, dotnet};
@@ -17,7 +18,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         concat,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "xconcat",
         1,
@@ -27,7 +29,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         xconcat,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "substring",
         3,
@@ -37,7 +40,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         substring,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "firstindexof",
         2,
@@ -47,7 +51,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Zero,
         first_index_of,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Integer)),
     def(
         "lastindexof",
         2,
@@ -57,7 +62,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Zero,
         last_index_of,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Integer)),
     def(
         "length",
         1,
@@ -67,7 +73,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::PathsIfDollar(&[0]),
         Fallback::Zero,
         length,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Integer)),
     def(
         "concatall",
         1,
@@ -77,7 +84,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::PathsIfDollar(&[0]),
         Fallback::Null,
         concat_all,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "concatallatpath",
         2,
@@ -87,7 +95,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Mixed(&[0], &[1]),
         Fallback::Null,
         concat_all_at_path,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "stringequals",
         2,
@@ -97,7 +106,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         string_equals,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "stringcontains",
         2,
@@ -107,7 +117,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         string_contains,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
 ];
 
 /// Joins two values the way `#concat` does.

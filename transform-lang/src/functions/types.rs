@@ -2,7 +2,8 @@
 
 use rust_decimal::Decimal;
 
-use super::{ArgKinds, Fallback, FuncDef, def, text};
+use super::{ArgKinds, Fallback, FuncDef, Returns, def, text};
+use crate::analysis::ValueKind;
 use crate::eval::{Cx, Fail};
 use crate::expr::Call;
 use crate::value::{Value, dotnet};
@@ -17,7 +18,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Zero,
         to_integer,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Integer)),
     def(
         "tostring",
         1,
@@ -27,7 +29,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::Null,
         to_string,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::String)),
     def(
         "toboolean",
         1,
@@ -37,7 +40,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         to_boolean,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "todecimal",
         1,
@@ -47,7 +51,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::DecimalZero,
         to_decimal,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Number)),
     def(
         "isnumber",
         1,
@@ -57,7 +62,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         is_number,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "isboolean",
         1,
@@ -67,7 +73,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         is_boolean,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "isstring",
         1,
@@ -77,7 +84,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         is_string,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
     def(
         "isarray",
         1,
@@ -87,7 +95,8 @@ pub(super) const DEFS: &[FuncDef] = &[
         ArgKinds::Plain,
         Fallback::False,
         is_array,
-    ),
+    )
+    .returning(Returns::Kind(ValueKind::Boolean)),
 ];
 
 fn to_integer(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {

@@ -29,7 +29,10 @@ declare_rule! {
     ///
     /// The check runs twice, and reports each root cause once: on the template's shape (keys,
     /// constants, `#ifgroup` keys as optional, `#loop` as arrays, the type of `#valueof` from
-    /// the platform record schema), and on a rendering of the template over a sample record,
+    /// the platform record schema, and of every other function as the template language's
+    /// function table declares it; a literal argument is text, so
+    /// `#ifcondition(#valueof($.account.isTaxable),true,true,false)` gives the string
+    /// `"true"` or `"false"`, not a boolean), and on a rendering of the template over a sample record,
     /// validated with the `jsonschema` crate. The sample is synthesised from the platform record
     /// schema (every field present), or given with `syncdef lint --sample ENTRY=FILE`; over a
     /// synthesised sample only structural findings (required, not allowed, none of the

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use syncdef_definitions::Node;
 use syncdef_definitions::platform::{self, ExtensionProblem, JsonType, RecordSchemas};
-use syncdef_transform::JsonPath;
+use syncdef_transform::{JsonPath, ValueKind};
 
 /// What request templates are rendered over besides the definition: sample records given by
 /// the user, and the external ids of related records, each by entry name.
@@ -55,20 +55,6 @@ impl Records {
     }
 }
 
-/// Result types of functions whose output type does not depend on their arguments.
-fn function_type(name: &str) -> Option<JsonType> {
-    Some(match name {
-        "substring" | "concat" | "xconcat" | "tostring" | "toupper" | "tolower" | "trim" => {
-            JsonType::String
-        }
-        "add" | "subtract" | "multiply" | "divide" | "round" => JsonType::Number,
-        "exists" | "existsandnotempty" | "isnumber" | "isstring" | "isboolean" | "isarray" => {
-            JsonType::Boolean
-        }
-        _ => return None,
-    })
-}
-
 /// Infers the type of template expressions from the platform record schema.
 pub(crate) struct RecordValueTypes<'s> {
     pub records: &'s RecordSchemas,
@@ -77,25 +63,48 @@ pub(crate) struct RecordValueTypes<'s> {
 }
 
 impl shape::ValueTypes for RecordValueTypes<'_> {
+    /// What the function table says the expression gives; `#valueof` of the record is typed
+    /// by the platform record schema.
     fn expression_type(&self, text: &str, _loop_depth: usize) -> Option<JsonType> {
-        let call = text.strip_prefix('#')?;
-        let (name, rest) = call.split_once('(')?;
-        if name != "valueof" {
-            return function_type(name);
-        }
-        let arg = rest.strip_suffix(')')?.trim();
-        // A second argument (an alias) reads another context: unknown.
-        if arg.contains(',') && !arg.contains("[?(") {
-            return None;
-        }
-        let path = JsonPath::parse(arg).ok()?;
-        let first = path.member_chain().next()?.0;
-        if first != self.root {
-            return None;
-        }
-        let end = reads::walk(self.records.input(), path.text(), path.steps()).ok()??;
-        end.value_type()
+        let read = |path: &JsonPath, function: &str| -> Option<ValueKind> {
+            if function != "valueof" {
+                return None;
+            }
+            let first = path.member_chain().next()?.0;
+            if first != self.root {
+                return None;
+            }
+            let end = reads::walk(self.records.input(), path.text(), path.steps()).ok()??;
+            end.value_type().map(kind_of)
+        };
+        syncdef_transform::expression_kind(text, '/', &read).and_then(json_type)
     }
+}
+
+/// A JSON Schema type as the template language's value kind.
+fn kind_of(t: JsonType) -> ValueKind {
+    match t {
+        JsonType::Object => ValueKind::Object,
+        JsonType::Array => ValueKind::Array,
+        JsonType::String => ValueKind::String,
+        JsonType::Integer => ValueKind::Integer,
+        JsonType::Number => ValueKind::Number,
+        JsonType::Boolean => ValueKind::Boolean,
+        JsonType::Null => ValueKind::Null,
+    }
+}
+
+/// A value kind as a JSON Schema type (`None` where the schema has no type for it).
+fn json_type(kind: ValueKind) -> Option<JsonType> {
+    Some(match kind {
+        ValueKind::Object => JsonType::Object,
+        ValueKind::Array => JsonType::Array,
+        ValueKind::String => JsonType::String,
+        ValueKind::Integer => JsonType::Integer,
+        ValueKind::Number => JsonType::Number,
+        ValueKind::Boolean => JsonType::Boolean,
+        ValueKind::Null => JsonType::Null,
+    })
 }
 
 /// The JSON schemas of an operation's responses (2xx only, or every declared one), converted
