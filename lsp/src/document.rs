@@ -1,6 +1,9 @@
 //! The text store: the open documents, as the client last sent them.
 
+use std::sync::Arc;
+
 use lsp_types::{TextDocumentContentChangeEvent, Url};
+use syncdef_definitions::Definition;
 
 use crate::position::LineMap;
 
@@ -14,6 +17,8 @@ pub struct Document {
     /// The language the client gave (`yaml`, `json`), which names the format of an untitled
     /// document.
     pub language_id: String,
+    /// The definition of the last text that loaded (kept while the current one does not).
+    pub last_loaded: Option<Arc<Definition>>,
     text: String,
     lines: LineMap,
 }
@@ -27,6 +32,7 @@ impl Document {
             uri,
             version,
             language_id,
+            last_loaded: None,
             text,
             lines,
         }
@@ -62,6 +68,12 @@ impl Document {
             self.lines = LineMap::new(&self.text);
         }
         self.version = version;
+    }
+
+    /// Whether the text is JSON (by name or language), where inserted text must be JSON too.
+    #[must_use]
+    pub fn is_json(&self) -> bool {
+        self.lint_name().ends_with(".json")
     }
 
     /// The name the linter reports and reads the format from: the file's path, or for a

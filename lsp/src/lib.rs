@@ -10,13 +10,22 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod analysis;
 pub mod capabilities;
+mod code_actions;
+mod completion;
+mod cursor;
 pub mod debounce;
+mod definition;
 pub mod diagnostics;
 pub mod document;
+mod hover;
+mod locate;
 pub mod position;
 mod requests;
 mod server;
+mod suppression;
+mod symbols;
 pub mod transport;
 
 pub use server::{DEBOUNCE, Exit, serve};

@@ -234,6 +234,12 @@ impl<W: Write> Server<W> {
         let Ok(found) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc))) else {
             return Ok(());
         };
+        let loaded = catch_unwind(AssertUnwindSafe(|| crate::analysis::load(doc)))
+            .ok()
+            .flatten();
+        if let (Some(def), Some(doc)) = (loaded, self.documents.get_mut(uri)) {
+            doc.last_loaded = Some(std::sync::Arc::new(def));
+        }
         self.published.insert(uri.clone(), found.clone());
         self.publish(uri.clone(), found, Some(version))
     }
