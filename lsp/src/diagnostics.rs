@@ -8,7 +8,8 @@ use lsp_types::{
     NumberOrString, Position, Range, Url,
 };
 use serde::{Deserialize, Serialize};
-use syncdef_validator::{RuleSettings, Severity, lint_text};
+use syncdef_validator::suppress::ignore_file;
+use syncdef_validator::{LintReport, RuleSettings, Severity, lint_text};
 
 use crate::document::Document;
 
@@ -28,19 +29,34 @@ pub struct FindingData {
 
 /// Lints `doc` as `syncdef lint` lints its file: same rules, severities, `syncdef.toml` (the
 /// nearest at or above the file's directory; from the current directory for a document that
-/// is not a file) and `x-syncdef-ignore` suppressions.
+/// is not a file), `x-syncdef-ignore` suppressions and ignore file (`.syncdef-ignore.yaml`
+/// beside that `syncdef.toml`, else where `syncdef lint` looks from the current directory).
 #[must_use]
 pub fn lint(doc: &Document) -> Vec<Diagnostic> {
     let settings = match settings_for(&doc.uri) {
         Ok(settings) => settings,
-        Err(message) => return vec![unusable_settings(message)],
+        Err(message) => return vec![not_linted(&message, "fix syncdef.toml")],
     };
-    let report = lint_text(&doc.lint_name(), doc.text(), &settings);
-    report
-        .diagnostics
+    let name = doc.lint_name();
+    let mut report = LintReport {
+        files: vec![lint_text(&name, doc.text(), &settings)],
+        errors: Vec::new(),
+    };
+    let ignore = ignore_file::locate(None, settings.path());
+    if ignore.is_file() {
+        ignore_file::apply_to(&mut report, &ignore, &settings);
+    }
+    let unusable = report
+        .errors
         .iter()
-        .map(|finding| convert(doc, finding))
-        .collect()
+        .map(|e| not_linted(&e.to_string(), "fix the ignore file"));
+    let findings = report
+        .files
+        .iter()
+        .filter(|f| f.source.name() == name)
+        .flat_map(|f| f.diagnostics.iter())
+        .map(|finding| convert(doc, finding));
+    unusable.chain(findings).collect()
 }
 
 /// The settings `syncdef lint` would use for the file at `uri`.
@@ -54,14 +70,15 @@ fn settings_for(uri: &Url) -> Result<RuleSettings, String> {
         .map_err(|e| e.to_string())
 }
 
-/// An invalid `syncdef.toml` stops `syncdef lint` before it lints anything; the editor shows
-/// why at the top of the file instead of findings the CLI would not report.
-fn unusable_settings(message: String) -> Diagnostic {
+/// A configuration file `syncdef lint` cannot use (it stops with exit code 2): the editor
+/// shows why at the top of the file (for an invalid `syncdef.toml`, instead of findings the
+/// CLI would not report).
+fn not_linted(message: &str, what_to_do: &str) -> Diagnostic {
     Diagnostic {
         range: Range::new(Position::new(0, 0), Position::new(0, 0)),
         severity: Some(DiagnosticSeverity::ERROR),
         source: Some(SOURCE.to_owned()),
-        message: format!("not linted: {message}; fix syncdef.toml (then edit this file again)"),
+        message: format!("syncdef lint cannot run: {message}; {what_to_do} (then edit this file again)"),
         ..Diagnostic::default()
     }
 }

@@ -189,6 +189,31 @@ fn syncdef_toml_and_inline_suppressions_apply_as_in_the_cli() {
 }
 
 #[test]
+fn the_ignore_file_beside_syncdef_toml_applies_as_in_the_cli() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (_, _, text) = catalog("quickbooks-online/definition.yaml");
+    let broken = text.replacen("module: Accounts", "module: Acounts", 1);
+    let path = dir.path().join("definition.yaml");
+    std::fs::write(&path, &broken).expect("written");
+    std::fs::write(dir.path().join("syncdef.toml"), "").expect("written");
+    let ignore = "definition.yaml:\n  SD601:\n    - '#/synchronization/Account/module'\n";
+    std::fs::write(dir.path().join(".syncdef-ignore.yaml"), ignore).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "yaml", &broken);
+    assert_eq!(client.diagnostics(&uri)["diagnostics"], json!([]));
+
+    std::fs::write(dir.path().join(".syncdef-ignore.yaml"), "[not, a, map]\n").expect("written");
+    client.change(&uri, 2, [(0, 0), (0, 0)], "");
+    let published = client.diagnostics(&uri);
+    let message = published["diagnostics"][0]["message"].as_str().unwrap_or("");
+    assert!(message.contains(".syncdef-ignore.yaml"), "{published}");
+    assert!(codes(&published).contains(&"SD601".to_owned()), "{published}");
+    client.shut_down();
+}
+
+#[test]
 fn json_definitions_are_linted_too() {
     let (_, uri, text) = catalog("business-central-odata/definition.json");
     let mut client = start();
