@@ -78,7 +78,9 @@ fn not_linted(message: &str, what_to_do: &str) -> Diagnostic {
         range: Range::new(Position::new(0, 0), Position::new(0, 0)),
         severity: Some(DiagnosticSeverity::ERROR),
         source: Some(SOURCE.to_owned()),
-        message: format!("syncdef lint cannot run: {message}; {what_to_do} (then edit this file again)"),
+        message: format!(
+            "syncdef lint cannot run: {message}; {what_to_do} (then edit this file again)"
+        ),
         ..Diagnostic::default()
     }
 }

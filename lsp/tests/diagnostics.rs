@@ -207,9 +207,14 @@ fn the_ignore_file_beside_syncdef_toml_applies_as_in_the_cli() {
     std::fs::write(dir.path().join(".syncdef-ignore.yaml"), "[not, a, map]\n").expect("written");
     client.change(&uri, 2, [(0, 0), (0, 0)], "");
     let published = client.diagnostics(&uri);
-    let message = published["diagnostics"][0]["message"].as_str().unwrap_or("");
+    let message = published["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap_or("");
     assert!(message.contains(".syncdef-ignore.yaml"), "{published}");
-    assert!(codes(&published).contains(&"SD601".to_owned()), "{published}");
+    assert!(
+        codes(&published).contains(&"SD601".to_owned()),
+        "{published}"
+    );
     client.shut_down();
 }
 
