@@ -70,6 +70,17 @@ fn the_binary_publishes_findings_survives_garbage_and_exits_cleanly() {
         client::lsp_range([(line, 12), (line, 19)])
     );
 
+    let (line, character) = find(&text, "create: /customer/post", "create: /cu".len());
+    let items = client.call(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["label"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(labels.contains(&"/customer/post"), "{items}");
+
     client.shut_down();
     assert_eq!(status(&mut child), 0);
 }

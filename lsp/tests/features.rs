@@ -304,3 +304,45 @@ fn quick_fixes_apply_the_suggestion_or_suppress_the_finding() {
         );
     }
 }
+
+#[test]
+fn json_definitions_complete_and_fix_in_json() {
+    let (_, uri, text) = catalog("business-central-odata/definition.json");
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "json", &text);
+    client.diagnostics(&uri);
+    let mut s = Session { client, uri, text };
+    s.replace(2, "\"create\": \"/Customer/post\"", "\"create\": \"/Cus");
+    let labels = s.labels(s.position("\"create\": \"/Cus", "\"create\": \"/Cus".len()));
+    assert!(labels.contains(&"/Customer/post".to_owned()), "{labels:?}");
+    s.replace(3, "\"create\": \"/Cus", "\"create\": \"/Customer/post\"");
+    let published = s.replace(4, "\"module\": \"Accounts\"", "\"module\": \"Acounts\"");
+    let finding = published["diagnostics"][0].clone();
+    assert_eq!(finding["code"], "SD601", "{published}");
+    let actions = s.client.call(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": s.uri}, "range": finding["range"], "context": {"diagnostics": [finding]}}),
+    );
+    let suppress = actions
+        .as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|x| {
+                    x["title"]
+                        .as_str()
+                        .is_some_and(|t| t.starts_with("Suppress"))
+                })
+                .cloned()
+        })
+        .unwrap_or_else(|| panic!("a suppression in {actions}"));
+    let new_text = &suppress["edit"]["changes"][&s.uri][0]["newText"];
+    assert!(
+        new_text
+            .as_str()
+            .is_some_and(|t| t.contains("\"x-syncdef-ignore\": [\"SD601\"]")),
+        "{new_text}"
+    );
+    let after = apply(&mut s, 5, &suppress);
+    assert_eq!(after["diagnostics"], json!([]), "{after}");
+}
