@@ -59,7 +59,8 @@ fn did_you_mean(
     let text = doc.text();
     let from = doc.lines().offset(text, finding.range.start);
     let to = doc.lines().offset(text, finding.range.end);
-    let current = &text[from..to];
+    // A finding the client kept from an older text may name a range that is now reversed.
+    let current = text.get(from..to)?;
     let quote = current.chars().next().filter(|q| matches!(q, '"' | '\''));
     let new_text = match quote {
         Some(q) if current.len() >= 2 && current.ends_with(q) && !suggestion.starts_with(q) => {

@@ -5,10 +5,13 @@
 //! server. This reader turns every frame it cannot read into [`Incoming::Malformed`] (which
 //! the server answers with a JSON-RPC error) and reads on; only the end of the input ends it.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use lsp_server::Message;
 use serde_json::{Value, json};
+
+/// The largest frame read (a definition of hundreds of megabytes is not edited in an editor).
+pub const MAX_FRAME: usize = 512 * 1024 * 1024;
 
 /// What one frame of the input held.
 #[derive(Debug)]
@@ -39,8 +42,22 @@ pub fn read(input: &mut impl BufRead) -> io::Result<Option<Incoming>> {
             return Ok(Some(malformed(-32700, reason, Value::Null)));
         }
     };
-    let mut body = vec![0; length];
-    input.read_exact(&mut body)?;
+    if length > MAX_FRAME {
+        return Ok(Some(malformed(
+            -32700,
+            format!("a frame of {length} bytes is over the {MAX_FRAME} this server reads"),
+            Value::Null,
+        )));
+    }
+    // Read as it arrives rather than allocated up front: a wrong length costs what was sent.
+    let mut body = Vec::new();
+    input.take(length as u64).read_to_end(&mut body)?;
+    if body.len() < length {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the input ended inside a frame",
+        ));
+    }
     Ok(Some(decode(&body)))
 }
 
@@ -192,6 +209,15 @@ mod tests {
         assert!(matches!(&got[2], Incoming::Malformed { code: -32600, id, .. } if id == &json!(7)));
         assert!(
             matches!(&got[3], Incoming::Message(Message::Notification(n)) if n.method == "exit")
+        );
+    }
+
+    #[test]
+    fn an_absurd_length_is_refused_without_allocating_it() {
+        let got = frames("Content-Length: 99999999999999\r\n\r\n");
+        assert!(
+            matches!(&got[..], [Incoming::Malformed { code: -32700, .. }]),
+            "{got:?}"
         );
     }
 
