@@ -127,8 +127,12 @@ fn functions_fields_server_variables_and_placeholders_complete() {
     for root in ["account", "invoice", "serverVariables", "externalId"] {
         assert!(labels.contains(&root.to_owned()), "{root} in {labels:?}");
     }
+    // `$.related.` -> the entries, then their external id.
+    s.replace(7, "#valueof($.\n", "#valueof($.related.\n");
+    let labels = s.labels(s.position("($.related.", "($.related.".len()));
+    assert_eq!(labels, vec!["Account", "Invoice"]);
     // `{` in a reference -> IntegrationId, each entry's, the server variables.
-    s.replace(7, "create: /customer/post", "create: /customer/{");
+    s.replace(8, "create: /customer/post", "create: /customer/{");
     let labels = s.labels(s.position("create: /customer/{", "create: /customer/{".len()));
     for name in [
         "IntegrationId",
@@ -345,4 +349,25 @@ fn json_definitions_complete_and_fix_in_json() {
     );
     let after = apply(&mut s, 5, &suppress);
     assert_eq!(after["diagnostics"], json!([]), "{after}");
+}
+
+#[test]
+fn api_synchronization_targets_lead_to_their_entry_and_complete_entries() {
+    let (_, uri, text) = catalog("business-central-odata/definition.yaml");
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "yaml", &text);
+    client.diagnostics(&uri);
+    let mut s = Session { client, uri, text };
+    let entry = find(&s.text, "\n  Account:\n", 3);
+    let position = s.position(
+        "type: ApiSynchronization\n          path: Account",
+        "type: ApiSynchronization\n          path: Acc".len(),
+    );
+    let found = s.ask("textDocument/definition", position);
+    assert_eq!(found["range"]["start"], at(entry.0, entry.1), "{found}");
+    // An action's path offers the entries beside the operations.
+    s.replace(2, "          path: Account\n", "          path: Acc\n");
+    let labels = s.labels(s.position("          path: Acc\n", "          path: Acc".len()));
+    assert_eq!(labels, vec!["Account"], "{labels:?}");
 }

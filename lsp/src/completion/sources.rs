@@ -125,7 +125,8 @@ fn functions() -> Vec<CompletionItem> {
 }
 
 /// The names of a record path: the roots after `$.`, the server variables after
-/// `$.serverVariables.`, else the properties of the record schema at `parents`.
+/// `$.serverVariables.`, the entries after `$.related.` (and their `IntegrationId`), else
+/// the properties of the record schema at `parents`.
 fn record_fields(parents: &[String], def: Option<&Definition>) -> Vec<CompletionItem> {
     let schemas = analysis::record_schemas(def);
     match parents {
@@ -144,6 +145,22 @@ fn record_fields(parents: &[String], def: Option<&Definition>) -> Vec<Completion
                     .collect()
             })
             .unwrap_or_default(),
+        [root] if root == "related" => def
+            .map(|d| {
+                analysis::entry_names(d)
+                    .into_iter()
+                    .map(|name| {
+                        let detail = format!("the related {name} record pushed first");
+                        item(name.to_owned(), CompletionItemKind::CLASS, Some(detail))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        [root, _] if root == "related" => vec![item(
+            "IntegrationId".to_owned(),
+            CompletionItemKind::FIELD,
+            Some("its external id".to_owned()),
+        )],
         _ => match schema_at(&schemas, parents) {
             Some(schema) => schema
                 .property_names()
