@@ -349,7 +349,14 @@ fn completion_scripts_know_every_command_and_lint_flag() {
     for shell in ["bash", "zsh", "fish", "powershell"] {
         let run = syncdef(&["completions", shell]);
         assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
-        for word in ["lint", "dry-run", "sync", "fail-severity", "stdin-filename"] {
+        for word in [
+            "lint",
+            "dry-run",
+            "sync",
+            "lsp",
+            "fail-severity",
+            "stdin-filename",
+        ] {
             assert!(run.stdout.contains(word), "{shell} completion lacks {word}");
         }
     }

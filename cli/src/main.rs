@@ -48,6 +48,9 @@ enum Command {
     Auth(commands::auth::AuthArgs),
     /// Push platform records changed since the last run, in dependency order, with state.
     Sync(commands::sync::SyncArgs),
+    /// Serve the language server on standard input and output: lint findings, completion,
+    /// hover, go to definition and quick fixes in the editor (docs/editor-setup.md).
+    Lsp(commands::lsp::LspArgs),
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(commands::completions::CompletionsArgs),
 }
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Pull(args) => commands::pull::run(&args),
         Command::Auth(args) => commands::auth::run(&args),
         Command::Sync(args) => commands::sync::run(&args),
+        Command::Lsp(args) => commands::lsp::run(&args),
         Command::Completions(args) => commands::completions::run(&args, &mut Cli::command()),
     };
     match result {

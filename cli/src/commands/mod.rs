@@ -6,6 +6,7 @@ pub mod dry_run;
 pub mod explain;
 pub mod lint;
 mod lint_sarif;
+pub mod lsp;
 pub mod pull;
 pub mod push;
 pub mod reliability;

@@ -1,0 +1,157 @@
+//! The text store: the open documents, as the client last sent them.
+
+use std::sync::Arc;
+
+use lsp_types::{TextDocumentContentChangeEvent, Url};
+use syncdef_definitions::Definition;
+
+use crate::position::LineMap;
+
+/// One open document.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// Where the client keeps it.
+    pub uri: Url,
+    /// The client's version of the text.
+    pub version: i32,
+    /// The language the client gave (`yaml`, `json`), which names the format of an untitled
+    /// document.
+    pub language_id: String,
+    /// The definition of the last text that loaded (kept while the current one does not).
+    pub last_loaded: Option<Arc<Definition>>,
+    text: String,
+    lines: LineMap,
+}
+
+impl Document {
+    /// A document opened with `text`.
+    #[must_use]
+    pub fn new(uri: Url, version: i32, language_id: String, text: String) -> Document {
+        let lines = LineMap::new(&text);
+        Document {
+            uri,
+            version,
+            language_id,
+            last_loaded: None,
+            text,
+            lines,
+        }
+    }
+
+    /// The current text.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The line starts of the current text.
+    #[must_use]
+    pub fn lines(&self) -> &LineMap {
+        &self.lines
+    }
+
+    /// Applies the changes of one `didChange`, in order: a change with a range replaces that
+    /// range (UTF-16 positions of the text as the previous change left it), one without
+    /// replaces the whole text.
+    pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>) {
+        for change in changes {
+            match change.range {
+                Some(range) => {
+                    let start = self.lines.offset(&self.text, range.start);
+                    let end = self.lines.offset(&self.text, range.end);
+                    // A reversed range is read as the span between its ends.
+                    let (start, end) = (start.min(end), start.max(end));
+                    self.text.replace_range(start..end, &change.text);
+                }
+                None => self.text = change.text,
+            }
+            self.lines = LineMap::new(&self.text);
+        }
+        self.version = version;
+    }
+
+    /// Whether the text is JSON (by name or language), where inserted text must be JSON too.
+    #[must_use]
+    pub fn is_json(&self) -> bool {
+        self.lint_name().ends_with(".json")
+    }
+
+    /// The name the linter reports and reads the format from: the file's path, or for a
+    /// document that is not a file the URI, with the client's language as extension when the
+    /// URI has none.
+    #[must_use]
+    pub fn lint_name(&self) -> String {
+        if let Ok(path) = self.uri.to_file_path() {
+            return path.display().to_string();
+        }
+        let name = self.uri.to_string();
+        let known = [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|ext| name.ends_with(ext));
+        match self.language_id.as_str() {
+            "json" | "jsonc" if !known => format!("{name}.json"),
+            "yaml" if !known => format!("{name}.yaml"),
+            _ => name,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lsp_types::{Position, Range};
+
+    use super::*;
+
+    fn edit(range: (u32, u32, u32, u32), text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(
+                Position::new(range.0, range.1),
+                Position::new(range.2, range.3),
+            )),
+            range_length: None,
+            text: text.to_owned(),
+        }
+    }
+
+    fn doc(text: &str) -> Document {
+        let uri = Url::parse("file:///tmp/d.yaml").expect("uri");
+        Document::new(uri, 1, "yaml".into(), text.into())
+    }
+
+    #[test]
+    fn applies_range_edits_in_order_with_utf16_positions() {
+        let mut d = doc("name: Zoë 𝄞 end\nmodule: Accounts\n");
+        // After `𝄞` (units 0..=10: `name: Zoë ` is 10 units, `𝄞` two more).
+        d.apply(
+            2,
+            vec![edit((0, 12, 0, 16), "fin"), edit((1, 8, 1, 16), "Invoices")],
+        );
+        assert_eq!(d.text(), "name: Zoë 𝄞fin\nmodule: Invoices\n");
+        assert_eq!(d.version, 2);
+    }
+
+    #[test]
+    fn inserts_and_deletes_across_lines() {
+        let mut d = doc("a\nb\nc\n");
+        d.apply(2, vec![edit((0, 1, 2, 0), "")]);
+        assert_eq!(d.text(), "ac\n");
+        d.apply(3, vec![edit((1, 0, 1, 0), "x: é\n")]);
+        assert_eq!(d.text(), "ac\nx: é\n");
+        d.apply(
+            4,
+            vec![TextDocumentContentChangeEvent {
+                range: None,
+                range_length: None,
+                text: "whole".into(),
+            }],
+        );
+        assert_eq!(d.text(), "whole");
+    }
+
+    #[test]
+    fn an_edit_beyond_the_text_appends_instead_of_panicking() {
+        let mut d = doc("ab");
+        d.apply(2, vec![edit((5, 3, 7, 0), "!")]);
+        assert_eq!(d.text(), "ab!");
+    }
+}

@@ -1,0 +1,133 @@
+//! Byte offsets (what the linter's spans hold) to and from LSP positions (line and UTF-16
+//! code unit, which is what every LSP client counts by default).
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r`, as LSP 3.17 says; a position past the end of its
+//! line means the end of the line, and a line past the end of the text means the end of the
+//! text, so an edit from a client that is one step ahead never panics.
+
+use lsp_types::{Position, Range};
+
+/// Where each line of one text starts, in bytes.
+#[derive(Clone, Debug)]
+pub struct LineMap {
+    starts: Vec<usize>,
+}
+
+impl LineMap {
+    /// The line starts of `text`.
+    #[must_use]
+    pub fn new(text: &str) -> LineMap {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        for (i, &b) in bytes.iter().enumerate() {
+            let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+            if ends_line {
+                starts.push(i + 1);
+            }
+        }
+        LineMap { starts }
+    }
+
+    /// The LSP position of byte `offset` of `text` (clamped to the text, and back to the
+    /// start of a character it falls inside).
+    #[must_use]
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let character = text[start..offset].encode_utf16().count();
+        Position::new(to_u32(line), to_u32(character))
+    }
+
+    /// The LSP range of the bytes `start..end` of `text`.
+    #[must_use]
+    pub fn range(&self, text: &str, start: usize, end: usize) -> Range {
+        Range::new(self.position(text, start), self.position(text, end))
+    }
+
+    /// The byte offset of `position` in `text`: a character past the end of its line is the
+    /// end of the line (before its line break), a line past the last is the end of the text,
+    /// and a position inside a surrogate pair is the start of that character.
+    #[must_use]
+    pub fn offset(&self, text: &str, position: Position) -> usize {
+        let Some(&start) = self.starts.get(position.line as usize) else {
+            return text.len();
+        };
+        let end = self.line_content_end(text, position.line as usize);
+        let mut units = 0usize;
+        for (i, c) in text[start..end].char_indices() {
+            if units + c.len_utf16() > position.character as usize {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        end
+    }
+
+    /// The end of line `line`'s content: before its `\n`, `\r\n` or `\r`.
+    fn line_content_end(&self, text: &str, line: usize) -> usize {
+        let end = self.starts.get(line + 1).copied().unwrap_or(text.len());
+        let content = &text.as_bytes()[..end];
+        let mut at = end;
+        if at > self.starts[line] && content.get(at - 1) == Some(&b'\n') {
+            at -= 1;
+        }
+        if at > self.starts[line] && content.get(at - 1) == Some(&b'\r') {
+            at -= 1;
+        }
+        at
+    }
+}
+
+/// `offset`, or the start of the character it falls inside.
+#[must_use]
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// LSP counts in `u32`; a text the loader accepts (under 4 GiB) always fits.
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_utf16_units_not_bytes_or_chars() {
+        // `é` is two bytes and one unit; `𝄞` four bytes and two units (a surrogate pair).
+        let text = "a: é𝄞x\nb: 1\n";
+        let map = LineMap::new(text);
+        let x = text.find('x').expect("x");
+        assert_eq!(map.position(text, x), Position::new(0, 6));
+        assert_eq!(map.offset(text, Position::new(0, 6)), x);
+        let b = text.find('b').expect("b");
+        assert_eq!(map.position(text, b), Position::new(1, 0));
+        assert_eq!(map.offset(text, Position::new(1, 0)), b);
+    }
+
+    #[test]
+    fn a_position_inside_a_surrogate_pair_is_the_start_of_its_character() {
+        let text = "𝄞z";
+        let map = LineMap::new(text);
+        assert_eq!(map.offset(text, Position::new(0, 1)), 0);
+        assert_eq!(map.offset(text, Position::new(0, 2)), 4);
+    }
+
+    #[test]
+    fn positions_past_a_line_or_the_text_are_clamped() {
+        let text = "ab\r\ncd\ref";
+        let map = LineMap::new(text);
+        assert_eq!(map.offset(text, Position::new(0, 99)), 2);
+        assert_eq!(map.offset(text, Position::new(1, 1)), 5);
+        assert_eq!(map.offset(text, Position::new(2, 1)), 8);
+        assert_eq!(map.offset(text, Position::new(9, 0)), text.len());
+        assert_eq!(map.position(text, 8), Position::new(2, 1));
+        assert_eq!(map.position(text, 999), Position::new(2, 2));
+    }
+}
