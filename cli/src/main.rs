@@ -14,7 +14,8 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// Lint, transform, dry-run, push, pull and sync synchronization definitions, with OAuth2 sign-in.
+/// Lint, transform, dry-run, push, pull and sync synchronization definitions, in the terminal or
+/// the editor (lsp), with OAuth2 sign-in.
 #[derive(Debug, Parser)]
 #[command(name = "syncdef", version, about, long_about = None, propagate_version = true)]
 struct Cli {
