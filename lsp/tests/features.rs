@@ -121,7 +121,10 @@ fn functions_fields_server_variables_and_placeholders_complete() {
         "($.serverVariables.",
     );
     let labels = s.labels(s.position("($.serverVariables.", "($.serverVariables.".len()));
-    assert_eq!(labels, vec!["environment", "realmId", "itemId"]);
+    assert_eq!(
+        labels,
+        vec!["environment", "realmId", "itemId", "incomeAccountId"]
+    );
     s.replace(6, "($.serverVariables.", "($.");
     let labels = s.labels(s.position("#valueof($.", "#valueof($.".len()));
     for root in ["account", "invoice", "serverVariables", "externalId"] {
@@ -130,7 +133,7 @@ fn functions_fields_server_variables_and_placeholders_complete() {
     // `$.related.` -> the entries, then their external id.
     s.replace(7, "#valueof($.\n", "#valueof($.related.\n");
     let labels = s.labels(s.position("($.related.", "($.related.".len()));
-    assert_eq!(labels, vec!["Account", "Invoice"]);
+    assert_eq!(labels, vec!["Account", "Invoice", "Product", "Payment"]);
     // `{` in a reference -> IntegrationId, each entry's, the server variables.
     s.replace(8, "create: /customer/post", "create: /customer/{");
     let labels = s.labels(s.position("create: /customer/{", "create: /customer/{".len()));

@@ -214,6 +214,8 @@ fn endpoint(base: &Url, path: &str) -> Url {
 /// A request body.
 pub(crate) enum Body {
     None,
+    /// A JSON record (a create).
+    Json(Vec<u8>),
     JsonPatch(Vec<u8>),
 }
 
@@ -316,10 +318,18 @@ impl PlatformClient {
                 HeaderName::from_static("x-api-version"),
                 self.inner.version_header.clone(),
             );
-        if let Body::JsonPatch(bytes) = body {
-            request = request
-                .header(CONTENT_TYPE, self.inner.patch_content_type.clone())
-                .body(bytes.clone());
+        match body {
+            Body::None => {}
+            Body::Json(bytes) => {
+                request = request
+                    .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
+                    .body(bytes.clone());
+            }
+            Body::JsonPatch(bytes) => {
+                request = request
+                    .header(CONTENT_TYPE, self.inner.patch_content_type.clone())
+                    .body(bytes.clone());
+            }
         }
         request
             .send()

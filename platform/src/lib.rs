@@ -19,7 +19,7 @@ mod error;
 mod guid;
 pub mod ids;
 mod paging;
-mod patch;
+pub mod patch;
 pub mod query;
 mod resources;
 mod secret;

@@ -67,6 +67,48 @@ impl PatchBuilder {
     }
 }
 
+/// The patch that brings `current`'s attributes to the values `wanted` gives them: a `replace`
+/// for each attribute of `wanted` whose value differs (an `add` where `current` lacks it),
+/// attributes named in `skip` (read-only ones: `id`, `createdAt`, `updatedAt`) left out, and
+/// nothing removed: an attribute `wanted` does not name is not its to change. Attributes are
+/// replaced whole (spec 4.5 patches attributes, not paths inside them). Empty when nothing
+/// differs.
+///
+/// ```
+/// use serde_json::json;
+/// use syncdef_platform::patch::changes;
+///
+/// let current = json!({"id": 5, "name": "Acme", "phone": "1", "fax": "2"});
+/// let wanted = json!({"id": 5, "name": "Acme Ltd", "phone": "1", "webSite": "https://acme.test"});
+/// let patch = changes(&current, &wanted, &["id"]);
+/// assert_eq!(
+///     serde_json::to_value(&patch).expect("serializable"),
+///     json!([
+///         {"op": "replace", "path": "/name", "value": "Acme Ltd"},
+///         {"op": "add", "path": "/webSite", "value": "https://acme.test"}
+///     ])
+/// );
+/// ```
+#[must_use]
+pub fn changes(current: &Value, wanted: &Value, skip: &[&str]) -> Patch {
+    let Some(wanted) = wanted.as_object() else {
+        return Patch(Vec::new());
+    };
+    let current = current.as_object();
+    let mut builder = PatchBuilder::new();
+    for (name, value) in wanted {
+        if skip.contains(&name.as_str()) {
+            continue;
+        }
+        builder = match current.and_then(|c| c.get(name)) {
+            Some(now) if now == value => builder,
+            Some(_) => builder.replace(name, value.clone()),
+            None => builder.add(name, value.clone()),
+        };
+    }
+    builder.build()
+}
+
 /// `/attribute`, with `~` and `/` inside the name escaped as RFC 6901 requires.
 fn pointer(attribute: &str) -> PointerBuf {
     PointerBuf::from_tokens([attribute])
@@ -115,6 +157,34 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&patch).expect("serializable"),
             json!([{"op": "add", "path": "/a~1b~0c", "value": 1}])
+        );
+    }
+
+    #[test]
+    fn changes_touch_only_what_differs_and_never_remove() {
+        let current = json!({"id": 1, "name": "a", "nested": {"x": 1, "y": 2}, "kept": true});
+        let same = changes(
+            &current,
+            &json!({"name": "a", "nested": {"y": 2, "x": 1}}),
+            &[],
+        );
+        assert!(same.0.is_empty(), "{same:?}");
+        let nested = changes(&current, &json!({"nested": {"x": 1}}), &[]);
+        assert_eq!(
+            serde_json::to_value(&nested).expect("serializable"),
+            json!([{"op": "replace", "path": "/nested", "value": {"x": 1}}])
+        );
+        let skipped = changes(
+            &current,
+            &json!({"id": 2, "updatedAt": "now"}),
+            &["id", "updatedAt"],
+        );
+        assert!(skipped.0.is_empty());
+        assert!(changes(&current, &json!("not an object"), &[]).0.is_empty());
+        let onto_nothing = changes(&serde_json::Value::Null, &json!({"name": "b"}), &[]);
+        assert_eq!(
+            serde_json::to_value(&onto_nothing).expect("serializable"),
+            json!([{"op": "add", "path": "/name", "value": "b"}])
         );
     }
 

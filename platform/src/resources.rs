@@ -68,6 +68,17 @@ impl PlatformClient {
         Ok((!value.is_null()).then_some(value))
     }
 
+    /// POST of a new record to a collection at an escaped path (`/api/accounts`,
+    /// `/api/products`); returns the record as created. Not retried: a create sent twice may
+    /// create twice.
+    pub async fn create(&self, path: &str, record: &Value) -> Result<Value, PlatformError> {
+        let url = self.url(path, None);
+        let bytes = serde_json::to_vec(record)
+            .map_err(|e| PlatformError::Usage(format!("cannot serialize the record: {e}")))?;
+        let text = self.execute(Method::POST, &url, &Body::Json(bytes)).await?;
+        parse_json(&Method::POST, &url, &text)
+    }
+
     /// `GET <collection>/{id}`: one record of any collection of spec 2.1 (spec 4.4), e.g.
     /// `client.record(&collections::CONTACTS, &AccountId(5))`. Collections whose path has
     /// placeholders have no single-record route in the spec and are refused.

@@ -109,6 +109,10 @@ pub struct Module {
     /// The boolean field that marks a record deleted while the platform still lists it
     /// (`isDeleted`, spec 2.1, products); `None` when the spec shows none.
     pub deletion_marker: Option<&'static str>,
+    /// Whether the platform API creates (POST to the collection) and patches (PATCH of the
+    /// single record, spec 4.5) this module's records: spec 4.3 shows both for accounts and
+    /// products only, so only their records can be pulled onto the platform.
+    pub writable: bool,
 }
 
 impl Module {
@@ -130,6 +134,9 @@ pub const CHANGE_CURSOR: &str = "updatedAt";
 
 const UPDATED_AT: Option<&str> = Some(CHANGE_CURSOR);
 
+/// The placeholder of a record's account's external id (spec 2.6).
+const ACCOUNT_PLACEHOLDER: &str = "{Account.IntegrationId}";
+
 /// `Accounts`: `GET /api/accounts`, integer ids.
 pub const ACCOUNTS: Module = Module {
     name: "Accounts",
@@ -144,10 +151,13 @@ pub const ACCOUNTS: Module = Module {
     related: &[],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
+    writable: true,
 };
 
 /// `Contacts`: `GET /api/contacts`, integer ids. The single-record route is assumed: spec 4.4
-/// gives `/{id}` to the collections of 2.1, and 4.3 lists no contact route beyond the list.
+/// gives `/{id}` to the collections of 2.1, and 4.3 lists no contact route beyond the list. A
+/// contact belongs to an account (2.1 `accountId`; the nested `account` is assumed, as on
+/// invoices).
 pub const CONTACTS: Module = Module {
     name: "Contacts",
     root: "contact",
@@ -158,14 +168,20 @@ pub const CONTACTS: Module = Module {
         id_type: IdType::Integer,
     }),
     children: &[],
-    related: &[],
+    related: &[RelatedRecord {
+        module: "Accounts",
+        id_pointers: &["/account/id", "/accountId"],
+        placeholder: ACCOUNT_PLACEHOLDER,
+    }],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
+    writable: false,
 };
 
 /// `Orders`: `GET /api/orders`, GUID ids, with their items (`/api/orders/{orderId}/items`).
 /// Assumed: the single-record route (spec 4.4's `/{id}` on a 2.1 collection; 4.3 does not
-/// list it) and the items' field on the record (`items`, as on invoices).
+/// list it) and the items' field on the record (`items`, as on invoices). An order names its
+/// account and bill-to account (2.1 `accountId`, `billingToId`), read as on invoices.
 pub const ORDERS: Module = Module {
     name: "Orders",
     root: "order",
@@ -180,9 +196,19 @@ pub const ORDERS: Module = Module {
         route: "/api/orders/{orderId}/items",
         field: "items",
     }],
-    related: &[],
+    related: &[RelatedRecord {
+        module: "Accounts",
+        id_pointers: &[
+            "/account/id",
+            "/accountId",
+            "/billingToId",
+            "/billingAccount/id",
+        ],
+        placeholder: ACCOUNT_PLACEHOLDER,
+    }],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
+    writable: false,
 };
 
 /// `Invoices`: `GET /api/invoices`, GUID ids, with their items (`/api/invoices/{invoiceId}/items`)
@@ -213,10 +239,11 @@ pub const INVOICES: Module = Module {
             "/billingToId",
             "/billingAccount/id",
         ],
-        placeholder: "{Account.IntegrationId}",
+        placeholder: ACCOUNT_PLACEHOLDER,
     }],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
+    writable: false,
 };
 
 /// `Products`: `GET /api/products`, GUID ids; a deleted product stays listed with
@@ -234,9 +261,11 @@ pub const PRODUCTS: Module = Module {
     related: &[],
     change_cursor: UPDATED_AT,
     deletion_marker: Some("isDeleted"),
+    writable: true,
 };
 
-/// `Payments`: `GET /api/payments`, GUID ids.
+/// `Payments`: `GET /api/payments`, GUID ids. A payment is an account's (2.1 `accountId`; the
+/// nested `account` is assumed, as on invoices).
 pub const PAYMENTS: Module = Module {
     name: "Payments",
     root: "payment",
@@ -247,9 +276,14 @@ pub const PAYMENTS: Module = Module {
         id_type: IdType::Guid,
     }),
     children: &[],
-    related: &[],
+    related: &[RelatedRecord {
+        module: "Accounts",
+        id_pointers: &["/account/id", "/accountId"],
+        placeholder: ACCOUNT_PLACEHOLDER,
+    }],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
+    writable: false,
 };
 
 /// `Cases`: a module of the vendor's list with no collection in the spec, so no route, id
@@ -264,6 +298,7 @@ pub const CASES: Module = Module {
     related: &[],
     change_cursor: None,
     deletion_marker: None,
+    writable: false,
 };
 
 /// `Subscriptions`: `GET /api/subscriptions`, GUID ids.
@@ -280,6 +315,7 @@ pub const SUBSCRIPTIONS: Module = Module {
     related: &[],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
+    writable: false,
 };
 
 /// Every module, in the order the docs list them.

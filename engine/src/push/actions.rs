@@ -141,9 +141,18 @@ async fn synchronize(
     scope: &mut Scope<'_>,
 ) -> Result<(), PushError> {
     let Some(synchronizer) = push.conn.synchronizer else {
-        run.note(format!(
-            "action `{name}` (ApiSynchronization of `{target}`) skipped: no synchronizer is set; `{{{target}.IntegrationId}}` comes from the record state"
-        ));
+        let child = syncdef_definitions::platform::modules::MODULES
+            .iter()
+            .any(|m| m.child_names().any(|c| c == target));
+        run.note(if child {
+            format!(
+                "action `{name}` (ApiSynchronization of the child collection `{target}`) skipped: no synchronizer is set, so its items are not pushed here (a caller with a synchronizer pushes them: `Engine::with_synchronizer`, the sync worker)"
+            )
+        } else {
+            format!(
+                "action `{name}` (ApiSynchronization of `{target}`) skipped: no synchronizer is set; `{{{target}.IntegrationId}}` comes from the record state"
+            )
+        });
         return Ok(());
     };
     let request = SyncRequest {
