@@ -41,6 +41,7 @@ pub use shared::StopHandle;
 pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
 pub use state::{
-    InFlightCreate, RecordKey, RecordStatus, Resolution, SqliteState, State, StateError,
+    InFlightCreate, PostgresState, RecordKey, RecordStatus, Resolution, SqliteState, State,
+    StateError, StateLocation,
 };
 pub use worker::{Clock, SyncOptions, Worker};

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -16,7 +16,7 @@ use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
-    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, SqliteState, SyncOptions,
+    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, StateLocation, SyncOptions,
     SyncReport, Worker, default_state_path,
 };
 
@@ -51,7 +51,7 @@ pub enum SyncCommand {
     ResetCursor(ResetCursorArgs),
 }
 
-/// Where the state is: `--state FILE`, or beside `--definition`.
+/// Where the state is: `--state FILE|URL` (or `SYNCDEF_STATE`), or beside `--definition`.
 #[derive(Debug, Args)]
 pub struct StateArgs {
     /// The synchronization definition (YAML or JSON); the state defaults to
@@ -59,17 +59,20 @@ pub struct StateArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "state")]
     pub definition: Option<PathBuf>,
 
-    /// The state database (SQLite) to use instead of the default beside the definition.
-    #[arg(long, value_name = "FILE")]
-    pub state: Option<PathBuf>,
+    /// The state to use instead of the SQLite file beside the definition: another SQLite
+    /// file, or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
+    #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
+    pub state: Option<String>,
 }
 
 impl StateArgs {
-    fn path(&self) -> Result<PathBuf, Failure> {
+    fn location(&self) -> Result<StateLocation, Failure> {
         match (&self.state, &self.definition) {
-            (Some(state), _) => Ok(state.clone()),
-            (None, Some(definition)) => Ok(default_state_path(definition)),
-            (None, None) => Err(Failure::usage("give --state FILE or --definition FILE")),
+            (Some(state), _) => Ok(StateLocation::parse(state)),
+            (None, Some(definition)) => Ok(StateLocation::Sqlite(default_state_path(definition))),
+            (None, None) => Err(Failure::usage(
+                "give --state FILE|URL (or SYNCDEF_STATE) or --definition FILE",
+            )),
         }
     }
 }
@@ -86,9 +89,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", required = true)]
     pub definition: Option<PathBuf>,
 
-    /// The state database (SQLite); default `<definition>.sync.sqlite` beside the definition.
-    #[arg(long, value_name = "FILE")]
-    pub state: Option<PathBuf>,
+    /// The state: a SQLite file (default `<definition>.sync.sqlite` beside the definition)
+    /// or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
+    #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
+    pub state: Option<String>,
 
     /// The entries to sync, comma-separated; they run in the definition's dependency order.
     #[arg(long, value_name = "ENTRY,...", value_delimiter = ',', required = true)]
@@ -242,14 +246,14 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     let platform = PlatformClient::builder(platform_url, credentials)
         .build()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let state_path = args
-        .state
-        .clone()
-        .unwrap_or_else(|| default_state_path(definition_path));
+    let location = match &args.state {
+        Some(state) => StateLocation::parse(state),
+        None => StateLocation::Sqlite(default_state_path(definition_path)),
+    };
     let state: Arc<dyn State> = if args.dry_run {
-        Arc::new(SqliteState::open_dry_run(&state_path).map_err(state_failure)?)
+        location.open_dry_run().map_err(state_failure)?
     } else {
-        Arc::new(SqliteState::open(&state_path).map_err(state_failure)?)
+        location.open().map_err(state_failure)?
     };
     let options = SyncOptions {
         entries: args.entries.clone(),
@@ -287,7 +291,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     });
     let report = runtime.block_on(worker.run());
     let text = match args.format {
-        Format::Human => human_report(&report, &state_path),
+        Format::Human => human_report(&report, &location),
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
     };
     write_out(&text)?;
@@ -385,12 +389,12 @@ impl Observer for Bars {
     }
 }
 
-fn human_report(report: &SyncReport, state: &Path) -> String {
+fn human_report(report: &SyncReport, state: &StateLocation) -> String {
     let mut out = syncdef_worker::render::summary(report);
     if !report.is_clean() && !report.dry_run {
         out.push_str(&format!(
             "some records need attention: syncdef sync status --state {}\n",
-            state.display()
+            state.shown()
         ));
     }
     out
@@ -412,9 +416,12 @@ fn write_out(text: &str) -> Result<(), Failure> {
 }
 
 fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
-    let path = args.state.path()?;
-    let state = SqliteState::open_read_only(&path).map_err(state_failure)?;
-    let report = StatusReport::read(&state, args.limit).map_err(state_failure)?;
+    let state = args
+        .state
+        .location()?
+        .open_read_only()
+        .map_err(state_failure)?;
+    let report = StatusReport::read(&*state, args.limit).map_err(state_failure)?;
     let text = match args.format {
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
         Format::Human => syncdef_worker::render::status(&report),
@@ -429,8 +436,7 @@ fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
 }
 
 fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {
-    let path = args.state.path()?;
-    let state = SqliteState::open(&path).map_err(state_failure)?;
+    let state = args.state.location()?.open().map_err(state_failure)?;
     let resolution = match &args.external_id {
         Some(id) => Resolution::ExternalId(id.clone()),
         None => Resolution::Recreate,
@@ -457,8 +463,7 @@ fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {
 }
 
 fn reset_cursor(args: &ResetCursorArgs) -> Result<ExitCode, Failure> {
-    let path = args.state.path()?;
-    let state = SqliteState::open(&path).map_err(state_failure)?;
+    let state = args.state.location()?.open().map_err(state_failure)?;
     let removed = state.reset_cursor(&args.entry).map_err(state_failure)?;
     write_out(&if removed {
         format!(

@@ -1,16 +1,22 @@
 //! What the worker remembers between runs, behind the [`State`] trait.
 //!
-//! The sync loop only talks to [`State`]; [`SqliteState`] is the embedded implementation. A
-//! shared store for several workers (PostgreSQL leases, Redis streams) implements the same
-//! trait plus leases: see `docs/worker.md`, "Scaling out".
+//! The sync loop only talks to [`State`]; [`SqliteState`] is the embedded implementation,
+//! [`PostgresState`] the shared one; [`StateLocation`] picks one from `--state`.
+//! See `docs/worker.md`, "State" and "Scaling out".
 
+mod location;
+pub(crate) mod postgres;
 mod schema;
 pub(crate) mod sqlite;
+#[cfg(test)]
+mod suite;
 
 use std::fmt;
 
 use serde::Serialize;
 
+pub use location::StateLocation;
+pub use postgres::PostgresState;
 pub use sqlite::SqliteState;
 
 /// One platform record of one entry: the state's primary key.
@@ -228,6 +234,14 @@ pub enum StateError {
         path: String,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// A PostgreSQL state failed (unreachable, refused, a query failed).
+    #[error("state {location}: {detail}")]
+    Postgres {
+        /// The database's URL, without its password.
+        location: String,
+        /// What happened.
+        detail: String,
     },
     /// Any other database failure.
     #[error("state {path}: {source}")]
