@@ -45,6 +45,11 @@ pub struct SyncOptions {
     /// Push every record handled even when its input is unchanged (after a mapping change;
     /// combine with `since`).
     pub force: bool,
+    /// On a shared state (PostgreSQL): how long a worker's lease on a record or a listing
+    /// lasts unless renewed (it is renewed every third of it while the worker works). A
+    /// worker that dies loses its leases after this long, and another takes its records
+    /// over. Default 60.
+    pub lease_seconds: u64,
 }
 
 impl Default for SyncOptions {
@@ -58,12 +63,15 @@ impl Default for SyncOptions {
             dry_run: false,
             max_pushes: None,
             force: false,
+            lease_seconds: 60,
         }
     }
 }
 
 /// The sync worker: finds changed platform records, pushes them through the engine and keeps
-/// the state. One run at a time per state (the SQLite state enforces it).
+/// the state. One run at a time on a SQLite state (it enforces it); any number on a shared
+/// PostgreSQL state, which hands each record to one of them (`docs/worker.md`, "Scaling
+/// out").
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -118,6 +126,11 @@ impl Worker {
                 dependencies.names().collect::<Vec<_>>().join(", ")
             )));
         }
+        if options.lease_seconds < 3 {
+            return Err(WorkerError::Usage(
+                "the lease must last at least 3 seconds".into(),
+            ));
+        }
         if options.page_size == 0 {
             return Err(WorkerError::Usage(
                 "the page size must be at least 1".into(),
@@ -163,6 +176,7 @@ impl Worker {
                     name: name.to_owned(),
                     module,
                     needs,
+                    rank: rank_of(dependencies, name, 0),
                 },
             );
         }
@@ -185,6 +199,7 @@ impl Worker {
                 planned: Mutex::new(Vec::new()),
                 pushes: Mutex::new(0),
                 stop: Arc::new(AtomicBool::new(false)),
+                worker_id: worker_id(),
             }),
             order,
         })
@@ -217,6 +232,7 @@ impl Worker {
             planned: Mutex::new(Vec::new()),
             pushes: Mutex::new(0),
             stop: shared.stop.clone(),
+            worker_id: shared.worker_id.clone(),
         });
         change(&mut core);
         Worker {
@@ -270,37 +286,57 @@ impl Worker {
                 "creates cut short by an earlier run are now `unknown`: check them in the external system, then `syncdef sync resolve`"
             );
         }
+        if let Some(queue) = core.state.queue() {
+            for name in &self.order {
+                core.summary(name, |_| ());
+            }
+            let result = crate::pool::run(core, queue, &self.order).await;
+            for name in &self.order {
+                self.finish_entry(name);
+            }
+            result?;
+            if core.limit_reached() {
+                return Err(WorkerError::Usage(core.limit_message()));
+            }
+            return Ok(());
+        }
         for name in &self.order {
             let Some(entry) = core.entry(name).cloned() else {
                 continue;
             };
             core.summary(name, |_| ());
             let result = self.run_entry(&entry).await;
-            let cursor = core.state.cursor(name).ok().flatten();
-            let summary = core.summary(name, |s| {
-                s.cursor = cursor;
-                s.clone()
-            });
-            core.observer.event(&Event::EntryFinished {
-                entry: name,
-                summary: &summary,
-            });
-            tracing::info!(
-                entry = %name,
-                listed = summary.listed,
-                created = summary.created,
-                updated = summary.updated,
-                unchanged = summary.unchanged,
-                failed = summary.failed,
-                unknown = summary.unknown,
-                "entry done"
-            );
+            self.finish_entry(name);
             result?;
             if core.limit_reached() {
                 return Err(WorkerError::Usage(core.limit_message()));
             }
         }
         Ok(())
+    }
+
+    /// Completes an entry's summary with its cursor, and reports it.
+    fn finish_entry(&self, name: &str) {
+        let core = &self.core;
+        let cursor = core.state.cursor(name).ok().flatten();
+        let summary = core.summary(name, |s| {
+            s.cursor = cursor;
+            s.clone()
+        });
+        core.observer.event(&Event::EntryFinished {
+            entry: name,
+            summary: &summary,
+        });
+        tracing::info!(
+            entry = %name,
+            listed = summary.listed,
+            created = summary.created,
+            updated = summary.updated,
+            unchanged = summary.unchanged,
+            failed = summary.failed,
+            unknown = summary.unknown,
+            "entry done"
+        );
     }
 
     async fn run_entry(&self, entry: &EntryInfo) -> Result<(), WorkerError> {
@@ -320,4 +356,29 @@ impl Worker {
         }
         scan(core, entry).await
     }
+}
+
+/// How many entries lie below `name` in dependency order (its longest chain of needs).
+fn rank_of(dependencies: &Dependencies, name: &str, depth: i32) -> i32 {
+    // A cycle is refused before a run; the bound only keeps a malformed graph finite here.
+    if depth > 64 {
+        return depth;
+    }
+    dependencies
+        .of(name)
+        .map(|need| 1 + rank_of(dependencies, need, depth + 1))
+        .max()
+        .unwrap_or(0)
+}
+
+/// A name unique to this process among the workers sharing a queue: host, process id and
+/// start time.
+fn worker_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "host".to_owned());
+    let started = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{host}-{}-{started:x}", std::process::id())
 }

@@ -6,6 +6,7 @@
 
 mod location;
 pub(crate) mod postgres;
+mod queue;
 mod schema;
 pub(crate) mod sqlite;
 #[cfg(test)]
@@ -17,6 +18,7 @@ use serde::Serialize;
 
 pub use location::StateLocation;
 pub use postgres::PostgresState;
+pub use queue::{Lease, WorkItem, WorkQueue};
 pub use sqlite::SqliteState;
 
 /// One platform record of one entry: the state's primary key.
@@ -300,7 +302,8 @@ pub trait State: Send + Sync {
 
     /// Turns every `InFlight` record into `Unknown`, due at once; called when a run starts,
     /// so that a create cut short by a crash is never re-sent blindly (the engine finds out
-    /// first, or the record waits for an operator). Returns how many.
+    /// first, or the record waits for an operator). Returns how many. A shared store turns
+    /// only those no live lease holds: the others are another worker's creates in flight.
     fn recover_in_flight(&self, now: i64) -> Result<u64, StateError>;
 
     /// Settles a record; `false` when it is not in the `Unknown` or `Failed` state.
@@ -319,4 +322,10 @@ pub trait State: Send + Sync {
 
     /// Every saved cursor.
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError>;
+
+    /// The queue several workers share, for a store that has one (PostgreSQL); `None` for a
+    /// store one run owns whole (SQLite).
+    fn queue(&self) -> Option<&dyn WorkQueue> {
+        None
+    }
 }

@@ -6,6 +6,7 @@
 
 mod bridge;
 mod location;
+mod queue;
 mod schema;
 mod store;
 
@@ -22,7 +23,8 @@ pub use self::location::shown_location;
 /// How the database is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
-    /// A sync run: migrations applied, the run lock taken.
+    /// A sync run: migrations applied. Several runs share the database: the queue's leases
+    /// keep them from pushing one record twice.
     Run,
     /// A dry-run: every write in one transaction that is never committed.
     DryRun,
@@ -30,18 +32,12 @@ enum Mode {
     Read,
 }
 
-/// The advisory lock a run holds on its database, so that two runs never share one state by
-/// mistake ("syncrun" in ASCII).
-const RUN_LOCK: i64 = 0x73_79_6e_63_72_75_6e;
-
 /// Connections a process opens at most.
 const POOL_SIZE: usize = 4;
 
 /// The state in a PostgreSQL database (`postgres://user@host/db`).
 pub struct PostgresState {
     connections: Connections,
-    /// The connection that holds the run lock, kept out of the pool while the run lasts.
-    _run_lock: Option<deadpool_postgres::Object>,
     location: String,
     bridge: Bridge,
 }
@@ -55,11 +51,11 @@ impl std::fmt::Debug for PostgresState {
 }
 
 impl PostgresState {
-    /// Connects to `url` for a sync run: migrates the schema and takes the run lock.
+    /// Connects to `url` for a sync run: migrates the schema.
     ///
     /// # Errors
-    /// [`StateError::Busy`] when another run holds the database; [`StateError::Postgres`]
-    /// when it cannot be reached; [`StateError::TooNew`] for a newer syncdef's schema.
+    /// [`StateError::Postgres`] when it cannot be reached; [`StateError::TooNew`] for a newer
+    /// syncdef's schema.
     pub fn open(url: &str) -> Result<Self, StateError> {
         Self::connect(url, Mode::Run)
     }
@@ -104,22 +100,15 @@ impl PostgresState {
             .wait_timeout(Some(std::time::Duration::from_secs(30)))
             .build()
             .map_err(|e| fail(format!("cannot set up the connection pool: {e}")))?;
-        let setup = bridge
+        let held = bridge
             .run(prepare(pool.clone(), mode))
             .map_err(|e| e.into_state_error(&location))?;
-        let (connections, run_lock) = match setup {
-            Prepared::Pool(lock) => (Connections::Pool(pool), lock),
-            Prepared::Held(object) => (
-                Connections::Held(Arc::new(tokio::sync::Mutex::new(object))),
-                None,
-            ),
+        let connections = match held {
+            None => Connections::Pool(pool),
+            Some(object) => Connections::Held(Arc::new(tokio::sync::Mutex::new(object))),
         };
-        if run_lock.is_none() && mode == Mode::Run {
-            return Err(StateError::Busy { path: location });
-        }
         Ok(PostgresState {
             connections,
-            _run_lock: run_lock,
             location,
             bridge,
         })
@@ -139,32 +128,23 @@ impl PostgresState {
     }
 }
 
-/// What [`prepare`] leaves: the pool (with the run lock's connection when a run got it), or
-/// the one connection of a dry-run.
-enum Prepared {
-    Pool(Option<deadpool_postgres::Object>),
-    Held(deadpool_postgres::Object),
-}
-
-async fn prepare(pool: Pool, mode: Mode) -> Result<Prepared, PgError> {
+/// Migrates or checks the schema; returns the connection a dry-run keeps, with its open
+/// transaction.
+async fn prepare(pool: Pool, mode: Mode) -> Result<Option<deadpool_postgres::Object>, PgError> {
     let mut client = pool.get().await?;
     match mode {
         Mode::Run => {
             schema::migrate(&mut client).await?;
-            let locked: bool = client
-                .query_one("SELECT pg_try_advisory_lock($1)", &[&RUN_LOCK])
-                .await?
-                .try_get(0)?;
-            Ok(Prepared::Pool(locked.then_some(client)))
+            Ok(None)
         }
         Mode::DryRun => {
             schema::migrate(&mut client).await?;
             client.batch_execute("BEGIN").await?;
-            Ok(Prepared::Held(client))
+            Ok(Some(client))
         }
         Mode::Read => {
             check_version(&client).await?;
-            Ok(Prepared::Pool(None))
+            Ok(None)
         }
     }
 }

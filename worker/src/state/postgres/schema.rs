@@ -38,6 +38,26 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         updated_at TEXT   NOT NULL,
         changed_at BIGINT NOT NULL
     );",
+    // 2: the queue several workers share: records to push, with their leases, and the
+    // lister of each entry.
+    "CREATE TABLE work_items (
+        entry       TEXT    NOT NULL,
+        platform_id TEXT    NOT NULL,
+        rank        INTEGER NOT NULL,
+        updated_at  TEXT,
+        retry       BOOLEAN NOT NULL DEFAULT false,
+        requeued    BOOLEAN NOT NULL DEFAULT false,
+        enqueued_at BIGINT  NOT NULL,
+        leased_by   TEXT,
+        lease_until BIGINT,
+        PRIMARY KEY (entry, platform_id)
+    );
+    CREATE INDEX work_items_by_rank ON work_items (rank, enqueued_at);
+    CREATE TABLE listers (
+        entry       TEXT   NOT NULL PRIMARY KEY,
+        leased_by   TEXT   NOT NULL,
+        lease_until BIGINT NOT NULL
+    );",
 ];
 
 /// The newest schema version this build knows.

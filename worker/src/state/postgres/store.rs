@@ -229,7 +229,11 @@ impl State for PostgresState {
                 "UPDATE records
                  SET status = 'unknown', error_class = 'unknownOutcome', last_error = $2,
                      next_attempt_at = $1, changed_at = $1
-                 WHERE status = 'inFlight'",
+                 WHERE status = 'inFlight'
+                       AND NOT EXISTS (
+                           SELECT 1 FROM work_items w
+                           WHERE w.entry = records.entry AND w.platform_id = records.platform_id
+                                 AND w.lease_until >= $1)",
                 &[&now, &CUT_SHORT],
             )
             .await?)
@@ -300,6 +304,10 @@ impl State for PostgresState {
             );
             record_rows(&c.query(&sql, &[&i64::from(limit)]).await?)
         })
+    }
+
+    fn queue(&self) -> Option<&dyn crate::state::WorkQueue> {
+        Some(self)
     }
 
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError> {
