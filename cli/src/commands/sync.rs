@@ -121,6 +121,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub force: bool,
 
+    /// On a PostgreSQL state shared by several workers: how long a worker's lease on a
+    /// record lasts unless renewed; a worker that dies hands its records over after this.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub lease_seconds: u64,
+
     /// A server variable over the definition's default (repeatable): `--var realmId=123`.
     #[arg(long = "var", value_name = "NAME=VALUE", value_parser = name_value)]
     pub vars: Vec<(String, String)>,
@@ -263,6 +268,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         dry_run: args.dry_run,
         max_pushes: args.max_pushes,
         force: args.force,
+        lease_seconds: args.lease_seconds,
         ..SyncOptions::default()
     };
     let interactive = io::stderr().is_terminal() && args.format == Format::Human;
