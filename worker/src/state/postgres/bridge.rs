@@ -100,7 +100,8 @@ pub(crate) enum Connections {
 
 /// A connection lent to one method.
 pub(crate) enum Lent {
-    Pooled(Object),
+    // Boxed: a pool object is large, and a lent connection is moved into each query's task.
+    Pooled(Box<Object>),
     Held(OwnedMutexGuard<Object>),
 }
 
@@ -128,7 +129,7 @@ impl Connections {
     /// A connection for one method.
     pub(crate) async fn get(&self) -> Result<Lent, PgError> {
         Ok(match self {
-            Connections::Pool(pool) => Lent::Pooled(pool.get().await?),
+            Connections::Pool(pool) => Lent::Pooled(Box::new(pool.get().await?)),
             Connections::Held(held) => Lent::Held(held.clone().lock_owned().await),
         })
     }
