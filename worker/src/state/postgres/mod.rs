@@ -165,4 +165,6 @@ async fn check_version(client: &tokio_postgres::Client) -> Result<(), PgError> {
 }
 
 #[cfg(test)]
+mod queue_tests;
+#[cfg(test)]
 mod tests;

@@ -17,11 +17,17 @@ fn database(server: &PgServer) -> String {
         .unwrap_or_else(|e| panic!("{e}\n{}", server.log()))
 }
 
-/// A fresh state in a database of its own, for the suite every store passes.
-fn fresh() -> (Box<dyn State>, PgServer) {
+/// A fresh state in a database of its own.
+pub(super) fn fresh_postgres() -> (PostgresState, PgServer) {
     let server = server();
     let url = database(&server);
     let state = PostgresState::open(&url).unwrap_or_else(|e| panic!("{e}\n{}", server.log()));
+    (state, server)
+}
+
+/// A fresh state, for the suite every store passes.
+fn fresh() -> (Box<dyn State>, PgServer) {
+    let (state, server) = fresh_postgres();
     (Box::new(state), server)
 }
 
