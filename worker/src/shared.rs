@@ -54,6 +54,11 @@ impl StopHandle {
     pub fn stop(&self) {
         self.0.store(true, Ordering::SeqCst);
     }
+
+    /// Whether a stop was requested.
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
 }
 
 impl Core {

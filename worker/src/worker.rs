@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use syncdef_engine::{Engine, Transport};
 use syncdef_platform::PlatformClient;
@@ -19,6 +19,9 @@ use crate::scan::scan;
 use crate::shared::{Core, EntryInfo, StopHandle};
 use crate::stamp::Stamp;
 use crate::state::{RecordStatus, State};
+
+/// How often a following worker's wait looks for a stop request.
+const FOLLOW_TICK: Duration = Duration::from_millis(100);
 
 /// A source of "now" in unix seconds; tests replace it to step over backoffs.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
@@ -257,6 +260,12 @@ impl Worker {
     /// [`SyncReport::stopped`].
     pub async fn run(&self) -> SyncReport {
         let core = &self.core;
+        // Each run counts its own records and pushes (a followed worker runs many).
+        core.summaries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        *core.pushes.lock().unwrap_or_else(|e| e.into_inner()) = 0;
         let mut report = SyncReport {
             order: self.order.clone(),
             dry_run: core.options.dry_run,
@@ -275,6 +284,33 @@ impl Worker {
         report.planned =
             std::mem::take(&mut *core.planned.lock().unwrap_or_else(|e| e.into_inner()));
         report
+    }
+
+    /// Runs again and again, `every` apart (from the end of one run to the start of the
+    /// next), handing each run's report to `each`, until a stop request: the run going on
+    /// then ends after its current record, a wait ends at once. Returns the last run's
+    /// report. A run stopped by a failure (credentials refused, the state failing) ends the
+    /// following too.
+    pub async fn follow(&self, every: Duration, mut each: impl FnMut(&SyncReport)) -> SyncReport {
+        loop {
+            let report = self.run().await;
+            each(&report);
+            let stopped_by_failure = report.stopped.is_some() && !self.stop_requested();
+            if stopped_by_failure || self.stop_requested() {
+                return report;
+            }
+            let until = std::time::Instant::now() + every;
+            while std::time::Instant::now() < until {
+                if self.stop_requested() {
+                    return report;
+                }
+                tokio::time::sleep(FOLLOW_TICK.min(until - std::time::Instant::now())).await;
+            }
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop_handle().requested()
     }
 
     async fn run_entries(&self, report: &mut SyncReport) -> Result<(), WorkerError> {

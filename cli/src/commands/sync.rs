@@ -6,6 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -120,6 +121,12 @@ pub struct RunArgs {
     /// change of the definition's mapping; combine with --since).
     #[arg(long)]
     pub force: bool,
+
+    /// Keep running: after each run, wait this many seconds and run again, until Ctrl-C or
+    /// SIGTERM (which lets the current record finish, then exits 0 unless a record of the
+    /// last run failed). Prints each run's summary (`--format json`: one line per run).
+    #[arg(long, value_name = "SECONDS", conflicts_with_all = ["dry_run", "max_pushes"])]
+    pub follow: Option<u64>,
 
     /// On a PostgreSQL state shared by several workers: how long a worker's lease on a
     /// record lasts unless renewed; a worker that dies hands its records over after this.
@@ -295,6 +302,9 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
             stop.stop();
         }
     });
+    if let Some(every) = args.follow {
+        return follow(&runtime, &worker, every, args.format, &location);
+    }
     let report = runtime.block_on(worker.run());
     let text = match args.format {
         Format::Human => human_report(&report, &location),
@@ -393,6 +403,37 @@ impl Observer for Bars {
             }
         }
     }
+}
+
+/// `--follow`: runs until a stop request, printing each run's summary as it ends.
+fn follow(
+    runtime: &tokio::runtime::Runtime,
+    worker: &Worker,
+    every: u64,
+    format: Format,
+    location: &StateLocation,
+) -> Result<ExitCode, Failure> {
+    let mut printed = Ok(());
+    let last = runtime.block_on(worker.follow(Duration::from_secs(every), |report| {
+        let text = match format {
+            Format::Human => Ok(human_report(report, location)),
+            Format::Json => serde_json::to_string(report)
+                .map(|line| line + "\n")
+                .map_err(|e| Failure::usage(e.to_string())),
+        };
+        if printed.is_ok() {
+            printed = text.and_then(|t| write_out(&t));
+        }
+    }));
+    printed?;
+    // A stop request ends following cleanly; a stopping failure or failed records do not.
+    let failure = last.stopped.is_some() && !worker.stop_handle().requested();
+    Ok(if !failure && last.records_clean() {
+        Exit::Success
+    } else {
+        Exit::Findings
+    }
+    .into())
 }
 
 fn human_report(report: &SyncReport, state: &StateLocation) -> String {
