@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 mod backoff;
+mod budget;
 mod error;
 mod guard;
 pub mod hash;

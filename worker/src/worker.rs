@@ -183,6 +183,8 @@ impl Worker {
                 },
             );
         }
+        let id = worker_id();
+        let transport = shared_budget(&engine, transport, &state, &options, &id);
         let clock: Clock = Arc::new(|| {
             SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -202,7 +204,7 @@ impl Worker {
                 planned: Mutex::new(Vec::new()),
                 pushes: Mutex::new(0),
                 stop: Arc::new(AtomicBool::new(false)),
-                worker_id: worker_id(),
+                worker_id: id,
             }),
             order,
         })
@@ -392,6 +394,44 @@ impl Worker {
         }
         scan(core, entry).await
     }
+}
+
+/// On a state with a shared budget, every request to the external system first takes room in
+/// its account's budget (`docs/worker.md`, "Scaling out").
+fn shared_budget(
+    engine: &Engine,
+    transport: Arc<dyn Transport>,
+    state: &Arc<dyn State>,
+    options: &SyncOptions,
+    worker_id: &str,
+) -> Arc<dyn Transport> {
+    let policy = engine.rate_limit_policy();
+    if options.dry_run || policy.is_unlimited() || state.budget().is_none() {
+        return transport;
+    }
+    let key_values = policy
+        .key
+        .iter()
+        .map(|name| {
+            let value = options
+                .server_variables
+                .get(name)
+                .map_or("", String::as_str);
+            format!("{name}={value}")
+        })
+        .collect::<Vec<_>>()
+        .join("&");
+    Arc::new(crate::budget::SharedBudget {
+        inner: transport,
+        state: state.clone(),
+        key_values,
+        limits: crate::state::AccountLimits {
+            requests_per_minute: policy.requests_per_minute,
+            concurrency: policy.concurrency,
+        },
+        worker_id: worker_id.to_owned(),
+        hold_seconds: options.lease_seconds,
+    })
 }
 
 /// How many entries lie below `name` in dependency order (its longest chain of needs).

@@ -4,6 +4,7 @@
 //! [`PostgresState`] the shared one; [`StateLocation`] picks one from `--state`.
 //! See `docs/worker.md`, "State" and "Scaling out".
 
+mod budget;
 mod location;
 pub(crate) mod postgres;
 mod queue;
@@ -16,6 +17,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use budget::{AccountBudget, AccountLimits, Grant};
 pub use location::StateLocation;
 pub use postgres::PostgresState;
 pub use queue::{Lease, WorkItem, WorkQueue};
@@ -326,6 +328,12 @@ pub trait State: Send + Sync {
     /// The queue several workers share, for a store that has one (PostgreSQL); `None` for a
     /// store one run owns whole (SQLite).
     fn queue(&self) -> Option<&dyn WorkQueue> {
+        None
+    }
+
+    /// The request budget several workers share per external account, for a store that has
+    /// one (PostgreSQL); `None` where one process's own limits are the account's.
+    fn budget(&self) -> Option<&dyn AccountBudget> {
         None
     }
 }

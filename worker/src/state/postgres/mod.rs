@@ -5,6 +5,7 @@
 //! create).
 
 mod bridge;
+mod budget;
 mod location;
 mod queue;
 mod schema;

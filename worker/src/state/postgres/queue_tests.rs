@@ -234,3 +234,69 @@ fn one_lister_per_entry_until_its_lease_ends_and_due_retries_are_enqueued() {
         1
     );
 }
+
+#[test]
+fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let at_once = AccountLimits {
+        requests_per_minute: None,
+        concurrency: Some(2),
+    };
+    let slot = |worker: &str| {
+        state
+            .take("qbo|realmId=1", worker, at_once, 60)
+            .expect("take")
+    };
+    let Grant::Slot(first) = slot("a") else {
+        panic!("room for the first")
+    };
+    assert!(matches!(slot("b"), Grant::Slot(_)));
+    assert!(matches!(slot("a"), Grant::Wait(_)), "a third at once");
+    // Another account has its own budget.
+    assert!(matches!(
+        state.take("qbo|realmId=2", "a", at_once, 60).expect("take"),
+        Grant::Slot(_)
+    ));
+    state.give_back(first).expect("give back");
+    assert!(matches!(slot("c"), Grant::Slot(_)));
+
+    let per_minute = AccountLimits {
+        requests_per_minute: Some(3),
+        concurrency: None,
+    };
+    for _ in 0..3 {
+        let grant = state.take("bc|", "a", per_minute, 60).expect("take");
+        let Grant::Slot(id) = grant else {
+            panic!("room in the minute")
+        };
+        state.give_back(id).expect("give back");
+    }
+    let Grant::Wait(ms) = state.take("bc|", "b", per_minute, 60).expect("take") else {
+        panic!("a fourth request in the minute must wait")
+    };
+    assert!((55_000..=60_001).contains(&ms), "waits {ms} ms");
+}
+
+#[test]
+fn a_dead_workers_slot_is_freed_after_its_hold_time() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let one = AccountLimits {
+        requests_per_minute: None,
+        concurrency: Some(1),
+    };
+    assert!(matches!(
+        state.take("x|", "dead", one, 0).expect("take"),
+        Grant::Slot(_)
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert!(matches!(
+        state.take("x|", "live", one, 60).expect("take"),
+        Grant::Slot(_)
+    ));
+    assert!(matches!(
+        state.take("x|", "other", one, 60).expect("take"),
+        Grant::Wait(_)
+    ));
+}

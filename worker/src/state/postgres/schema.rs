@@ -58,6 +58,19 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         leased_by   TEXT   NOT NULL,
         lease_until BIGINT NOT NULL
     );",
+    // 3: the request budget of each external account, shared by every worker: requests of
+    // the last minute and requests in flight (milliseconds of the database's clock).
+    "CREATE TABLE account_requests (
+        account    TEXT   NOT NULL,
+        sent_at_ms BIGINT NOT NULL
+    );
+    CREATE INDEX account_requests_by_time ON account_requests (account, sent_at_ms);
+    CREATE TABLE account_slots (
+        id       BIGSERIAL PRIMARY KEY,
+        account  TEXT   NOT NULL,
+        worker   TEXT   NOT NULL,
+        until_ms BIGINT NOT NULL
+    );",
 ];
 
 /// The newest schema version this build knows.

@@ -310,6 +310,10 @@ impl State for PostgresState {
         Some(self)
     }
 
+    fn budget(&self) -> Option<&dyn crate::state::AccountBudget> {
+        Some(self)
+    }
+
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError> {
         self.run(move |c| async move {
             let rows = c
