@@ -29,6 +29,16 @@ fn postgres() -> (PgServer, String) {
 
 /// Starts one `syncdef sync` worker on the shared state.
 fn start_worker(platform: &Platform, books: &QuickBooks, state: &str) -> Child {
+    start_worker_with(platform, books, state, &[])
+}
+
+/// Starts one worker with `extra` arguments.
+fn start_worker_with(
+    platform: &Platform,
+    books: &QuickBooks,
+    state: &str,
+    extra: &[&str],
+) -> Child {
     Command::new(env!("CARGO_BIN_EXE_syncdef"))
         .args([
             "sync",
@@ -49,6 +59,7 @@ fn start_worker(platform: &Platform, books: &QuickBooks, state: &str) -> Child {
             "--format",
             "json",
         ])
+        .args(extra)
         .current_dir(common::root())
         .env("NO_COLOR", "1")
         .env("RUST_LOG", "warn")
@@ -193,4 +204,45 @@ async fn a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing() {
     assert_eq!(last.code, 0, "{}\n{}", last.stdout, last.stderr);
     assert_each_created_once(&books);
     assert_all_done(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_concurrency_limit_holds_for_all_workers_together() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(12, 0)).await;
+    let books = QuickBooks::start().await;
+    let answer = Duration::from_millis(150);
+    books.books.lock().expect("books").answer_delay = Some(answer);
+    let dir = tempfile::tempdir().expect("dir");
+    let config = dir.path().join("syncdef.toml");
+    std::fs::write(&config, "[rate-limit]\nconcurrency = 1\n").expect("config");
+    let config = config.display().to_string();
+    let extra = ["--config", config.as_str()];
+
+    let workers: Vec<Child> = (0..3)
+        .map(|_| start_worker_with(&platform, &books, &url, &extra))
+        .collect();
+    for worker in workers {
+        let run = finish(worker).await;
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let books = books.books.lock().expect("books");
+    assert_eq!(books.creates.len(), 12);
+    // One request at a time for the company, all processes together: each create arrives
+    // after the answer to the one before (the answer takes `answer`).
+    let gaps: Vec<Duration> = books
+        .create_arrivals
+        .windows(2)
+        .map(|w| w[1].duration_since(w[0]))
+        .collect();
+    assert!(
+        gaps.iter()
+            .all(|g| *g >= answer - Duration::from_millis(20)),
+        "requests overlapped: {gaps:?}"
+    );
 }

@@ -269,6 +269,8 @@ pub struct Books {
     /// Every create's answer comes this much later (the create is carried out at once): a
     /// slow company, so that several workers overlap.
     pub answer_delay: Option<std::time::Duration>,
+    /// When each create arrived, in order.
+    pub create_arrivals: Vec<std::time::Instant>,
     /// The answer each `requestid` got: QuickBooks answers a repeated one with what it did the
     /// first time, without doing it again.
     pub request_ids: HashMap<String, (String, String)>,
@@ -440,6 +442,7 @@ impl Respond for BooksResponder {
                     .records
                     .insert((kind.to_owned(), id.clone()), (0, body));
                 books.creates.push((kind.to_owned(), name));
+                books.create_arrivals.push(std::time::Instant::now());
                 if let Some(request_id) = request_id {
                     books
                         .request_ids
