@@ -203,7 +203,7 @@ pub struct CursorRow {
 pub enum StateError {
     /// Another process holds the state.
     #[error(
-        "the state {path} is in use by another `syncdef sync` run; wait for it to end (only one worker may use a state file at a time)"
+        "the state {path} is in use by another `syncdef sync` run; wait for it to end (only one worker may use a state file at a time; several share a PostgreSQL state: --state postgres://...)"
     )]
     Busy {
         /// The state file.
