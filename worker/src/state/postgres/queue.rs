@@ -124,16 +124,21 @@ impl WorkQueue for PostgresState {
             lease.until,
         );
         self.run(move |c| async move {
-            // An item waits while an item of a lower rank (an entry it depends on) is queued:
-            // an invoice is taken once no account waits, so its account is done or pushed
-            // under the invoice's own lease (`claim`).
+            // An item waits while an item of a lower rank (an entry it depends on) is queued
+            // for this worker's entries or held by a live worker: an invoice is taken once no
+            // account waits, so its account is done or pushed under the invoice's own lease
+            // (`claim`). A lower item nobody here takes (another entry list's, left by a dead
+            // worker) does not block: the invoice's callback pushes its account if needed.
             let rows = c
                 .query(
                     "WITH taken AS (
                          SELECT entry, platform_id FROM work_items w
                          WHERE entry = ANY($1)
                                AND (lease_until IS NULL OR lease_until < $3)
-                               AND NOT EXISTS (SELECT 1 FROM work_items d WHERE d.rank < w.rank)
+                               AND NOT EXISTS (
+                                   SELECT 1 FROM work_items d
+                                   WHERE d.rank < w.rank
+                                         AND (d.entry = ANY($1) OR d.lease_until >= $3))
                          ORDER BY rank, enqueued_at, platform_id
                          LIMIT $5
                          FOR UPDATE SKIP LOCKED)

@@ -162,6 +162,29 @@ fn invoices_wait_while_an_account_is_queued() {
 }
 
 #[test]
+fn a_lower_item_no_worker_here_takes_blocks_nothing() {
+    let (state, _server) = fresh_postgres();
+    let invoices = vec!["Invoice".to_owned()];
+    state
+        .enqueue(&RecordKey::new("Invoice", "i"), None, 1, 1)
+        .expect("enqueue");
+    // An account claimed by a worker that then died, in a pool that pushes invoices only.
+    assert!(
+        state
+            .claim(&account("1"), 0, lease("dead", 1))
+            .expect("claim")
+    );
+    assert!(
+        state
+            .lease(&invoices, lease("a", 5), 5)
+            .expect("held")
+            .is_empty()
+    );
+    let taken = state.lease(&invoices, lease("a", 12), 5).expect("lease");
+    assert_eq!(taken.len(), 1, "blocked by an item no one here takes");
+}
+
+#[test]
 fn an_item_enqueued_again_while_leased_stays_for_one_more_look() {
     let (state, _server) = fresh_postgres();
     state
