@@ -33,7 +33,10 @@ impl PgServer {
     /// # Errors
     /// What is missing or what failed, with how to fix it (install Debian's `postgresql`).
     pub fn start() -> Result<Self, String> {
-        let bin = server_bin_dir()?;
+        let on_path = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let bin = server_bin_dir(&on_path, Path::new(DEBIAN_ROOT))?;
         let dir = private_dir()?;
         let as_root = running_as_root();
         let port = free_port()?;
@@ -132,13 +135,13 @@ impl Drop for PgServer {
     }
 }
 
-/// Where `initdb` and `pg_ctl` are: on `PATH`, else Debian's `/usr/lib/postgresql/<n>/bin`
-/// (newest first), which Debian leaves off `PATH`.
-fn server_bin_dir() -> Result<PathBuf, String> {
-    let on_path = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .unwrap_or_default();
-    let mut debian: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+/// Where Debian installs the server's programs, one directory per major version.
+const DEBIAN_ROOT: &str = "/usr/lib/postgresql";
+
+/// Where `initdb` and `pg_ctl` are: in a directory of `on_path`, else in Debian's
+/// `<debian_root>/<n>/bin` (newest first), which Debian leaves off `PATH`.
+fn server_bin_dir(on_path: &[PathBuf], debian_root: &Path) -> Result<PathBuf, String> {
+    let mut debian: Vec<PathBuf> = std::fs::read_dir(debian_root)
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path().join("bin")))
                 .collect()
@@ -146,7 +149,8 @@ fn server_bin_dir() -> Result<PathBuf, String> {
         .unwrap_or_default();
     debian.sort_by_key(|p| std::cmp::Reverse(version_of(p)));
     on_path
-        .into_iter()
+        .iter()
+        .cloned()
         .chain(debian)
         .find(|dir| {
             ["initdb", "pg_ctl", "createdb"]
@@ -218,5 +222,41 @@ fn run(command: &mut Command) -> Result<Output, String> {
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn make_programs(dir: &Path) {
+        std::fs::create_dir_all(dir).expect("dir");
+        for program in ["initdb", "pg_ctl", "createdb"] {
+            std::fs::write(dir.join(program), "").expect("program");
+        }
+    }
+
+    #[test]
+    fn without_the_servers_programs_the_error_says_how_to_install_them() {
+        let root = private_dir().expect("dir");
+        let error = server_bin_dir(&[root.join("bin")], &root.join("postgresql"))
+            .expect_err("nothing installed");
+        assert!(error.contains("apt-get install postgresql"), "{error}");
+        assert!(error.contains("initdb"), "{error}");
+        std::fs::remove_dir_all(&root).expect("cleanup");
+    }
+
+    #[test]
+    fn path_comes_first_then_debians_newest_version() {
+        let root = private_dir().expect("dir");
+        let debian = root.join("postgresql");
+        make_programs(&debian.join("9/bin"));
+        make_programs(&debian.join("15/bin"));
+        let found = server_bin_dir(&[root.join("empty")], &debian).expect("Debian's");
+        assert!(found.ends_with("15/bin"), "{}", found.display());
+        make_programs(&root.join("local"));
+        let found = server_bin_dir(&[root.join("local")], &debian).expect("PATH's");
+        assert!(found.ends_with("local"), "{}", found.display());
+        std::fs::remove_dir_all(&root).expect("cleanup");
     }
 }
