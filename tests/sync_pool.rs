@@ -246,3 +246,36 @@ async fn the_account_concurrency_limit_holds_for_all_workers_together() {
         "requests overlapped: {gaps:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_on_the_shared_state_sends_and_stores_nothing() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(12, 6)).await;
+    let books = QuickBooks::start().await;
+    let run = finish(start_worker_with(&platform, &books, &url, &["--dry-run"])).await;
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("json report");
+    assert_eq!(report["entries"]["Account"]["created"], 12, "{report}");
+    assert_eq!(
+        report["planned"].as_array().map(Vec::len),
+        Some(18),
+        "{report}"
+    );
+    assert_eq!(books.request_count().await, 0);
+    let status = common::syncdef_beside_servers(
+        vec![
+            "sync".into(),
+            "status".into(),
+            "--state".into(),
+            url.clone(),
+            "--format".into(),
+            "json".into(),
+        ],
+        &PLATFORM_ENV,
+    )
+    .await;
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    let status: Value = serde_json::from_str(&status.stdout).expect("json");
+    assert_eq!(status["counts"], serde_json::json!({}), "{status}");
+    assert_eq!(status["cursors"], serde_json::json!([]), "{status}");
+}
