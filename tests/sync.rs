@@ -634,3 +634,85 @@ async fn a_record_whose_body_breaks_its_schema_fails_alone_and_is_not_sent() {
     );
     assert!(text.contains("/DisplayName"), "{problem:#}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
+    let platform = Platform::start(Data::generate(20, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let args = sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account", "--follow", "1", "--format", "json"],
+    );
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_syncdef"))
+        .args(&args)
+        .current_dir(common::root())
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "warn")
+        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
+        .env_remove("SYNCDEF_STATE")
+        .envs(PLATFORM_ENV.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("syncdef starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        !done()
+    };
+    while wait_for("the creates", &|| books.creates("Customer") == 20) {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // A change after the first run is picked up by a later one, without a new process.
+    platform.touch_account(3, 50_000, |a| a["notes"] = Value::from("changed"));
+    while wait_for("the update", &|| books.updates("Customer") == 1) {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let stopped_at = std::time::Instant::now();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let pid = child.id().to_string();
+    let waited = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        tokio::task::spawn_blocking(move || child.wait_with_output()),
+    )
+    .await;
+    let Ok(waited) = waited else {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid])
+            .status();
+        panic!("`sync --follow` did not stop on SIGTERM");
+    };
+    let run: common::Run = waited.expect("waited").expect("output").into();
+    assert!(
+        stopped_at.elapsed() < std::time::Duration::from_secs(5),
+        "SIGTERM took {:?}",
+        stopped_at.elapsed()
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let reports: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON report per line"))
+        .collect();
+    assert!(reports.len() >= 2, "{}", run.stdout);
+    assert_eq!(reports[0]["entries"]["Account"]["created"], 20);
+    let updated: u64 = reports
+        .iter()
+        .map(|r| r["entries"]["Account"]["updated"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(updated, 1, "{}", run.stdout);
+    assert_eq!(books.duplicates(), Vec::<String>::new());
+    assert_eq!(books.creates("Customer"), 20);
+}

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod platform;
+pub mod postgres;
 pub mod quickbooks;
 
 use std::net::TcpListener;

@@ -3,7 +3,8 @@
 //!
 //! - [`Worker`]: the loop (`syncdef sync` is a thin wrapper around it).
 //! - [`State`]: what is remembered (external ids, input hashes, failures, cursors), with
-//!   [`SqliteState`] as the embedded store.
+//!   [`SqliteState`] as the embedded store and [`PostgresState`] as the one several workers
+//!   share through its [`WorkQueue`].
 //! - [`Dependencies`]: the entry order, from `ApiSynchronization` actions and
 //!   `{Entry.IntegrationId}` placeholders.
 //! - [`status`]: the `syncdef sync status` view of a state.
@@ -14,12 +15,14 @@
 #![warn(missing_docs)]
 
 mod backoff;
+mod budget;
 mod error;
 mod guard;
 pub mod hash;
 mod modules;
 mod observer;
 mod order;
+mod pool;
 mod record;
 mod related;
 pub mod render;
@@ -41,6 +44,7 @@ pub use shared::StopHandle;
 pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
 pub use state::{
-    InFlightCreate, RecordKey, RecordStatus, Resolution, SqliteState, State, StateError,
+    InFlightCreate, PostgresState, RecordKey, RecordStatus, Resolution, SqliteState, State,
+    StateError, StateLocation, WorkQueue,
 };
 pub use worker::{Clock, SyncOptions, Worker};

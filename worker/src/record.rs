@@ -74,7 +74,32 @@ pub(crate) fn sync_one<'a>(
     })
 }
 
+/// Handles a record under its lease when the state is shared: no other worker reads,
+/// decides or pushes it meanwhile, and the queue's item is completed with the outcome stored.
 async fn handle(
+    core: &Arc<Core>,
+    entry: &EntryInfo,
+    platform_id: &str,
+    trigger: &Trigger,
+) -> Result<Handled, WorkerError> {
+    let Some(queue) = core.state.queue() else {
+        return handle_owned(core, entry, platform_id, trigger).await;
+    };
+    let key = RecordKey::new(&entry.name, platform_id);
+    if !queue.claim(&key, entry.rank, core.lease())? {
+        return Ok(Handled::new(
+            RecordResult::Skipped,
+            None,
+            Some("another worker is pushing it; it is tried again after that".to_owned()),
+        ));
+    }
+    let handled = handle_owned(core, entry, platform_id, trigger).await?;
+    queue.complete(&key, &core.worker_id)?;
+    Ok(handled)
+}
+
+/// Handles a record this worker alone may push now.
+async fn handle_owned(
     core: &Arc<Core>,
     entry: &EntryInfo,
     platform_id: &str,

@@ -104,10 +104,13 @@ pub struct SyncReport {
 impl SyncReport {
     /// Whether every record handled ended well (no failure, no unknown, no early stop).
     pub fn is_clean(&self) -> bool {
-        self.stopped.is_none()
-            && self
-                .entries
-                .values()
-                .all(|s| s.failed == 0 && s.unknown == 0)
+        self.stopped.is_none() && self.records_clean()
+    }
+
+    /// Whether no record failed or ended unknown (whether or not the run was stopped).
+    pub fn records_clean(&self) -> bool {
+        self.entries
+            .values()
+            .all(|s| s.failed == 0 && s.unknown == 0)
     }
 }

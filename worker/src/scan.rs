@@ -14,6 +14,7 @@ use crate::record::{Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::shared::{Core, EntryInfo};
 use crate::stamp::Stamp;
+use crate::state::RecordKey;
 
 /// Lists records changed since the cursor, oldest first, and handles each.
 ///
@@ -146,6 +147,12 @@ async fn handle_listed(
     }
     seen.insert(id.clone(), text);
     core.summary(&entry.name, |s| s.listed += 1);
+    if let Some(queue) = core.state.queue() {
+        // A shared state: the pushers (this process's among them) take it from the queue.
+        let key = RecordKey::new(&entry.name, &id);
+        let updated_at = stamp.map(|s| s.text.as_str());
+        return Ok(queue.enqueue(&key, updated_at, entry.rank, core.now())?);
+    }
     sync_one(
         core,
         entry,

@@ -10,7 +10,7 @@ use syncdef_platform::PlatformClient;
 use crate::modules::Module;
 use crate::observer::{Event, Observer};
 use crate::report::{EntrySummary, PlannedPush, RecordResult};
-use crate::state::State;
+use crate::state::{Lease, State};
 use crate::worker::{Clock, SyncOptions};
 
 /// An entry ready to sync.
@@ -20,6 +20,9 @@ pub(crate) struct EntryInfo {
     pub module: Module,
     /// Entries this one's records name (their external ids go into `RecordState.related`).
     pub needs: Vec<(String, Module)>,
+    /// The entry's place in dependency order (0 for an entry that needs none): on a shared
+    /// queue, items of a higher rank wait while items of a lower rank are queued.
+    pub rank: i32,
 }
 
 /// Shared by the loop and the `ApiSynchronization` callback.
@@ -36,6 +39,8 @@ pub(crate) struct Core {
     pub planned: Mutex<Vec<PlannedPush>>,
     pub pushes: Mutex<u64>,
     pub stop: Arc<AtomicBool>,
+    /// This process's name in the leases of a shared queue.
+    pub worker_id: String,
 }
 
 /// Asks a running [`crate::Worker`] to stop after the record it is handling (a signal handler's
@@ -49,11 +54,27 @@ impl StopHandle {
     pub fn stop(&self) {
         self.0.store(true, Ordering::SeqCst);
     }
+
+    /// Whether a stop was requested.
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
 }
 
 impl Core {
     pub fn now(&self) -> i64 {
         (self.clock)()
+    }
+
+    /// A lease from now for the configured length, in this worker's name.
+    pub fn lease(&self) -> Lease<'_> {
+        let now = self.now();
+        Lease {
+            worker: &self.worker_id,
+            now,
+            until: now
+                .saturating_add(i64::try_from(self.options.lease_seconds).unwrap_or(i64::MAX)),
+        }
     }
 
     pub fn entry(&self, name: &str) -> Option<&EntryInfo> {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use syncdef_engine::{Engine, Transport};
 use syncdef_platform::PlatformClient;
@@ -19,6 +19,9 @@ use crate::scan::scan;
 use crate::shared::{Core, EntryInfo, StopHandle};
 use crate::stamp::Stamp;
 use crate::state::{RecordStatus, State};
+
+/// How often a following worker's wait looks for a stop request.
+const FOLLOW_TICK: Duration = Duration::from_millis(100);
 
 /// A source of "now" in unix seconds; tests replace it to step over backoffs.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
@@ -45,6 +48,11 @@ pub struct SyncOptions {
     /// Push every record handled even when its input is unchanged (after a mapping change;
     /// combine with `since`).
     pub force: bool,
+    /// On a shared state (PostgreSQL): how long a worker's lease on a record or a listing
+    /// lasts unless renewed (it is renewed every third of it while the worker works). A
+    /// worker that dies loses its leases after this long, and another takes its records
+    /// over. Default 60.
+    pub lease_seconds: u64,
 }
 
 impl Default for SyncOptions {
@@ -58,12 +66,15 @@ impl Default for SyncOptions {
             dry_run: false,
             max_pushes: None,
             force: false,
+            lease_seconds: 60,
         }
     }
 }
 
 /// The sync worker: finds changed platform records, pushes them through the engine and keeps
-/// the state. One run at a time per state (the SQLite state enforces it).
+/// the state. One run at a time on a SQLite state (it enforces it); any number on a shared
+/// PostgreSQL state, which hands each record to one of them (`docs/worker.md`, "Scaling
+/// out").
 ///
 /// ```no_run
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -118,6 +129,11 @@ impl Worker {
                 dependencies.names().collect::<Vec<_>>().join(", ")
             )));
         }
+        if options.lease_seconds < 3 {
+            return Err(WorkerError::Usage(
+                "the lease must last at least 3 seconds".into(),
+            ));
+        }
         if options.page_size == 0 {
             return Err(WorkerError::Usage(
                 "the page size must be at least 1".into(),
@@ -163,9 +179,12 @@ impl Worker {
                     name: name.to_owned(),
                     module,
                     needs,
+                    rank: rank_of(dependencies, name, 0),
                 },
             );
         }
+        let id = worker_id();
+        let transport = shared_budget(&engine, transport, &state, &options, &id);
         let clock: Clock = Arc::new(|| {
             SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -185,6 +204,7 @@ impl Worker {
                 planned: Mutex::new(Vec::new()),
                 pushes: Mutex::new(0),
                 stop: Arc::new(AtomicBool::new(false)),
+                worker_id: id,
             }),
             order,
         })
@@ -217,6 +237,7 @@ impl Worker {
             planned: Mutex::new(Vec::new()),
             pushes: Mutex::new(0),
             stop: shared.stop.clone(),
+            worker_id: shared.worker_id.clone(),
         });
         change(&mut core);
         Worker {
@@ -241,6 +262,12 @@ impl Worker {
     /// [`SyncReport::stopped`].
     pub async fn run(&self) -> SyncReport {
         let core = &self.core;
+        // Each run counts its own records and pushes (a followed worker runs many).
+        core.summaries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        *core.pushes.lock().unwrap_or_else(|e| e.into_inner()) = 0;
         let mut report = SyncReport {
             order: self.order.clone(),
             dry_run: core.options.dry_run,
@@ -261,6 +288,33 @@ impl Worker {
         report
     }
 
+    /// Runs again and again, `every` apart (from the end of one run to the start of the
+    /// next), handing each run's report to `each`, until a stop request: the run going on
+    /// then ends after its current record, a wait ends at once. Returns the last run's
+    /// report. A run stopped by a failure (credentials refused, the state failing) ends the
+    /// following too.
+    pub async fn follow(&self, every: Duration, mut each: impl FnMut(&SyncReport)) -> SyncReport {
+        loop {
+            let report = self.run().await;
+            each(&report);
+            let stopped_by_failure = report.stopped.is_some() && !self.stop_requested();
+            if stopped_by_failure || self.stop_requested() {
+                return report;
+            }
+            let until = std::time::Instant::now() + every;
+            while std::time::Instant::now() < until {
+                if self.stop_requested() {
+                    return report;
+                }
+                tokio::time::sleep(FOLLOW_TICK.min(until - std::time::Instant::now())).await;
+            }
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop_handle().requested()
+    }
+
     async fn run_entries(&self, report: &mut SyncReport) -> Result<(), WorkerError> {
         let core = &self.core;
         report.recovered_in_flight = core.state.recover_in_flight(core.now())?;
@@ -270,37 +324,57 @@ impl Worker {
                 "creates cut short by an earlier run are now `unknown`: check them in the external system, then `syncdef sync resolve`"
             );
         }
+        if let Some(queue) = core.state.queue() {
+            for name in &self.order {
+                core.summary(name, |_| ());
+            }
+            let result = crate::pool::run(core, queue, &self.order).await;
+            for name in &self.order {
+                self.finish_entry(name);
+            }
+            result?;
+            if core.limit_reached() {
+                return Err(WorkerError::Usage(core.limit_message()));
+            }
+            return Ok(());
+        }
         for name in &self.order {
             let Some(entry) = core.entry(name).cloned() else {
                 continue;
             };
             core.summary(name, |_| ());
             let result = self.run_entry(&entry).await;
-            let cursor = core.state.cursor(name).ok().flatten();
-            let summary = core.summary(name, |s| {
-                s.cursor = cursor;
-                s.clone()
-            });
-            core.observer.event(&Event::EntryFinished {
-                entry: name,
-                summary: &summary,
-            });
-            tracing::info!(
-                entry = %name,
-                listed = summary.listed,
-                created = summary.created,
-                updated = summary.updated,
-                unchanged = summary.unchanged,
-                failed = summary.failed,
-                unknown = summary.unknown,
-                "entry done"
-            );
+            self.finish_entry(name);
             result?;
             if core.limit_reached() {
                 return Err(WorkerError::Usage(core.limit_message()));
             }
         }
         Ok(())
+    }
+
+    /// Completes an entry's summary with its cursor, and reports it.
+    fn finish_entry(&self, name: &str) {
+        let core = &self.core;
+        let cursor = core.state.cursor(name).ok().flatten();
+        let summary = core.summary(name, |s| {
+            s.cursor = cursor;
+            s.clone()
+        });
+        core.observer.event(&Event::EntryFinished {
+            entry: name,
+            summary: &summary,
+        });
+        tracing::info!(
+            entry = %name,
+            listed = summary.listed,
+            created = summary.created,
+            updated = summary.updated,
+            unchanged = summary.unchanged,
+            failed = summary.failed,
+            unknown = summary.unknown,
+            "entry done"
+        );
     }
 
     async fn run_entry(&self, entry: &EntryInfo) -> Result<(), WorkerError> {
@@ -320,4 +394,67 @@ impl Worker {
         }
         scan(core, entry).await
     }
+}
+
+/// On a state with a shared budget, every request to the external system first takes room in
+/// its account's budget (`docs/worker.md`, "Scaling out").
+fn shared_budget(
+    engine: &Engine,
+    transport: Arc<dyn Transport>,
+    state: &Arc<dyn State>,
+    options: &SyncOptions,
+    worker_id: &str,
+) -> Arc<dyn Transport> {
+    let policy = engine.rate_limit_policy();
+    if options.dry_run || policy.is_unlimited() || state.budget().is_none() {
+        return transport;
+    }
+    let key_values = policy
+        .key
+        .iter()
+        .map(|name| {
+            let value = options
+                .server_variables
+                .get(name)
+                .map_or("", String::as_str);
+            format!("{name}={value}")
+        })
+        .collect::<Vec<_>>()
+        .join("&");
+    Arc::new(crate::budget::SharedBudget {
+        inner: transport,
+        state: state.clone(),
+        key_values,
+        limits: crate::state::AccountLimits {
+            requests_per_minute: policy.requests_per_minute,
+            concurrency: policy.concurrency,
+        },
+        worker_id: worker_id.to_owned(),
+        hold_seconds: options.lease_seconds,
+    })
+}
+
+/// How many entries lie below `name` in dependency order (its longest chain of needs).
+fn rank_of(dependencies: &Dependencies, name: &str, depth: i32) -> i32 {
+    // A cycle is refused before a run; the bound only keeps a malformed graph finite here.
+    if depth > 64 {
+        return depth;
+    }
+    dependencies
+        .of(name)
+        .map(|need| 1 + rank_of(dependencies, need, depth + 1))
+        .max()
+        .unwrap_or(0)
+}
+
+/// A name unique to this process among the workers sharing a queue: host, process id and
+/// start time.
+fn worker_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "host".to_owned());
+    let started = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{host}-{}-{started:x}", std::process::id())
 }

@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,7 +17,7 @@ use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
-    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, SqliteState, SyncOptions,
+    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, StateLocation, SyncOptions,
     SyncReport, Worker, default_state_path,
 };
 
@@ -51,7 +52,7 @@ pub enum SyncCommand {
     ResetCursor(ResetCursorArgs),
 }
 
-/// Where the state is: `--state FILE`, or beside `--definition`.
+/// Where the state is: `--state FILE|URL` (or `SYNCDEF_STATE`), or beside `--definition`.
 #[derive(Debug, Args)]
 pub struct StateArgs {
     /// The synchronization definition (YAML or JSON); the state defaults to
@@ -59,17 +60,20 @@ pub struct StateArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "state")]
     pub definition: Option<PathBuf>,
 
-    /// The state database (SQLite) to use instead of the default beside the definition.
-    #[arg(long, value_name = "FILE")]
-    pub state: Option<PathBuf>,
+    /// The state to use instead of the SQLite file beside the definition: another SQLite
+    /// file, or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
+    #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
+    pub state: Option<String>,
 }
 
 impl StateArgs {
-    fn path(&self) -> Result<PathBuf, Failure> {
+    fn location(&self) -> Result<StateLocation, Failure> {
         match (&self.state, &self.definition) {
-            (Some(state), _) => Ok(state.clone()),
-            (None, Some(definition)) => Ok(default_state_path(definition)),
-            (None, None) => Err(Failure::usage("give --state FILE or --definition FILE")),
+            (Some(state), _) => Ok(StateLocation::parse(state)),
+            (None, Some(definition)) => Ok(StateLocation::Sqlite(default_state_path(definition))),
+            (None, None) => Err(Failure::usage(
+                "give --state FILE|URL (or SYNCDEF_STATE) or --definition FILE",
+            )),
         }
     }
 }
@@ -86,9 +90,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", required = true)]
     pub definition: Option<PathBuf>,
 
-    /// The state database (SQLite); default `<definition>.sync.sqlite` beside the definition.
-    #[arg(long, value_name = "FILE")]
-    pub state: Option<PathBuf>,
+    /// The state: a SQLite file (default `<definition>.sync.sqlite` beside the definition)
+    /// or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
+    #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
+    pub state: Option<String>,
 
     /// The entries to sync, comma-separated; they run in the definition's dependency order.
     #[arg(long, value_name = "ENTRY,...", value_delimiter = ',', required = true)]
@@ -116,6 +121,17 @@ pub struct RunArgs {
     /// change of the definition's mapping; combine with --since).
     #[arg(long)]
     pub force: bool,
+
+    /// Keep running: after each run, wait this many seconds and run again, until Ctrl-C or
+    /// SIGTERM (which lets the current record finish, then exits 0 unless a record of the
+    /// last run failed). Prints each run's summary (`--format json`: one line per run).
+    #[arg(long, value_name = "SECONDS", conflicts_with_all = ["dry_run", "max_pushes"])]
+    pub follow: Option<u64>,
+
+    /// On a PostgreSQL state shared by several workers: how long a worker's lease on a
+    /// record lasts unless renewed; a worker that dies hands its records over after this.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub lease_seconds: u64,
 
     /// A server variable over the definition's default (repeatable): `--var realmId=123`.
     #[arg(long = "var", value_name = "NAME=VALUE", value_parser = name_value)]
@@ -242,14 +258,14 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     let platform = PlatformClient::builder(platform_url, credentials)
         .build()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let state_path = args
-        .state
-        .clone()
-        .unwrap_or_else(|| default_state_path(definition_path));
+    let location = match &args.state {
+        Some(state) => StateLocation::parse(state),
+        None => StateLocation::Sqlite(default_state_path(definition_path)),
+    };
     let state: Arc<dyn State> = if args.dry_run {
-        Arc::new(SqliteState::open_dry_run(&state_path).map_err(state_failure)?)
+        location.open_dry_run().map_err(state_failure)?
     } else {
-        Arc::new(SqliteState::open(&state_path).map_err(state_failure)?)
+        location.open().map_err(state_failure)?
     };
     let options = SyncOptions {
         entries: args.entries.clone(),
@@ -259,6 +275,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         dry_run: args.dry_run,
         max_pushes: args.max_pushes,
         force: args.force,
+        lease_seconds: args.lease_seconds,
         ..SyncOptions::default()
     };
     let interactive = io::stderr().is_terminal() && args.format == Format::Human;
@@ -285,9 +302,12 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
             stop.stop();
         }
     });
+    if let Some(every) = args.follow {
+        return follow(&runtime, &worker, every, args.format, &location);
+    }
     let report = runtime.block_on(worker.run());
     let text = match args.format {
-        Format::Human => human_report(&report, &state_path),
+        Format::Human => human_report(&report, &location),
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
     };
     write_out(&text)?;
@@ -385,12 +405,43 @@ impl Observer for Bars {
     }
 }
 
-fn human_report(report: &SyncReport, state: &Path) -> String {
+/// `--follow`: runs until a stop request, printing each run's summary as it ends.
+fn follow(
+    runtime: &tokio::runtime::Runtime,
+    worker: &Worker,
+    every: u64,
+    format: Format,
+    location: &StateLocation,
+) -> Result<ExitCode, Failure> {
+    let mut printed = Ok(());
+    let last = runtime.block_on(worker.follow(Duration::from_secs(every), |report| {
+        let text = match format {
+            Format::Human => Ok(human_report(report, location)),
+            Format::Json => serde_json::to_string(report)
+                .map(|line| line + "\n")
+                .map_err(|e| Failure::usage(e.to_string())),
+        };
+        if printed.is_ok() {
+            printed = text.and_then(|t| write_out(&t));
+        }
+    }));
+    printed?;
+    // A stop request ends following cleanly; a stopping failure or failed records do not.
+    let failure = last.stopped.is_some() && !worker.stop_handle().requested();
+    Ok(if !failure && last.records_clean() {
+        Exit::Success
+    } else {
+        Exit::Findings
+    }
+    .into())
+}
+
+fn human_report(report: &SyncReport, state: &StateLocation) -> String {
     let mut out = syncdef_worker::render::summary(report);
     if !report.is_clean() && !report.dry_run {
         out.push_str(&format!(
             "some records need attention: syncdef sync status --state {}\n",
-            state.display()
+            state.shown()
         ));
     }
     out
@@ -412,9 +463,12 @@ fn write_out(text: &str) -> Result<(), Failure> {
 }
 
 fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
-    let path = args.state.path()?;
-    let state = SqliteState::open_read_only(&path).map_err(state_failure)?;
-    let report = StatusReport::read(&state, args.limit).map_err(state_failure)?;
+    let state = args
+        .state
+        .location()?
+        .open_read_only()
+        .map_err(state_failure)?;
+    let report = StatusReport::read(&*state, args.limit).map_err(state_failure)?;
     let text = match args.format {
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
         Format::Human => syncdef_worker::render::status(&report),
@@ -429,8 +483,7 @@ fn status(args: &StatusArgs) -> Result<ExitCode, Failure> {
 }
 
 fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {
-    let path = args.state.path()?;
-    let state = SqliteState::open(&path).map_err(state_failure)?;
+    let state = args.state.location()?.open().map_err(state_failure)?;
     let resolution = match &args.external_id {
         Some(id) => Resolution::ExternalId(id.clone()),
         None => Resolution::Recreate,
@@ -457,8 +510,7 @@ fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {
 }
 
 fn reset_cursor(args: &ResetCursorArgs) -> Result<ExitCode, Failure> {
-    let path = args.state.path()?;
-    let state = SqliteState::open(&path).map_err(state_failure)?;
+    let state = args.state.location()?.open().map_err(state_failure)?;
     let removed = state.reset_cursor(&args.entry).map_err(state_failure)?;
     write_out(&if removed {
         format!(

@@ -1,16 +1,26 @@
 //! What the worker remembers between runs, behind the [`State`] trait.
 //!
-//! The sync loop only talks to [`State`]; [`SqliteState`] is the embedded implementation. A
-//! shared store for several workers (PostgreSQL leases, Redis streams) implements the same
-//! trait plus leases: see `docs/worker.md`, "Scaling out".
+//! The sync loop only talks to [`State`]; [`SqliteState`] is the embedded implementation,
+//! [`PostgresState`] the shared one; [`StateLocation`] picks one from `--state`.
+//! See `docs/worker.md`, "State" and "Scaling out".
 
+mod budget;
+mod location;
+pub(crate) mod postgres;
+mod queue;
 mod schema;
 pub(crate) mod sqlite;
+#[cfg(test)]
+mod suite;
 
 use std::fmt;
 
 use serde::Serialize;
 
+pub use budget::{AccountBudget, AccountLimits, Grant};
+pub use location::StateLocation;
+pub use postgres::PostgresState;
+pub use queue::{Lease, WorkItem, WorkQueue};
 pub use sqlite::SqliteState;
 
 /// One platform record of one entry: the state's primary key.
@@ -193,7 +203,7 @@ pub struct CursorRow {
 pub enum StateError {
     /// Another process holds the state.
     #[error(
-        "the state {path} is in use by another `syncdef sync` run; wait for it to end (only one worker may use a state file at a time)"
+        "the state {path} is in use by another `syncdef sync` run; wait for it to end (only one worker may use a state file at a time; several share a PostgreSQL state: --state postgres://...)"
     )]
     Busy {
         /// The state file.
@@ -228,6 +238,14 @@ pub enum StateError {
         path: String,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// A PostgreSQL state failed (unreachable, refused, a query failed).
+    #[error("state {location}: {detail}")]
+    Postgres {
+        /// The database's URL, without its password.
+        location: String,
+        /// What happened.
+        detail: String,
     },
     /// Any other database failure.
     #[error("state {path}: {source}")]
@@ -286,7 +304,8 @@ pub trait State: Send + Sync {
 
     /// Turns every `InFlight` record into `Unknown`, due at once; called when a run starts,
     /// so that a create cut short by a crash is never re-sent blindly (the engine finds out
-    /// first, or the record waits for an operator). Returns how many.
+    /// first, or the record waits for an operator). Returns how many. A shared store turns
+    /// only those no live lease holds: the others are another worker's creates in flight.
     fn recover_in_flight(&self, now: i64) -> Result<u64, StateError>;
 
     /// Settles a record; `false` when it is not in the `Unknown` or `Failed` state.
@@ -305,4 +324,16 @@ pub trait State: Send + Sync {
 
     /// Every saved cursor.
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError>;
+
+    /// The queue several workers share, for a store that has one (PostgreSQL); `None` for a
+    /// store one run owns whole (SQLite).
+    fn queue(&self) -> Option<&dyn WorkQueue> {
+        None
+    }
+
+    /// The request budget several workers share per external account, for a store that has
+    /// one (PostgreSQL); `None` where one process's own limits are the account's.
+    fn budget(&self) -> Option<&dyn AccountBudget> {
+        None
+    }
 }

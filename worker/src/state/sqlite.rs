@@ -598,64 +598,14 @@ mod tests {
         RecordKey::new("Account", id)
     }
 
-    fn create() -> InFlightCreate {
-        InFlightCreate {
-            idempotency_key: Some("k1".into()),
-            body: Some(r#"{"DisplayName":"Acme"}"#.into()),
-        }
+    /// A fresh state in a file of its own, for the suite every store passes.
+    fn fresh() -> (Box<dyn State>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("dir");
+        let state = SqliteState::open(&dir.path().join("s.sqlite")).expect("state");
+        (Box::new(state), dir)
     }
 
-    #[test]
-    fn a_create_cut_short_becomes_unknown_keeps_what_it_sent_and_is_due_for_finding_out() {
-        let state = SqliteState::in_memory().expect("state");
-        state
-            .mark_in_flight(&key("1"), &create(), 10)
-            .expect("mark");
-        assert_eq!(state.recover_in_flight(20).expect("recover"), 1);
-        let row = state.record(&key("1")).expect("read").expect("row");
-        assert_eq!(row.status, RecordStatus::Unknown);
-        assert_eq!(row.create, Some(create()));
-        assert_eq!(state.due_retries("Account", 20).expect("due").len(), 1);
-        // A later failure of unknown outcome keeps the create; a certain one forgets it.
-        let mut failed = Failed {
-            class: "unknownOutcome".into(),
-            message: "still unknown".into(),
-            unknown: true,
-            updated_at: None,
-            next_attempt_at: 50,
-        };
-        state.record_failed(&key("1"), &failed, 30).expect("fail");
-        let row = state.record(&key("1")).expect("read").expect("row");
-        assert_eq!(
-            (row.status, row.create.as_ref()),
-            (RecordStatus::Unknown, Some(&create()))
-        );
-        assert!(state.due_retries("Account", 49).expect("due").is_empty());
-        failed.unknown = false;
-        state.record_failed(&key("1"), &failed, 40).expect("fail");
-        assert_eq!(
-            state.record(&key("1")).expect("read").expect("row").create,
-            None
-        );
-    }
-
-    #[test]
-    fn resolving_by_hand_forgets_the_create() {
-        let state = SqliteState::in_memory().expect("state");
-        state
-            .mark_in_flight(&key("1"), &create(), 10)
-            .expect("mark");
-        state.recover_in_flight(20).expect("recover");
-        assert!(
-            state
-                .resolve(&key("1"), &Resolution::ExternalId("67".into()), 30)
-                .expect("resolve")
-        );
-        let row = state.record(&key("1")).expect("read").expect("row");
-        assert_eq!(row.external_id.as_deref(), Some("67"));
-        assert_eq!(row.create, None);
-        assert_eq!(state.due_retries("Account", 30).expect("due").len(), 1);
-    }
+    crate::state::suite::state_suite!(fresh);
 
     #[test]
     fn a_first_version_file_migrates_and_its_unknown_records_become_due() {
@@ -679,33 +629,6 @@ mod tests {
             (due[0].status, due[0].create.as_ref()),
             (RecordStatus::Unknown, None)
         );
-    }
-
-    #[test]
-    fn failures_count_attempts_and_success_resets_them() {
-        let state = SqliteState::in_memory().expect("state");
-        let failed = Failed {
-            class: "transient".into(),
-            message: "503".into(),
-            unknown: false,
-            updated_at: Some("2026-01-01T00:00:00Z".into()),
-            next_attempt_at: 100,
-        };
-        state.record_failed(&key("1"), &failed, 1).expect("fail");
-        state.record_failed(&key("1"), &failed, 2).expect("fail");
-        let row = state.record(&key("1")).expect("read").expect("row");
-        assert_eq!((row.attempts, row.status), (2, RecordStatus::Failed));
-        assert!(state.due_retries("Account", 99).expect("due").is_empty());
-        assert_eq!(state.due_retries("Account", 100).expect("due").len(), 1);
-        let pushed = Pushed {
-            external_id: "5".into(),
-            body_hash: "h".into(),
-            updated_at: None,
-        };
-        state.record_pushed(&key("1"), &pushed, 3).expect("push");
-        let row = state.record(&key("1")).expect("read").expect("row");
-        assert_eq!((row.attempts, row.status), (0, RecordStatus::Done));
-        assert_eq!(row.last_error, None);
     }
 
     #[test]

@@ -266,6 +266,11 @@ pub struct Books {
     /// The create with this number (1-based) is carried out but its answer never comes in
     /// time: the caller sees a create of unknown outcome.
     pub stall_create: Option<usize>,
+    /// Every create's answer comes this much later (the create is carried out at once): a
+    /// slow company, so that several workers overlap.
+    pub answer_delay: Option<std::time::Duration>,
+    /// When each create arrived, in order.
+    pub create_arrivals: Vec<std::time::Instant>,
     /// The answer each `requestid` got: QuickBooks answers a repeated one with what it did the
     /// first time, without doing it again.
     pub request_ids: HashMap<String, (String, String)>,
@@ -437,6 +442,7 @@ impl Respond for BooksResponder {
                     .records
                     .insert((kind.to_owned(), id.clone()), (0, body));
                 books.creates.push((kind.to_owned(), name));
+                books.create_arrivals.push(std::time::Instant::now());
                 if let Some(request_id) = request_id {
                     books
                         .request_ids
@@ -447,7 +453,9 @@ impl Respond for BooksResponder {
                         .set_delay(std::time::Duration::from_secs(600))
                         .set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"} }));
                 }
-                ResponseTemplate::new(200).set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"}, "time": "2026-11-21T11:58:12.099-08:00" }))
+                ResponseTemplate::new(200)
+                    .set_delay(books.answer_delay.unwrap_or_default())
+                    .set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"}, "time": "2026-11-21T11:58:12.099-08:00" }))
             }
             _ => ResponseTemplate::new(405),
         }

@@ -1,0 +1,281 @@
+//! Several `syncdef sync` processes on one PostgreSQL state: they share the work and no
+//! record is created twice, also when one of them is killed mid-run. Real processes, a real
+//! PostgreSQL server (started by the test), the loopback platform and QuickBooks fakes.
+
+mod common;
+#[path = "../worker/tests/sync_support/mod.rs"]
+mod sync_support;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
+use syncdef_mock::postgres::PgServer;
+
+const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
+const ACCOUNTS: usize = 150;
+const INVOICES: usize = 120;
+
+/// A PostgreSQL server and a fresh database on it; the test fails, saying how to install
+/// PostgreSQL, when its programs are missing.
+fn postgres() -> (PgServer, String) {
+    let server = PgServer::start().unwrap_or_else(|e| panic!("{e}"));
+    let url = server
+        .database()
+        .unwrap_or_else(|e| panic!("{e}\n{}", server.log()));
+    (server, url)
+}
+
+/// Starts one `syncdef sync` worker on the shared state.
+fn start_worker(platform: &Platform, books: &QuickBooks, state: &str) -> Child {
+    start_worker_with(platform, books, state, &[])
+}
+
+/// Starts one worker with `extra` arguments.
+fn start_worker_with(
+    platform: &Platform,
+    books: &QuickBooks,
+    state: &str,
+    extra: &[&str],
+) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_syncdef"))
+        .args([
+            "sync",
+            "--platform",
+            &platform.uri(),
+            "--definition",
+            DEFINITION,
+            "--state",
+            state,
+            "--base-url",
+            &books.base(),
+            "--page-size",
+            "40",
+            "--entries",
+            "Account,Invoice",
+            "--lease-seconds",
+            "3",
+            "--format",
+            "json",
+        ])
+        .args(extra)
+        .current_dir(common::root())
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "warn")
+        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
+        .env_remove("SYNCDEF_STATE")
+        .envs(PLATFORM_ENV.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the syncdef binary starts")
+}
+
+/// Waits for a worker off the async runtime (the fakes answer on it meanwhile).
+async fn finish(child: Child) -> common::Run {
+    tokio::task::spawn_blocking(move || child.wait_with_output().expect("the worker ends"))
+        .await
+        .expect("waited")
+        .into()
+}
+
+/// Creates per kind, and the names created more than once.
+fn assert_each_created_once(books: &QuickBooks) {
+    assert_eq!(books.duplicates(), Vec::<String>::new(), "created twice");
+    assert_eq!(books.creates("Customer"), ACCOUNTS);
+    assert_eq!(books.creates("Invoice"), INVOICES);
+}
+
+/// Create requests the company received, repeats included (it answers a repeated request id
+/// without creating again, so its records alone would hide a create sent twice).
+async fn create_requests(books: &QuickBooks) -> usize {
+    let requests = books.server.received_requests().await.unwrap_or_default();
+    requests
+        .iter()
+        .filter(|r| r.method.as_str() == "POST")
+        .filter(|r| r.url.path().ends_with("/customer") || r.url.path().ends_with("/invoice"))
+        .filter(|r| serde_json::from_slice::<Value>(&r.body).is_ok_and(|b| b.get("Id").is_none()))
+        .count()
+}
+
+/// `sync status` on the shared state: every record done, nothing waiting.
+async fn assert_all_done(state: &str) {
+    let status = common::syncdef_beside_servers(
+        vec![
+            "sync".into(),
+            "status".into(),
+            "--state".into(),
+            state.into(),
+            "--format".into(),
+            "json".into(),
+        ],
+        &PLATFORM_ENV,
+    )
+    .await;
+    assert_eq!(status.code, 0, "{}\n{}", status.stdout, status.stderr);
+    let report: Value = serde_json::from_str(&status.stdout).expect("json");
+    assert_eq!(
+        report["counts"]["Account"]["done"], ACCOUNTS as u64,
+        "{report}"
+    );
+    assert_eq!(
+        report["counts"]["Invoice"]["done"], INVOICES as u64,
+        "{report}"
+    );
+    assert_eq!(report["problems"], Value::Array(Vec::new()), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_workers_share_one_queue_and_create_each_record_once() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(ACCOUNTS as u32, INVOICES as u32)).await;
+    let books = QuickBooks::start().await;
+    books.books.lock().expect("books").answer_delay = Some(Duration::from_millis(15));
+
+    let workers: Vec<Child> = (0..3)
+        .map(|_| start_worker(&platform, &books, &url))
+        .collect();
+    let mut created_by = Vec::new();
+    for worker in workers {
+        let run = finish(worker).await;
+        assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+        let report: Value = serde_json::from_str(&run.stdout).expect("json report");
+        let created = ["Account", "Invoice"]
+            .map(|e| report["entries"][e]["created"].as_u64().unwrap_or(0))
+            .iter()
+            .sum::<u64>();
+        created_by.push(created);
+    }
+    assert_each_created_once(&books);
+    assert_eq!(create_requests(&books).await, ACCOUNTS + INVOICES);
+    assert_eq!(
+        created_by.iter().sum::<u64>(),
+        (ACCOUNTS + INVOICES) as u64,
+        "{created_by:?}"
+    );
+    assert!(
+        created_by.iter().filter(|&&n| n > 0).count() >= 2,
+        "the work was not shared: {created_by:?}"
+    );
+    assert_all_done(&url).await;
+
+    // A later pool finds nothing to do.
+    let again = finish(start_worker(&platform, &books, &url)).await;
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_each_created_once(&books);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(ACCOUNTS as u32, INVOICES as u32)).await;
+    let books = QuickBooks::start().await;
+    // Slow answers: the killed worker has creates carried out but unanswered.
+    books.books.lock().expect("books").answer_delay = Some(Duration::from_millis(40));
+
+    let mut workers: Vec<Child> = (0..3)
+        .map(|_| start_worker(&platform, &books, &url))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while books.creates("Customer") < 40 {
+        assert!(Instant::now() < deadline, "the workers made no progress");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut killed = workers.remove(0);
+    killed.kill().expect("SIGKILL");
+    killed.wait().expect("reaped");
+
+    for worker in workers {
+        let run = finish(worker).await;
+        // Survivors end once the killed worker's leases expired and they took its records
+        // over (exit 1 only for records left to a later run, never a duplicate).
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    // Whatever the killed worker left (a listing cut short, creates of unknown outcome that
+    // the catalog's lookups find out about) a next run finishes.
+    let last = finish(start_worker(&platform, &books, &url)).await;
+    assert_eq!(last.code, 0, "{}\n{}", last.stdout, last.stderr);
+    assert_each_created_once(&books);
+    assert_all_done(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_concurrency_limit_holds_for_all_workers_together() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(12, 0)).await;
+    let books = QuickBooks::start().await;
+    let answer = Duration::from_millis(150);
+    books.books.lock().expect("books").answer_delay = Some(answer);
+    let dir = tempfile::tempdir().expect("dir");
+    let config = dir.path().join("syncdef.toml");
+    std::fs::write(&config, "[rate-limit]\nconcurrency = 1\n").expect("config");
+    let config = config.display().to_string();
+    let extra = ["--config", config.as_str()];
+
+    let workers: Vec<Child> = (0..3)
+        .map(|_| start_worker_with(&platform, &books, &url, &extra))
+        .collect();
+    for worker in workers {
+        let run = finish(worker).await;
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    let books = books.books.lock().expect("books");
+    assert_eq!(books.creates.len(), 12);
+    // One request at a time for the company, all processes together: each create arrives
+    // after the answer to the one before (the answer takes `answer`).
+    let gaps: Vec<Duration> = books
+        .create_arrivals
+        .windows(2)
+        .map(|w| w[1].duration_since(w[0]))
+        .collect();
+    assert!(
+        gaps.iter()
+            .all(|g| *g >= answer - Duration::from_millis(20)),
+        "requests overlapped: {gaps:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_on_the_shared_state_sends_and_stores_nothing() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(12, 6)).await;
+    let books = QuickBooks::start().await;
+    let run = finish(start_worker_with(&platform, &books, &url, &["--dry-run"])).await;
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("json report");
+    assert_eq!(report["entries"]["Account"]["created"], 12, "{report}");
+    assert_eq!(
+        report["planned"].as_array().map(Vec::len),
+        Some(18),
+        "{report}"
+    );
+    assert_eq!(books.request_count().await, 0);
+    let status = common::syncdef_beside_servers(
+        vec![
+            "sync".into(),
+            "status".into(),
+            "--state".into(),
+            url.clone(),
+            "--format".into(),
+            "json".into(),
+        ],
+        &PLATFORM_ENV,
+    )
+    .await;
+    assert_eq!(status.code, 0, "{}", status.stderr);
+    let status: Value = serde_json::from_str(&status.stdout).expect("json");
+    assert_eq!(status["counts"], serde_json::json!({}), "{status}");
+    assert_eq!(status["cursors"], serde_json::json!([]), "{status}");
+}

@@ -1,0 +1,110 @@
+//! [`AccountBudget`] on PostgreSQL: the requests of the last minute and the slots in flight
+//! per account, counted under a transaction-scoped advisory lock on the account, with the
+//! database's clock (the one clock every worker shares).
+
+use super::PostgresState;
+use super::bridge::{Lent, PgError};
+use crate::state::{AccountBudget, AccountLimits, Grant, StateError};
+
+/// How long a worker over the concurrency limit waits before asking again.
+const SLOT_POLL_MS: u64 = 50;
+
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+impl AccountBudget for PostgresState {
+    fn take(
+        &self,
+        account: &str,
+        worker: &str,
+        limits: AccountLimits,
+        hold_seconds: u64,
+    ) -> Result<Grant, StateError> {
+        let (account, worker) = (account.to_owned(), worker.to_owned());
+        let hold_ms = i64::try_from(hold_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
+        self.run(move |c| take(c, account, worker, limits, hold_ms))
+    }
+
+    fn give_back(&self, slot: i64) -> Result<(), StateError> {
+        self.run(move |c| async move {
+            c.execute("DELETE FROM account_slots WHERE id = $1", &[&slot])
+                .await?;
+            Ok(())
+        })
+    }
+}
+
+async fn take(
+    mut c: Lent,
+    account: String,
+    worker: String,
+    limits: AccountLimits,
+    hold_ms: i64,
+) -> Result<Grant, PgError> {
+    let Lent::Pooled(_) = &c else {
+        // A dry-run sends nothing: no budget to keep (and its one transaction must not be
+        // committed by this one).
+        return Ok(Grant::Slot(0));
+    };
+    let tx = c.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&account])
+        .await?;
+    let now: i64 = tx
+        .query_one(&format!("SELECT {NOW_MS}"), &[])
+        .await?
+        .try_get(0)?;
+    tx.execute(
+        "DELETE FROM account_requests WHERE account = $1 AND sent_at_ms <= $2::bigint - 60000",
+        &[&account, &now],
+    )
+    .await?;
+    tx.execute(
+        "DELETE FROM account_slots WHERE account = $1 AND until_ms < $2",
+        &[&account, &now],
+    )
+    .await?;
+    if let Some(max) = limits.concurrency {
+        let row = tx
+            .query_one(
+                "SELECT count(*) FROM account_slots WHERE account = $1",
+                &[&account],
+            )
+            .await?;
+        if row.try_get::<_, i64>(0)? >= i64::from(max) {
+            tx.commit().await?;
+            return Ok(Grant::Wait(SLOT_POLL_MS));
+        }
+    }
+    if let Some(max) = limits.requests_per_minute {
+        // The oldest request that keeps the minute full: room comes back when it is a
+        // minute old.
+        let row = tx
+            .query_one(
+                "SELECT count(*), min(sent_at_ms) FROM account_requests WHERE account = $1",
+                &[&account],
+            )
+            .await?;
+        let (count, oldest): (i64, Option<i64>) = (row.try_get(0)?, row.try_get(1)?);
+        if count >= i64::from(max) {
+            tx.commit().await?;
+            let wait = oldest.map_or(SLOT_POLL_MS as i64, |o| o + 60_000 - now + 1);
+            return Ok(Grant::Wait(
+                u64::try_from(wait.max(1)).unwrap_or(SLOT_POLL_MS),
+            ));
+        }
+    }
+    tx.execute(
+        "INSERT INTO account_requests (account, sent_at_ms) VALUES ($1, $2)",
+        &[&account, &now],
+    )
+    .await?;
+    let slot: i64 = tx
+        .query_one(
+            "INSERT INTO account_slots (account, worker, until_ms) VALUES ($1, $2, $3)
+             RETURNING id",
+            &[&account, &worker, &(now.saturating_add(hold_ms))],
+        )
+        .await?
+        .try_get(0)?;
+    tx.commit().await?;
+    Ok(Grant::Slot(slot))
+}

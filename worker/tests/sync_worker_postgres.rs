@@ -1,0 +1,253 @@
+//! The sync worker as a library on a PostgreSQL state (a real server started here): the
+//! loop's promises through the shared queue, with one worker and with two at once.
+
+mod sync_support;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use sync_support::{Data, Platform, QuickBooks};
+use syncdef_definitions::Definition;
+use syncdef_engine::{Engine, RateLimitPolicy, ReqwestTransport, StaticToken};
+use syncdef_mock::postgres::PgServer;
+use syncdef_platform::{Credentials, PlatformClient};
+use syncdef_worker::state::State;
+use syncdef_worker::{
+    Clock, Dependencies, PostgresState, RecordKey, RecordStatus, SyncOptions, SyncReport, Worker,
+};
+
+fn definition_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../catalog/quickbooks-online/definition.yaml")
+}
+
+struct Rig {
+    platform: Platform,
+    books: QuickBooks,
+    now: Arc<AtomicI64>,
+    url: String,
+    _server: PgServer,
+}
+
+impl Rig {
+    async fn start(accounts: u32, invoices: u32) -> Rig {
+        let server = PgServer::start().unwrap_or_else(|e| panic!("{e}"));
+        let url = server
+            .database()
+            .unwrap_or_else(|e| panic!("{e}\n{}", server.log()));
+        Rig {
+            platform: Platform::start(Data::generate(accounts, invoices)).await,
+            books: QuickBooks::start().await,
+            now: Arc::new(AtomicI64::new(1_800_000_000)),
+            url,
+            _server: server,
+        }
+    }
+
+    fn state(&self) -> PostgresState {
+        PostgresState::open(&self.url).expect("state")
+    }
+
+    /// A worker with a connection pool of its own, as a separate process has.
+    fn worker(&self, options: SyncOptions) -> Worker {
+        let definition = Definition::load_path(&definition_path()).expect("definition");
+        let dependencies = Dependencies::from_definition(&definition);
+        // No request budget: the local fakes answer at once (the shared budget has its own
+        // tests).
+        let engine = Engine::load(definition)
+            .expect("catalog definition loads")
+            .engine
+            .with_rate_limit_policy(RateLimitPolicy {
+                key: Vec::new(),
+                requests_per_minute: None,
+                concurrency: None,
+            })
+            .with_base_url(url::Url::parse(&self.books.base()).expect("url"))
+            .with_token_provider(Arc::new(StaticToken::new("qbo-token")));
+        let platform = PlatformClient::builder(
+            self.platform.uri(),
+            Credentials::new("key", "secret", "user", "password"),
+        )
+        .build()
+        .expect("platform client");
+        let now = self.now.clone();
+        let clock: Clock = Arc::new(move || now.load(Ordering::SeqCst));
+        let transport = Arc::new(ReqwestTransport::new().expect("transport"));
+        Worker::new(
+            engine,
+            transport,
+            &dependencies,
+            platform,
+            Arc::new(self.state()),
+            options,
+        )
+        .expect("worker")
+        .with_clock(clock)
+    }
+
+    async fn run(&self, options: SyncOptions) -> SyncReport {
+        self.worker(options).run().await
+    }
+
+    fn advance(&self, seconds: i64) {
+        self.now.fetch_add(seconds, Ordering::SeqCst);
+    }
+
+    fn done(&self, entry: &str) -> u64 {
+        self.state()
+            .counts()
+            .expect("counts")
+            .iter()
+            .filter(|c| c.entry == entry && c.status == RecordStatus::Done)
+            .map(|c| c.count)
+            .sum()
+    }
+}
+
+fn options(entries: &[&str]) -> SyncOptions {
+    SyncOptions {
+        entries: entries.iter().map(|e| (*e).to_owned()).collect(),
+        page_size: 50,
+        ..SyncOptions::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_worker_pushes_everything_once_through_the_queue_and_then_nothing() {
+    let rig = Rig::start(120, 90).await;
+    let first = rig.run(options(&["Invoice", "Account"])).await;
+    assert!(first.is_clean(), "{first:#?}");
+    assert_eq!(first.entries["Account"].listed, 120);
+    assert_eq!(first.entries["Account"].created, 120);
+    assert_eq!(first.entries["Invoice"].created, 90);
+    assert_eq!(rig.books.creates("Customer"), 120);
+    assert_eq!(rig.books.creates("Invoice"), 90);
+    assert!(first.entries["Account"].cursor.is_some());
+    let second = rig.run(options(&["Account", "Invoice"])).await;
+    assert!(second.is_clean(), "{second:#?}");
+    assert_eq!(second.entries["Account"].listed, 0);
+    assert_eq!(rig.books.creates("Customer"), 120);
+    assert_eq!((rig.done("Account"), rig.done("Invoice")), (120, 90));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_at_once_create_each_record_once() {
+    let rig = Rig::start(150, 100).await;
+    let (a, b) = (
+        rig.worker(options(&["Account", "Invoice"])),
+        rig.worker(options(&["Account", "Invoice"])),
+    );
+    let (a, b) = tokio::join!(a.run(), b.run());
+    assert!(a.is_clean() && b.is_clean(), "{a:#?}\n{b:#?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    assert_eq!(rig.books.creates("Customer"), 150);
+    assert_eq!(rig.books.creates("Invoice"), 100);
+    let created = |r: &SyncReport| r.entries["Account"].created + r.entries["Invoice"].created;
+    assert_eq!(created(&a) + created(&b), 250);
+    assert_eq!((rig.done("Account"), rig.done("Invoice")), (150, 100));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_record_is_retried_through_the_queue_after_its_backoff() {
+    let rig = Rig::start(20, 0).await;
+    let refused = "Account 7".to_owned();
+    rig.books
+        .books
+        .lock()
+        .expect("books")
+        .refuse
+        .insert(refused);
+    let first = rig.run(options(&["Account"])).await;
+    assert_eq!(first.entries["Account"].failed, 1);
+    rig.books.books.lock().expect("books").refuse.clear();
+    rig.advance(299);
+    let early = rig.run(options(&["Account"])).await;
+    assert_eq!(
+        early.entries["Account"].created, 0,
+        "not before the backoff"
+    );
+    rig.advance(2);
+    let due = rig.run(options(&["Account"])).await;
+    assert!(due.is_clean(), "{due:#?}");
+    assert_eq!(due.entries["Account"].retried, 1);
+    assert_eq!(due.entries["Account"].created, 1);
+    assert_eq!(rig.books.creates("Customer"), 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invoice_pushes_its_missing_account_first_under_its_lease() {
+    let rig = Rig::start(10, 10).await;
+    let report = rig.run(options(&["Invoice"])).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(report.entries["Account"].pushed_as_dependency, 10);
+    assert_eq!(rig.books.creates("Customer"), 10);
+    assert_eq!(rig.books.creates("Invoice"), 10);
+    let accounts = rig.run(options(&["Account"])).await;
+    assert_eq!(accounts.entries["Account"].created, 0);
+    assert_eq!(accounts.entries["Account"].unchanged, 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_never_created_again() {
+    let rig = Rig::start(100, 0).await;
+    rig.books.books.lock().expect("books").stall_create = Some(37);
+    {
+        let worker = rig.worker(options(&["Account"]));
+        let books = rig.books.books.clone();
+        let stalled = async {
+            while books.lock().expect("books").creates.len() < 37 {
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        };
+        tokio::select! {
+            _ = worker.run() => panic!("the run should have been killed first"),
+            () = stalled => {}
+        }
+        // Dropped mid-create, like a killed process: its leases stay until they end.
+    }
+    rig.books.books.lock().expect("books").stall_create = None;
+    let in_flight: Vec<RecordKey> = rig
+        .state()
+        .problems(10)
+        .expect("problems")
+        .into_iter()
+        .filter(|r| r.status == RecordStatus::InFlight)
+        .map(|r| r.key)
+        .collect();
+    assert_eq!(in_flight.len(), 1, "{in_flight:?}");
+    // While the dead worker's lease lasts, a new worker leaves that record alone.
+    let state = rig.state();
+    assert_eq!(
+        state
+            .recover_in_flight(rig.now.load(Ordering::SeqCst))
+            .expect("recover"),
+        0
+    );
+    rig.advance(61);
+    let second = rig.run(options(&["Account"])).await;
+    assert!(second.is_clean(), "{second:#?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    assert_eq!(
+        rig.books.creates("Customer"),
+        100,
+        "nothing is created twice"
+    );
+    // The catalog's lookup found the create carried out: the record is updated instead.
+    assert!(second.entries["Account"].updated >= 1, "{second:#?}");
+    assert_eq!(rig.done("Account"), 100);
+    let row = rig
+        .state()
+        .record(&in_flight[0])
+        .expect("read")
+        .expect("row");
+    assert_eq!(row.status, RecordStatus::Done);
+}
