@@ -18,7 +18,9 @@ mod placeholders;
 mod pull;
 
 use placeholders::{Piece, pieces};
-pub use pull::{PagePart, PageValue, PagingSpec, PagingStyle, PullSpec, page_parts};
+pub use pull::{
+    ConflictPolicy, PagePart, PageValue, PagingSpec, PagingStyle, PullSpec, page_parts,
+};
 
 /// The top-level key of the extension.
 pub const EXTENSION_KEY: &str = "x-syncdef";

@@ -118,6 +118,7 @@ fn reliability_extension() -> Value {
                             "additionalProperties": { "type": "string" },
                             "description": "Query parameters of every batchRead request; placeholders {offset} (0-based), {position} (1-based), {page}, {size}, {cursor} and {since} (the change time the pull starts from) are filled per page."
                         },
+                        "conflict": { "enum": ["platformWins", "externalWins", "newestWins"], "description": "Which side wins a record changed on the platform and in the external system since they last agreed. Default platformWins." },
                         "paging": {
                             "type": "object",
                             "additionalProperties": false,

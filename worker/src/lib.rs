@@ -23,6 +23,7 @@ mod modules;
 mod observer;
 mod order;
 mod pool;
+mod pull;
 mod record;
 mod related;
 pub mod render;
@@ -39,7 +40,8 @@ pub use error::WorkerError;
 pub use modules::Module;
 pub use observer::{Event, Observer, Silent};
 pub use order::Dependencies;
-pub use report::{EntrySummary, PlannedPush, RecordResult, SyncReport};
+pub use pull::{OVERLAP_SECONDS, cursor_name as pull_cursor_name};
+pub use report::{EntrySummary, PlannedPush, PullSummary, RecordResult, SyncReport};
 pub use shared::StopHandle;
 pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
@@ -47,4 +49,4 @@ pub use state::{
     InFlightCreate, PostgresState, RecordKey, RecordStatus, Resolution, SqliteState, State,
     StateError, StateLocation, WorkQueue,
 };
-pub use worker::{Clock, SyncOptions, Worker};
+pub use worker::{Clock, Direction, SyncOptions, Worker};

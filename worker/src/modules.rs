@@ -128,6 +128,11 @@ impl Module {
         }
     }
 
+    /// The single-record route of `id` (checked to be an id of this module).
+    pub(crate) fn record_path(self, id: &str) -> Result<String, PlatformError> {
+        Ok(self.routes.record_path(&self.checked_id(id)?))
+    }
+
     /// The full record with its child collections, as templates read it.
     pub async fn read(self, platform: &PlatformClient, id: &str) -> Result<Value, PlatformError> {
         // A checked id is digits or a GUID: nothing in it needs escaping in a path.

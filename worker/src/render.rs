@@ -35,6 +35,15 @@ pub fn summary(report: &SyncReport) -> String {
             report.recovered_in_flight
         ));
     }
+    if !report.pulled.is_empty() {
+        out.push_str(&pulled(report));
+    }
+    if report.entries.is_empty() && !report.pulled.is_empty() {
+        if let Some(stopped) = &report.stopped {
+            out.push_str(&format!("stopped: {stopped}\n"));
+        }
+        return out;
+    }
     out.push_str(&format!(
         "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  cursor\n",
         "entry",
@@ -76,6 +85,39 @@ pub fn summary(report: &SyncReport) -> String {
     if let Some(stopped) = &report.stopped {
         out.push_str(&format!("stopped: {stopped}\n"));
     }
+    out
+}
+
+/// The table of what the pulls did.
+fn pulled(report: &SyncReport) -> String {
+    let mut out = format!(
+        "{:<12} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8} {:>7} {:>7}  pull cursor\n",
+        "pulled",
+        "read",
+        "created",
+        "updated",
+        "unchanged",
+        "conflicts",
+        "rejected",
+        "failed",
+        "unknown"
+    );
+    for (name, s) in &report.pulled {
+        out.push_str(&format!(
+            "{:<12} {:>7} {:>7} {:>7} {:>9} {:>9} {:>8} {:>7} {:>7}  {}\n",
+            name,
+            s.read,
+            s.created,
+            s.updated,
+            s.unchanged,
+            s.conflicts,
+            s.rejected,
+            s.failed,
+            s.unknown,
+            s.cursor.as_deref().unwrap_or("-")
+        ));
+    }
+    out.push('\n');
     out
 }
 

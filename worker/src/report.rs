@@ -67,6 +67,46 @@ impl EntrySummary {
     }
 }
 
+/// Counts of one entry's pull.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PullSummary {
+    /// Pages read.
+    pub pages: u64,
+    /// Records read.
+    pub read: u64,
+    /// Created on the platform.
+    pub created: u64,
+    /// Patched on the platform.
+    pub updated: u64,
+    /// Already as the external system has them.
+    pub unchanged: u64,
+    /// Changed on both sides since the last sync; the policy kept the platform's version.
+    pub conflicts: u64,
+    /// Elements the template made that are not records (see the log).
+    pub rejected: u64,
+    /// Could not be written (stored with their error).
+    pub failed: u64,
+    /// A create of them may have reached the platform: waiting for an operator.
+    pub unknown: u64,
+    /// The pull cursor after the run.
+    pub cursor: Option<String>,
+}
+
+impl PullSummary {
+    pub(crate) fn count(&mut self, applied: crate::pull::Applied) {
+        use crate::pull::Applied;
+        match applied {
+            Applied::Created => self.created += 1,
+            Applied::Updated => self.updated += 1,
+            Applied::Unchanged => self.unchanged += 1,
+            Applied::Conflict => self.conflicts += 1,
+            Applied::Failed => self.failed += 1,
+            Applied::Unknown => self.unknown += 1,
+        }
+    }
+}
+
 /// A push a dry-run would have made.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -89,6 +129,8 @@ pub struct PlannedPush {
 pub struct SyncReport {
     /// Per entry, in the order run.
     pub entries: BTreeMap<String, EntrySummary>,
+    /// Per entry pulled (`--direction pull` or `both`), before the pushes.
+    pub pulled: BTreeMap<String, PullSummary>,
     /// The order the entries ran in.
     pub order: Vec<String>,
     /// Creates cut short by an earlier crash, found at the start and set to unknown.
@@ -112,5 +154,9 @@ impl SyncReport {
         self.entries
             .values()
             .all(|s| s.failed == 0 && s.unknown == 0)
+            && self
+                .pulled
+                .values()
+                .all(|s| s.failed == 0 && s.unknown == 0 && s.rejected == 0)
     }
 }

@@ -48,6 +48,10 @@ pub struct SyncOptions {
     /// Push every record handled even when its input is unchanged (after a mapping change;
     /// combine with `since`).
     pub force: bool,
+    /// Which way records go: pushed to the external system, pulled onto the platform, or
+    /// both (pulled first, so that a record changed on both sides is seen as a conflict
+    /// rather than overwritten by the push). Default: push.
+    pub direction: Direction,
     /// On a shared state (PostgreSQL): how long a worker's lease on a record or a listing
     /// lasts unless renewed (it is renewed every third of it while the worker works). A
     /// worker that dies loses its leases after this long, and another takes its records
@@ -66,8 +70,32 @@ impl Default for SyncOptions {
             dry_run: false,
             max_pushes: None,
             force: false,
+            direction: Direction::Push,
             lease_seconds: 60,
         }
+    }
+}
+
+/// Which way a run moves records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Direction {
+    /// Platform records changed since the last push go to the external system.
+    #[default]
+    Push,
+    /// External records changed since the last pull come onto the platform (entries with a
+    /// `pull.batchRead`).
+    Pull,
+    /// Pull, then push.
+    Both,
+}
+
+impl Direction {
+    fn pulls(self) -> bool {
+        matches!(self, Direction::Pull | Direction::Both)
+    }
+
+    fn pushes(self) -> bool {
+        matches!(self, Direction::Push | Direction::Both)
     }
 }
 
@@ -147,6 +175,7 @@ impl Worker {
             })?;
         }
         let order = dependencies.order(&options.entries)?;
+        check_directions(&engine, &options)?;
         let module_of = |name: &str| -> Result<Module, WorkerError> {
             let plan = engine.plan().entry(name).ok_or_else(|| {
                 WorkerError::Usage(format!("the definition has no entry `{name}`"))
@@ -324,12 +353,91 @@ impl Worker {
                 "creates cut short by an earlier run are now `unknown`: check them in the external system, then `syncdef sync resolve`"
             );
         }
+        if core.options.direction.pulls() {
+            self.pull_entries(report).await?;
+        }
+        if core.options.direction.pushes() {
+            self.push_entries().await?;
+        }
+        Ok(())
+    }
+
+    /// Pulls every requested entry that has a `pull.batchRead`, in dependency order.
+    async fn pull_entries(&self, report: &mut SyncReport) -> Result<(), WorkerError> {
+        let core = &self.core;
+        let plan = core.engine.plan();
+        for name in &self.order {
+            let Some(entry) = core.entry(name) else {
+                continue;
+            };
+            if !plan
+                .entry(name)
+                .is_some_and(syncdef_engine::EntryPlan::pulls)
+            {
+                continue;
+            }
+            let same_module = |n: &&str| {
+                plan.entry(n)
+                    .and_then(|e| Module::from_root(&e.root))
+                    .is_some_and(|m| m == entry.module)
+            };
+            let module_entries: Vec<String> = plan
+                .entry_names()
+                .filter(same_module)
+                .map(str::to_owned)
+                .collect();
+            let row_entry = plan
+                .entry_names()
+                .filter(same_module)
+                .find(|n| plan.entry(n).is_some_and(pushes))
+                .unwrap_or(name)
+                .to_owned();
+            let pulling = crate::pull::PullEntry {
+                core,
+                name: name.clone(),
+                module: entry.module,
+                row_entry,
+                module_entries,
+                conflict: plan
+                    .reliability()
+                    .pull
+                    .get(name)
+                    .map(|p| p.conflict)
+                    .unwrap_or_default(),
+            };
+            let result = crate::pull::pull(&pulling).await;
+            let summary = match result {
+                Ok(summary) => summary,
+                Err(e) => {
+                    report.pulled.insert(name.clone(), Default::default());
+                    return Err(e);
+                }
+            };
+            tracing::info!(entry = %name, read = summary.read, created = summary.created, updated = summary.updated, conflicts = summary.conflicts, "pull done");
+            report.pulled.insert(name.clone(), summary);
+            if core.limit_reached() {
+                return Err(WorkerError::Usage(core.limit_message()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Pushes every requested entry that has push operations, in dependency order.
+    async fn push_entries(&self) -> Result<(), WorkerError> {
+        let core = &self.core;
+        let plan = core.engine.plan();
+        let order: Vec<String> = self
+            .order
+            .iter()
+            .filter(|n| plan.entry(n).is_some_and(pushes))
+            .cloned()
+            .collect();
         if let Some(queue) = core.state.queue() {
-            for name in &self.order {
+            for name in &order {
                 core.summary(name, |_| ());
             }
-            let result = crate::pool::run(core, queue, &self.order).await;
-            for name in &self.order {
+            let result = crate::pool::run(core, queue, &order).await;
+            for name in &order {
                 self.finish_entry(name);
             }
             result?;
@@ -338,7 +446,7 @@ impl Worker {
             }
             return Ok(());
         }
-        for name in &self.order {
+        for name in &order {
             let Some(entry) = core.entry(name).cloned() else {
                 continue;
             };
@@ -432,6 +540,37 @@ fn shared_budget(
         worker_id: worker_id.to_owned(),
         hold_seconds: options.lease_seconds,
     })
+}
+
+/// Each requested entry can go the way asked: a push needs push operations, a pull a
+/// `pull.batchRead`, and both needs either.
+fn check_directions(engine: &Engine, options: &SyncOptions) -> Result<(), WorkerError> {
+    let plan = engine.plan();
+    for name in &options.entries {
+        let Some(entry) = plan.entry(name) else {
+            continue;
+        };
+        let problem = match options.direction {
+            Direction::Push if !pushes(entry) => {
+                "has no push operation (it only pulls): run it with --direction pull or both"
+            }
+            Direction::Pull if !entry.pulls() => {
+                "has no `pull.batchRead`: it can only be pushed (--direction push)"
+            }
+            Direction::Both if !pushes(entry) && !entry.pulls() => "neither pushes nor pulls",
+            _ => continue,
+        };
+        return Err(WorkerError::Usage(format!("entry `{name}` {problem}")));
+    }
+    Ok(())
+}
+
+/// Whether an entry pushes anything (a pull-only entry has no push operation).
+fn pushes(entry: &syncdef_engine::EntryPlan) -> bool {
+    use syncdef_engine::OperationKind::{Create, Delete, Update};
+    [Create, Update, Delete]
+        .into_iter()
+        .any(|kind| entry.has(kind))
 }
 
 /// How many entries lie below `name` in dependency order (its longest chain of needs).

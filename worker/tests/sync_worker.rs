@@ -625,6 +625,16 @@ impl State for NoInFlight {
     fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError> {
         self.0.record_failed(key, failed, now)
     }
+    fn by_external_id(
+        &self,
+        entries: &[String],
+        external_id: &str,
+    ) -> Result<Option<RecordRow>, StateError> {
+        self.0.by_external_id(entries, external_id)
+    }
+    fn forget(&self, key: &RecordKey) -> Result<bool, StateError> {
+        self.0.forget(key)
+    }
     fn cursor(&self, entry: &str) -> Result<Option<String>, StateError> {
         self.0.cursor(entry)
     }

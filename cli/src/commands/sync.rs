@@ -27,6 +27,27 @@ use super::tokens::stored_tokens;
 use super::{display_name, load_engine, name_value, read_definition, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
+/// `--direction`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DirectionArg {
+    /// Platform to external system.
+    Push,
+    /// External system to platform.
+    Pull,
+    /// Pull, then push.
+    Both,
+}
+
+impl From<DirectionArg> for syncdef_worker::Direction {
+    fn from(arg: DirectionArg) -> Self {
+        match arg {
+            DirectionArg::Push => syncdef_worker::Direction::Push,
+            DirectionArg::Pull => syncdef_worker::Direction::Pull,
+            DirectionArg::Both => syncdef_worker::Direction::Both,
+        }
+    }
+}
+
 /// `syncdef sync`.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -121,6 +142,12 @@ pub struct RunArgs {
     /// change of the definition's mapping; combine with --since).
     #[arg(long)]
     pub force: bool,
+
+    /// Which way records go: `push` platform changes to the external system, `pull` external
+    /// changes onto the platform (entries with a `pull.batchRead`), or `both` (pull first,
+    /// then push). See docs/pull.md.
+    #[arg(long, value_enum, default_value_t = DirectionArg::Push)]
+    pub direction: DirectionArg,
 
     /// Keep running: after each run, wait this many seconds and run again, until Ctrl-C or
     /// SIGTERM (which lets the current record finish, then exits 0 unless a record of the
@@ -275,6 +302,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         dry_run: args.dry_run,
         max_pushes: args.max_pushes,
         force: args.force,
+        direction: args.direction.into(),
         lease_seconds: args.lease_seconds,
         ..SyncOptions::default()
     };

@@ -28,6 +28,36 @@ pub struct PullSpec {
     /// How the pages follow one another (default: one request, no paging).
     #[serde(default)]
     pub paging: PagingSpec,
+    /// Which side wins a record changed on both since the last sync (default: the platform).
+    #[serde(default)]
+    pub conflict: ConflictPolicy,
+}
+
+/// Which side wins when a record changed on the platform and in the external system since
+/// they last agreed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConflictPolicy {
+    /// The platform's version stands (the pull leaves the record; the next push sends it).
+    #[default]
+    PlatformWins,
+    /// The external version is written onto the platform.
+    ExternalWins,
+    /// The version changed last wins, by the platform's `updatedAt` and the `updatedAt` the
+    /// pull template maps from the external record; without both, the platform's stands.
+    NewestWins,
+}
+
+impl ConflictPolicy {
+    /// The name written in the definition.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ConflictPolicy::PlatformWins => "platformWins",
+            ConflictPolicy::ExternalWins => "externalWins",
+            ConflictPolicy::NewestWins => "newestWins",
+        }
+    }
 }
 
 /// `x-syncdef.pull.<Entry>.paging`.
@@ -237,6 +267,7 @@ mod tests {
                 size,
                 next: next.map(str::to_owned),
             },
+            conflict: ConflictPolicy::default(),
         }
     }
 

@@ -7,14 +7,15 @@ use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Sink, Template};
 use crate::rule::declare_rule;
 use crate::templates::response_name;
-use crate::typecheck::pulled::{PULL_OPERATIONS, has_function_keys, record_element};
+use crate::typecheck::pulled::{PULL_OPERATIONS, record_element, written_members};
 
 declare_rule! {
     /// ## What it does
     /// Reads the record a `batchReadResponse` or `readResponse` makes (the body of a root
     /// `#loop`, or the template itself) and reports an element that is not the module's root
     /// alone (`{"account": {...}}` for `Accounts`), and a record that writes no
-    /// `integrationId`. Levels whose keys are functions (`#eval`, `#ifgroup`) are not judged.
+    /// `integrationId`. The contents of `#ifgroup` keys count as written; levels with other
+    /// function keys (`#eval`) are not judged.
 ///
     /// ## Why is this bad?
     /// The engine sets apart every element that is not `{"<root>": {...}}` with a non-empty
@@ -67,12 +68,9 @@ pub(crate) fn pull_templates<'i, 'a>(
 }
 
 fn check_element(ctx: &Context, sink: &mut Sink, template: &Template, element: &Node, root: &str) {
-    let Some(members) = element.as_object() else {
+    let Some(members) = written_members(element) else {
         return;
     };
-    if has_function_keys(members) {
-        return;
-    }
     let tree = template
         .tree
         .as_ref()
@@ -108,13 +106,15 @@ fn check_element(ctx: &Context, sink: &mut Sink, template: &Template, element: &
             format!("move it into `{root}`, or remove it"),
         );
     }
-    let Some(fields) = record.value.as_object() else {
+    let Some(fields) = written_members(&record.value) else {
         return;
     };
-    if !has_function_keys(fields) && record.value.get("integrationId").is_none() {
+    if !fields.iter().any(|m| &*m.key.name == "integrationId") {
         report(
             record.key.span,
-            format!("`{name}` gives its records no `integrationId`: the external id is how a pulled record is matched with the platform's"),
+            format!(
+                "`{name}` gives its records no `integrationId`: the external id is how a pulled record is matched with the platform's"
+            ),
             "add `integrationId`, read from the external record's id (`\"integrationId\": \"#currentvalueatpath($.Id)\"` in a loop)".into(),
         );
     }

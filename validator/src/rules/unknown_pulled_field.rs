@@ -10,14 +10,15 @@ use crate::context::{Context, Sink, Template};
 use crate::rule::declare_rule;
 use crate::rules::pulled_record_shape::pull_templates;
 use crate::suggest::hint;
-use crate::typecheck::pulled::{has_function_keys, is_loop, record_element};
+use crate::typecheck::pulled::{is_loop, record_element, written_members};
 
 declare_rule! {
     /// ## What it does
     /// Checks every field a `batchReadResponse` or `readResponse` writes under the module's
     /// root against the platform record's schema (`syncdef schema --records`, extended by
     /// `x-syncdef-records`), nested objects and the elements of `#loop`s included, the way
-    /// SD801 checks what push templates read. Levels whose keys are functions are not judged.
+    /// SD801 checks what push templates read. The contents of `#ifgroup` keys count as written;
+    /// levels with other function keys (`#eval`) are not judged.
 ///
     /// ## Why is this bad?
     /// A field the platform record does not have is dropped or refused when the record is
@@ -69,12 +70,9 @@ impl Written<'_, '_> {
     /// Checks the members of `object` (written at `at`, a dotted path for messages) against
     /// `schema`.
     fn fields(&self, sink: &mut Sink, object: &Node, schema: FieldSchema<'_>, at: &str) {
-        let Some(members) = object.as_object() else {
+        let Some(members) = written_members(object) else {
             return;
         };
-        if has_function_keys(members) {
-            return;
-        }
         for member in members {
             let name = &*member.key.name;
             let path = format!("{at}.{name}");

@@ -1,7 +1,8 @@
 //! What a pull's response template (`batchReadResponse`, `readResponse`) writes, read off its
 //! tree: the record element (the body of a root `#loop`, or the root itself) and, under the
-//! module's root, the fields written with the node that writes each. Keys that are functions
-//! (`#eval`, `#ifgroup`) make a level unknown: nothing there is judged.
+//! module's root, the fields written with the node that writes each. The contents of
+//! `#ifgroup` keys are written when their condition holds; other function keys (`#eval`) make
+//! a level unknown: nothing there is judged.
 
 use syncdef_definitions::Node;
 use syncdef_definitions::node::Member;
@@ -23,7 +24,27 @@ pub(crate) fn is_loop(member: &Member) -> bool {
     member.key.name.starts_with("#loop(")
 }
 
-/// Whether any key of `members` is a function (its output keys are not known).
-pub(crate) fn has_function_keys(members: &[Member]) -> bool {
-    members.iter().any(|m| m.key.name.starts_with('#'))
+/// The members an object writes, the contents of `#ifgroup` keys included (they are written
+/// when their condition holds); `None` when another key is a function (`#eval`): then what
+/// the level writes is not known.
+pub(crate) fn written_members(node: &Node) -> Option<Vec<&Member>> {
+    let mut out = Vec::new();
+    collect(node.as_object()?, &mut out).then_some(out)
+}
+
+fn collect<'n>(members: &'n [Member], out: &mut Vec<&'n Member>) -> bool {
+    for member in members {
+        let key = &*member.key.name;
+        if key.starts_with("#ifgroup(") {
+            match member.value.as_object() {
+                Some(inner) if collect(inner, out) => {}
+                _ => return false,
+            }
+        } else if key.starts_with('#') {
+            return false;
+        } else {
+            out.push(member);
+        }
+    }
+    true
 }

@@ -290,6 +290,19 @@ pub trait State: Send + Sync {
     /// when `Failed` (nothing was created).
     fn record_failed(&self, key: &RecordKey, failed: &Failed, now: i64) -> Result<(), StateError>;
 
+    /// The record of one of `entries` known in the external system as `external_id`: how a
+    /// pull pairs what it reads with the platform record (the most recently changed row when
+    /// several entries know the id).
+    fn by_external_id(
+        &self,
+        entries: &[String],
+        external_id: &str,
+    ) -> Result<Option<RecordRow>, StateError>;
+
+    /// Forgets the row of `key` (a pull's create marker, once the record it created has a row
+    /// of its own); `true` when there was one.
+    fn forget(&self, key: &RecordKey) -> Result<bool, StateError>;
+
     /// The saved cursor of `entry`.
     fn cursor(&self, entry: &str) -> Result<Option<String>, StateError>;
 

@@ -33,6 +33,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ALTER TABLE records ADD COLUMN create_body TEXT;
     UPDATE records SET next_attempt_at = changed_at
     WHERE status = 'unknown' AND next_attempt_at IS NULL;",
+    // 3: pulls find platform records by their external id.
+    "CREATE INDEX records_by_external_id ON records (external_id);",
 ];
 
 /// The newest schema version this build knows.

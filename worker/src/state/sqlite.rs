@@ -433,6 +433,34 @@ impl State for SqliteState {
             .map_err(self.err())
     }
 
+    fn by_external_id(
+        &self,
+        entries: &[String],
+        external_id: &str,
+    ) -> Result<Option<RecordRow>, StateError> {
+        let conn = self.lock();
+        let rows = conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM records WHERE external_id = ?1 ORDER BY changed_at DESC"
+            ))
+            .and_then(|mut s| {
+                s.query_map([external_id], |r| self.row(r))?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .map_err(self.err())?;
+        Ok(rows.into_iter().find(|r| entries.contains(&r.key.entry)))
+    }
+
+    fn forget(&self, key: &RecordKey) -> Result<bool, StateError> {
+        self.lock()
+            .execute(
+                "DELETE FROM records WHERE entry = ?1 AND platform_id = ?2",
+                params![key.entry, key.platform_id],
+            )
+            .map(|n| n > 0)
+            .map_err(self.err())
+    }
+
     fn cursor(&self, entry: &str) -> Result<Option<String>, StateError> {
         self.lock()
             .query_row(

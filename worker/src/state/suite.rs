@@ -17,6 +17,8 @@ macro_rules! state_suite {
             cursors_move_and_reset_per_entry,
             counts_and_problems_list_what_needs_attention,
             due_retries_are_per_entry_and_oldest_first,
+            a_record_is_found_by_its_external_id_among_the_entries_asked,
+            a_forgotten_row_is_gone,
         );
     };
     (@each $open:path; $($test:ident),* $(,)?) => {
@@ -312,4 +314,35 @@ pub(crate) fn due_retries_are_per_entry_and_oldest_first(state: &dyn State) {
         .map(|r| r.key.platform_id)
         .collect();
     assert_eq!(due, ["b", "c", "a"]);
+}
+
+pub(crate) fn a_record_is_found_by_its_external_id_among_the_entries_asked(state: &dyn State) {
+    state
+        .record_pushed(&key("1"), &pushed("58"), 10)
+        .expect("push");
+    state
+        .record_pushed(&RecordKey::new("Invoice", "9"), &pushed("58"), 11)
+        .expect("push");
+    let accounts = ["Account".to_owned()];
+    let found = state.by_external_id(&accounts, "58").expect("read");
+    assert_eq!(found.map(|r| r.key), Some(key("1")));
+    let invoices = ["Invoice".to_owned(), "Other".to_owned()];
+    let found = state.by_external_id(&invoices, "58").expect("read");
+    assert_eq!(found.map(|r| r.key), Some(RecordKey::new("Invoice", "9")));
+    assert!(
+        state
+            .by_external_id(&accounts, "59")
+            .expect("read")
+            .is_none()
+    );
+    assert!(state.by_external_id(&[], "58").expect("read").is_none());
+}
+
+pub(crate) fn a_forgotten_row_is_gone(state: &dyn State) {
+    state
+        .mark_in_flight(&key("pull:58"), &InFlightCreate::default(), 10)
+        .expect("mark");
+    assert!(state.forget(&key("pull:58")).expect("forget"));
+    assert!(state.record(&key("pull:58")).expect("read").is_none());
+    assert!(!state.forget(&key("pull:58")).expect("forget again"));
 }

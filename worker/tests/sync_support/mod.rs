@@ -32,6 +32,12 @@ pub struct Data {
     pub listing_down: bool,
     /// The largest page the platform serves, whatever `size` asks for.
     pub page_cap: Option<usize>,
+    /// Every JSON Patch the platform took: (account id, the operations).
+    pub patches: Vec<(i64, Value)>,
+    /// Every account the platform created, as posted.
+    pub account_creates: Vec<Value>,
+    /// Creates of accounts answer this much later (they are carried out at once).
+    pub create_delay: Option<std::time::Duration>,
 }
 
 /// `n` seconds after 2026-01-01T00:00:00Z, as the platform writes it.
@@ -123,6 +129,10 @@ impl Platform {
             .respond_with(PlatformResponder { data: data.clone() })
             .mount(&server)
             .await;
+        Mock::given(path_regex(r"^/api/accounts(/[0-9]+)?$"))
+            .respond_with(AccountWrites { data: data.clone() })
+            .mount(&server)
+            .await;
         Platform { server, data }
     }
 
@@ -152,6 +162,76 @@ impl Platform {
 
 struct PlatformResponder {
     data: Arc<Mutex<Data>>,
+}
+
+/// `POST /api/accounts` and `PATCH /api/accounts/{id}` (JSON Patch of top-level attributes);
+/// each moves the account's `updatedAt` past every other.
+struct AccountWrites {
+    data: Arc<Mutex<Data>>,
+}
+
+impl Respond for AccountWrites {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let mut data = self.data.lock().expect("data");
+        let latest = data
+            .accounts
+            .values()
+            .filter_map(|a| a["updatedAt"].as_str().map(str::to_owned))
+            .max()
+            .unwrap_or_default();
+        let next = (1..100_000)
+            .map(stamp)
+            .find(|s| *s > latest)
+            .unwrap_or_else(|| stamp(99_999));
+        let id = request
+            .url
+            .path()
+            .rsplit('/')
+            .next()
+            .and_then(|i| i.parse::<i64>().ok());
+        match (request.method.as_str(), id) {
+            ("POST", None) => {
+                let Ok(mut body) = serde_json::from_slice::<Value>(&request.body) else {
+                    return ResponseTemplate::new(400);
+                };
+                data.account_creates.push(body.clone());
+                let id = data.accounts.keys().max().copied().unwrap_or(0) + 1;
+                body["id"] = json!(id);
+                body["createdAt"] = json!(next.clone());
+                body["updatedAt"] = json!(next);
+                data.accounts.insert(id, body.clone());
+                ResponseTemplate::new(201)
+                    .set_delay(data.create_delay.unwrap_or_default())
+                    .set_body_json(body)
+            }
+            ("PATCH", Some(id)) => {
+                let Ok(ops) = serde_json::from_slice::<Value>(&request.body) else {
+                    return ResponseTemplate::new(400);
+                };
+                let Some(account) = data.accounts.get_mut(&id) else {
+                    return ResponseTemplate::new(404);
+                };
+                for op in ops.as_array().into_iter().flatten() {
+                    let name = op["path"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .trim_start_matches('/');
+                    match op["op"].as_str() {
+                        Some("add" | "replace") => account[name] = op["value"].clone(),
+                        Some("remove") => {
+                            account.as_object_mut().map(|m| m.remove(name));
+                        }
+                        _ => return ResponseTemplate::new(400),
+                    }
+                }
+                account["updatedAt"] = json!(next);
+                let answer = account.clone();
+                data.patches.push((id, ops));
+                ResponseTemplate::new(200).set_body_json(answer)
+            }
+            _ => ResponseTemplate::new(405),
+        }
+    }
 }
 
 /// `2026-01-01T00:00:07.000` or `2026-01-01T00:00:07Z` or `2026-01-01` as comparable text.
@@ -274,6 +354,39 @@ pub struct Books {
     /// The answer each `requestid` got: QuickBooks answers a repeated one with what it did the
     /// first time, without doing it again.
     pub request_ids: HashMap<String, (String, String)>,
+    /// Unix seconds of the last change (each write stamps the record with the next second).
+    pub clock: i64,
+}
+
+impl Books {
+    /// The next `MetaData.LastUpdatedTime`.
+    pub fn stamp(&mut self) -> String {
+        self.clock += 1;
+        syncdef_worker::utc_text(self.clock)
+    }
+
+    /// Edits customer `id` as a QuickBooks user would: `change`, then a new version.
+    pub fn edit_customer(&mut self, id: &str, change: impl FnOnce(&mut Value)) {
+        let at = self.stamp();
+        let (token, body) = self
+            .records
+            .get_mut(&("Customer".to_owned(), id.to_owned()))
+            .expect("customer");
+        change(body);
+        body["MetaData"] = json!({"LastUpdatedTime": at});
+        *token += 1;
+    }
+
+    /// A customer made in QuickBooks itself; its id.
+    pub fn add_customer(&mut self, body: Value) -> String {
+        self.next_id += 1;
+        let id = self.next_id.to_string();
+        let mut body = body;
+        body["MetaData"] = json!({"LastUpdatedTime": self.stamp()});
+        self.records
+            .insert(("Customer".to_owned(), id.clone()), (0, body));
+        id
+    }
 }
 
 /// The fake QuickBooks Online company under `/qbo`.
@@ -404,6 +517,7 @@ impl Respond for BooksResponder {
                             m.insert(k.clone(), v.clone());
                         }
                     }
+                    merged["MetaData"] = json!({"LastUpdatedTime": books.stamp()});
                     books.records.insert(key, (token + 1, merged));
                     books.updates.push((kind.to_owned(), id.to_owned()));
                     return ResponseTemplate::new(200).set_body_json(
@@ -438,6 +552,8 @@ impl Respond for BooksResponder {
                 }
                 books.next_id += 1;
                 let id = books.next_id.to_string();
+                let mut body = body;
+                body["MetaData"] = json!({"LastUpdatedTime": books.stamp()});
                 books
                     .records
                     .insert((kind.to_owned(), id.clone()), (0, body));
@@ -480,6 +596,11 @@ fn query(books: &Books, request: &Request) -> ResponseTemplate {
     else {
         return fault(400, "QueryParserError: no query", "4000");
     };
+    if let Some(rest) =
+        text.strip_prefix("select * from Customer where Metadata.LastUpdatedTime >= '")
+    {
+        return changed_customers(books, rest);
+    }
     let Some((head, literal)) = text.split_once(" = '") else {
         return fault(400, "QueryParserError", "4000");
     };
@@ -502,6 +623,50 @@ fn query(books: &Books, request: &Request) -> ResponseTemplate {
         json!({"QueryResponse": {}})
     } else {
         json!({"QueryResponse": { kind: found }})
+    };
+    ResponseTemplate::new(200).set_body_json(answer)
+}
+
+/// `…>= '<since>' startposition <n> maxresults <m>`: customers changed since, by id, paged.
+fn changed_customers(books: &Books, rest: &str) -> ResponseTemplate {
+    let Some((since, paging)) = rest.split_once("' startposition ") else {
+        return fault(400, "QueryParserError", "4000");
+    };
+    let numbers: Vec<usize> = paging
+        .split(" maxresults ")
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    let [start, max] = numbers[..] else {
+        return fault(400, "QueryParserError: paging", "4000");
+    };
+    let mut found: Vec<(u64, Value)> = books
+        .records
+        .iter()
+        .filter(|((k, _), (_, body))| {
+            k == "Customer"
+                && body["MetaData"]["LastUpdatedTime"]
+                    .as_str()
+                    .unwrap_or_default()
+                    >= since
+        })
+        .map(|((_, id), (token, body))| {
+            let mut body = body.clone();
+            body["Id"] = json!(id);
+            body["SyncToken"] = json!(token.to_string());
+            (id.parse().unwrap_or(0), body)
+        })
+        .collect();
+    found.sort_by_key(|(id, _)| *id);
+    let page: Vec<Value> = found
+        .into_iter()
+        .skip(start.saturating_sub(1))
+        .take(max)
+        .map(|(_, body)| body)
+        .collect();
+    let answer = if page.is_empty() {
+        json!({"QueryResponse": {}})
+    } else {
+        json!({"QueryResponse": {"Customer": page, "startPosition": start, "maxResults": max}})
     };
     ResponseTemplate::new(200).set_body_json(answer)
 }

@@ -71,6 +71,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         worker   TEXT   NOT NULL,
         until_ms BIGINT NOT NULL
     );",
+    // 4: pulls find platform records by their external id.
+    "CREATE INDEX records_by_external_id ON records (external_id);",
 ];
 
 /// The newest schema version this build knows.

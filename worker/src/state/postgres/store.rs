@@ -176,6 +176,35 @@ impl State for PostgresState {
         })
     }
 
+    fn by_external_id(
+        &self,
+        entries: &[String],
+        external_id: &str,
+    ) -> Result<Option<RecordRow>, StateError> {
+        let (entries, external_id) = (entries.to_vec(), external_id.to_owned());
+        self.run(move |c| async move {
+            let sql = format!(
+                "SELECT {COLUMNS} FROM records WHERE external_id = $1 AND entry = ANY($2)
+                 ORDER BY changed_at DESC LIMIT 1"
+            );
+            let row = c.query_opt(&sql, &[&external_id, &entries]).await?;
+            row.as_ref().map(record_row).transpose()
+        })
+    }
+
+    fn forget(&self, key: &RecordKey) -> Result<bool, StateError> {
+        let key = key.clone();
+        self.run(move |c| async move {
+            let n = c
+                .execute(
+                    "DELETE FROM records WHERE entry = $1 AND platform_id = $2",
+                    &[&key.entry, &key.platform_id],
+                )
+                .await?;
+            Ok(n > 0)
+        })
+    }
+
     fn cursor(&self, entry: &str) -> Result<Option<String>, StateError> {
         let entry = entry.to_owned();
         self.run(move |c| async move {
