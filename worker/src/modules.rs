@@ -15,7 +15,12 @@ use syncdef_platform::{Guid, PlatformClient, PlatformError};
 /// The modules `syncdef sync` reads so far, as rows of the module table. The others are
 /// refused until their synchronization is checked end to end (child collections, related
 /// records, deletions); the table already holds what reading them takes.
-const SYNCED: &[&table::Module] = &[&table::ACCOUNTS, &table::INVOICES];
+const SYNCED: &[&table::Module] = &[
+    &table::ACCOUNTS,
+    &table::INVOICES,
+    &table::PRODUCTS,
+    &table::PAYMENTS,
+];
 
 /// A platform module supported by `syncdef sync`: a row of the module table with a
 /// collection the platform client knows.
@@ -95,6 +100,14 @@ impl Module {
     #[must_use]
     pub fn change_cursor(self) -> &'static str {
         self.facts.change_cursor.unwrap_or(table::CHANGE_CURSOR)
+    }
+
+    /// Whether `record` carries the module's deletion marker, turned on (`isDeleted: true`).
+    #[must_use]
+    pub fn is_deleted(self, record: &Value) -> bool {
+        self.facts
+            .deletion_marker
+            .is_some_and(|marker| record.get(marker) == Some(&Value::Bool(true)))
     }
 
     /// The platform id of a listed record, as text.
@@ -190,12 +203,24 @@ mod tests {
 
     #[test]
     fn only_the_synced_modules_are_read() {
-        assert_eq!(Module::supported(), "Accounts, Invoices");
+        assert_eq!(
+            Module::supported(),
+            "Accounts, Invoices, Products, Payments"
+        );
         assert_eq!(Module::from_root("invoice"), Some(module("Invoices")));
         assert_eq!(Module::from_name("Contacts"), None);
         assert_eq!(Module::from_root("order"), None);
         assert_eq!(module("Accounts").collection().path, "/api/accounts");
         assert_eq!(module("Invoices").change_cursor(), "updatedAt");
+    }
+
+    #[test]
+    fn a_deleted_product_says_so() {
+        let products = module("Products");
+        assert!(products.is_deleted(&serde_json::json!({"isDeleted": true})));
+        assert!(!products.is_deleted(&serde_json::json!({"isDeleted": false})));
+        assert!(!products.is_deleted(&serde_json::json!({})));
+        assert!(!module("Accounts").is_deleted(&serde_json::json!({"isDeleted": true})));
     }
 
     #[test]

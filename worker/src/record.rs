@@ -158,12 +158,33 @@ async fn handle_owned(
             .record_unchanged(&key, updated_at.as_deref(), now)?;
         return Ok(Handled::new(RecordResult::Unchanged, external_id, None));
     }
+    let deleted = entry.module.is_deleted(&record);
+    if deleted && external_id.is_none() && row.as_ref().is_none_or(|r| r.create.is_none()) {
+        // Deleted on the platform before it ever reached the external system: nothing to do.
+        return Ok(Handled::new(
+            RecordResult::Skipped,
+            None,
+            Some("deleted on the platform before it was ever pushed".to_owned()),
+        ));
+    }
+    let deletes = core
+        .engine
+        .plan()
+        .entry(&entry.name)
+        .is_some_and(|p| p.has(syncdef_engine::OperationKind::Delete));
     let state = RecordState {
         external_id: external_id.clone(),
         related,
         server_variables: core.options.server_variables.clone(),
         unresolved_create: unresolved_create(row.as_ref()),
-        ..RecordState::default()
+        // A record whose deletion marker turned on is deleted where the entry can delete; an
+        // entry without `push.delete` updates it (its templates see the marker: QuickBooks
+        // items, which cannot be deleted, are made inactive).
+        intent: if deleted && deletes && external_id.is_some() {
+            syncdef_engine::Intent::Delete
+        } else {
+            syncdef_engine::Intent::Upsert
+        },
     };
     let record_json = Arc::new(record);
     let engine = core

@@ -50,8 +50,13 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
     let mut announced = false;
     loop {
         let cursor_field = entry.module.change_cursor();
+        // The cursor needs the change order. Where the spec shows no order properties for a
+        // collection (payments), ordering by `updatedAt` is assumed to work as it does on
+        // every collection that lists them; a platform that refuses it fails the listing with
+        // its answer (docs/platform-records.md).
         let mut query = Query::new(entry.module.collection())
             .order_by(cursor_field, Direction::Asc)
+            .allow_unlisted_order()
             .page_size(page_size);
         if let Some(c) = &cursor {
             query = query.filter(if inclusive {

@@ -38,8 +38,12 @@ struct Rig {
 
 impl Rig {
     async fn start(accounts: u32, invoices: u32) -> Rig {
+        Rig::with_data(Data::generate(accounts, invoices)).await
+    }
+
+    async fn with_data(data: Data) -> Rig {
         Rig {
-            platform: Platform::start(Data::generate(accounts, invoices)).await,
+            platform: Platform::start(data).await,
             books: QuickBooks::start().await,
             dir: tempfile::tempdir().expect("temp dir"),
             now: Arc::new(AtomicI64::new(1_800_000_000)),
@@ -711,4 +715,71 @@ fn unthrottled() -> RateLimitPolicy {
         requests_per_minute: None,
         concurrency: None,
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn products_and_payments_sync_once_each_with_their_accounts_first() {
+    let rig = Rig::with_data(
+        Data::generate(40, 0)
+            .with_products(140)
+            .with_payments(200, 40),
+    )
+    .await;
+    // Payments alone: each payment's account is pushed first, once.
+    let report = rig.run(options(&["Payment", "Product"])).await;
+    assert!(report.is_clean(), "{report:?}");
+    assert_eq!(rig.books.creates("Payment"), 200);
+    assert_eq!(
+        rig.books.creates("Customer"),
+        40,
+        "each account once, before its payments"
+    );
+    assert_eq!(
+        report.entries["Account"].pushed_as_dependency, 40,
+        "{report:?}"
+    );
+    // Retired products (every seventh) never pushed are not created.
+    assert_eq!(rig.books.creates("Item"), 120);
+    assert_eq!(report.entries["Product"].skipped, 20, "{report:?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    // A second run pushes nothing.
+    rig.advance(60);
+    let again = rig.run(options(&["Payment", "Product"])).await;
+    assert!(again.is_clean(), "{again:?}");
+    assert_eq!(
+        rig.books.creates("Payment") + rig.books.creates("Item"),
+        320
+    );
+    assert_eq!(rig.books.updates("Payment") + rig.books.updates("Item"), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_product_retired_after_its_push_is_updated_as_inactive() {
+    let rig = Rig::with_data(Data::generate(1, 0).with_products(3)).await;
+    assert!(rig.run(options(&["Product"])).await.is_clean());
+    assert_eq!(rig.books.creates("Item"), 3);
+    {
+        let mut data = rig.platform.data.lock().expect("data");
+        let product = data
+            .products
+            .get_mut("10000000-0000-4000-8000-000000000002")
+            .expect("product");
+        product["isDeleted"] = json!(true);
+        product["isActive"] = json!(false);
+        product["updatedAt"] = json!(sync_support::stamp(90_000));
+    }
+    rig.advance(60);
+    let report = rig.run(options(&["Product"])).await;
+    assert!(report.is_clean(), "{report:?}");
+    // The catalog's QuickBooks items cannot be deleted: the retired product is made inactive.
+    assert_eq!(report.entries["Product"].updated, 1, "{report:?}");
+    let id = rig.books.id_of("Item", "Product 2").expect("the item");
+    let item = rig.books.books.lock().expect("books").records[&("Item".to_owned(), id)]
+        .1
+        .clone();
+    assert_eq!(item["Active"], json!(false));
 }

@@ -24,6 +24,9 @@ pub const PLATFORM_ENV: [(&str, &str); 4] = [
 pub struct Data {
     pub accounts: BTreeMap<i64, Value>,
     pub invoices: BTreeMap<String, Value>,
+    /// Products and payments, by GUID.
+    pub products: BTreeMap<String, Value>,
+    pub payments: BTreeMap<String, Value>,
     pub items: HashMap<String, Vec<Value>>,
     /// Changed right after the next account listing is served: (account id, new updatedAt
     /// in seconds). Simulates an edit on the platform while a run pages through accounts.
@@ -56,6 +59,40 @@ pub fn invoice_id(n: u32) -> String {
 }
 
 impl Data {
+    /// `n` products (every seventh retired: `isDeleted`), stamped after every account.
+    pub fn with_products(mut self, n: u32) -> Self {
+        for i in 1..=n {
+            let id = format!("10000000-0000-4000-8000-{i:012}");
+            self.products.insert(
+                id.clone(),
+                json!({
+                    "id": id, "code": format!("SKU-{i}"), "name": format!("Product {i}"),
+                    "isActive": true, "isDeleted": i % 7 == 0,
+                    "createdAt": stamp(0), "updatedAt": stamp(50_000 + i),
+                }),
+            );
+        }
+        self
+    }
+
+    /// `n` payments, each of an account of the first `accounts`, stamped after the products.
+    pub fn with_payments(mut self, n: u32, accounts: u32) -> Self {
+        for i in 1..=n {
+            let id = format!("20000000-0000-4000-8000-{i:012}");
+            let account = i64::from((i - 1) % accounts.max(1) + 1);
+            self.payments.insert(
+                id.clone(),
+                json!({
+                    "id": id, "accountId": account, "accountName": format!("Account {account}"),
+                    "amount": 100 + i, "paymentDate": "2026-01-05T00:00:00Z",
+                    "paymentMethodName": format!("Transfer {i}"),
+                    "createdAt": stamp(0), "updatedAt": stamp(60_000 + i),
+                }),
+            );
+        }
+        self
+    }
+
     /// `accounts` accounts and `invoices` invoices (two items each). Timestamps come in
     /// groups of seven equal values, so groups straddle page boundaries.
     pub fn generate(accounts: u32, invoices: u32) -> Self {
@@ -125,7 +162,9 @@ impl Platform {
             .mount(&server)
             .await;
         Mock::given(method("GET"))
-            .and(path_regex(r"^/api/(accounts|invoices)(/[^/]+(/items)?)?$"))
+            .and(path_regex(
+                r"^/api/(accounts|invoices|products|payments)(/[^/]+(/items)?)?$",
+            ))
             .respond_with(PlatformResponder { data: data.clone() })
             .mount(&server)
             .await;
@@ -263,16 +302,25 @@ impl Respond for PlatformResponder {
                 Some(i) => ResponseTemplate::new(200).set_body_json(i),
                 None => ResponseTemplate::new(404),
             },
+            ["api", "products", id] => match data.products.get(*id) {
+                Some(p) => ResponseTemplate::new(200).set_body_json(p),
+                None => ResponseTemplate::new(404),
+            },
+            ["api", "payments", id] => match data.payments.get(*id) {
+                Some(p) => ResponseTemplate::new(200).set_body_json(p),
+                None => ResponseTemplate::new(404),
+            },
             ["api", "invoices", id, "items"] => ResponseTemplate::new(200)
                 .set_body_json(data.items.get(*id).cloned().unwrap_or_default()),
             ["api", _] if data.listing_down => {
                 ResponseTemplate::new(503).set_body_string("maintenance")
             }
             ["api", collection] => {
-                let records: Vec<Value> = if *collection == "accounts" {
-                    data.accounts.values().cloned().collect()
-                } else {
-                    data.invoices.values().cloned().collect()
+                let records: Vec<Value> = match *collection {
+                    "accounts" => data.accounts.values().cloned().collect(),
+                    "products" => data.products.values().cloned().collect(),
+                    "payments" => data.payments.values().cloned().collect(),
+                    _ => data.invoices.values().cloned().collect(),
                 };
                 let response = list(request, records, data.page_cap);
                 if *collection == "accounts"
@@ -399,12 +447,14 @@ impl QuickBooks {
     pub async fn start() -> Self {
         let server = MockServer::start().await;
         let books = Arc::new(Mutex::new(Books::default()));
-        Mock::given(path_regex(r"^/qbo/((customer|invoice)(/[0-9]+)?|query)$"))
-            .respond_with(BooksResponder {
-                books: books.clone(),
-            })
-            .mount(&server)
-            .await;
+        Mock::given(path_regex(
+            r"^/qbo/((customer|invoice|item|payment)(/[0-9]+)?|query)$",
+        ))
+        .respond_with(BooksResponder {
+            books: books.clone(),
+        })
+        .mount(&server)
+        .await;
         QuickBooks { server, books }
     }
 
@@ -480,10 +530,11 @@ impl Respond for BooksResponder {
         if segments.get(1) == Some(&"query") {
             return query(&books, request);
         }
-        let kind = if segments.get(1) == Some(&"customer") {
-            "Customer"
-        } else {
-            "Invoice"
+        let kind = match segments.get(1) {
+            Some(&"customer") => "Customer",
+            Some(&"item") => "Item",
+            Some(&"payment") => "Payment",
+            _ => "Invoice",
         };
         // The library tests send a token; the binary without a token store sends none.
         if let Some(auth) = request.headers.get("authorization") {
@@ -541,7 +592,7 @@ impl Respond for BooksResponder {
                 if books.refuse.contains(&name) {
                     return fault(400, "Duplicate Name Exists Error", "6240");
                 }
-                if kind == "Invoice" {
+                if kind == "Invoice" || kind == "Payment" {
                     let customer = body["CustomerRef"]["value"].as_str().unwrap_or_default();
                     if !books
                         .records
@@ -579,10 +630,12 @@ impl Respond for BooksResponder {
 }
 
 fn name_field(kind: &str) -> &'static str {
-    if kind == "Customer" {
-        "DisplayName"
-    } else {
-        "DocNumber"
+    match kind {
+        "Customer" => "DisplayName",
+        "Item" => "Name",
+        // A payment has no name: the create is logged with its private note.
+        "Payment" => "PrivateNote",
+        _ => "DocNumber",
     }
 }
 
