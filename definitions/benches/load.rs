@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("serde_json::Value", |b| {
         b.iter(|| {
             serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).map(|v| v.is_object())
-        })
+        });
     });
     group.bench_function("syncdef load (spans)", |b| {
         b.iter(|| {
@@ -48,7 +48,7 @@ fn bench(c: &mut Criterion) {
                 black_box(text.clone()),
             ));
             load_as(source, Format::Json, &LoadOptions::default()).map(|d| d.root.span)
-        })
+        });
     });
     group.bench_function("syncdef load + definition", |b| {
         b.iter(|| {
@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
             ));
             load_as(source, Format::Json, &LoadOptions::default())
                 .map(|d| Definition::from_document(d).problems.len())
-        })
+        });
     });
     group.finish();
 }

@@ -16,6 +16,11 @@
 //! first problem), which `benches/corpus-verdicts.py` compares with openapi-spec-validator's. `--twins DIR` compares each YAML tree with the JSON
 //! document of the same name under DIR.
 
+#![expect(
+    clippy::cast_precision_loss,
+    reason = "byte counts shown in MB to one decimal"
+)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -23,6 +28,10 @@ use std::time::{Duration, Instant};
 use syncdef_definitions::load::{LoadOptions, load_path};
 use syncdef_definitions::{Definition, LoadErrorKind};
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "a measurement script read top to bottom: options, loading, then the figures"
+)]
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut root = None;
@@ -55,7 +64,7 @@ fn main() {
     let mut slowest = (Duration::ZERO, PathBuf::new());
     let mut verdict_lines: Vec<String> = Vec::new();
     for file in &files {
-        bytes += std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
+        bytes += std::fs::metadata(file).map_or(0, |m| m.len());
         let start = Instant::now();
         let result = load_path(file, &options);
         let took = start.elapsed();
@@ -90,7 +99,7 @@ fn main() {
                         Ok(j) => twin_diff.push(format!(
                             "{}: {}",
                             file.display(),
-                            first_difference(&doc.root.to_json(), &j.root.to_json(), String::new())
+                            first_difference(&doc.root.to_json(), &j.root.to_json(), "")
                         )),
                         Err(e) => twin_diff.push(format!(
                             "{}: its JSON twin does not load: {e}",
@@ -180,14 +189,18 @@ fn main() {
 }
 
 /// The pointer and both values where two trees first differ.
-fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) -> String {
+#[expect(
+    clippy::many_single_char_names,
+    reason = "the two trees and their members side by side: `a`/`b`, `x`/`y`, `v`/`w`"
+)]
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> String {
     use serde_json::Value;
     match (a, b) {
         (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
             for (k, v) in x {
                 match y.get(k) {
                     Some(w) if v == w => {}
-                    Some(w) => return first_difference(v, w, format!("{at}/{k}")),
+                    Some(w) => return first_difference(v, w, &format!("{at}/{k}")),
                     None => return format!("{at}: key {k:?} only in YAML"),
                 }
             }
@@ -196,7 +209,7 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) ->
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             for (i, (v, w)) in x.iter().zip(y).enumerate() {
                 if v != w {
-                    return first_difference(v, w, format!("{at}/{i}"));
+                    return first_difference(v, w, &format!("{at}/{i}"));
                 }
             }
             format!("{at}: arrays differ")

@@ -97,7 +97,7 @@ fn main() {
             drop(structure::check(
                 &doc.root,
                 &["synchronization", "x-synchronization"],
-            ))
+            ));
         });
         check.time(|| drop(refs::check(&doc.root)));
         let built = def.time(|| Definition::from_document(doc));

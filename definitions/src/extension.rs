@@ -234,6 +234,10 @@ impl Extension {
     }
 
     /// The values serde accepts but the engine cannot use.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "a flat list of independent checks of a few lines each, sharing one `refuse`"
+    )]
     fn problems(&self, node: &Node, definition: &Definition) -> Vec<ExtensionError> {
         let mut out = Vec::new();
         let mut refuse = |path: &[&str], message: String| {

@@ -7,6 +7,11 @@
 //! the members sorted by key, searched by bisection. Linear search there made resolving
 //! references quadratic in the size of the document.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 use std::fmt;
 use std::ops::Deref;
 

@@ -61,6 +61,10 @@ pub enum NumberValue {
 impl NumberValue {
     /// The value as `f64` (integers beyond 2^53 lose precision).
     #[must_use]
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "the nearest `f64` is the documented result"
+    )]
     pub fn as_f64(self) -> f64 {
         match self {
             NumberValue::PosInt(n) => n as f64,
@@ -243,9 +247,9 @@ impl Node {
             NodeKind::Number(n) => match n.value {
                 NumberValue::PosInt(u) => Value::from(u),
                 NumberValue::NegInt(i) => Value::from(i),
-                NumberValue::Float(f) => serde_json::Number::from_f64(f)
-                    .map(Value::Number)
-                    .unwrap_or(Value::Null),
+                NumberValue::Float(f) => {
+                    serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+                }
             },
             NodeKind::String(s) => Value::String(s.value.to_string()),
             NodeKind::Array(items) => Value::Array(items.iter().map(Node::to_json).collect()),

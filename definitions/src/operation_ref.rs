@@ -170,13 +170,13 @@ impl OperationRef {
     /// # Errors
     /// An [`OperationRefError`] locating the first problem inside `text`.
     pub fn parse(text: &str) -> Result<OperationRef, OperationRefError> {
+        const FORM: &str = "write the path followed by a slash and the lower-case method, e.g. `/v3/company/{realmId}/customer/post`";
         let err = |kind, range: Range<usize>, message: String, help: &str| OperationRefError {
             kind,
             range,
             message,
             help: help.to_owned(),
         };
-        const FORM: &str = "write the path followed by a slash and the lower-case method, e.g. `/v3/company/{realmId}/customer/post`";
         if text.trim().is_empty() {
             return Err(err(
                 OperationRefErrorKind::Empty,
@@ -203,29 +203,26 @@ impl OperationRef {
                 FORM,
             ));
         }
-        let method = match HttpMethod::from_lower(method_text) {
-            Some(m) => m,
-            None => {
-                if let Some(m) = HttpMethod::from_lower(&method_text.to_ascii_lowercase()) {
-                    return Err(err(
-                        OperationRefErrorKind::UpperCaseMethod,
-                        method_range,
-                        format!("the method `{method_text}` must be lower case"),
-                        &format!("write `{}`", m.as_str()),
-                    ));
-                }
-                let kind = if method_text.contains('}') || text[..slash].is_empty() {
-                    OperationRefErrorKind::MissingMethod
-                } else {
-                    OperationRefErrorKind::UnknownMethod
-                };
+        let Some(method) = HttpMethod::from_lower(method_text) else {
+            if let Some(m) = HttpMethod::from_lower(&method_text.to_ascii_lowercase()) {
                 return Err(err(
-                    kind,
+                    OperationRefErrorKind::UpperCaseMethod,
                     method_range,
-                    format!("`{method_text}` is not an HTTP method"),
-                    "end the reference with one of /get, /put, /post, /delete, /patch, /head, /options, /trace",
+                    format!("the method `{method_text}` must be lower case"),
+                    &format!("write `{}`", m.as_str()),
                 ));
             }
+            let kind = if method_text.contains('}') || text[..slash].is_empty() {
+                OperationRefErrorKind::MissingMethod
+            } else {
+                OperationRefErrorKind::UnknownMethod
+            };
+            return Err(err(
+                kind,
+                method_range,
+                format!("`{method_text}` is not an HTTP method"),
+                "end the reference with one of /get, /put, /post, /delete, /patch, /head, /options, /trace",
+            ));
         };
         let path = &text[..slash];
         if path.is_empty() {

@@ -25,6 +25,11 @@
 //! Templates are bucketed by segment count, so a lookup scans only paths of the right length,
 //! never all of a 13 MB document's paths.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 use std::collections::HashMap;
 use std::ops::Range;
 

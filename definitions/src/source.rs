@@ -4,6 +4,11 @@
 //! columns are computed only when a location is shown, through the [`LineIndex`] a
 //! [`SourceFile`] builds once.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
@@ -178,7 +183,7 @@ impl LineIndex {
             let prefix = &text.as_bytes()[line_start as usize..offset as usize];
             // Counting non-continuation bytes counts characters without requiring `offset` to be
             // on a character boundary.
-            let started = prefix.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32;
+            let started = prefix.iter().filter(|&&b| b.cast_signed() >= -0x40).count() as u32;
             // Inside a character, its lead byte is in the prefix: report that character.
             started - u32::from(!text.is_char_boundary(offset as usize))
         };

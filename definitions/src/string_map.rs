@@ -12,6 +12,11 @@
 //! block scalars and quoted or plain scalars without escapes. An escape maps to the whole
 //! escape sequence. Folded runs of blank lines map to the nearest line break.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 use std::ops::Range;
 
 use crate::node::ScalarStyle;

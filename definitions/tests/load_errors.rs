@@ -1,4 +1,4 @@
-//! Every refusal of the loaders, rendered with file:line:column (insta snapshots).
+//! Every refusal of the loaders, rendered with <file:line:column> (insta snapshots).
 
 use std::path::Path;
 
@@ -76,12 +76,11 @@ refused!(yaml_mixed_block, "yaml-mixed-block.yaml", Syntax);
 
 #[test]
 fn missing_file_is_an_io_error() {
-    let err = match load_path(
+    let Err(err) = load_path(
         Path::new("no/such/definition.yaml"),
         &LoadOptions::default(),
-    ) {
-        Ok(_) => panic!("a missing file loaded"),
-        Err(err) => err,
+    ) else {
+        panic!("a missing file loaded")
     };
     assert_eq!(err.kind, LoadErrorKind::Io);
     assert!(err.span.is_none());

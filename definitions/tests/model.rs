@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use syncdef_definitions::Definition;
-use syncdef_definitions::model::{ActionIn, ActionType, ProblemKind, TemplateBody};
+use syncdef_definitions::model::{ActionIn, ActionType, ProblemKind, TemplateBody, Text};
 use syncdef_definitions::operation_ref::{HttpMethod, PlaceholderKind};
 
 fn fixture(name: &str) -> Definition {
@@ -30,10 +30,7 @@ fn quickbooks_definition_is_clean_and_complete() {
     assert_eq!(sync.entries.len(), 2);
 
     let account = sync.entry("Account").expect("Account entry");
-    assert_eq!(
-        account.module.as_ref().map(|m| m.as_str()),
-        Some("Accounts")
-    );
+    assert_eq!(account.module.as_ref().map(Text::as_str), Some("Accounts"));
     let push = account.push.as_ref().expect("push");
     let create = push
         .create
@@ -65,7 +62,7 @@ fn quickbooks_definition_is_clean_and_complete() {
     assert_eq!(read.method, HttpMethod::Get);
     assert_eq!(read.placeholders[1].kind, PlaceholderKind::IntegrationId);
     let schema = token.schema.as_ref().expect("schema");
-    assert_eq!(schema.kind.as_ref().map(|k| k.as_str()), Some("String"));
+    assert_eq!(schema.kind.as_ref().map(Text::as_str), Some("String"));
     assert_eq!(schema.fields[0].name.as_str(), "SyncToken");
     assert_eq!(schema.fields[0].source.as_str(), "Customer.SyncToken");
 
@@ -88,7 +85,7 @@ fn quickbooks_definition_is_clean_and_complete() {
         first.kind.as_ref().map(|k| &k.value),
         Some(&ActionType::ApiSynchronization)
     );
-    assert_eq!(first.path.as_ref().map(|p| p.as_str()), Some("Account"));
+    assert_eq!(first.path.as_ref().map(Text::as_str), Some("Account"));
     assert!(matches!(
         invoice_push.common.templates[0].body,
         TemplateBody::Node(_)
@@ -128,10 +125,7 @@ fn structural_problems_are_all_reported_and_located() {
     let sync = def.sync.as_ref().expect("the section is still modelled");
     let account = sync.entry("Account").expect("Account");
     // `modul` is a near miss of `module`: read as it, and kept to be reported as misspelt.
-    assert_eq!(
-        account.module.as_ref().map(|m| m.as_str()),
-        Some("Accounts")
-    );
+    assert_eq!(account.module.as_ref().map(Text::as_str), Some("Accounts"));
     assert_eq!(account.unknown[0].key.as_str(), "modul");
     assert_eq!(account.unknown[0].meant, Some("module"));
     let push = account.push.as_ref().expect("push");

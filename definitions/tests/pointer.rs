@@ -108,7 +108,7 @@ fn json_numbers_keep_text_and_value() {
     assert_eq!(numbers[4], ("-0.25".into(), NumberValue::Float(-0.25)));
     assert_eq!(numbers[5].0, "123456789012345678901234567890");
     assert!(
-        matches!(numbers[5].1, NumberValue::Float(f) if (f - 1.2345678901234568e29).abs() < 1e15)
+        matches!(numbers[5].1, NumberValue::Float(f) if (f - 1.234_567_890_123_456_8e29).abs() < 1e15)
     );
 }
 
@@ -157,7 +157,9 @@ fn yaml_anchors_on_keys_and_values() {
     let d = syncdef_definitions::load(syncdef_definitions::SourceFile::new("anchors.yaml", text))
         .unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(
-        d.root.pointer("/b/x").map(|n| n.to_json()),
+        d.root
+            .pointer("/b/x")
+            .map(syncdef_definitions::Node::to_json),
         Some(serde_json::json!(1))
     );
     // The copy points at the anchored value, where a fix belongs.
@@ -178,7 +180,7 @@ fn negative_zero_is_a_float() {
         .as_array()
         .unwrap_or_default()
         .iter()
-        .map(|n| n.to_json())
+        .map(syncdef_definitions::Node::to_json)
         .collect();
     assert_eq!(values, [serde_json::json!(-0.0), serde_json::json!(-1)]);
 }

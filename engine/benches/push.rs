@@ -173,6 +173,14 @@ async fn bare_run(
     }
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "the measurement read top to bottom: options, the mock system, the runs, the figures"
+)]
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "push counts turned into rates for the printed figures"
+)]
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and wants a quick
     // smoke run.

@@ -75,6 +75,10 @@ impl Engine {
     ///
     /// # Errors
     /// [`LoadRefused`] with every diagnostic when the definition has lint errors.
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "the public entry point takes the definition its callers (worker, CLI, examples) are done with; borrowing it is a change of their calls"
+    )]
     pub fn load(definition: Definition) -> Result<Loaded, LoadRefused> {
         let diagnostics = lint_definition(&definition, &RuleSettings::default(), true);
         Engine::load_linted(

@@ -94,6 +94,10 @@ fn redacted<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&syncdef_secrets::redact(text))
 }
 
+#[expect(
+    clippy::ref_option,
+    reason = "`serialize_with` passes a reference to the field, which is an `Option`"
+)]
 fn millis<S: serde::Serializer>(d: &Option<std::time::Duration>, s: S) -> Result<S::Ok, S::Error> {
     match d {
         Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),

@@ -57,7 +57,7 @@ impl ResponseBody {
                 if self.is_empty() {
                     return Ok(Json::Null);
                 }
-                serde_json::from_slice(&self.bytes).map_err(not_json)
+                serde_json::from_slice(&self.bytes).map_err(|e| not_json(&e))
             })
             .as_ref()
             .map_err(String::as_str)
@@ -71,7 +71,7 @@ impl ResponseBody {
         if self.is_empty() {
             return Ok(Value::Null);
         }
-        Value::from_json_slice(&self.bytes).map_err(not_json)
+        Value::from_json_slice(&self.bytes).map_err(|e| not_json(&e))
     }
 
     /// The body as far as a template that reads only `projection` needs it (see
@@ -79,7 +79,7 @@ impl ResponseBody {
     pub fn value_for(&self, projection: Option<&Projection>) -> Result<Value, String> {
         match projection {
             Some(p) if self.json.get().is_none() && !self.is_empty() => {
-                p.parse(&self.bytes).map_err(not_json)
+                p.parse(&self.bytes).map_err(|e| not_json(&e))
             }
             _ => self.value(),
         }
@@ -91,7 +91,7 @@ impl ResponseBody {
     }
 }
 
-fn not_json(e: serde_json::Error) -> String {
+fn not_json(e: &serde_json::Error) -> String {
     format!("the response body is not JSON: {e}")
 }
 

@@ -285,7 +285,7 @@ impl DefinitionPlan {
                 "the definition has no `synchronization` section".into(),
             ]);
         };
-        let server = match ServerTemplate::from_openapi(&api) {
+        let server = match ServerTemplate::from_openapi(api) {
             Ok(s) => s,
             Err(e) => return Err(vec![e]),
         };
@@ -371,12 +371,11 @@ fn compile_entry(
 ) -> Result<EntryPlan, Vec<String>> {
     let name = entry.key.value.clone();
     let mut problems = Vec::new();
-    let root = match entry.module.as_ref().map(|m| modules::module(&m.value)) {
-        Some(Some(m)) => m.root.to_owned(),
-        _ => {
-            problems.push(format!("entry `{name}`: unknown or missing `module`"));
-            String::new()
-        }
+    let root = if let Some(Some(m)) = entry.module.as_ref().map(|m| modules::module(&m.value)) {
+        m.root.to_owned()
+    } else {
+        problems.push(format!("entry `{name}`: unknown or missing `module`"));
+        String::new()
     };
     if entry.push.is_none() && entry.pull.is_none() {
         return Err(vec![format!(

@@ -79,17 +79,16 @@ fn keep(members: &mut Members, names: &[&str]) {
     let Some((first, rest)) = names.split_first() else {
         return;
     };
-    let at = match members.iter().position(|(n, _)| n.as_ref() == *first) {
-        Some(at) => at,
-        None => {
-            let below = if rest.is_empty() {
-                Keep::Whole
-            } else {
-                Keep::Members(Members::new())
-            };
-            members.push(((*first).into(), below));
-            members.len() - 1
-        }
+    let at = if let Some(at) = members.iter().position(|(n, _)| n.as_ref() == *first) {
+        at
+    } else {
+        let below = if rest.is_empty() {
+            Keep::Whole
+        } else {
+            Keep::Members(Members::new())
+        };
+        members.push(((*first).into(), below));
+        members.len() - 1
     };
     let below = &mut members[at].1;
     if rest.is_empty() {

@@ -7,6 +7,7 @@ use serde_json::{Value as Json, json};
 use syncdef_definitions::template_names;
 
 use crate::outcome::{Exchange, PushOutcome, PushStatus};
+use crate::plan::OperationKind;
 
 /// `{"entry", "operation", "requests": [{"step", "method", "url", "headers", "body",
 /// "response"}], "outcome"}`: requests in the order sent (retries included), bodies as JSON,
@@ -21,7 +22,7 @@ pub fn json_report(outcome: &PushOutcome) -> Json {
     }
     json!({
         "entry": outcome.entry,
-        "operation": outcome.operation.map(|o| o.as_str()),
+        "operation": outcome.operation.map(OperationKind::as_str),
         "requests": requests,
         "outcome": result,
     })

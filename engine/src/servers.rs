@@ -39,7 +39,7 @@ pub(crate) struct Server {
 impl ServerTemplate {
     /// The first server of the document: the vendor's instances use it, and the others are
     /// alternatives a user selects by overriding the base URL.
-    pub fn from_openapi(api: &OpenApi<'_>) -> Result<ServerTemplate, String> {
+    pub fn from_openapi(api: OpenApi<'_>) -> Result<ServerTemplate, String> {
         let server = api.servers().next().ok_or(
             "the definition declares no `servers` with a `url`: add the external system's base URL",
         )?;
@@ -132,21 +132,20 @@ impl ServerTemplate {
                 )));
             }
         }
-        let base = match base {
-            Some(url) => url.clone(),
-            None => {
-                let mut text = self.url.clone();
-                for (name, value) in &variables {
-                    let value = encoded.get(name).unwrap_or(value);
-                    text = text.replace(&format!("{{{name}}}"), value);
-                }
-                Url::parse(&text).map_err(|e| {
-                    PushError::configuration(format!(
-                        "the server URL `{}` gives `{text}`, which is not a valid URL: {e}",
-                        self.url
-                    ))
-                })?
+        let base = if let Some(url) = base {
+            url.clone()
+        } else {
+            let mut text = self.url.clone();
+            for (name, value) in &variables {
+                let value = encoded.get(name).unwrap_or(value);
+                text = text.replace(&format!("{{{name}}}"), value);
             }
+            Url::parse(&text).map_err(|e| {
+                PushError::configuration(format!(
+                    "the server URL `{}` gives `{text}`, which is not a valid URL: {e}",
+                    self.url
+                ))
+            })?
         };
         if !matches!(base.scheme(), "http" | "https") || base.host().is_none() {
             return Err(PushError::configuration(format!(

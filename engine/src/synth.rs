@@ -90,13 +90,14 @@ fn from_schema(schema: &Schema<'_>, name: Option<&str>, depth: usize) -> Json {
             Some(items) => Json::Array(vec![from_schema(&items, name, depth + 1)]),
             None => json!([]),
         },
-        Some("string") => match schema.first_allowed().and_then(Node::as_str) {
-            Some(first) => Json::String(first.to_owned()),
-            None => {
+        Some("string") => {
+            if let Some(first) = schema.first_allowed().and_then(Node::as_str) {
+                Json::String(first.to_owned())
+            } else {
                 let format = schema.format().unwrap_or("").to_ascii_lowercase();
                 Json::String(string_sample(name, &format))
             }
-        },
+        }
         Some("integer") => json!(1),
         Some("number") => json!(1.0),
         Some("boolean") => json!(true),

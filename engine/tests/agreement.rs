@@ -14,6 +14,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use syncdef_definitions::settings::PushConfig;
 use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::{Engine, ErrorClass, Intent, RecordState, RecordingTransport, StaticToken};
 use syncdef_transform::Value;
@@ -116,7 +117,7 @@ async fn disagreement(name: &str, text: &str, samples: &[(&str, Value)]) -> Opti
     }
     let limits = syncdef_transform::Limits::default();
     let engine =
-        match Engine::load_linted(&definition, diagnostics, &Default::default(), &limits) {
+        match Engine::load_linted(&definition, diagnostics, &PushConfig::default(), &limits) {
             Ok(loaded) => loaded.engine,
             Err(refused) => return Some(format!("the engine refuses it: {refused}")),
         }

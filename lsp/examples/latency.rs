@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .split_whitespace()
         .next()
         .unwrap_or("");
-    let mut lint = Vec::new();
+    let mut lint_times = Vec::new();
     for version in 2..2 + CHANGES {
         let word = if version % 2 == 0 { "Acounts" } else { first };
         let previous = if version % 2 == 0 { first } else { "Acounts" };
@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             word,
         );
         let published = client.diagnostics(&uri);
-        lint.push(started.elapsed());
+        lint_times.push(started.elapsed());
         assert_eq!(
             published["version"], version,
             "the diagnostics of the version sent"
@@ -74,7 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     report(
         &path.display().to_string(),
         "didChange -> publishDiagnostics",
-        &mut lint,
+        &mut lint_times,
     );
     report(
         &path.display().to_string(),
@@ -91,6 +91,12 @@ fn start() -> Client {
     Client::new(client_out, client_in)
 }
 
+#[expect(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a quantile in 0..=1 of a short list of runs, rounded to an index inside it"
+)]
 fn report(file: &str, what: &str, times: &mut [Duration]) {
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];

@@ -48,17 +48,14 @@ fn split_key(before: &str) -> Option<(&str, usize)> {
     let member = before[last_member_start(before)..].trim_start();
     let member_trim = member.strip_prefix("- ").unwrap_or(member).trim_start();
     let key_at = before.len() - member_trim.len();
-    let (key, rest_at) = match member_trim.chars().next()? {
-        q @ ('"' | '\'') => {
-            let close = member_trim[1..].find(q)? + 1;
-            (&member_trim[1..close], key_at + close + 1)
-        }
-        _ => {
-            let colon = member_trim
-                .find(": ")
-                .or_else(|| member_trim.ends_with(':').then(|| member_trim.len() - 1))?;
-            (member_trim[..colon].trim_end(), key_at + colon)
-        }
+    let (key, rest_at) = if let q @ ('"' | '\'') = member_trim.chars().next()? {
+        let close = member_trim[1..].find(q)? + 1;
+        (&member_trim[1..close], key_at + close + 1)
+    } else {
+        let colon = member_trim
+            .find(": ")
+            .or_else(|| member_trim.ends_with(':').then(|| member_trim.len() - 1))?;
+        (member_trim[..colon].trim_end(), key_at + colon)
     };
     let rest = &before[rest_at..];
     let after_colon = rest.trim_start().strip_prefix(':')?;

@@ -31,12 +31,11 @@ pub fn definition(doc: &Document, position: Position) -> Option<GotoDefinitionRe
 /// The operation (its method key) an operation reference at `offset` resolves to; the path
 /// when the path has no such method.
 fn operation(def: &Definition, offset: usize) -> Option<Span> {
-    let parsed = match locate::operation_at(def, offset) {
-        Some(field) => field.parsed.as_ref().ok()?,
-        None => {
-            let action = locate::action_path_at(def, offset)?;
-            action.path_ref.as_ref()?.as_ref().ok()?
-        }
+    let parsed = if let Some(field) = locate::operation_at(def, offset) {
+        field.parsed.as_ref().ok()?
+    } else {
+        let action = locate::action_path_at(def, offset)?;
+        action.path_ref.as_ref()?.as_ref().ok()?
     };
     match def.resolve(parsed) {
         Resolution::Found { path, .. } => Some(

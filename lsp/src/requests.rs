@@ -95,7 +95,7 @@ fn to_json(value: impl serde::Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// The parameters of `method`, or an InvalidParams failure naming what did not fit.
+/// The parameters of `method`, or an `InvalidParams` failure naming what did not fit.
 fn read<P: DeserializeOwned>(method: &str, params: Value) -> Result<P, Failure> {
     serde_json::from_value(params).map_err(|e| Failure {
         code: ErrorCode::InvalidParams,

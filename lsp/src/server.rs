@@ -164,7 +164,7 @@ impl<W: Write> Server<W> {
                 format!("`{method}` after `shutdown`: only `exit` is expected now"),
             ),
         };
-        self.send(Message::Response(response))
+        self.send(&Message::Response(response))
     }
 
     /// Answers a request of the running server; a bug in a feature answers with an error
@@ -255,14 +255,14 @@ impl<W: Write> Server<W> {
             diagnostics,
             version,
         };
-        self.send(Message::Notification(Notification::new(
+        self.send(&Message::Notification(Notification::new(
             PublishDiagnostics::METHOD.to_owned(),
             params,
         )))
     }
 
-    fn send(&mut self, message: Message) -> io::Result<()> {
-        transport::write(&mut self.out, &message)
+    fn send(&mut self, message: &Message) -> io::Result<()> {
+        transport::write(&mut self.out, message)
     }
 }
 

@@ -150,7 +150,10 @@ impl Symbols<'_> {
         let text = self.doc.text();
         let lines = self.doc.lines();
         let whole = whole.cover(selection);
-        #[allow(deprecated)] // `deprecated` is a required field of the type, superseded by tags.
+        #[expect(
+            deprecated,
+            reason = "`deprecated` is a required field of the type, superseded by tags"
+        )]
         DocumentSymbol {
             name: if name.is_empty() {
                 "\"\"".to_owned()

@@ -35,7 +35,11 @@ fn a_mistake_typed_into_a_catalog_definition_is_published_at_its_range() {
     let opened = client.diagnostics(&uri);
     assert_eq!(opened["version"], 1);
     let expected = lint_text(&path.display().to_string(), &text, &RuleSettings::default());
-    let expected: Vec<&str> = expected.diagnostics.iter().map(|d| d.code()).collect();
+    let expected: Vec<&str> = expected
+        .diagnostics
+        .iter()
+        .map(syncdef_validator::Diagnostic::code)
+        .collect();
     assert_eq!(
         codes(&opened),
         expected,
@@ -81,9 +85,12 @@ fn ranges_count_utf16_units_after_non_ascii_text() {
     let changed = client.diagnostics(&uri);
     let sd801 = the(&changed, "SD801");
     let column = start
-        + new[..new.find("nmae").expect("nmae")]
-            .encode_utf16()
-            .count() as u32;
+        + u32::try_from(
+            new[..new.find("nmae").expect("nmae")]
+                .encode_utf16()
+                .count(),
+        )
+        .expect("short");
     assert_eq!(
         sd801["range"],
         support::lsp_range([(line, column), (line, column + 4)]),

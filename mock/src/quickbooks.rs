@@ -70,7 +70,10 @@ impl QuickBooks {
 
     /// How many objects of `kind` (`Customer`, `Invoice`) company `company` holds.
     pub fn count(&self, company: &str, kind: &str) -> usize {
-        let companies = self.companies.lock().unwrap_or_else(|e| e.into_inner());
+        let companies = self
+            .companies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         companies.get(company).map_or(0, |books| {
             books.objects.keys().filter(|(k, _)| k == kind).count()
         })
@@ -83,7 +86,10 @@ struct Api {
 
 impl Respond for Api {
     fn respond(&self, request: &Request) -> ResponseTemplate {
-        let mut companies = self.companies.lock().unwrap_or_else(|e| e.into_inner());
+        let mut companies = self
+            .companies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         // The path matched `/v3/company/<id>/…`: the fourth segment is the company.
         let company = request.url.path().split('/').nth(3).unwrap_or_default();
         let books = companies.entry(company.to_owned()).or_default();

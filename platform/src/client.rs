@@ -72,6 +72,7 @@ pub struct PlatformClientBuilder {
 
 impl PlatformClientBuilder {
     /// `X-Api-Version` to send; default `3.0` (see [`ApiVersion`]).
+    #[must_use]
     pub fn api_version(mut self, version: ApiVersion) -> Self {
         self.api_version = version;
         self
@@ -79,18 +80,21 @@ impl PlatformClientBuilder {
 
     /// How long before `expires_in` a token is replaced; default 60 s, capped at half the
     /// token's lifetime.
+    #[must_use]
     pub fn token_skew(mut self, skew: Duration) -> Self {
         self.token_skew = skew;
         self
     }
 
     /// Whole-request timeout; default 30 s.
+    #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
 
     /// Connection timeout; default 10 s.
+    #[must_use]
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
@@ -98,12 +102,14 @@ impl PlatformClientBuilder {
 
     /// Most pages read from one collection before giving up; default 10 000. A guard against
     /// a platform whose links never end.
+    #[must_use]
     pub fn max_pages(mut self, pages: u32) -> Self {
         self.max_pages = pages;
         self
     }
 
     /// Content type of PATCH bodies; default `application/json-patch+json`.
+    #[must_use]
     pub fn patch_content_type(mut self, content_type: impl Into<String>) -> Self {
         self.patch_content_type = content_type.into();
         self
@@ -111,6 +117,7 @@ impl PlatformClientBuilder {
 
     /// Allows `http://` to hosts other than loopback. Tokens and passwords then cross the
     /// network in clear text; meant for test rigs only.
+    #[must_use]
     pub fn allow_insecure_http(mut self, allow: bool) -> Self {
         self.allow_insecure_http = allow;
         self

@@ -34,6 +34,7 @@ impl PatchBuilder {
     }
 
     /// `add`: sets the attribute (same effect as `replace` on the platform).
+    #[must_use]
     pub fn add(mut self, attribute: &str, value: Value) -> Self {
         self.operations.push(PatchOperation::Add(AddOperation {
             path: pointer(attribute),
@@ -43,6 +44,7 @@ impl PatchBuilder {
     }
 
     /// `replace`: sets the attribute.
+    #[must_use]
     pub fn replace(mut self, attribute: &str, value: Value) -> Self {
         self.operations
             .push(PatchOperation::Replace(ReplaceOperation {
@@ -53,6 +55,7 @@ impl PatchBuilder {
     }
 
     /// `remove`: resets the attribute to its default (removing `creditLimit` sets it to 0).
+    #[must_use]
     pub fn remove(mut self, attribute: &str) -> Self {
         self.operations
             .push(PatchOperation::Remove(RemoveOperation {

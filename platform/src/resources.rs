@@ -19,10 +19,12 @@ use crate::query::{COMPONENT, Collection};
 
 /// `/seg/seg/...` with each segment escaped, so an id can never add a path level.
 fn path(segments: &[&str]) -> String {
-    segments
-        .iter()
-        .map(|s| format!("/{}", utf8_percent_encode(s, COMPONENT)))
-        .collect()
+    let mut out = String::new();
+    for s in segments {
+        out.push('/');
+        out.extend(utf8_percent_encode(s, COMPONENT));
+    }
+    out
 }
 
 impl PlatformClient {
@@ -56,10 +58,14 @@ impl PlatformClient {
 
     /// PATCH with a JSON Patch document at an escaped path. Operations other than `add`,
     /// `replace` and `remove` are refused before sending. Returns the answer's body, if any.
-    pub async fn patch(&self, path: &str, patch: &Patch) -> Result<Option<Value>, PlatformError> {
-        check_supported(patch)?;
+    pub async fn patch(
+        &self,
+        path: &str,
+        document: &Patch,
+    ) -> Result<Option<Value>, PlatformError> {
+        check_supported(document)?;
         let url = self.url(path, None);
-        let bytes = serde_json::to_vec(patch)
+        let bytes = serde_json::to_vec(document)
             .map_err(|e| PlatformError::Usage(format!("cannot serialize the patch: {e}")))?;
         let text = self
             .execute(Method::PATCH, &url, &Body::JsonPatch(bytes))

@@ -122,7 +122,7 @@ impl TokenProvider {
         let refresh_at = token.lifetime.map(|lifetime| {
             // Half the lifetime at most, so a short-lived token is still reused at all.
             let margin = self.skew.min(lifetime / 2);
-            requested_at + lifetime - margin
+            requested_at + lifetime.saturating_sub(margin)
         });
         if token.lifetime.is_none() {
             tracing::warn!("the token response has no expires_in; the token is used until a 401");

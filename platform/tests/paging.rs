@@ -31,7 +31,7 @@ fn envelope(
         "links": {
             "self": link(page),
             "first": link(1),
-            "next": next.map(link).unwrap_or(Value::Null),
+            "next": next.map_or(Value::Null, link),
             "previous": Value::Null,
         }
     })

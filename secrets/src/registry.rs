@@ -61,7 +61,9 @@ struct Matcher {
 
 fn patterns() -> MutexGuard<'static, Patterns> {
     // Every update leaves the maps consistent, so a poisoned lock is still usable.
-    PATTERNS.lock().unwrap_or_else(|e| e.into_inner())
+    PATTERNS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The texts to mask for `value`: the value itself and the forms it takes when written into
@@ -151,7 +153,7 @@ fn matcher() -> Option<Arc<Matcher>> {
     let generation = GENERATION.load(Ordering::Acquire);
     if let Some(m) = MATCHER
         .read()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .as_ref()
         .filter(|m| m.generation == generation)
     {
@@ -179,7 +181,9 @@ fn matcher() -> Option<Arc<Matcher>> {
         generation,
         automaton,
     });
-    *MATCHER.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&m));
+    *MATCHER
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::clone(&m));
     Some(m)
 }
 

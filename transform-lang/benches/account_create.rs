@@ -23,7 +23,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
     let mut g = c.benchmark_group("account_create");
     g.throughput(Throughput::Elements(1));
     g.bench_function("apply", |b| {
-        b.iter(|| template.apply(std::hint::black_box(&record)))
+        b.iter(|| template.apply(std::hint::black_box(&record)));
     });
     g.bench_function("apply_write", |b| {
         // What a request body or a JSON Lines output needs: the output as text.
@@ -35,7 +35,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
             out.clear();
             syncdef_transform::value::write_compact(&v, &mut out);
             out.len()
-        })
+        });
     });
     g.bench_function("apply_to_json", |b| {
         let mut out = String::with_capacity(1024);
@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
                 .apply_to_json(std::hint::black_box(&record), &mut out)
                 .expect("applies");
             out.len()
-        })
+        });
     });
     g.bench_function("parse_apply_write_line", |b| {
         let mut out = String::with_capacity(1024);
@@ -55,7 +55,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
             out.clear();
             syncdef_transform::value::write_compact(&v, &mut out);
             out.len()
-        })
+        });
     });
     g.bench_function("read_apply_write_line", |b| {
         // As a JSON Lines run does it: one reader per thread shares keys across records.
@@ -67,10 +67,10 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
             out.clear();
             syncdef_transform::value::write_compact(&v, &mut out);
             out.len()
-        })
+        });
     });
     g.bench_function("compile", |b| {
-        b.iter(|| Template::compile_str(std::hint::black_box(TEMPLATE), &Settings::default()))
+        b.iter(|| Template::compile_str(std::hint::black_box(TEMPLATE), &Settings::default()));
     });
     g.finish();
 }

@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
         assert_eq!(a, b, "{text}: both select the same number of tokens");
 
         g.bench_with_input(BenchmarkId::new("syncdef", name), &ours, |bch, p| {
-            bch.iter(|| p.select_value(std::hint::black_box(&ours_record)))
+            bch.iter(|| p.select_value(std::hint::black_box(&ours_record)));
         });
         g.bench_with_input(
             BenchmarkId::new("jsonpath_rust", name),
@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
                 bch.iter(|| {
                     jsonpath_rust::query::js_path_process(q, std::hint::black_box(&serde_record))
                         .map(|v| v.len())
-                })
+                });
             },
         );
         g.bench_with_input(
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
                 bch.iter(|| {
                     let json = serde_json::Value::from(std::hint::black_box(&ours_record));
                     jsonpath_rust::query::js_path_process(q, &json).map(|v| v.len())
-                })
+                });
             },
         );
     }

@@ -43,19 +43,19 @@ fn bench(c: &mut Criterion<cpu_time::CpuTime>) {
         assert_eq!(read_all(&map, &keys), n);
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("insert", n), &keys, |b, keys| {
-            b.iter(|| built(keys).len())
+            b.iter(|| built(keys).len());
         });
         g.bench_with_input(BenchmarkId::new("get", n), &keys, |b, keys| {
-            b.iter(|| read_all(&map, keys))
+            b.iter(|| read_all(&map, keys));
         });
         g.bench_with_input(BenchmarkId::new("parse", n), &text, |b, text| {
-            b.iter(|| Value::from_json_str(std::hint::black_box(text)).map(|v| v.depth()))
+            b.iter(|| Value::from_json_str(std::hint::black_box(text)).map(|v| v.depth()));
         });
         g.bench_with_input(BenchmarkId::new("from_serde_json", n), &json, |b, json| {
-            b.iter(|| Value::from(std::hint::black_box(json)).depth())
+            b.iter(|| Value::from(std::hint::black_box(json)).depth());
         });
         g.bench_with_input(BenchmarkId::new("to_serde_json", n), &value, |b, value| {
-            b.iter(|| serde_json::Value::from(std::hint::black_box(value)).is_object())
+            b.iter(|| serde_json::Value::from(std::hint::black_box(value)).is_object());
         });
     }
     g.finish();

@@ -45,15 +45,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (template, record) = match (
+    let (Ok(template), Ok(record)) = (
         Template::compile_str(template_text, &Settings::default()),
         Value::from_json_str(record_text),
-    ) {
-        (Ok(t), Ok(r)) => (t, r),
-        _ => {
-            eprintln!("the benchmark template or record does not load");
-            return ExitCode::FAILURE;
-        }
+    ) else {
+        eprintln!("the benchmark template or record does not load");
+        return ExitCode::FAILURE;
     };
     let mut out = String::with_capacity(1024);
     let mut bytes = 0;
@@ -66,7 +63,7 @@ fn main() -> ExitCode {
         } else {
             template
                 .apply(std::hint::black_box(&record))
-                .map(|v| std::hint::black_box(v).is_null() as usize)
+                .map(|v| usize::from(std::hint::black_box(v).is_null()))
         };
         match applied {
             Ok(k) => bytes += k,

@@ -48,6 +48,10 @@ fn large_document(paths: usize) -> String {
     out
 }
 
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "the document's size in MB to one decimal, in the benchmark's name"
+)]
 fn bench(c: &mut Criterion) {
     let dir = corpus(64);
     let settings = Arc::new(RuleSettings::default());

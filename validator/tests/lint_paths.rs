@@ -155,7 +155,7 @@ fn parallel_and_sequential_runs_give_the_same_report() {
         syncdef_validator::output::render(
             &report,
             syncdef_validator::output::OutputFormat::Json,
-            &Default::default(),
+            &syncdef_validator::output::RenderOptions::default(),
         )
     };
     let sequential = run(1);

@@ -18,8 +18,9 @@ use syncdef_validator::{Diagnostic, LintError, LintReport, Rule, Severity};
 const TEXT: &str = "synchronization:\n  Customer:\n    module: Acounts\n    push:\n      create: \"/customer/put\"\n      schemasTransformer:\n        updateRequst: {Name: \"100% société\"}\n";
 
 fn span_of(text: &str, needle: &str) -> Span {
-    let start = text.find(needle).expect("needle in text") as u32;
-    Span::new(start, start + needle.len() as u32)
+    let start = text.find(needle).expect("needle in text");
+    let offset = |n: usize| u32::try_from(n).expect("a test text is small");
+    Span::new(offset(start), offset(start + needle.len()))
 }
 
 /// Diagnostics of every severity, with labels, help, pointers, non-ASCII text and characters
@@ -210,7 +211,8 @@ fn sarif_rules_are_those_that_fired_and_those_configured() {
         );
     }
     for result in results(&log) {
-        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        let index = usize::try_from(result["ruleIndex"].as_u64().expect("ruleIndex"))
+            .expect("a rule index fits usize");
         assert_eq!(rules[index]["id"], result["ruleId"]);
     }
 }

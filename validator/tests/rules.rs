@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use syncdef_validator::output::{OutputFormat, RenderOptions, render};
-use syncdef_validator::{Config, LintReport, Rule, RuleSettings, lint_paths};
+use syncdef_validator::{Config, Diagnostic, LintReport, Rule, RuleSettings, lint_paths};
 
 fn fixture(name: &str) -> PathBuf {
     // Relative to the crate so file names in snapshots do not depend on the checkout.
@@ -24,7 +24,7 @@ fn check_rule(code: &str, fixture: &str) {
     let rule = Rule::from_code(code).expect("the code exists");
     let report = lint(&format!("{fixture}.yaml"));
     assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    let codes: Vec<&str> = report.diagnostics().map(Diagnostic::code).collect();
     assert!(!codes.is_empty(), "{code}: no diagnostic");
     assert!(
         codes.iter().all(|c| *c == rule.code()),
@@ -135,7 +135,7 @@ fn a_misspelt_pre_action_key_is_an_error_and_supplies_no_token() {
     // `preSyncronizationAction` is read as `preSynchronizationAction`, so its content is
     // checked, but the platform never runs it: the update's `$.syncToken` has no supplier.
     let report = lint("misspelt_pre_action.yaml");
-    let mut codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    let mut codes: Vec<&str> = report.diagnostics().map(Diagnostic::code).collect();
     codes.sort_unstable();
     assert_eq!(codes, ["SD112", "SD405"]);
     assert!(
@@ -208,7 +208,7 @@ fn a_filter_property_the_pushed_account_lacks_is_said_to_have_no_field() {
 #[test]
 fn a_document_without_a_section_is_still_checked_as_openapi() {
     let report = lint("no_sync_openapi_errors.yaml");
-    let mut codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    let mut codes: Vec<&str> = report.diagnostics().map(Diagnostic::code).collect();
     codes.sort_unstable();
     // The unknown field, the missing description and the undeclared path parameter (a rule of
     // the OpenAPI part), beside what is missing for a definition.

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use syncdef_validator::output::{OutputFormat, RenderOptions, render};
 use syncdef_validator::suppress::ignore_file::IgnoreFile;
-use syncdef_validator::{Config, FileReport, LintReport, RuleSettings, lint_paths, lint_text};
+use syncdef_validator::{
+    Config, Diagnostic, FileReport, LintReport, RuleSettings, lint_paths, lint_text,
+};
 
 /// A definition with one finding: `updateRequest` sends no concurrency token (SD602, at
 /// `/synchronization/Customer/push/schemasTransformer/updateRequest`).
@@ -38,7 +40,7 @@ fn found(file: &FileReport) -> Vec<String> {
 }
 
 fn codes(diagnostics: &[syncdef_validator::Diagnostic]) -> Vec<&'static str> {
-    diagnostics.iter().map(|d| d.code()).collect()
+    diagnostics.iter().map(Diagnostic::code).collect()
 }
 
 #[test]
@@ -230,7 +232,7 @@ fn the_ignore_file_suppresses_by_file_rule_and_pointer_and_reports_what_it_canno
 fn an_ignore_file_pointer_names_one_node_not_what_is_beneath_it() {
     // Generated entries are a baseline: a new finding under a listed node must show.
     let report = lint_with_ignore_file(&["update.yaml"], "entry-level.yaml");
-    let codes: Vec<&str> = report.diagnostics().map(|d| d.code()).collect();
+    let codes: Vec<&str> = report.diagnostics().map(Diagnostic::code).collect();
     assert_eq!(codes, ["SD115", "SD602"]);
     assert_eq!(report.summary().suppressed, 0);
 }

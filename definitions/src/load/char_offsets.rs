@@ -1,5 +1,10 @@
 //! saphyr reports positions as character indices; spans are byte offsets.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 /// Converts saphyr's character indices into byte offsets.
 ///
 /// Event positions arrive almost in order, so a cursor that walks from the previous position

@@ -6,6 +6,11 @@
 //! input; the text is already known to be UTF-8, so scanning bytes for `"`, `\` and control
 //! characters is enough.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 use std::sync::Arc;
 
 use super::strings::Strings;
@@ -106,8 +111,7 @@ impl Parser<'_> {
             Some(b't') => self.literal("true", NodeKind::Bool(true)),
             Some(b'f') => self.literal("false", NodeKind::Bool(false)),
             Some(b'n') => self.literal("null", NodeKind::Null),
-            Some(_) => Err(self.unexpected(start, "a value")),
-            None => Err(self.unexpected(start, "a value")),
+            Some(_) | None => Err(self.unexpected(start, "a value")),
         }
     }
 
@@ -513,7 +517,7 @@ pub(super) fn parse_number(text: &str, integer: bool) -> NumberValue {
                 && n != 0
                 && n <= i64::MAX as u64 + 1
             {
-                return NumberValue::NegInt((n as i64).wrapping_neg());
+                return NumberValue::NegInt(n.cast_signed().wrapping_neg());
             }
         } else if let Ok(n) = text.parse::<u64>() {
             return NumberValue::PosInt(n);

@@ -190,7 +190,8 @@ fn invalid_utf8(name: String, err: std::string::FromUtf8Error) -> LoadError {
     LoadError::new(
         LoadErrorKind::InvalidUtf8,
         &source,
-        Span::empty(offset as u32),
+        // Past 4 GiB (which the loader refuses anyway) the end of what spans address.
+        Span::empty(u32::try_from(offset).unwrap_or(u32::MAX)),
         format!("the file is not valid UTF-8: byte 0x{bad:02X} at byte offset {offset}"),
     )
     .with_help("save the file as UTF-8 (definitions must be UTF-8 encoded)")

@@ -5,6 +5,11 @@
 //! explicit stack, so nesting depth is bounded by [`LoadOptions::max_depth`] rather than by the
 //! thread's stack.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+)]
+
 use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScanError};
@@ -131,7 +136,7 @@ impl Builder<'_> {
                     .as_ref()
                     .is_some_and(|t| t.is_yaml_core_schema() && t.suffix == "str");
                 let style = scalar_style(style);
-                let kind = yaml_scalar::resolve(value, style, forced_string, &mut self.strings);
+                let kind = yaml_scalar::resolve(&value, style, forced_string, &mut self.strings);
                 let node = Node::new(span, kind);
                 self.finish(node, anchor)?;
             }

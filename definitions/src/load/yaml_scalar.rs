@@ -1,7 +1,5 @@
 //! YAML 1.2 core-schema scalar resolution.
 
-use std::borrow::Cow;
-
 use super::json::parse_number;
 use super::strings::Strings;
 use crate::node::{NodeKind, Number, NumberValue, ScalarStyle, StringValue};
@@ -11,13 +9,13 @@ use crate::node::{NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 /// Only plain scalars are resolved: a quoted or block scalar is always a string, and so is a
 /// plain one tagged `!!str`. YAML 1.1 words (`yes`, `off`) stay strings, as YAML 1.2 says.
 pub(super) fn resolve(
-    value: Cow<'_, str>,
+    value: &str,
     style: ScalarStyle,
     forced_string: bool,
     strings: &mut Strings,
 ) -> NodeKind {
     if style == ScalarStyle::Plain && !forced_string {
-        match &*value {
+        match value {
             "" | "~" | "null" | "Null" | "NULL" => return NodeKind::Null,
             "true" | "True" | "TRUE" => return NodeKind::Bool(true),
             "false" | "False" | "FALSE" => return NodeKind::Bool(false),
@@ -32,7 +30,7 @@ pub(super) fn resolve(
         }
     }
     NodeKind::String(StringValue {
-        value: strings.get(&value),
+        value: strings.get(value),
         style,
     })
 }
@@ -121,12 +119,7 @@ mod tests {
     use super::*;
 
     fn kind(s: &str) -> NodeKind {
-        resolve(
-            Cow::Borrowed(s),
-            ScalarStyle::Plain,
-            false,
-            &mut Strings::default(),
-        )
+        resolve(s, ScalarStyle::Plain, false, &mut Strings::default())
     }
 
     #[test]
@@ -162,7 +155,7 @@ mod tests {
         assert!(matches!(kind("-"), NodeKind::String(_)));
         assert!(matches!(
             resolve(
-                Cow::Borrowed("12"),
+                "12",
                 ScalarStyle::SingleQuoted,
                 false,
                 &mut Strings::default()
@@ -170,12 +163,7 @@ mod tests {
             NodeKind::String(_)
         ));
         assert!(matches!(
-            resolve(
-                Cow::Borrowed("12"),
-                ScalarStyle::Plain,
-                true,
-                &mut Strings::default()
-            ),
+            resolve("12", ScalarStyle::Plain, true, &mut Strings::default()),
             NodeKind::String(_)
         ));
     }

@@ -250,10 +250,10 @@ impl Builder {
     fn common(&mut self, name: &str, f: &Member, p: String, common: &mut MethodCommon) {
         match name {
             "preSynchronizationAction" => {
-                common.pre_actions = self.actions(&f.value, &p, "`preSynchronizationAction`")
+                common.pre_actions = self.actions(&f.value, &p, "`preSynchronizationAction`");
             }
             "postSynchronizationAction" => {
-                common.post_actions = self.actions(&f.value, &p, "`postSynchronizationAction`")
+                common.post_actions = self.actions(&f.value, &p, "`postSynchronizationAction`");
             }
             "schemasTransformer" => {
                 common.templates_span = Some(f.value.span);
@@ -284,16 +284,16 @@ impl Builder {
         };
         members
             .iter()
-            .filter_map(|m| self.action(m, child(ptr, &m.key.name)))
+            .filter_map(|m| self.action(m, &child(ptr, &m.key.name)))
             .collect()
     }
 
-    fn action(&mut self, m: &Member, ptr: String) -> Option<Action> {
-        let members = self.object(&m.value, &ptr, &format!("the action `{}`", m.key.name))?;
+    fn action(&mut self, m: &Member, ptr: &str) -> Option<Action> {
+        let members = self.object(&m.value, ptr, &format!("the action `{}`", m.key.name))?;
         let mut action = Action {
             name: key_text(m),
             span: m.value.span,
-            pointer: ptr.clone(),
+            pointer: ptr.to_owned(),
             kind: None,
             path: None,
             path_ref: None,
@@ -302,7 +302,7 @@ impl Builder {
             unknown: Vec::new(),
         };
         for f in members {
-            let p = child(&ptr, &f.key.name);
+            let p = child(ptr, &f.key.name);
             let (name, meant) = key_as(f, ACTION_KEYS, &m.value);
             if meant.is_some() {
                 action.unknown.push(unknown(f, p.clone(), meant));
@@ -319,7 +319,7 @@ impl Builder {
                     });
                 }
                 "path" => action.path = self.text(&f.value, &p, "`path`"),
-                "schema" => action.schema = self.schema(&f.value, p),
+                "schema" => action.schema = self.schema(&f.value, &p),
                 "in" => {
                     action.placement = self.text(&f.value, &p, "`in`").map(|t| {
                         let placement = match t.as_str() {
@@ -337,11 +337,11 @@ impl Builder {
             m.value.get(key).is_some() || action.unknown.iter().any(|u| u.meant == Some(key))
         };
         if !has("type") {
-            self.missing(m, &ptr, "`type`", "add `type: ApiPath` (call an external path) or `type: ApiSynchronization` (synchronize another entry first)");
+            self.missing(m, ptr, "`type`", "add `type: ApiPath` (call an external path) or `type: ApiSynchronization` (synchronize another entry first)");
         }
         // Without a path the action can do nothing: the engine refuses to load it.
         if !has("path") {
-            self.missing(m, &ptr, "`path`", "add `path:`: the operation an `ApiPath` action calls (`/customer/{IntegrationId}/get`), or the entry an `ApiSynchronization` action pushes (`Account`)");
+            self.missing(m, ptr, "`path`", "add `path:`: the operation an `ApiPath` action calls (`/customer/{IntegrationId}/get`), or the entry an `ApiSynchronization` action pushes (`Account`)");
         }
         if matches!(
             action.kind,
@@ -355,18 +355,18 @@ impl Builder {
         Some(action)
     }
 
-    fn schema(&mut self, node: &Node, ptr: String) -> Option<ActionSchema> {
-        let members = self.object(node, &ptr, "`schema`")?;
+    fn schema(&mut self, node: &Node, ptr: &str) -> Option<ActionSchema> {
+        let members = self.object(node, ptr, "`schema`")?;
         let mut schema = ActionSchema {
             span: node.span,
-            pointer: ptr.clone(),
+            pointer: ptr.to_owned(),
             kind: None,
             header: None,
             header_value: None,
             fields: Vec::new(),
         };
         for f in members {
-            let p = child(&ptr, &f.key.name);
+            let p = child(ptr, &f.key.name);
             let what = format!("`{}`", f.key.name);
             let Some(text) = self.text(&f.value, &p, &what) else {
                 continue;

@@ -113,7 +113,7 @@ impl<'d> OpenApi<'d> {
         Schema::new(self.root, node)
     }
 
-    fn component(&self, kind: &str) -> Option<&'d Node> {
+    fn component(self, kind: &str) -> Option<&'d Node> {
         self.root.get("components")?.get(kind)
     }
 }

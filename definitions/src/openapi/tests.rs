@@ -7,7 +7,7 @@ fn doc(text: &str) -> Node {
         .root
 }
 
-const DOC: &str = r##"
+const DOC: &str = r"
 openapi: 3.1.0
 info: {title: t, version: '1'}
 servers:
@@ -69,7 +69,7 @@ components:
           authorizationUrl: https://example.com/authorize
           tokenUrl: https://example.com/token
           scopes: {read: r, write: w}
-"##;
+";
 
 #[test]
 fn versions_are_read_from_their_text() {

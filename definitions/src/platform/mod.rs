@@ -4,7 +4,7 @@
 //! properties of the modules' collections ([`filters`]), which are not record fields, and the
 //! modules themselves ([`modules`]: roots, routes, ids, child collections).
 //!
-//! The schema is a domain fact shared by the validator (type checking of template reads, SD8xx)
+//! The schema is a domain fact shared by the validator (type checking of template reads, `SD8xx`)
 //! and the engine (sample records for dry-runs), so it lives here, below both. Print it with
 //! `syncdef schema --records`; docs/platform-records.md explains the decisions (closed records,
 //! fields whose type the spec does not show, the `x-syncdef-records` extension).

@@ -355,6 +355,10 @@ pub fn module_by_root(root: &str) -> Option<&'static Module> {
 /// The collection path of a module that has one, for the `const` tables built on this one
 /// (the filter properties). Evaluated at compile time, so a module without routes named
 /// there fails the build.
+///
+/// # Panics
+/// When `module` has no routes; in a `const` table that is a compile error, not a panic at
+/// run time.
 #[must_use]
 pub const fn collection_of(module: &Module) -> &'static str {
     match module.routes {

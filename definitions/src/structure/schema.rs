@@ -140,15 +140,20 @@ impl Walk {
             Kw::Values => self.expect_values(value, pointer),
             Kw::Type => self.schema_type(value, pointer),
             Kw::Schema => self.schema(value, pointer),
-            Kw::Schemas => self.list(value, pointer, |w, item, p| w.schema(item, p)),
-            Kw::SchemaMap => self.map(value, pointer, |w, item, p| w.schema(item, p)),
+            Kw::Schemas => self.list(value, pointer, Walk::schema),
+            Kw::SchemaMap => self.map(value, pointer, Walk::schema),
             Kw::SchemaOrBool => {
                 if !matches!(value.kind, NodeKind::Bool(_)) {
                     self.schema(value, pointer);
                 }
             }
-            Kw::Exclusive if self.v31() => self.expect_number(value, pointer),
-            Kw::Exclusive => self.expect_bool(value, pointer),
+            Kw::Exclusive => {
+                if self.v31() {
+                    self.expect_number(value, pointer);
+                } else {
+                    self.expect_bool(value, pointer);
+                }
+            }
             Kw::Object => {
                 if value.as_object().is_none() {
                     self.wrong_type(value, pointer, &format!("an object (`{name}`)"));

@@ -147,7 +147,7 @@ impl Walk {
             self.member(object, m, &known, members, pointer);
             pointer.truncate(len);
         }
-        if std::ptr::eq(object, &SECURITY_SCHEME) {
+        if std::ptr::eq(object, &raw const SECURITY_SCHEME) {
             self.security_scheme(node, pointer, place);
         }
     }
@@ -206,20 +206,20 @@ impl Walk {
         if object.extensions && name.starts_with("x-") {
             return;
         }
-        if std::ptr::eq(object, &PATHS) && name.starts_with('/') {
+        if std::ptr::eq(object, &raw const PATHS) && name.starts_with('/') {
             self.path_item(&m.value, pointer, m.key.span);
-        } else if std::ptr::eq(object, &RESPONSES) {
+        } else if std::ptr::eq(object, &raw const RESPONSES) {
             self.value(&m.value, Ty::RefOr(&RESPONSE), pointer, m.key.span);
-        } else if std::ptr::eq(object, &CALLBACK) {
+        } else if std::ptr::eq(object, &raw const CALLBACK) {
             self.path_item(&m.value, pointer, m.key.span);
-        } else if std::ptr::eq(object, &PATHS) {
+        } else if std::ptr::eq(object, &raw const PATHS) {
             self.problem(
                 m.key.span,
                 pointer,
                 format!("the path `{name}` does not start with `/`"),
                 Some(format!("write it `/{name}`")),
             );
-        } else if !(std::ptr::eq(object, &ROOT) && self.is_skipped(name)) {
+        } else if !(std::ptr::eq(object, &raw const ROOT) && self.is_skipped(name)) {
             let owner = object.name.trim_end_matches(" Object");
             let owner = format!("{owner} Object");
             self.unknown_field(&m.key, pointer, &owner, known, members);

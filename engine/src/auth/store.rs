@@ -69,12 +69,19 @@ impl MemoryTokenStore {
 
 impl TokenStore for MemoryTokenStore {
     fn load(&self) -> BoxFuture<'_, Result<Option<StoredTokens>, AuthError>> {
-        let t = self.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let t = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
         Box::pin(std::future::ready(Ok(t)))
     }
 
     fn save<'a>(&'a self, tokens: &'a StoredTokens) -> BoxFuture<'a, Result<(), AuthError>> {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(tokens.clone());
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(tokens.clone());
         Box::pin(std::future::ready(Ok(())))
     }
 }
@@ -188,8 +195,7 @@ fn write_file(path: &Path, disk: &OnDisk) -> Result<(), AuthError> {
         .unwrap_or(Path::new("."));
     let name = path
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "tokens".into());
+        .map_or_else(|| "tokens".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(
         ".{name}.{}.{}.tmp",
         std::process::id(),

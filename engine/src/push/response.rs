@@ -118,7 +118,7 @@ pub(crate) fn extract(
         );
     }
     if !extracted.success {
-        run.errors = extracted.errors.clone();
+        run.errors.clone_from(&extracted.errors);
         let detail = if extracted.errors.is_empty() {
             "no error message given".to_owned()
         } else {

@@ -105,7 +105,7 @@ pub(crate) async fn send(
                 tracing::info!(
                     step = %step,
                     attempt = number,
-                    wait_ms = wait.as_millis() as u64,
+                    wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
                     reason = %reason,
                     "retrying external request"
                 );
@@ -149,7 +149,7 @@ async fn attempt(
     if let Some(p) = permit.as_ref().filter(|p| !p.waited.is_zero()) {
         tracing::debug!(
             step = %request.step,
-            waited_ms = p.waited.as_millis() as u64,
+            waited_ms = u64::try_from(p.waited.as_millis()).unwrap_or(u64::MAX),
             "throttled by the account's rate limit"
         );
     }

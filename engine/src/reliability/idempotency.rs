@@ -57,6 +57,7 @@ impl IdempotencyKey {
 /// SHA-256 over the entry, the record's platform id and the body sent.
 #[must_use]
 pub fn derive(entry: &str, record: &Value, body: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let id = record
         .get("id")
         .map(Value::to_json_compact)
@@ -67,10 +68,12 @@ pub fn derive(entry: &str, record: &Value, body: &[u8]) -> String {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }
-    hash.finalize()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    let mut key = String::with_capacity(32);
+    for b in &hash.finalize()[..16] {
+        key.push(char::from(DIGITS[usize::from(b >> 4)]));
+        key.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    key
 }
 
 #[cfg(test)]

@@ -41,26 +41,29 @@ impl RecordLimits {
         while let Some((value, depth)) = stack.pop() {
             values += 1;
             if depth > self.max_depth {
-                return Err(too_big(format!(
+                return Err(too_big(&format!(
                     "is nested deeper than {} levels",
                     self.max_depth
                 )));
             }
             if values > self.max_values {
-                return Err(too_big(format!("has more than {} values", self.max_values)));
+                return Err(too_big(&format!(
+                    "has more than {} values",
+                    self.max_values
+                )));
             }
             if let Some(s) = value.as_str() {
                 text += s.len();
             } else if let Some(items) = value.as_array() {
                 stack.extend(items.iter().map(|v| (v, depth + 1)));
             } else if let Some(map) = value.as_object() {
-                for (k, v) in map.iter() {
+                for (k, v) in map {
                     text += k.len();
                     stack.push((v, depth + 1));
                 }
             }
             if text > self.max_text_bytes {
-                return Err(too_big(format!(
+                return Err(too_big(&format!(
                     "holds more than {} bytes of text",
                     self.max_text_bytes
                 )));
@@ -70,7 +73,7 @@ impl RecordLimits {
     }
 }
 
-fn too_big(what: String) -> PushError {
+fn too_big(what: &str) -> PushError {
     PushError::configuration(format!(
         "the record {what}; it is refused before any request. If it is genuine, raise the limit with Engine::with_record_limits"
     ))

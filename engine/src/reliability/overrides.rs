@@ -141,7 +141,7 @@ mod tests {
         (
             RetryPolicy {
                 max_attempts: 6,
-                initial_backoff: Duration::from_millis(1_000),
+                initial_backoff: Duration::from_secs(1),
                 max_backoff: Duration::from_secs(60),
                 deadline: Duration::from_secs(180),
                 statuses: vec![429, 503],

@@ -218,7 +218,10 @@ impl RecordingTransport {
 
     fn answer(&self, request: &HttpRequest) -> Result<HttpResponse, TransportError> {
         // A poisoned lock only means another task panicked mid-record; the data is still valid.
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         state.sent.push(request.clone());
         if let Some(list) = self.responses.get(&*request.step) {
             let n = state.served.entry(request.step.to_string()).or_insert(0);

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use futures::future::BoxFuture;
 use serde_json::json;
+use syncdef_definitions::settings::PushConfig;
 use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::auth::{AuthError, Secret};
 use syncdef_engine::transport::{HttpRequest, HttpResponse, Transport, TransportError};
@@ -1217,6 +1218,10 @@ async fn a_server_variable_cannot_change_the_host_or_path() {
 // --- throttling -----------------------------------------------------------------------------
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[expect(
+    clippy::many_single_char_names,
+    reason = "two engines `a`/`b` and four concurrent pushes `x`/`y`/`z`/`w`: only their number matters"
+)]
 async fn the_concurrency_cap_is_shared_by_engines_of_one_registry() {
     let server = creates_answered(created().set_delay(Duration::from_millis(100))).await;
     Mock::given(method("POST"))
@@ -1322,8 +1327,12 @@ async fn a_loop_bomb_ends_with_a_configuration_error() {
         max_output_nodes: 1_000,
         ..syncdef_transform::Limits::default()
     };
-    let diagnostics = syncdef_validator::lint_definition(&definition, &Default::default(), true);
-    let engine = Engine::load_linted(&definition, diagnostics, &Default::default(), &limits)
+    let diagnostics = syncdef_validator::lint_definition(
+        &definition,
+        &syncdef_validator::RuleSettings::default(),
+        true,
+    );
+    let engine = Engine::load_linted(&definition, diagnostics, &PushConfig::default(), &limits)
         .unwrap_or_else(|r| panic!("{r}: {:?} {:#?}", r.problems, r.diagnostics))
         .engine
         .with_transport(Arc::new(RecordingTransport::synthesizing()));
@@ -1485,10 +1494,10 @@ async fn vendor_style_paths_with_placeholders_in_paths_push_where_they_say() {
         .push("Account", &account(), &updating("C0042"))
         .await;
     assert_eq!(outcome.status, PushStatus::Updated, "{:#?}", outcome.error);
-    let patch = &requests(&server, "PATCH").await[0];
+    let sent = &requests(&server, "PATCH").await[0];
     assert!(
-        patch.url.path().ends_with("/Customer(No='C0042')"),
+        sent.url.path().ends_with("/Customer(No='C0042')"),
         "{}",
-        patch.url
+        sent.url
     );
 }

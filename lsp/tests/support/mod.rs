@@ -1,11 +1,17 @@
 //! Test support: the client, a server on in-process pipes, and the catalog's definitions.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test binary uses a different part of the support"
+)]
 
 pub mod client;
 
 use std::path::PathBuf;
 
-#[allow(unused_imports)]
+#[allow(
+    unused_imports,
+    reason = "each test binary imports a different part of the support"
+)]
 pub use client::{Client, at, find, lsp_range, position_of};
 
 /// A server on in-process pipes, served by the library on a thread.

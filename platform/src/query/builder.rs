@@ -63,12 +63,14 @@ impl Query {
     }
 
     /// Fills a `{placeholder}` of the collection path (`pricelistId`, `module`, ...).
+    #[must_use]
     pub fn path_param(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.path_params.push((name.into(), value.into()));
         self
     }
 
     /// Adds a filter; a second call combines both with `and`.
+    #[must_use]
     pub fn filter(mut self, filter: Filter) -> Self {
         self.filter = Some(match self.filter.take() {
             Some(existing) => existing.and(filter),
@@ -78,6 +80,7 @@ impl Query {
     }
 
     /// Appends an ordering term; earlier terms take priority.
+    #[must_use]
     pub fn order_by(mut self, property: impl Into<String>, direction: Direction) -> Self {
         self.order.push(OrderBy {
             property: property.into(),
@@ -89,6 +92,7 @@ impl Query {
     /// Asks for pages of `size` records (`page`/`size` parameters). Without it the server's
     /// default page size applies. Ignored below API version 2, where no envelope tells when
     /// the pages end.
+    #[must_use]
     pub fn page_size(mut self, size: u32) -> Self {
         self.page_size = Some(size);
         self
@@ -97,6 +101,7 @@ impl Query {
     /// Lets `$orderby` use any filterable property on collections for which the spec shows
     /// no order properties (bundles, payments, price list items, ...). For users who have
     /// checked that their platform accepts it; listed collections stay strict.
+    #[must_use]
     pub fn allow_unlisted_order(mut self) -> Self {
         self.allow_unlisted_order = true;
         self

@@ -73,16 +73,15 @@ fn property_type(
     property: &str,
     problems: &mut Vec<QueryProblem>,
 ) -> Option<PropertyType> {
-    match collection.property(property) {
-        Some(p) => Some(p.ty),
-        None => {
-            problems.push(QueryProblem::UnknownFilterProperty {
-                property: property.to_owned(),
-                suggestion: did_you_mean(property, collection.property_names()),
-                known: collection.property_names().collect(),
-            });
-            None
-        }
+    if let Some(p) = collection.property(property) {
+        Some(p.ty)
+    } else {
+        problems.push(QueryProblem::UnknownFilterProperty {
+            property: property.to_owned(),
+            suggestion: did_you_mean(property, collection.property_names()),
+            known: collection.property_names().collect(),
+        });
+        None
     }
 }
 

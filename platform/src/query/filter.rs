@@ -165,11 +165,13 @@ impl Filter {
     }
 
     /// `self and other`
+    #[must_use]
     pub fn and(self, other: Filter) -> Self {
         Self::And(Box::new(self), Box::new(other))
     }
 
     /// `self or other`
+    #[must_use]
     pub fn or(self, other: Filter) -> Self {
         Self::Or(Box::new(self), Box::new(other))
     }

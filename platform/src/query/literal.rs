@@ -54,6 +54,10 @@ impl Date {
     }
 
     /// Parses `YYYY-MM-DD`.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "`digits` reads exactly two, three or four decimal digits here, at most 9999, which the narrower types hold"
+    )]
     pub fn parse(text: &str) -> Result<Self, InvalidDate> {
         let invalid = |reason| InvalidDate {
             text: text.to_owned(),
@@ -109,12 +113,16 @@ impl DateTime {
     /// space instead of `T` accepted and a trailing `Z` or `+00:00` ignored. Fractions beyond
     /// milliseconds are truncated; other offsets are refused, since the platform's time zone
     /// handling is not documented and a silent shift would skip records.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "`digits` reads exactly two, three or four decimal digits here, at most 9999, which the narrower types hold"
+    )]
     pub fn parse(text: &str) -> Result<Self, InvalidDate> {
+        const FORM: &str = "expected YYYY-MM-DDTHH:MM[:SS[.fff]]";
         let invalid = |reason| InvalidDate {
             text: text.to_owned(),
             reason,
         };
-        const FORM: &str = "expected YYYY-MM-DDTHH:MM[:SS[.fff]]";
         if text.len() < 16 || !text.is_char_boundary(10) {
             return Err(invalid(FORM));
         }

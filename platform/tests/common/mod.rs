@@ -1,6 +1,6 @@
 //! Shared set-up of the wiremock tests: a platform on loopback with a token endpoint.
 
-#![allow(dead_code)] // Each test binary uses a different subset.
+#![allow(dead_code, reason = "each test binary uses a different subset")]
 
 use std::time::Duration;
 

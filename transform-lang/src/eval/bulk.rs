@@ -92,7 +92,7 @@ fn copy(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
     Ok(())
 }
 
-/// AddOrReplaceProperties: the template's values win; objects merge recursively.
+/// `AddOrReplaceProperties`: the template's values win; objects merge recursively.
 fn merge_into(existing: &mut Value, copied: &Value) {
     if let (Value::Object(e), Value::Object(c)) = (&mut *existing, copied) {
         let e = std::sync::Arc::make_mut(e);

@@ -213,7 +213,8 @@ impl Cx<'_> {
 
     fn conversion_failed<T>(&self, v: &Value, to: &str, i: usize, default: T) -> Result<T, Fail> {
         if self.settings.mode.is_exactly_strict() {
-            let shown = dotnet::to_dotnet_string(v).map_or("null".into(), |s| s.into_owned());
+            let shown =
+                dotnet::to_dotnet_string(v).map_or("null".into(), std::borrow::Cow::into_owned);
             Err(Fail::Soft(
                 EvalError::new(
                     EvalErrorKind::Conversion,

@@ -56,10 +56,10 @@ impl LoopFrame {
 /// State of one `apply`.
 pub(crate) struct Cx<'s> {
     pub settings: &'s Settings,
-    /// The record (replaced while `#applyover` and LookInTransformed re-evaluate).
+    /// The record (replaced while `#applyover` and `LookInTransformed` re-evaluate).
     pub input: Value,
     pub frames: Vec<Frame>,
-    /// Objects being built, for LookInTransformed: (key in parent, properties so far).
+    /// Objects being built, for `LookInTransformed`: (key in parent, properties so far).
     pub building: Vec<(Option<Arc<str>>, Map)>,
     pub in_look_in_transformed: bool,
     /// Paths built at run time (`#valueof(#xconcat(...))`), parsed once per apply; created

@@ -1,4 +1,4 @@
-//! LookInTransformed: re-evaluation against the output built so far.
+//! `LookInTransformed`: re-evaluation against the output built so far.
 
 use super::{Cx, Fail};
 use crate::value::{Map, Value};

@@ -112,6 +112,10 @@ pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>
 /// An object with key functions. Out of line: its many locals would otherwise enlarge the
 /// stack frame of every plain object's walk.
 #[inline(never)]
+#[expect(
+    clippy::too_many_lines,
+    reason = "gathers the special properties, then applies them in JUST's order (bulk, eval, groups, loops, scope), which reads best in one place"
+)]
 fn eval_special(cx: &mut Cx<'_>, o: &ObjectNode, mut out: Map, tracking: bool) -> Res<ObjOut> {
     let mut bulk_ops: Option<&[ExprNode]> = None;
     let mut evals: Vec<(Arc<str>, Value)> = Vec::new();

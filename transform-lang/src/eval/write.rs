@@ -131,7 +131,7 @@ fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
         match path.selection_memo(root, memo) {
             Selection::Nothing => out.push_str("null"),
             Selection::One(Value::String(s)) if e.unescape_result => {
-                write_str(unescaped(s, escape_char).unwrap_or(s), out)
+                write_str(unescaped(s, escape_char).unwrap_or(s), out);
             }
             Selection::One(v) => write_compact(v, out),
             Selection::Many(all) => write_compact_array(all.into_iter(), out),
@@ -146,7 +146,7 @@ fn write_expr(cx: &mut Cx<'_>, e: &ExprNode, out: &mut String) -> Res<()> {
         let branch = cx.if_condition(c, args).map_err(|err| locate(err, e))?;
         match cx.operand(branch) {
             Value::String(s) if e.unescape_result => {
-                write_str(unescaped(s, cx.settings.escape_char).unwrap_or(s), out)
+                write_str(unescaped(s, cx.settings.escape_char).unwrap_or(s), out);
             }
             v => write_compact(v, out),
         }

@@ -105,7 +105,7 @@ pub(crate) fn parse_call_or_literal(
         }
     }
     let n = args.len();
-    if !std::ptr::eq(func, &functions::UNKNOWN) && (n < func.min || n > func.max) {
+    if !std::ptr::eq(func, &raw const functions::UNKNOWN) && (n < func.min || n > func.max) {
         errors.push(ExprError {
             kind: CompileErrorKind::ArgumentCount,
             message: format!(

@@ -101,11 +101,10 @@ fn applyover(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     };
     let first = template_arg(cx, c, 0)?;
     let mid = with_input(cx, input, |cx| eval_node(cx, &first, None))?;
-    match c.args.get(1) {
-        Some(Expr::Call(second)) => Ok(with_input(cx, mid, |cx| cx.call(second))?),
-        _ => {
-            let second = template_arg(cx, c, 1)?;
-            Ok(with_input(cx, mid, |cx| eval_node(cx, &second, None))?)
-        }
+    if let Some(Expr::Call(second)) = c.args.get(1) {
+        Ok(with_input(cx, mid, |cx| cx.call(second))?)
+    } else {
+        let second = template_arg(cx, c, 1)?;
+        Ok(with_input(cx, mid, |cx| eval_node(cx, &second, None))?)
     }
 }

@@ -53,18 +53,34 @@ pub(super) const DEFS: &[FuncDef] = &[
     .returning(Returns::Kind(ValueKind::Array)),
 ];
 
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the signature every function of the table has"
+)]
 fn comma(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
     Ok(Value::from(","))
 }
 
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the signature every function of the table has"
+)]
 fn hash(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
     Ok(Value::from("#"))
 }
 
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the signature every function of the table has"
+)]
 fn empty_string(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
     Ok(Value::from(""))
 }
 
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "the signature every function of the table has"
+)]
 fn empty_array(_: &mut Cx<'_>, _: &Call) -> Result<Value, Fail> {
     Ok(Value::array(Vec::new()))
 }

@@ -99,10 +99,18 @@ fn current_value(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     Ok(frame(cx, c, 0)?.current())
 }
 
+#[expect(
+    clippy::cast_possible_wrap,
+    reason = "a collection's length or index is at most `isize::MAX`, which `i64` holds"
+)]
 fn current_index(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     Ok(Value::Int(frame(cx, c, 0)?.index as i64))
 }
 
+#[expect(
+    clippy::cast_possible_wrap,
+    reason = "a collection's length or index is at most `isize::MAX`, which `i64` holds"
+)]
 fn last_index(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     Ok(Value::Int(frame(cx, c, 0)?.items.len() as i64 - 1))
 }

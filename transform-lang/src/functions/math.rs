@@ -208,21 +208,21 @@ fn compare(cx: &mut Cx<'_>, c: &Call, f: fn(std::cmp::Ordering) -> bool) -> Resu
 }
 
 fn math_equals(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    compare(cx, c, |o| o.is_eq())
+    compare(cx, c, std::cmp::Ordering::is_eq)
 }
 
 fn math_greater_than(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    compare(cx, c, |o| o.is_gt())
+    compare(cx, c, std::cmp::Ordering::is_gt)
 }
 
 fn math_less_than(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    compare(cx, c, |o| o.is_lt())
+    compare(cx, c, std::cmp::Ordering::is_lt)
 }
 
 fn math_greater_or_equal(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    compare(cx, c, |o| o.is_ge())
+    compare(cx, c, std::cmp::Ordering::is_ge)
 }
 
 fn math_less_or_equal(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    compare(cx, c, |o| o.is_le())
+    compare(cx, c, std::cmp::Ordering::is_le)
 }

@@ -295,7 +295,10 @@ pub(crate) fn prepare_literal(
 }
 
 /// Shorthand for table entries.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one positional argument per column of the function tables, which read as rows"
+)]
 pub(crate) const fn def(
     name: &'static str,
     min: usize,

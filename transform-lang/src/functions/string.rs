@@ -126,6 +126,10 @@ pub(super) const DEFS: &[FuncDef] = &[
 /// Deviations from JUST (each a defect there): a number or boolean on either side joins by
 /// its string form instead of failing; `""` with null gives `""` instead of failing; two
 /// arrays keep the order of the second instead of reversing it.
+#[expect(
+    clippy::many_single_char_names,
+    reason = "`a`/`b` are the two operands and `x`/`y` their contents, as in the deviations listed above"
+)]
 pub(crate) fn join(cx: &Cx<'_>, a: &Value, b: &Value) -> Result<Value, Fail> {
     match (a, b) {
         (Value::Null, Value::Null) => Ok(Value::Null),
@@ -212,6 +216,10 @@ fn index_args(cx: &mut Cx<'_>, c: &Call) -> Result<(String, String), Fail> {
     Ok((s, x))
 }
 
+#[expect(
+    clippy::cast_possible_wrap,
+    reason = "a string's length is at most `isize::MAX`, which `i64` holds"
+)]
 fn first_index_of(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let (s, x) = index_args(cx, c)?;
     Ok(Value::Int(
@@ -220,6 +228,10 @@ fn first_index_of(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     ))
 }
 
+#[expect(
+    clippy::cast_possible_wrap,
+    reason = "a string's length is at most `isize::MAX`, which `i64` holds"
+)]
 fn last_index_of(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let (s, x) = index_args(cx, c)?;
     Ok(Value::Int(
@@ -230,6 +242,10 @@ fn last_index_of(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
 
 /// Argument `i` read as a path against the loop input when compiled as one (or when it is a
 /// string starting with `$.`), else taken as is.
+#[expect(
+    clippy::many_single_char_names,
+    reason = "the function table's conventions: `cx` the context, `c` the call, `i` the argument"
+)]
 pub(crate) fn path_or_value(cx: &mut Cx<'_>, c: &Call, i: usize) -> Result<Value, Fail> {
     if let Some(crate::expr::Expr::Lit(l)) = c.args.get(i)
         && let Some(p) = &l.path
@@ -251,6 +267,10 @@ pub(crate) fn path_or_value(cx: &mut Cx<'_>, c: &Call, i: usize) -> Result<Value
     }
 }
 
+#[expect(
+    clippy::cast_possible_wrap,
+    reason = "a collection's length or index is at most `isize::MAX`, which `i64` holds"
+)]
 fn length(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
     let v = path_or_value(cx, c, 0)?;
     let n = match &v {

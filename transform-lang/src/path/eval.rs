@@ -35,7 +35,7 @@ struct Plain<'f, 'v>(&'f mut dyn FnMut(&'v Value));
 impl<'v> Sink<'v> for Plain<'_, 'v> {
     const TRACK: bool = false;
     fn emit(&mut self, v: &'v Value, _: &[Seg<'v>]) {
-        (self.0)(v)
+        (self.0)(v);
     }
 }
 
@@ -44,12 +44,12 @@ struct Located<'f, 'v>(&'f mut dyn FnMut(&'v Value, &[Seg<'v>]));
 impl<'v> Sink<'v> for Located<'_, 'v> {
     const TRACK: bool = true;
     fn emit(&mut self, v: &'v Value, loc: &[Seg<'v>]) {
-        (self.0)(v, loc)
+        (self.0)(v, loc);
     }
 }
 
 pub(super) fn select<'v>(path: &JsonPath, root: &'v Value, f: &mut dyn FnMut(&'v Value)) {
-    select_steps(&path.steps, root, root, f)
+    select_steps(&path.steps, root, root, f);
 }
 
 pub(super) fn select_steps<'v>(
@@ -72,6 +72,10 @@ pub(super) fn select_located<'v>(
 /// A filter operand such as `@.isBilling` made of names and indexes only: the one token it
 /// selects from `start`, found without the callbacks of a general walk. `None` when the
 /// steps are not all of that kind (`Some(None)` when they are and nothing matches).
+#[expect(
+    clippy::option_option,
+    reason = "the two levels say different things, as documented: not a plain chain, or nothing selected"
+)]
 pub(super) fn select_member_chain<'v>(
     steps: &[Step],
     start: &'v Value,
@@ -123,7 +127,7 @@ fn walk<'v, S: Sink<'v>>(
         }
         return;
     }
-    apply(step, rest, node, root, loc, sink)
+    apply(step, rest, node, root, loc, sink);
 }
 
 fn with<'v, S: Sink<'v>>(
@@ -204,6 +208,12 @@ fn apply<'v, S: Sink<'v>>(
 }
 
 /// Newtonsoft's `ArraySliceFilter` indexes.
+#[expect(
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "`len` is a vector's length (at most `isize::MAX`) and only indexes inside `0..len` are cast back"
+)]
 fn slice_indexes(
     len: usize,
     start: Option<i64>,

@@ -150,6 +150,10 @@ impl Operand {
     /// The one token a literal or a path of member names and indexes stands for (`None`
     /// when the operand may select several).
     #[inline]
+    #[expect(
+        clippy::option_option,
+        reason = "the two levels say different things, as documented: several tokens possible, or none selected"
+    )]
     fn single<'v>(&'v self, current: &'v Value, root: &'v Value) -> Option<Option<&'v Value>> {
         match self {
             Operand::Literal(v) => Some(Some(v)),

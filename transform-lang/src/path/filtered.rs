@@ -112,7 +112,7 @@ impl Filtered {
             if self.filter.passes(item, root)
                 && let Some(v) = self.after.select(item)
             {
-                f(v)
+                f(v);
             }
         }
     }
@@ -196,7 +196,7 @@ impl Filtered {
             let i = passed.trailing_zeros() as usize;
             passed &= passed - 1;
             if let Some(v) = kept.items.get(i).and_then(|item| self.after.select(item)) {
-                f(v)
+                f(v);
             }
         }
     }

@@ -348,7 +348,7 @@ impl JsonPath {
     pub fn locations(&self, root: &Value) -> Vec<Vec<Segment>> {
         let mut out = Vec::new();
         eval::select_located(self, root, &mut |_, loc| {
-            out.push(loc.iter().map(|s| s.to_owned_segment()).collect())
+            out.push(loc.iter().map(|s| s.to_owned_segment()).collect());
         });
         out
     }

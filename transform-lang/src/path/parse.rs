@@ -60,7 +60,7 @@ impl Parser<'_> {
         }
     }
 
-    fn err(&self, message: impl Into<String>, start: usize, end: usize) -> PathError {
+    fn err(message: impl Into<String>, start: usize, end: usize) -> PathError {
         PathError {
             message: message.into(),
             span: start..end.max(start),
@@ -71,13 +71,13 @@ impl Parser<'_> {
         if self.i >= self.b.len() {
             // At the end of the path: point at its last character.
             let start = self.s[..self.i].char_indices().last().map_or(0, |(i, _)| i);
-            return self.err(message, start, self.i);
+            return Self::err(message, start, self.i);
         }
         let end = self.s[self.i..]
             .chars()
             .next()
             .map_or(self.i, |c| self.i + c.len_utf8());
-        self.err(message, self.i, end)
+        Self::err(message, self.i, end)
     }
 
     fn expect(&mut self, c: u8, what: &str) -> Result<(), PathError> {
@@ -123,7 +123,7 @@ impl Parser<'_> {
         loop {
             let step_start = self.i;
             match self.peek() {
-                None => break,
+                None | Some(b' ' | b'\t' | b'\n' | b'\r') => break,
                 Some(b'.') => {
                     let recursive = self.peek_at(1) == Some(b'.');
                     self.i += if recursive { 2 } else { 1 };
@@ -138,7 +138,7 @@ impl Parser<'_> {
                             });
                         }
                         Some(c) if !ends_name(c, in_filter) => {
-                            steps.push(self.member(step_start, recursive, in_filter)?)
+                            steps.push(self.member(step_start, recursive, in_filter)?);
                         }
                         // `$.` at the very end, as in `$.[0]`'s prefix, selects the root itself.
                         None if !recursive => break,
@@ -147,7 +147,6 @@ impl Parser<'_> {
                 }
                 Some(b'[') => steps.push(self.bracket(step_start, false)?),
                 Some(c) if in_filter && ends_name(c, true) => break,
-                Some(b' ' | b'\t' | b'\n' | b'\r') => break,
                 Some(_) => return Err(self.err_here("unexpected character in path")),
             }
         }
@@ -248,7 +247,7 @@ impl Parser<'_> {
         self.s[start..self.i]
             .parse()
             .map(Some)
-            .map_err(|_| self.err("invalid index", start, self.i))
+            .map_err(|_| Self::err("invalid index", start, self.i))
     }
 
     fn indexes(&mut self) -> Result<StepKind, PathError> {
@@ -265,7 +264,7 @@ impl Parser<'_> {
                     let at = self.i;
                     step = self.int()?;
                     if step == Some(0) {
-                        return Err(self.err("slice step cannot be 0", at, self.i));
+                        return Err(Self::err("slice step cannot be 0", at, self.i));
                     }
                 }
                 Ok(StepKind::Slice {
@@ -304,13 +303,13 @@ impl Parser<'_> {
         let mut out = String::new();
         loop {
             let Some(c) = self.s[self.i..].chars().next() else {
-                return Err(self.err("unterminated string", start, self.i));
+                return Err(Self::err("unterminated string", start, self.i));
             };
             self.i += c.len_utf8();
             match c {
                 '\\' => {
                     let Some(e) = self.s[self.i..].chars().next() else {
-                        return Err(self.err("unterminated string", start, self.i));
+                        return Err(Self::err("unterminated string", start, self.i));
                     };
                     self.i += e.len_utf8();
                     out.push(match e {
@@ -325,7 +324,7 @@ impl Parser<'_> {
                                 .ok()
                                 .and_then(char::from_u32)
                                 .ok_or_else(|| {
-                                    self.err("invalid \\u escape", self.i - 2, self.i)
+                                    Self::err("invalid \\u escape", self.i - 2, self.i)
                                 })?;
                             self.i += 4;
                             cp
@@ -408,7 +407,11 @@ impl Parser<'_> {
             return Ok(FilterExpr::Matches { left, regex });
         }
         if self.peek().is_none() {
-            return Err(self.err("expected a value after the operator", op_start, self.i));
+            return Err(Self::err(
+                "expected a value after the operator",
+                op_start,
+                self.i,
+            ));
         }
         let right = self.operand()?;
         Ok(FilterExpr::Compare { left, op, right })
@@ -420,7 +423,7 @@ impl Parser<'_> {
         let body_start = self.i;
         loop {
             match self.peek() {
-                None => return Err(self.err("unterminated regular expression", start, self.i)),
+                None => return Err(Self::err("unterminated regular expression", start, self.i)),
                 Some(b'\\') => self.i += 2,
                 Some(b'/') => break,
                 Some(_) => self.i += 1,
@@ -433,7 +436,7 @@ impl Parser<'_> {
             self.i += 1;
         }
         let flags = &self.s[flags_start..self.i];
-        PathRegex::new(body, flags).map_err(|e| self.err(e, start, self.i))
+        PathRegex::new(body, flags).map_err(|e| Self::err(e, start, self.i))
     }
 
     fn operand(&mut self) -> Result<Operand, PathError> {
@@ -454,7 +457,7 @@ impl Parser<'_> {
                 } else if let Ok(d) = t.parse::<f64>() {
                     Ok(Operand::Literal(Value::Double(d)))
                 } else {
-                    Err(self.err("invalid number", start, self.i))
+                    Err(Self::err("invalid number", start, self.i))
                 }
             }
             _ => {

@@ -40,7 +40,9 @@ pub(crate) fn compile_runtime(template: &Value, settings: &Settings) -> Res<Node
             EvalErrorKind::InvalidTemplate,
             format!(
                 "the template built at run time does not compile: {}",
-                e.0.first().map(|e| e.to_string()).unwrap_or_default()
+                e.0.first()
+                    .map(std::string::ToString::to_string)
+                    .unwrap_or_default()
             ),
         )
     })
@@ -144,7 +146,7 @@ impl Compiler<'_> {
         }
         match self.expr(s, pointer, NodePart::Value, Placement::Value) {
             Expr::Lit(l) => Node::Const(l.value),
-            expr => Node::Expr(Box::new(ExprNode {
+            expr @ Expr::Call(_) => Node::Expr(Box::new(ExprNode {
                 expr,
                 pointer: pointer.into(),
                 part: NodePart::Value,
@@ -175,7 +177,7 @@ impl Compiler<'_> {
         // Nested calls may only be value functions.
         e.visit(&mut |sub| {
             if let Expr::Call(c) = sub
-                && !std::ptr::eq(sub, &e)
+                && !std::ptr::eq(sub, &raw const e)
                 && !c.func.placement.allows(Placement::Value)
             {
                 errs.push(ExprError {
@@ -216,15 +218,14 @@ impl Compiler<'_> {
         let mut props = Vec::with_capacity(map.len());
         let mut plain = true;
         let mut all_const = true;
-        for (key, v) in map.iter() {
+        for (key, v) in map {
             let ptr = child_pointer(pointer, key);
             let prop = self.property(key, v, &ptr, depth);
-            match &prop {
-                Prop::Value { value, .. } => all_const &= matches!(value, Node::Const(_)),
-                _ => {
-                    plain = false;
-                    all_const = false;
-                }
+            if let Prop::Value { value, .. } = &prop {
+                all_const &= matches!(value, Node::Const(_));
+            } else {
+                plain = false;
+                all_const = false;
             }
             props.push(prop);
         }

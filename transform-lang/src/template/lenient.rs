@@ -43,7 +43,7 @@ pub(crate) fn parse(text: &str, max_depth: usize) -> Result<(Value, SourceMap), 
         map: SourceMap::default(),
     };
     p.ws()?;
-    let v = p.value(String::new(), 0)?;
+    let v = p.value("", 0)?;
     p.ws()?;
     if p.i < p.b.len() {
         return Err(p.err("unexpected text after the template"));
@@ -107,23 +107,23 @@ impl Reader<'_> {
         }
     }
 
-    fn value(&mut self, pointer: String, depth: usize) -> Result<Value, Box<CompileError>> {
+    fn value(&mut self, pointer: &str, depth: usize) -> Result<Value, Box<CompileError>> {
         if depth > self.max_depth {
             return Err(self.err("the template nests too deeply"));
         }
         let start = self.i;
         let v = match self.b.get(self.i) {
-            Some(b'{') => self.object(&pointer, depth)?,
-            Some(b'[') => self.array(&pointer, depth)?,
+            Some(b'{') => self.object(pointer, depth)?,
+            Some(b'[') => self.array(pointer, depth)?,
             Some(b'"' | b'\'') => {
                 let (s, raw) = self.string()?;
-                self.note(&pointer, NodePart::Value, raw.then_some(start + 1));
+                self.note(pointer, NodePart::Value, raw.then_some(start + 1));
                 return Ok(Value::String(s.into()));
             }
             Some(_) => self.scalar()?,
             None => return Err(self.err("unexpected end of text, expected a value")),
         };
-        self.note(&pointer, NodePart::Value, Some(start));
+        self.note(pointer, NodePart::Value, Some(start));
         Ok(v)
     }
 
@@ -157,7 +157,7 @@ impl Reader<'_> {
             }
             self.i += 1;
             self.ws()?;
-            let v = self.value(child, depth + 1)?;
+            let v = self.value(&child, depth + 1)?;
             map.insert(Arc::from(key), v);
             self.ws()?;
             match self.b.get(self.i) {
@@ -183,7 +183,7 @@ impl Reader<'_> {
                 _ => {}
             }
             let child = child_pointer(pointer, &items.len().to_string());
-            items.push(self.value(child, depth + 1)?);
+            items.push(self.value(&child, depth + 1)?);
             self.ws()?;
             match self.b.get(self.i) {
                 Some(b',') => self.i += 1,

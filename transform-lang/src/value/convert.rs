@@ -35,7 +35,7 @@ impl From<serde_json::Value> for Value {
 
 impl From<&Value> for serde_json::Value {
     /// Decimals become JSON numbers through their text, so `2.10` stays `2.10` only with
-    /// serde_json's `arbitrary_precision`; without it the number is the nearest `f64`.
+    /// `serde_json`'s `arbitrary_precision`; without it the number is the nearest `f64`.
     /// Use [`Value::to_json_compact`] for exact output.
     fn from(v: &Value) -> Self {
         match v {

@@ -88,8 +88,12 @@ impl<'de> Deserialize<'de> for KeyString {
     }
 }
 
-/// An unsigned JSON integer. Beyond `long`, Newtonsoft reads a BigInteger; a double is the
+/// An unsigned JSON integer. Beyond `long`, Newtonsoft reads a `BigInteger`; a double is the
 /// closest we keep.
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "the closest double is the documented result"
+)]
 pub(super) fn unsigned(n: u64) -> Value {
     i64::try_from(n).map_or(Value::Double(n as f64), Value::Int)
 }

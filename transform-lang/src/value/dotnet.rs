@@ -49,7 +49,7 @@ pub(crate) fn double_to_string(d: f64) -> String {
         }
         out.push_str(&digits);
     } else {
-        let int_len = exp as usize + 1;
+        let int_len = exp.unsigned_abs() as usize + 1;
         if digits.len() <= int_len {
             out.push_str(&digits);
             for _ in digits.len()..int_len {
@@ -148,12 +148,16 @@ pub(crate) fn to_decimal(v: &Value) -> Option<Decimal> {
 }
 
 /// `GetTypedValue(v, typeof(int))`.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "the double is rounded and inside `i32`'s range before the cast"
+)]
 pub(crate) fn to_int(v: &Value) -> Option<i32> {
     match v {
         Value::Int(i) => i32::try_from(*i).ok(),
         Value::Double(d) => {
             let r = d.round_ties_even();
-            (r >= i32::MIN as f64 && r <= i32::MAX as f64).then_some(r as i32)
+            (r >= f64::from(i32::MIN) && r <= f64::from(i32::MAX)).then_some(r as i32)
         }
         Value::Decimal(d) => decimal_to_i32(*d),
         Value::String(s) => parse_int(s),
@@ -215,6 +219,10 @@ pub(crate) fn cmp_numbers(a: &Value, b: &Value) -> Option<Ordering> {
     }
 }
 
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "the nearest double, as .NET converts a `long`"
+)]
 pub(crate) fn as_f64(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
@@ -295,7 +303,7 @@ mod tests {
         assert_eq!(double_to_string(1.0), "1");
         assert_eq!(double_to_string(1.5), "1.5");
         assert_eq!(double_to_string(1e15), "1E+15");
-        assert_eq!(double_to_string(123456789012345.0), "123456789012345");
+        assert_eq!(double_to_string(123_456_789_012_345.0), "123456789012345");
         assert_eq!(double_to_string(0.0001), "0.0001");
         assert_eq!(double_to_string(0.00001), "1E-05");
         assert_eq!(double_to_string(-1.5e-7), "-1.5E-07");

@@ -201,7 +201,7 @@ impl Map {
     #[inline]
     pub(crate) fn get_hinted(&self, key: &str, hint: &AtomicU32) -> Option<&Value> {
         let h = hint.load(Ordering::Relaxed) as usize;
-        let hit = match &self.repr {
+        let found = match &self.repr {
             Repr::Entries { entries, .. } => entries
                 .get(h)
                 .filter(|(k, _)| same_key(k, key))
@@ -213,7 +213,7 @@ impl Map {
                 .and_then(|_| values.get(h)),
         };
         // The scan is kept out of line so that a hit costs no register saves.
-        hit.or_else(|| self.get_and_remember(key, hint))
+        found.or_else(|| self.get_and_remember(key, hint))
     }
 
     #[cold]

@@ -158,16 +158,16 @@ impl Value {
 /// Structural equality as JSON: numbers compare by value across types (`1` == `1.0`).
 impl PartialEq for Value {
     fn eq(&self, other: &Self) -> bool {
-        use Value::*;
+        use Value::{Array, Bool, Null, Object, String};
         match (self, other) {
             (Null, Null) => true,
             (Bool(a), Bool(b)) => a == b,
             (String(a), String(b)) => a == b,
             (Array(a), Array(b)) => Arc::ptr_eq(a, b) || a == b,
             (Object(a), Object(b)) => Arc::ptr_eq(a, b) || a == b,
-            (a, b) if a.is_number() && b.is_number() => dotnet::cmp_numbers(a, b)
-                .map(|o| o.is_eq())
-                .unwrap_or(false),
+            (a, b) if a.is_number() && b.is_number() => {
+                dotnet::cmp_numbers(a, b).is_some_and(std::cmp::Ordering::is_eq)
+            }
             _ => false,
         }
     }

@@ -153,7 +153,7 @@ impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed<'_> {
+impl Visitor<'_> for KeySeed<'_> {
     type Value = Arc<str>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an object key")

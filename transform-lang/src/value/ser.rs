@@ -155,12 +155,11 @@ fn write_escaped(s: &str, first: usize, out: &mut String) {
             }
         };
         out.push_str(&s[start..i]);
-        match esc {
-            Some(e) => out.push_str(e),
-            None => {
-                let ch = s[i..].chars().next().map_or(0, u32::from);
-                let _ = write!(out, "\\u{ch:04x}");
-            }
+        if let Some(e) = esc {
+            out.push_str(e);
+        } else {
+            let ch = s[i..].chars().next().map_or(0, u32::from);
+            let _ = write!(out, "\\u{ch:04x}");
         }
         i += width;
         start = i;

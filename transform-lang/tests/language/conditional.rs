@@ -104,7 +104,7 @@ fn ifgroup_false_does_not_evaluate() {
         STRICT,
         r##"{"#ifgroup(false)":{"g":"#substring(x,100,100)"}}"##,
         INPUT,
-        r#"{}"#,
+        r"{}",
     );
 }
 
@@ -141,7 +141,7 @@ fn ifgroup_value_form_drops_from_arrays() {
 fn ifcondition_of_plain_arguments_writes_the_branch_as_read() {
     // Literals and reads only: the branch is a read's token itself, unescaped as a property
     // value, whatever its type.
-    let input = r##"{"a":"USD","o":{"x":[1,2]},"esc":"/#y","nul":null}"##;
+    let input = r#"{"a":"USD","o":{"x":[1,2]},"esc":"/#y","nul":null}"#;
     yields(
         r##"{"v":"#ifcondition(#valueof($.a),,,#valueof($.a))","o":"#ifcondition(#valueof($.a),usd,#valueof($.o),no)","e":"#ifcondition(1,2,x,#valueof($.esc))","n":"#ifcondition(#valueof($.nul),#valueof($.zz),#valueof($.zz),no)"}"##,
         input,
@@ -152,7 +152,7 @@ fn ifcondition_of_plain_arguments_writes_the_branch_as_read() {
         syncdef_transform::EvaluationMode::STRICT,
         r##"{"o":"#ifcondition(#valueof($.a),usd,yes,no)"}"##,
         input,
-        r##"{"o":"no"}"##,
+        r#"{"o":"no"}"#,
     );
 }
 

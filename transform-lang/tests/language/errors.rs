@@ -11,7 +11,7 @@ fn render(text: &str) -> String {
     let errs = compile(text);
     let mut out = String::new();
     for e in errs.errors() {
-        let shown = e.location.offset.clone().map(|r| &text[r]).unwrap_or("");
+        let shown = e.location.offset.clone().map_or("", |r| &text[r]);
         out.push_str(&format!(
             "{:?} at {} {:?} {:?} offset {:?} -> `{}`\n",
             e.kind, e.location.pointer, e.location.part, e.location.range, e.location.offset, shown

@@ -181,7 +181,7 @@ mod property {
             let Value::Object(together) = together else { panic!("an object") };
             for (i, alone) in alone.iter().enumerate() {
                 let key = format!("r{i}");
-                let got = together.get(&key).map(|v| v.to_json_compact()).unwrap_or_default();
+                let got = together.get(&key).map(syncdef_transform::Value::to_json_compact).unwrap_or_default();
                 prop_assert_eq!(&got, alone, "read {} of {:?}", i, reads);
             }
         }

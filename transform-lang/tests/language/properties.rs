@@ -137,7 +137,7 @@ proptest! {
                 '\u{8}' => expected.push_str("\\b"),
                 '\u{c}' => expected.push_str("\\f"),
                 c if c < ' ' || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}') => {
-                    expected.push_str(&format!("\\u{:04x}", u32::from(c)))
+                    expected.push_str(&format!("\\u{:04x}", u32::from(c)));
                 }
                 c => expected.push(c),
             }

@@ -75,7 +75,7 @@ fn other_escape_char() {
 #[test]
 fn read_values_lose_the_escape_before_a_sharp() {
     // What a property expression yields is unescaped too, whatever the escape character.
-    let input = r##"{"slash":"/#a","tilde":"~#b","section":"§#c","short":"§","plain":"/x"}"##;
+    let input = r#"{"slash":"/#a","tilde":"~#b","section":"§#c","short":"§","plain":"/x"}"#;
     let template = r##"{"a":"#valueof($.slash)","b":"#valueof($.tilde)","c":"#valueof($.section)","d":"#valueof($.short)","e":"#valueof($.plain)"}"##;
     for (esc, expected) in [
         ('/', r##"{"a":"#a","b":"~#b","c":"§#c","d":"§","e":"/x"}"##),

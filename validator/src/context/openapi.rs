@@ -132,7 +132,7 @@ impl<'a> OpenApiObjects<'a> {
         let kinds: [(&str, Visit<'a>); 5] = [
             ("schemas", |s, n, at| s.schema(n, at, false, 0)),
             ("parameters", |s, n, at| {
-                s.holder(HolderKind::Parameter, n, at)
+                s.holder(HolderKind::Parameter, n, at);
             }),
             ("headers", |s, n, at| s.holder(HolderKind::Header, n, at)),
             ("requestBodies", Self::content_of),
@@ -222,7 +222,7 @@ impl<'a> OpenApiObjects<'a> {
         self.holders.push(Holder { kind, node, place });
         if let Some(schema) = node.member("schema") {
             with(at, &[key(schema)], |at| {
-                self.schema(&schema.value, at, false, 0)
+                self.schema(&schema.value, at, false, 0);
             });
         }
         if kind != HolderKind::MediaType {
@@ -270,21 +270,24 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     /// Records the path being walked as a place, sharing the steps its prefix already has.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "one step per member or item of the definition, which the loader refuses past 4 GiB, so fewer than `u32::MAX`"
+    )]
     fn place(&mut self, at: &mut Path<'a>) -> Place {
         let mut parent = NO_PARENT;
         for (token, recorded) in &mut at.tokens {
-            parent = match recorded {
-                Some(step) => *step,
-                None => {
-                    let step = self.steps.len() as u32;
-                    let (key, index) = match *token {
-                        Token::Key(name) => (Some(name), 0),
-                        Token::Index(i) => (None, i),
-                    };
-                    self.steps.push(Step { parent, index, key });
-                    *recorded = Some(step);
-                    step
-                }
+            parent = if let Some(step) = recorded {
+                *step
+            } else {
+                let step = self.steps.len() as u32;
+                let (key, index) = match *token {
+                    Token::Key(name) => (Some(name), 0),
+                    Token::Index(i) => (None, i),
+                };
+                self.steps.push(Step { parent, index, key });
+                *recorded = Some(step);
+                step
             };
         }
         Place(parent)
@@ -340,7 +343,7 @@ mod places {
 
     #[test]
     fn every_place_writes_the_pointer_of_its_object() {
-        let text = r#"
+        let text = r"
 paths:
   /a/{id}:
     parameters: [{name: id, in: path, required: true, schema: {type: string}}]
@@ -353,7 +356,7 @@ paths:
 components:
   schemas:
     S: {type: array, items: {type: integer}}
-"#;
+";
         let file = Arc::new(SourceFile::new("t.yaml", text));
         let root = syncdef_definitions::load::load_with(file, &LoadOptions::default())
             .expect("loads")

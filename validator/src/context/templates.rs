@@ -137,6 +137,10 @@ impl Tree<'_> {
 
     /// The file span of `range` inside the key or string value a template-language location
     /// names (its pointer is relative to the template root).
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "offsets into the definition's text, which the loader refuses past 4 GiB, so they fit the `u32` of spans"
+    )]
     pub fn locate(&self, file_text: &str, location: &Location, range: Range<usize>) -> Span {
         let root = self.root();
         match location.part {

@@ -207,7 +207,7 @@ impl<'d> Walk<'d> {
             if !alone {
                 return None;
             }
-            pointer = target.as_str()?.strip_prefix('#')?.to_owned();
+            target.as_str()?.strip_prefix('#')?.clone_into(&mut pointer);
         }
         None
     }
@@ -227,7 +227,9 @@ impl<'d> Walk<'d> {
             return None;
         }
         if schema == &Value::Bool(true) {
-            members.iter().for_each(|(_, m)| self.anything(m));
+            for (_, m) in members {
+                self.anything(m);
+            }
             return Some(());
         }
         let map = schema.as_object()?;
@@ -357,6 +359,10 @@ pub(crate) struct ScalarRule {
 
 /// The JSON kinds a `type` keyword allows.
 #[derive(Clone, Copy, Debug, Default)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "one flag per JSON type, as the `type` keyword lists them; any combination is valid"
+)]
 struct Kinds {
     null: bool,
     boolean: bool,
@@ -488,7 +494,10 @@ impl ScalarRule {
         let Ok(n) = text.parse::<i64>() else {
             return false;
         };
-        #[allow(clippy::cast_precision_loss)] // at most 15 digits: exact
+        #[expect(
+            clippy::cast_precision_loss,
+            reason = "at most 15 digits, which an f64 holds exactly"
+        )]
         let n = n as f64;
         self.minimum.is_none_or(|m| n >= m)
             && self.maximum.is_none_or(|m| n <= m)

@@ -7,6 +7,11 @@
 //! (allocations of every string and map; docs/benchmarks.md, "Request body validation"). The
 //! index is one `Vec` of entries; strings without escapes are read as slices of the text.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "`Indexed::new` refuses a text of `u32::MAX` bytes or more; offsets and entry counts are below its length"
+)]
+
 use std::borrow::Cow;
 
 use jsonschema::JsonType;

@@ -1,7 +1,7 @@
 //! `ExternalIdNotConvertible`: the external id a create response gives cannot be an identifier.
 
-use syncdef_definitions::NodeKind;
 use syncdef_definitions::platform::JsonType;
+use syncdef_definitions::{Node, NodeKind};
 use syncdef_transform::JsonPath;
 
 use crate::codes::Rule;
@@ -165,6 +165,13 @@ fn digits_only(pattern: &str) -> bool {
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b','))
 }
 
+/// Whether `root` is an object whose keys are all plain: no `#` key function that could
+/// write `id` at run time.
+fn only_plain_keys(root: &Node) -> bool {
+    root.as_object()
+        .is_some_and(|m| m.iter().all(|m| !m.key.name.starts_with('#')))
+}
+
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         let Some(site) = info.operation("create") else {
@@ -178,11 +185,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         let Some(id) = tree.root().member("id") else {
-            if tree
-                .root()
-                .as_object()
-                .is_some_and(|m| m.iter().all(|m| !m.key.name.starts_with('#')))
-            {
+            if only_plain_keys(tree.root()) {
                 let d = sink
                     .diagnostic(
                         Rule::ExternalIdNotConvertible,
@@ -218,8 +221,6 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 sink.push(d);
                 continue;
             }
-            #[allow(unreachable_patterns)]
-            _ => continue,
         };
         let Some(path) = valueof_path(&text) else {
             continue;

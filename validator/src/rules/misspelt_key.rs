@@ -4,7 +4,7 @@
 use syncdef_definitions::model::UnknownField;
 
 use crate::codes::Rule;
-use crate::context::{Context, Sink};
+use crate::context::{Context, EntryInfo, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -43,7 +43,7 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    for field in ctx.entries.iter().flat_map(|info| info.unknown_fields()) {
+    for field in ctx.entries.iter().flat_map(EntryInfo::unknown_fields) {
         report(sink, field);
     }
 }

@@ -239,6 +239,10 @@ fn report_undeclared(
 
 /// The span of `{name}` inside the `paths` key, or the whole key when it is written with
 /// escapes that make the offsets differ.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "offsets into the definition's text, which the loader refuses past 4 GiB, so they fit the `u32` of spans"
+)]
 fn name_span(ctx: &Context, entry: &PathEntry<'_>, name: &str) -> Span {
     let key = entry.key_span;
     let written = ctx

@@ -128,7 +128,6 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn check_template(
     ctx: &Context,
     sink: &mut Sink,

@@ -1,4 +1,4 @@
-//! Shared reading of `components.securitySchemes` and `security` requirements for the SD7xx
+//! Shared reading of `components.securitySchemes` and `security` requirements for the `SD7xx`
 //! rules.
 
 use syncdef_definitions::{Member, Node, pointer};
@@ -20,7 +20,7 @@ pub(crate) fn schemes(root: &Node) -> &[Member] {
 /// Every requirement of the top-level `security` and of each operation's `security`.
 pub(crate) fn requirements(root: &Node) -> Vec<Requirement<'_>> {
     let mut out = Vec::new();
-    collect(root.get("security"), "/security".to_owned(), &mut out);
+    collect(root.get("security"), "/security", &mut out);
     for path in root
         .get("paths")
         .and_then(Node::as_object)
@@ -31,13 +31,13 @@ pub(crate) fn requirements(root: &Node) -> Vec<Requirement<'_>> {
             pointer::push(&mut p, &path.key.name);
             pointer::push(&mut p, &op.key.name);
             p.push_str("/security");
-            collect(op.value.get("security"), p, &mut out);
+            collect(op.value.get("security"), &p, &mut out);
         }
     }
     out
 }
 
-fn collect<'a>(security: Option<&'a Node>, base: String, out: &mut Vec<Requirement<'a>>) {
+fn collect<'a>(security: Option<&'a Node>, base: &str, out: &mut Vec<Requirement<'a>>) {
     for (i, requirement) in security
         .and_then(Node::as_array)
         .unwrap_or_default()

@@ -1,6 +1,7 @@
 //! `UnknownSynchronizationTarget`: an `ApiSynchronization` action names neither a child collection nor an entry.
 
 use syncdef_definitions::model::ActionType;
+use syncdef_definitions::platform::modules::Module;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
@@ -41,7 +42,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let children: Vec<&str> = info
             .module
             .into_iter()
-            .flat_map(|m| m.child_names())
+            .flat_map(Module::child_names)
             .collect();
         for (_, action) in info.actions() {
             let is_sync = matches!(

@@ -535,6 +535,10 @@ fn enum_fits(allowed: &Node, value: &Node, nullable: bool) -> Verdict {
 
 /// JSON equality as the validators read it, where it is certain: numbers compare by value, so
 /// two numbers written differently (`1` and `1.0`) are left undecided.
+#[expect(
+    clippy::many_single_char_names,
+    reason = "the two sides side by side: nodes `a`/`b`, numbers `x`/`y`, their values `p`/`q`"
+)]
 fn equal(a: &Node, b: &Node) -> Verdict {
     match (&a.kind, &b.kind) {
         (NodeKind::Null, NodeKind::Null) => Fits,
@@ -651,17 +655,16 @@ fn compare(a: NumberValue, b: NumberValue) -> Option<std::cmp::Ordering> {
             NumberValue::Float(_) => None,
         }
     };
-    match (exact(a), exact(b)) {
-        (Some(x), Some(y)) => Some(x.cmp(&y)),
-        _ => {
-            let (x, y) = (a.as_f64(), b.as_f64());
-            // f64 holds every integer up to 2^53 exactly; beyond, leave it to the validator.
-            let safe = |f: f64| f.is_finite() && f.abs() < 9_007_199_254_740_992.0;
-            if safe(x) && safe(y) {
-                x.partial_cmp(&y)
-            } else {
-                None
-            }
+    if let (Some(x), Some(y)) = (exact(a), exact(b)) {
+        Some(x.cmp(&y))
+    } else {
+        let (x, y) = (a.as_f64(), b.as_f64());
+        // f64 holds every integer up to 2^53 exactly; beyond, leave it to the validator.
+        let safe = |f: f64| f.is_finite() && f.abs() < 9_007_199_254_740_992.0;
+        if safe(x) && safe(y) {
+            x.partial_cmp(&y)
+        } else {
+            None
         }
     }
 }

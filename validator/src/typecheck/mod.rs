@@ -77,7 +77,7 @@ impl shape::ValueTypes for RecordValueTypes<'_> {
             let end = reads::walk(self.records.input(), path.text(), path.steps()).ok()??;
             end.value_type().map(kind_of)
         };
-        syncdef_transform::expression_kind(text, '/', &read).and_then(json_type)
+        syncdef_transform::expression_kind(text, '/', &read).map(json_type)
     }
 }
 
@@ -94,9 +94,9 @@ fn kind_of(t: JsonType) -> ValueKind {
     }
 }
 
-/// A value kind as a JSON Schema type (`None` where the schema has no type for it).
-fn json_type(kind: ValueKind) -> Option<JsonType> {
-    Some(match kind {
+/// A value kind as a JSON Schema type.
+fn json_type(kind: ValueKind) -> JsonType {
+    match kind {
         ValueKind::Object => JsonType::Object,
         ValueKind::Array => JsonType::Array,
         ValueKind::String => JsonType::String,
@@ -104,7 +104,7 @@ fn json_type(kind: ValueKind) -> Option<JsonType> {
         ValueKind::Number => JsonType::Number,
         ValueKind::Boolean => JsonType::Boolean,
         ValueKind::Null => JsonType::Null,
-    })
+    }
 }
 
 /// The JSON schemas of an operation's responses (2xx only, or every declared one), converted

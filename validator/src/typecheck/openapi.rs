@@ -137,6 +137,10 @@ pub(crate) fn convert(node: &Node, direction: Direction, refs: &mut Vec<String>)
     convert_value(&json, direction, refs, 0)
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one match converting OpenAPI's schema dialect to JSON Schema keyword by keyword"
+)]
 fn convert_value(v: &Value, direction: Direction, refs: &mut Vec<String>, depth: u32) -> Value {
     let Some(obj) = v.as_object() else {
         return v.clone();

@@ -103,8 +103,6 @@ fn produced_type(node: &Node, types: &dyn ValueTypes, loop_depth: usize) -> Opti
             let mut members = Vec::new();
             produced(node, false, &mut members).then_some(JsonType::Object)
         }
-        #[allow(unreachable_patterns)]
-        _ => None,
     }
 }
 
@@ -123,7 +121,10 @@ fn compatible(produced: JsonType, allowed: &[JsonType]) -> bool {
         || (produced == JsonType::Number && allowed.contains(&JsonType::Integer))
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the recursive walk of a template against its schema threads what every level reads (pointer, schema, types, span mapping, loop depth) and the findings"
+)]
 fn node(
     tpl: &Node,
     at: Span,
@@ -199,7 +200,10 @@ fn node(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the recursive walk of a template against its schema threads what every level reads (pointer, schema, types, span mapping, loop depth) and the findings"
+)]
 fn object(
     tpl: &Node,
     at: Span,
@@ -458,9 +462,9 @@ mod tests {
             .root
     }
 
-    fn findings(template: &str, schema: serde_json::Value) -> Vec<String> {
+    fn findings(template: &str, schema: &serde_json::Value) -> Vec<String> {
         let root = tree(template);
-        let schema = FieldSchema::in_document(&schema, &schema);
+        let schema = FieldSchema::in_document(schema, schema);
         check(&root, Span::empty(0), schema, &NoTypes, &|s| s)
             .into_iter()
             .map(|f| format!("{} {}", f.category, f.pointer))
@@ -481,19 +485,19 @@ mod tests {
         });
         let got = findings(
             "\"#ifgroup(#exists($.x))\": {a: x}\nb: \"#valueof($.n)\"\nc: {\"#loop($.l)\": {d: 1}}\ne: 1\n",
-            schema.clone(),
+            &schema,
         );
         assert_eq!(got, vec!["type /c/0/d", "additional:e /e", "required:a "]);
         // A constant string where an integer is required; an object where an array is.
-        let got = findings("a: x\nb: \"7\"\nc: {d: x}\n", schema);
+        let got = findings("a: x\nb: \"7\"\nc: {d: x}\n", &schema);
         assert_eq!(got, vec!["type /b", "type /c"]);
     }
 
     #[test]
     fn alternatives_need_one_complete_branch() {
         let schema = json!({"anyOf": [{"required": ["Name"]}, {"required": ["Id", "Token"]}]});
-        assert!(findings("Id: 1\nToken: 2\n", schema.clone()).is_empty());
-        assert_eq!(findings("Id: 1\n", schema), vec!["required:anyOf "]);
+        assert!(findings("Id: 1\nToken: 2\n", &schema).is_empty());
+        assert_eq!(findings("Id: 1\n", &schema), vec!["required:anyOf "]);
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub fn to_value_with(report: &LintReport, options: &SarifOptions) -> Value {
         .diagnostics()
         .map(|d| result(d, &rules, &artifacts, &mut fingerprints))
         .collect();
-    log(&rules, results, &artifacts, invocation::of(report))
+    log(&rules, &results, &artifacts, &invocation::of(report))
 }
 
 /// The log of a run that could not lint at all (an invalid `--config`, an unreadable input):
@@ -78,7 +78,7 @@ pub fn failed_log(message: &str, options: &SarifOptions) -> Value {
     let rules = Rules::of(&LintReport::default(), &options.configured);
     let invocation = invocation::with_failures(&[message.to_owned()]);
     // Uploaders require a results array; the invocation says it means nothing.
-    log(&rules, Vec::new(), &artifacts, invocation)
+    log(&rules, &[], &artifacts, &invocation)
 }
 
 fn artifacts(options: &SarifOptions) -> Artifacts {
@@ -88,7 +88,7 @@ fn artifacts(options: &SarifOptions) -> Artifacts {
     }
 }
 
-fn log(rules: &Rules, results: Vec<Value>, artifacts: &Artifacts, invocation: Value) -> Value {
+fn log(rules: &Rules, results: &[Value], artifacts: &Artifacts, invocation: &Value) -> Value {
     json!({
         "$schema": SARIF_SCHEMA_URI,
         "version": "2.1.0",
