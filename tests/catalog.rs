@@ -46,8 +46,9 @@ fn definitions() -> Vec<Definition> {
                 Some("json") => "json",
                 _ => continue,
             };
-            let loaded = syncdef_definitions::load_path(&file, &Default::default())
-                .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.message));
+            let loaded =
+                syncdef_definitions::load_path(&file, &syncdef_definitions::LoadOptions::default())
+                    .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.message));
             let doc = loaded.root.to_json();
             if doc.get("synchronization").is_none() {
                 continue;
@@ -85,14 +86,12 @@ fn records() -> Vec<Record> {
         let module = name
             .split('-')
             .next()
-            .and_then(syncdef_definitions::platform::modules::module_by_root)
-            .map(|m| m.name)
-            .unwrap_or_else(|| {
+            .and_then(syncdef_definitions::platform::modules::module_by_root).map_or_else(|| {
                 panic!(
                     "{}: start the name with a module's record root (`account-`, `invoice-`, `product-`, `payment-`, `order-`, `contact-`) so its module is known",
                     file.display()
                 )
-            });
+            }, |m| m.name);
         found.push(Record {
             path: relative(&file),
             name,
@@ -442,6 +441,10 @@ fn snapshot(
 /// The request schemas the bodies are checked against refuse what the vendors refuse, so the
 /// check above can fail.
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one case per refusal of each vendor, read as a table"
+)]
 fn request_schemas_refuse_what_the_vendors_refuse() {
     let all = definitions();
     let find = |system: &str| {
@@ -673,9 +676,10 @@ fn sample_records_match_the_platform_record_schema() {
             .unwrap_or_else(|e| panic!("{}: {e}", record.path));
         let value: Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", record.path));
-        let root_name = syncdef_definitions::platform::modules::module(record.module)
-            .map(|m| m.root)
-            .unwrap_or_else(|| panic!("{}: no module {}", record.path, record.module));
+        let root_name = syncdef_definitions::platform::modules::module(record.module).map_or_else(
+            || panic!("{}: no module {}", record.path, record.module),
+            |m| m.root,
+        );
         let input = json!({ root_name: value });
         let problems: Vec<String> = validator
             .iter_errors(&input)

@@ -75,9 +75,9 @@ impl Dice {
 #[derive(Default)]
 struct Company {
     next_id: u64,
-    /// Customers by id: (SyncToken, DisplayName).
+    /// Customers by id: (`SyncToken`, `DisplayName`).
     customers: HashMap<String, (u64, String)>,
-    /// Every create carried out, by DisplayName.
+    /// Every create carried out, by `DisplayName`.
     creates: Vec<String>,
     /// The customer each `requestid` made: a repeat is answered with it, not carried out.
     request_ids: HashMap<String, String>,
@@ -196,18 +196,17 @@ impl Hostile {
             .find(|(k, _)| k == "requestid")
             .map(|(_, v)| v.into_owned());
         let mut company = self.company.lock().expect("company");
-        let id = match request_id.as_ref().and_then(|r| company.request_ids.get(r)) {
-            Some(id) => id.clone(),
-            None => {
-                company.next_id += 1;
-                let id = company.next_id.to_string();
-                company.customers.insert(id.clone(), (0, name.clone()));
-                company.creates.push(name.clone());
-                if let Some(r) = request_id {
-                    company.request_ids.insert(r, id.clone());
-                }
-                id
+        let id = if let Some(id) = request_id.as_ref().and_then(|r| company.request_ids.get(r)) {
+            id.clone()
+        } else {
+            company.next_id += 1;
+            let id = company.next_id.to_string();
+            company.customers.insert(id.clone(), (0, name.clone()));
+            company.creates.push(name.clone());
+            if let Some(r) = request_id {
+                company.request_ids.insert(r, id.clone());
             }
+            id
         };
         let answer = customer_json(&id, 0, &name);
         if faults && self.roll(12) {
@@ -451,17 +450,17 @@ async fn chaos(seed: u64) {
         outputs.push(out);
         assert!(finished, "seed {seed}: the last runs are not killed");
     }
-    check(seed, &rig, &outputs).await;
+    check(seed, &rig, &outputs);
 }
 
-async fn check(seed: u64, rig: &Rig, outputs: &[Output]) {
+fn check(seed: u64, rig: &Rig, outputs: &[Output]) {
     let company = rig.company.lock().expect("company");
     // No customer is created twice.
-    let mut seen = HashSet::new();
+    let mut names = HashSet::new();
     let twice: Vec<&String> = company
         .creates
         .iter()
-        .filter(|n| !seen.insert(*n))
+        .filter(|n| !names.insert(*n))
         .collect();
     assert!(twice.is_empty(), "seed {seed}: created twice: {twice:?}");
     let state = SqliteState::open_read_only(&rig.state()).expect("the state opens");

@@ -106,9 +106,9 @@ fn every_runnable_block_of_the_docs_runs_as_written() {
             continue;
         }
         for block in &blocks {
-            commands += steps(block)
-                .map(|s| s.iter().filter(|s| matches!(s, Step::Run(_))).count())
-                .unwrap_or(0);
+            commands += steps(block).map_or(0, |s| {
+                s.iter().filter(|s| matches!(s, Step::Run(_))).count()
+            });
         }
         // Each document gets empty books, as a reader starting `syncdef-mock` gets them.
         let systems = blocks

@@ -453,7 +453,7 @@ fn a_payment_without_its_account_stops_before_sending() {
     }
 }
 
-/// A QuickBooks item update sends back the SyncToken the pre-action read, sparse.
+/// A QuickBooks item update sends back the `SyncToken` the pre-action read, sparse.
 #[test]
 fn quickbooks_product_update_sends_the_item_sync_token_json() {
     let run = syncdef(&[

@@ -17,6 +17,11 @@ const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
 const ACCOUNTS: usize = 150;
 const INVOICES: usize = 120;
 
+/// A record count as the fake platform takes it.
+fn count(n: usize) -> u32 {
+    u32::try_from(n).expect("a small count")
+}
+
 /// A PostgreSQL server and a fresh database on it; the test fails, saying how to install
 /// PostgreSQL, when its programs are missing.
 fn postgres() -> (PgServer, String) {
@@ -130,7 +135,7 @@ async fn assert_all_done(state: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_workers_share_one_queue_and_create_each_record_once() {
     let (_server, url) = postgres();
-    let platform = Platform::start(Data::generate(ACCOUNTS as u32, INVOICES as u32)).await;
+    let platform = Platform::start(Data::generate(count(ACCOUNTS), count(INVOICES))).await;
     let books = QuickBooks::start().await;
     books.books.lock().expect("books").answer_delay = Some(Duration::from_millis(15));
 
@@ -170,7 +175,7 @@ async fn three_workers_share_one_queue_and_create_each_record_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing() {
     let (_server, url) = postgres();
-    let platform = Platform::start(Data::generate(ACCOUNTS as u32, INVOICES as u32)).await;
+    let platform = Platform::start(Data::generate(count(ACCOUNTS), count(INVOICES))).await;
     let books = QuickBooks::start().await;
     // Slow answers: the killed worker has creates carried out but unanswered.
     books.books.lock().expect("books").answer_delay = Some(Duration::from_millis(40));
@@ -242,7 +247,7 @@ async fn the_account_concurrency_limit_holds_for_all_workers_together() {
         .collect();
     assert!(
         gaps.iter()
-            .all(|g| *g >= answer - Duration::from_millis(20)),
+            .all(|g| *g >= answer.checked_sub(Duration::from_millis(20)).unwrap()),
         "requests overlapped: {gaps:?}"
     );
 }

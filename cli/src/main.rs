@@ -77,7 +77,7 @@ fn main() -> ExitCode {
         Command::Auth(args) => commands::auth::run(&args),
         Command::Sync(args) => commands::sync::run(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
-        Command::Completions(args) => commands::completions::run(&args, &mut Cli::command()),
+        Command::Completions(args) => Ok(commands::completions::run(&args, &mut Cli::command())),
     };
     match result {
         Ok(code) => code,

@@ -41,6 +41,10 @@ fn encode_segment(value: &str) -> String {
 }
 
 /// One operation of `paths`, found by method and path.
+#[allow(
+    clippy::struct_field_names,
+    reason = "`operation` is the OpenAPI Operation object, as the spec names it"
+)]
 pub struct Operation<'a> {
     pub template: &'a str,
     pub path_item: &'a Value,

@@ -38,8 +38,8 @@ pub struct LoginArgs {
     #[arg(long, value_name = "FILE")]
     pub token_store: PathBuf,
 
-    /// JSON file with `client_id` and `client_secret` (default: the SYNCDEF_CLIENT_ID and
-    /// SYNCDEF_CLIENT_SECRET environment variables). Never passed as arguments.
+    /// JSON file with `client_id` and `client_secret` (default: the `SYNCDEF_CLIENT_ID` and
+    /// `SYNCDEF_CLIENT_SECRET` environment variables). Never passed as arguments.
     #[arg(long, value_name = "FILE")]
     pub client_file: Option<PathBuf>,
 

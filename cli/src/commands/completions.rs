@@ -7,8 +7,6 @@ use std::process::ExitCode;
 use clap::Args;
 use clap_complete::Shell;
 
-use crate::failure::Failure;
-
 /// Print the completion script of `syncdef` for a shell: `syncdef completions bash >
 /// ~/.local/share/bash-completion/completions/syncdef`.
 #[derive(Debug, Args)]
@@ -19,7 +17,7 @@ pub struct CompletionsArgs {
 }
 
 /// Writes the script for `args.shell` of `command` to standard output.
-pub fn run(args: &CompletionsArgs, command: &mut clap::Command) -> Result<ExitCode, Failure> {
+pub fn run(args: &CompletionsArgs, command: &mut clap::Command) -> ExitCode {
     clap_complete::generate(args.shell, command, "syncdef", &mut io::stdout());
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }

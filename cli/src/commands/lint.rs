@@ -108,15 +108,14 @@ fn lint_stdin(args: &LintArgs, config: &Config) -> Result<LintReport, Failure> {
         .stdin_filename
         .as_ref()
         .map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
-    let settings = match &config.settings {
-        Some(settings) => Arc::clone(settings),
-        None => {
-            let near = args
-                .stdin_filename
-                .as_deref()
-                .unwrap_or_else(|| std::path::Path::new("-"));
-            Arc::new(super::settings_for(near, None)?)
-        }
+    let settings = if let Some(settings) = &config.settings {
+        Arc::clone(settings)
+    } else {
+        let near = args
+            .stdin_filename
+            .as_deref()
+            .unwrap_or_else(|| std::path::Path::new("-"));
+        Arc::new(super::settings_for(near, None)?)
     };
     let file = lint_text(&name, &text, &settings);
     let mut report = LintReport {

@@ -58,12 +58,12 @@ pub struct PullArgs {
     pub responses: Option<PathBuf>,
 
     /// The OAuth2 token store written by `syncdef auth login`. Without it, the bearer token
-    /// is SYNCDEF_ACCESS_TOKEN if set, otherwise no `Authorization` header is sent.
+    /// is `SYNCDEF_ACCESS_TOKEN` if set, otherwise no `Authorization` header is sent.
     #[arg(long, value_name = "FILE")]
     pub token_store: Option<PathBuf>,
 
     /// JSON file with `client_id` and `client_secret`, for token refreshes (default: the
-    /// SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET environment variables).
+    /// `SYNCDEF_CLIENT_ID` and `SYNCDEF_CLIENT_SECRET` environment variables).
     #[arg(long, value_name = "FILE")]
     pub client_file: Option<PathBuf>,
 
@@ -93,14 +93,18 @@ pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
         false,
     )?
     .with_overrides(&args.reliability.overrides());
-    let engine = connect(engine, args)?;
+    let engine = connect(&engine, args)?;
     let runtime = runtime()?;
     let variables = args.vars.iter().cloned().collect();
     let mut tally = Tally::default();
     let mut out = io::stdout().lock();
     if let Some(id) = &args.external_id {
         let page = runtime.block_on(engine.read(&args.entry, id, &variables));
-        return finish(write_page(&mut out, &page, &mut tally)?, &tally, None);
+        return Ok(finish(
+            write_page(&mut out, &page, &mut tally)?,
+            &tally,
+            None,
+        ));
     }
     let mut request = PageRequest {
         position: PagePosition::First,
@@ -112,21 +116,21 @@ pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
         let failed = write_page(&mut out, &page, &mut tally)?;
         match page.next {
             Some(next) if !failed => request.position = next,
-            _ => return finish(failed, &tally, None),
+            _ => return Ok(finish(failed, &tally, None)),
         }
     }
-    finish(false, &tally, Some(&request.position))
+    Ok(finish(false, &tally, Some(&request.position)))
 }
 
 /// The engine with its transport: recorded answers for a dry run, else HTTP with the tokens.
-fn connect(engine: Engine, args: &PullArgs) -> Result<Engine, Failure> {
+fn connect(engine: &Engine, args: &PullArgs) -> Result<Engine, Failure> {
     let transport: Arc<dyn Transport> = if args.dry_run {
         Arc::new(transport(args.responses.as_deref())?)
     } else {
         Arc::new(ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?)
     };
     let tokens = token_provider(
-        &engine,
+        engine,
         args.token_store.as_deref(),
         args.client_file.as_deref(),
     )?;
@@ -160,11 +164,7 @@ fn write_page(out: &mut impl Write, page: &PullPage, tally: &mut Tally) -> Resul
     Ok(false)
 }
 
-fn finish(
-    failed: bool,
-    tally: &Tally,
-    stopped_at: Option<&PagePosition>,
-) -> Result<ExitCode, Failure> {
+fn finish(failed: bool, tally: &Tally, stopped_at: Option<&PagePosition>) -> ExitCode {
     let mut summary = format!("{} record(s) from {} page(s)", tally.records, tally.pages);
     if tally.rejected > 0 {
         summary.push_str(&format!(
@@ -177,9 +177,9 @@ fn finish(
         summary.push_str(&format!("; stopped at --max-pages, the next page is {at}"));
     }
     eprintln!("{summary}");
-    Ok(if failed || tally.rejected > 0 {
+    if failed || tally.rejected > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }

@@ -19,13 +19,13 @@ pub struct PushArgs {
     pub record: RecordArgs,
 
     /// The OAuth2 token store written by `syncdef auth login` (owner-only JSON file). Without
-    /// it, the bearer token is SYNCDEF_ACCESS_TOKEN if set (a definition secured by a static
+    /// it, the bearer token is `SYNCDEF_ACCESS_TOKEN` if set (a definition secured by a static
     /// bearer token), otherwise no `Authorization` header is sent.
     #[arg(long, value_name = "FILE")]
     pub token_store: Option<PathBuf>,
 
     /// JSON file with `client_id` and `client_secret`, for token refreshes (default: the
-    /// SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET environment variables).
+    /// `SYNCDEF_CLIENT_ID` and `SYNCDEF_CLIENT_SECRET` environment variables).
     #[arg(long, value_name = "FILE")]
     pub client_file: Option<PathBuf>,
 

@@ -81,7 +81,7 @@ pub struct StateArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "state")]
     pub definition: Option<PathBuf>,
 
-    /// The state to use instead of the SQLite file beside the definition: another SQLite
+    /// The state to use instead of the `SQLite` file beside the definition: another `SQLite`
     /// file, or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
     #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
     pub state: Option<String>,
@@ -103,7 +103,7 @@ impl StateArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The platform's base URL (`https://bss.example.com`). Credentials come from the
-    /// SYNCDEF_PLATFORM_* variables or the file named by SYNCDEF_PLATFORM_CREDENTIALS.
+    /// `SYNCDEF_PLATFORM`_* variables or the file named by `SYNCDEF_PLATFORM_CREDENTIALS`.
     #[arg(long, value_name = "URL", required = true)]
     pub platform: Option<String>,
 
@@ -111,7 +111,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", required = true)]
     pub definition: Option<PathBuf>,
 
-    /// The state: a SQLite file (default `<definition>.sync.sqlite` beside the definition)
+    /// The state: a `SQLite` file (default `<definition>.sync.sqlite` beside the definition)
     /// or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
     #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
     pub state: Option<String>,
@@ -174,7 +174,7 @@ pub struct RunArgs {
     pub token_store: Option<PathBuf>,
 
     /// JSON file with `client_id` and `client_secret` for token refreshes (default: the
-    /// SYNCDEF_CLIENT_ID and SYNCDEF_CLIENT_SECRET variables).
+    /// `SYNCDEF_CLIENT_ID` and `SYNCDEF_CLIENT_SECRET` variables).
     #[arg(long, value_name = "FILE")]
     pub client_file: Option<PathBuf>,
 
@@ -388,7 +388,10 @@ struct Bars {
 
 impl Observer for Bars {
     fn event(&self, event: &Event<'_>) {
-        let mut bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        let mut bars = self
+            .bars
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         match event {
             Event::EntryStarted { entry, total } => {
                 let bar = match total {
@@ -519,7 +522,7 @@ fn resolve(args: &ResolveArgs) -> Result<ExitCode, Failure> {
     let key = RecordKey::new(&args.entry, &args.id);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
     if !state
         .resolve(&key, &resolution, now)
         .map_err(state_failure)?

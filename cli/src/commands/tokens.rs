@@ -9,8 +9,8 @@ use syncdef_engine::{Engine, NoToken, StaticToken};
 
 use crate::failure::Failure;
 
-/// The client id and secret: from `--client-file`, else the SYNCDEF_CLIENT_ID and
-/// SYNCDEF_CLIENT_SECRET environment variables.
+/// The client id and secret: from `--client-file`, else the `SYNCDEF_CLIENT_ID` and
+/// `SYNCDEF_CLIENT_SECRET` environment variables.
 pub fn client_credentials(client_file: Option<&Path>) -> Result<ClientCredentials, Failure> {
     match client_file {
         Some(file) => ClientCredentials::from_file(file),
@@ -24,7 +24,7 @@ pub fn client_credentials(client_file: Option<&Path>) -> Result<ClientCredential
 pub const ACCESS_TOKEN_VAR: &str = "SYNCDEF_ACCESS_TOKEN";
 
 /// The bearer tokens of a command that talks to the external system: the `--token-store`'s
-/// (refreshed with the client credentials), else SYNCDEF_ACCESS_TOKEN when set (a definition
+/// (refreshed with the client credentials), else `SYNCDEF_ACCESS_TOKEN` when set (a definition
 /// secured by a static bearer token), else none.
 pub fn token_provider(
     engine: &Engine,

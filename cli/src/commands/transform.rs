@@ -220,7 +220,10 @@ fn render_compile_errors(name: &str, text: &str, errors: &CompileErrors, color: 
 /// JSON Lines mode: records are read in batches and transformed in parallel; outputs are
 /// written in input order, so the result is the same whatever the number of jobs.
 mod lines {
-    use super::*;
+    use super::{
+        BufRead, BufReader, BufWriter, Exit, ExitCode, Failure, File, Path, Range, Read, Template,
+        ValueReader, Write, display_name, io, missing_root, output_error,
+    };
 
     /// Lines per batch: large enough to amortise starting the workers, small enough to keep
     /// memory flat on inputs of any size.
