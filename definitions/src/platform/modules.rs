@@ -137,6 +137,14 @@ const UPDATED_AT: Option<&str> = Some(CHANGE_CURSOR);
 /// The placeholder of a record's account's external id (spec 2.6).
 const ACCOUNT_PLACEHOLDER: &str = "{Account.IntegrationId}";
 
+/// The account of a record that names it by `accountId` (2.1), or by a nested `account`
+/// (assumed, as on invoices).
+const ACCOUNT_BY_ID: RelatedRecord = RelatedRecord {
+    module: "Accounts",
+    id_pointers: &["/account/id", "/accountId"],
+    placeholder: ACCOUNT_PLACEHOLDER,
+};
+
 /// `Accounts`: `GET /api/accounts`, integer ids.
 pub const ACCOUNTS: Module = Module {
     name: "Accounts",
@@ -168,11 +176,7 @@ pub const CONTACTS: Module = Module {
         id_type: IdType::Integer,
     }),
     children: &[],
-    related: &[RelatedRecord {
-        module: "Accounts",
-        id_pointers: &["/account/id", "/accountId"],
-        placeholder: ACCOUNT_PLACEHOLDER,
-    }],
+    related: &[ACCOUNT_BY_ID],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
@@ -276,11 +280,7 @@ pub const PAYMENTS: Module = Module {
         id_type: IdType::Guid,
     }),
     children: &[],
-    related: &[RelatedRecord {
-        module: "Accounts",
-        id_pointers: &["/account/id", "/accountId"],
-        placeholder: ACCOUNT_PLACEHOLDER,
-    }],
+    related: &[ACCOUNT_BY_ID],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
