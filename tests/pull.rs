@@ -105,3 +105,23 @@ fn an_entry_without_a_pull_is_a_clear_error() {
         run.stderr
     );
 }
+
+#[test]
+fn a_dry_run_over_made_up_answers_reads_one_page_even_where_the_answer_names_a_next() {
+    // Business Central names its next page in `@odata.nextLink`; a synthesised answer's link
+    // is made up, so the dry-run stops after one page instead of following it.
+    let run = syncdef(&[
+        "pull",
+        "catalog/business-central/definition.yaml",
+        "--entry",
+        "Account",
+        "--dry-run",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(lines(&run.stdout).len(), 1);
+    assert!(
+        run.stderr.contains("1 record(s) from 1 page(s)"),
+        "{}",
+        run.stderr
+    );
+}

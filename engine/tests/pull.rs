@@ -237,3 +237,51 @@ async fn an_entry_without_a_pull_says_so() {
         error.message
     );
 }
+
+#[tokio::test]
+async fn business_central_pages_by_its_next_link_and_filters_by_change_time() {
+    let server = MockServer::start().await;
+    let customer = |id: &str, name: &str| json!({"@odata.etag": "W/\"1\"", "id": id, "number": "C1", "displayName": name});
+    let next = format!("{}/customers?$filter=x&$skiptoken=2", server.uri());
+    Mock::given(method("GET"))
+        .and(path("/customers"))
+        .and(query_param(
+            "$filter",
+            "lastModifiedDateTime gt 2026-01-01T00:00:00Z",
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "value": [customer("a1", "Acme"), customer("b2", "Beta")],
+            "@odata.nextLink": next,
+        })))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/customers"))
+        .and(query_param("$skiptoken", "2"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"value": [customer("c3", "Gamma")]})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let definition = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../catalog/business-central/definition.yaml");
+    let engine = common::connect(common::load_file(&definition), &server.uri());
+    let mut request = PageRequest {
+        since: Some("2026-01-01T00:00:00Z".into()),
+        ..PageRequest::default()
+    };
+    let mut read = Vec::new();
+    loop {
+        let page = engine.pull_page("Account", &request).await;
+        assert!(page.error.is_none(), "{:?}", page.error);
+        read.extend(names(&page));
+        match page.next {
+            Some(next) => request.position = next,
+            None => break,
+        }
+    }
+    let ids: Vec<&str> = read.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["a1", "b2", "c3"]);
+}

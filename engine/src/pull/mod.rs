@@ -130,6 +130,14 @@ async fn read_page(
     };
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| PushError::configuration(e).at(&call.step))?;
+    if answer.response().synthesized {
+        // A made-up answer names made-up pages: a dry-run without given answers reads one.
+        run.note(format!(
+            "step `{}`: the answer was synthesised, so paging stops after this page",
+            call.step
+        ));
+        return Ok((records, rejected, None));
+    }
     let next = entry
         .paging
         .after(
