@@ -17,6 +17,8 @@ use syncdef_platform::{Guid, PlatformClient, PlatformError};
 /// records, deletions); the table already holds what reading them takes.
 const SYNCED: &[&table::Module] = &[
     &table::ACCOUNTS,
+    &table::CONTACTS,
+    &table::ORDERS,
     &table::INVOICES,
     &table::PRODUCTS,
     &table::PAYMENTS,

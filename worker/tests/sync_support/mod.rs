@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
+pub mod central;
+
 /// Fixed platform credentials of the fake (the token endpoint accepts anything).
 pub const PLATFORM_ENV: [(&str, &str); 4] = [
     ("SYNCDEF_PLATFORM_CLIENT_KEY", "key"),
@@ -24,9 +26,12 @@ pub const PLATFORM_ENV: [(&str, &str); 4] = [
 pub struct Data {
     pub accounts: BTreeMap<i64, Value>,
     pub invoices: BTreeMap<String, Value>,
-    /// Products and payments, by GUID.
+    /// Products, payments and orders, by GUID; contacts by integer id.
     pub products: BTreeMap<String, Value>,
     pub payments: BTreeMap<String, Value>,
+    pub orders: BTreeMap<String, Value>,
+    pub order_items: HashMap<String, Vec<Value>>,
+    pub contacts: BTreeMap<i64, Value>,
     pub items: HashMap<String, Vec<Value>>,
     /// Changed right after the next account listing is served: (account id, new updatedAt
     /// in seconds). Simulates an edit on the platform while a run pages through accounts.
@@ -69,6 +74,47 @@ impl Data {
                     "id": id, "code": format!("SKU-{i}"), "name": format!("Product {i}"),
                     "isActive": true, "isDeleted": i % 7 == 0,
                     "createdAt": stamp(0), "updatedAt": stamp(50_000 + i),
+                }),
+            );
+        }
+        self
+    }
+
+    /// `n` orders of two items each, each of an account of the first `accounts`.
+    pub fn with_orders(mut self, n: u32, accounts: u32) -> Self {
+        for i in 1..=n {
+            let id = format!("30000000-0000-4000-8000-{i:012}");
+            let account = i64::from((i - 1) % accounts.max(1) + 1);
+            self.orders.insert(
+                id.clone(),
+                json!({
+                    "id": id, "code": format!("SO-{i}"), "name": format!("Order {i}"),
+                    "accountId": account, "accountName": format!("Account {account}"),
+                    "createdAt": "2026-01-03T00:00:00Z", "updatedAt": stamp(70_000 + i),
+                }),
+            );
+            let items = (1..=2)
+                .map(|k| {
+                    json!({"id": format!("{id}-{k}"), "productName": format!("Line {k}"),
+                                 "quantity": k, "unitPrice": 10 * k, "isBundle": false})
+                })
+                .collect();
+            self.order_items.insert(id, items);
+        }
+        self
+    }
+
+    /// `n` contacts, each of an account of the first `accounts`.
+    pub fn with_contacts(mut self, n: u32, accounts: u32) -> Self {
+        for i in 1..=n {
+            let account = i64::from((i - 1) % accounts.max(1) + 1);
+            self.contacts.insert(
+                i64::from(i),
+                json!({
+                    "id": i, "firstName": "Person", "lastName": format!("{i}"),
+                    "email": format!("person{i}@example.com"), "accountId": account,
+                    "accountName": format!("Account {account}"),
+                    "createdAt": stamp(0), "updatedAt": stamp(80_000 + i),
                 }),
             );
         }
@@ -163,7 +209,7 @@ impl Platform {
             .await;
         Mock::given(method("GET"))
             .and(path_regex(
-                r"^/api/(accounts|invoices|products|payments)(/[^/]+(/items)?)?$",
+                r"^/api/(accounts|invoices|products|payments|orders|contacts)(/[^/]+(/items)?)?$",
             ))
             .respond_with(PlatformResponder { data: data.clone() })
             .mount(&server)
@@ -310,6 +356,18 @@ impl Respond for PlatformResponder {
                 Some(p) => ResponseTemplate::new(200).set_body_json(p),
                 None => ResponseTemplate::new(404),
             },
+            ["api", "orders", id] => match data.orders.get(*id) {
+                Some(o) => ResponseTemplate::new(200).set_body_json(o),
+                None => ResponseTemplate::new(404),
+            },
+            ["api", "orders", id, "items"] => ResponseTemplate::new(200)
+                .set_body_json(data.order_items.get(*id).cloned().unwrap_or_default()),
+            ["api", "contacts", id] => {
+                match id.parse::<i64>().ok().and_then(|i| data.contacts.get(&i)) {
+                    Some(c) => ResponseTemplate::new(200).set_body_json(c),
+                    None => ResponseTemplate::new(404),
+                }
+            }
             ["api", "invoices", id, "items"] => ResponseTemplate::new(200)
                 .set_body_json(data.items.get(*id).cloned().unwrap_or_default()),
             ["api", _] if data.listing_down => {
@@ -320,6 +378,8 @@ impl Respond for PlatformResponder {
                     "accounts" => data.accounts.values().cloned().collect(),
                     "products" => data.products.values().cloned().collect(),
                     "payments" => data.payments.values().cloned().collect(),
+                    "orders" => data.orders.values().cloned().collect(),
+                    "contacts" => data.contacts.values().cloned().collect(),
                     _ => data.invoices.values().cloned().collect(),
                 };
                 let response = list(request, records, data.page_cap);
