@@ -207,11 +207,11 @@ mod tests {
     fn only_the_synced_modules_are_read() {
         assert_eq!(
             Module::supported(),
-            "Accounts, Invoices, Products, Payments"
+            "Accounts, Contacts, Orders, Invoices, Products, Payments"
         );
         assert_eq!(Module::from_root("invoice"), Some(module("Invoices")));
-        assert_eq!(Module::from_name("Contacts"), None);
-        assert_eq!(Module::from_root("order"), None);
+        assert_eq!(Module::from_name("Subscriptions"), None);
+        assert_eq!(Module::from_root("case"), None);
         assert_eq!(module("Accounts").collection().path, "/api/accounts");
         assert_eq!(module("Invoices").change_cursor(), "updatedAt");
     }
