@@ -7,6 +7,7 @@ use syncdef_transform::JsonPath;
 use crate::codes::Rule;
 use crate::context::{Context, Resolution, Sink};
 use crate::rule::declare_rule;
+use crate::templates::response_name;
 use crate::typecheck::reads::walk;
 use crate::typecheck::response_schemas;
 
@@ -177,7 +178,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Some(site) = info.operation("create") else {
             continue;
         };
-        let Some(template) = info.template("createResponse") else {
+        let Some(template) = info.template(&response_name("create")) else {
             continue;
         };
         let Some(tree) = &template.tree else { continue };

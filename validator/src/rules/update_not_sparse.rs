@@ -6,6 +6,7 @@ use syncdef_definitions::{Node, NodeKind};
 use crate::codes::Rule;
 use crate::context::{Context, Resolution, Sink};
 use crate::rule::declare_rule;
+use crate::templates::request_name;
 
 declare_rule! {
     /// ## What it does
@@ -42,7 +43,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         if !body_has_sparse(&ctx.doc.root, operation) {
             continue;
         }
-        let Some(template) = info.template("updateRequest") else {
+        let Some(template) = info.template(&request_name("update")) else {
             continue;
         };
         let Some(tree) = &template.tree else { continue };

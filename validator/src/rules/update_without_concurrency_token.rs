@@ -5,6 +5,7 @@ use syncdef_definitions::model::ActionIn;
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
+use crate::templates::request_name;
 
 declare_rule! {
     /// ## What it does
@@ -49,7 +50,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         }
         // A missing template is SD401's finding.
-        let Some(template) = info.template("updateRequest") else {
+        let Some(template) = info.template(&request_name("update")) else {
             continue;
         };
         let header_token = info.actions().any(|(pre, a)| {

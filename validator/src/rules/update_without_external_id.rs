@@ -5,6 +5,7 @@ use syncdef_definitions::operation_ref::PlaceholderKind;
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
 use crate::rule::declare_rule;
+use crate::templates::request_name;
 
 declare_rule! {
     /// ## What it does
@@ -39,7 +40,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         let Ok(parsed) = site.parsed else { continue };
-        let Some(template) = info.template("updateRequest") else {
+        let Some(template) = info.template(&request_name("update")) else {
             continue;
         };
         let in_path = parsed
