@@ -16,6 +16,44 @@ use crate::ids::{
 };
 use crate::patch::check_supported;
 use crate::query::{COMPONENT, Collection};
+use syncdef_definitions::platform::modules as table;
+
+/// The single-record route of a module of the module table, known at compile time.
+const fn routes(module: &table::Module) -> table::Routes {
+    match module.routes {
+        Some(routes) => routes,
+        None => panic!("the module has no single-record route"),
+    }
+}
+
+const ACCOUNTS: table::Routes = routes(&table::ACCOUNTS);
+const INVOICES: table::Routes = routes(&table::INVOICES);
+const ORDERS: table::Routes = routes(&table::ORDERS);
+const PRODUCTS: table::Routes = routes(&table::PRODUCTS);
+const PAYMENTS: table::Routes = routes(&table::PAYMENTS);
+const SUBSCRIPTIONS: table::Routes = routes(&table::SUBSCRIPTIONS);
+
+/// The record route of `routes` for `id`, escaped so an id can never add a path level.
+fn record_path(routes: table::Routes, id: &str) -> String {
+    routes.record_path(&utf8_percent_encode(id, COMPONENT).to_string())
+}
+
+/// The items of a module of the module table (its one child collection), known at compile
+/// time.
+const fn items(module: &table::Module) -> table::ChildCollection {
+    match module.children {
+        [items] => *items,
+        _ => panic!("the module has no single child collection"),
+    }
+}
+
+const INVOICE_ITEMS: table::ChildCollection = items(&table::INVOICES);
+const ORDER_ITEMS: table::ChildCollection = items(&table::ORDERS);
+
+/// The items route of `items` for the record `id`, escaped.
+fn items_path(items: table::ChildCollection, id: &str) -> String {
+    items.path(&utf8_percent_encode(id, COMPONENT).to_string())
+}
 
 /// `/seg/seg/...` with each segment escaped, so an id can never add a path level.
 fn path(segments: &[&str]) -> String {
@@ -105,7 +143,7 @@ impl PlatformClient {
 
     /// `GET /api/accounts/{id}`.
     pub async fn account(&self, id: AccountId) -> Result<Value, PlatformError> {
-        self.get_record(&path(&["api", "accounts", &id.to_string()]))
+        self.get_record(&record_path(ACCOUNTS, &id.to_string()))
             .await
     }
 
@@ -115,7 +153,7 @@ impl PlatformClient {
         id: AccountId,
         patch: &Patch,
     ) -> Result<Option<Value>, PlatformError> {
-        self.patch(&path(&["api", "accounts", &id.to_string()]), patch)
+        self.patch(&record_path(ACCOUNTS, &id.to_string()), patch)
             .await
     }
 
@@ -165,13 +203,12 @@ impl PlatformClient {
 
     /// `GET /api/invoices/{id}` (a single-record read of a 2.1 collection, spec 4.4).
     pub async fn invoice(&self, id: &InvoiceId) -> Result<Value, PlatformError> {
-        self.get_record(&path(&["api", "invoices", id.0.as_str()]))
-            .await
+        self.get_record(&record_path(INVOICES, id.0.as_str())).await
     }
 
     /// `GET /api/invoices/{id}/items`: the invoice lines, each with its order item id.
     pub async fn invoice_items(&self, id: &InvoiceId) -> Result<Vec<Value>, PlatformError> {
-        self.get_list(&path(&["api", "invoices", id.0.as_str(), "items"]))
+        self.get_list(&items_path(INVOICE_ITEMS, id.0.as_str()))
             .await
     }
 
@@ -183,14 +220,12 @@ impl PlatformClient {
 
     /// `GET /api/orders/{id}`.
     pub async fn order(&self, id: &OrderId) -> Result<Value, PlatformError> {
-        self.get_record(&path(&["api", "orders", id.0.as_str()]))
-            .await
+        self.get_record(&record_path(ORDERS, id.0.as_str())).await
     }
 
     /// `GET /api/orders/{id}/items`.
     pub async fn order_items(&self, id: &OrderId) -> Result<Vec<Value>, PlatformError> {
-        self.get_list(&path(&["api", "orders", id.0.as_str(), "items"]))
-            .await
+        self.get_list(&items_path(ORDER_ITEMS, id.0.as_str())).await
     }
 
     /// `GET /api/orders/{id}/items/{itemId}`.
@@ -211,8 +246,7 @@ impl PlatformClient {
 
     /// `GET /api/products/{id}`.
     pub async fn product(&self, id: &ProductId) -> Result<Value, PlatformError> {
-        self.get_record(&path(&["api", "products", id.0.as_str()]))
-            .await
+        self.get_record(&record_path(PRODUCTS, id.0.as_str())).await
     }
 
     /// `PATCH /api/products/{id}`.
@@ -221,19 +255,18 @@ impl PlatformClient {
         id: &ProductId,
         patch: &Patch,
     ) -> Result<Option<Value>, PlatformError> {
-        self.patch(&path(&["api", "products", id.0.as_str()]), patch)
+        self.patch(&record_path(PRODUCTS, id.0.as_str()), patch)
             .await
     }
 
     /// `GET /api/payments/{id}`.
     pub async fn payment(&self, id: &PaymentId) -> Result<Value, PlatformError> {
-        self.get_record(&path(&["api", "payments", id.0.as_str()]))
-            .await
+        self.get_record(&record_path(PAYMENTS, id.0.as_str())).await
     }
 
     /// `GET /api/subscriptions/{id}`.
     pub async fn subscription(&self, id: &SubscriptionId) -> Result<Value, PlatformError> {
-        self.get_record(&path(&["api", "subscriptions", id.0.as_str()]))
+        self.get_record(&record_path(SUBSCRIPTIONS, id.0.as_str()))
             .await
     }
 
