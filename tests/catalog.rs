@@ -242,6 +242,108 @@ fn every_push_path_renders_requests_its_schemas_accept() {
     assert!(rendered >= 56, "only {rendered} pushes rendered");
 }
 
+/// Every pull (`batchRead`) of every entry: its first page rendered by the engine over the
+/// vendor's recorded answer (`responses/<Entry>-batchRead.json`), checked against the
+/// definition like a push's requests, and snapshotted so that tests/prism/run.sh replays it.
+#[test]
+fn every_pull_path_renders_requests_its_operations_accept() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let mut rendered = 0;
+    for definition in definitions() {
+        let section = &definition.doc["synchronization"];
+        for (entry, body) in section.as_object().into_iter().flatten() {
+            if body["pull"]["batchRead"].is_null() {
+                continue;
+            }
+            let loaded = syncdef_definitions::Definition::load_path(&root().join(&definition.path))
+                .expect("the catalog definition loads");
+            // The vendor's answer, recorded in the catalog.
+            let answers = root().join(format!(
+                "catalog/{}/responses/{entry}-batchRead.json",
+                definition.system
+            ));
+            let answers: Value = serde_json::from_str(
+                &std::fs::read_to_string(&answers)
+                    .unwrap_or_else(|e| panic!("{}: {e}", answers.display())),
+            )
+            .expect("the recorded answers are JSON");
+            let transport = syncdef_engine::RecordingTransport::from_json(&answers)
+                .expect("the recorded answers read");
+            let engine = syncdef_engine::Engine::load(loaded)
+                .expect("the catalog definition compiles")
+                .engine
+                .with_transport(std::sync::Arc::new(transport))
+                .with_token_provider(std::sync::Arc::new(syncdef_engine::StaticToken::new(
+                    "token",
+                )));
+            let page = runtime.block_on(engine.pull_page(
+                entry,
+                &syncdef_engine::PageRequest {
+                    since: Some("2026-01-01T00:00:00Z".into()),
+                    ..syncdef_engine::PageRequest::default()
+                },
+            ));
+            assert!(
+                page.error.is_none(),
+                "{} {entry}: {:?}",
+                definition.path,
+                page.error
+            );
+            assert!(
+                !page.records.is_empty(),
+                "{} {entry}: no record mapped",
+                definition.path
+            );
+            let exchanges = serde_json::to_value(&page.exchanges).expect("serializable");
+            let requests: Vec<Value> = exchanges
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|x| {
+                    json!({
+                        "step": x["step"],
+                        "method": x["request"]["method"],
+                        "url": x["request"]["url"],
+                        "headers": x["request"]["headers"],
+                        "body": x["request"]["body"],
+                        "response": x["response"],
+                    })
+                })
+                .collect();
+            let run = json!({ "requests": requests });
+            let record = Record {
+                name: "synthesized".into(),
+                path: String::new(),
+                module: "",
+            };
+            check_requests(&definition, entry, "batchRead", &record, &run);
+            let name = format!(
+                "{}_{}__{}__batchRead__pull",
+                definition.system, definition.format, entry
+            );
+            let snapshot = json!({
+                "definition": definition.path,
+                "server": openapi::server_base(&definition.doc),
+                "entry": entry,
+                "operation": "batchRead",
+                "record": format!("catalog/{}/responses/{entry}-batchRead.json", definition.system),
+                "requests": requests.iter().map(|r| json!({
+                    "step": r["step"], "method": r["method"], "url": r["url"],
+                    "headers": r["headers"], "body": r["body"],
+                    "response": {"status": r["response"]["status"], "synthesized": r["response"]["synthesized"]},
+                })).collect::<Vec<_>>(),
+                "records": page.records.iter().map(|r| Value::from(&r.record)).collect::<Vec<_>>(),
+            });
+            insta::assert_json_snapshot!(name, snapshot);
+            rendered += 1;
+        }
+    }
+    assert!(rendered >= 2, "only {rendered} pulls rendered");
+}
+
 /// `syncdef dry-run ... --format json`, which must succeed.
 fn dry_run(
     definition: &Definition,
