@@ -132,7 +132,7 @@ impl Respond for Responder {
                 let Ok(body) = serde_json::from_slice::<Value>(&request.body) else {
                     return error(400, "BadRequest", "not JSON");
                 };
-                let sent = request
+                let if_match = request
                     .headers
                     .get("if-match")
                     .and_then(|v| v.to_str().ok())
@@ -141,7 +141,7 @@ impl Respond for Responder {
                 let Some((version, record)) = company.records.get_mut(&key) else {
                     return error(404, "Internal_RecordNotFound", "no such record");
                 };
-                if sent.as_deref() != Some(etag(*version).as_str()) {
+                if if_match.as_deref() != Some(etag(*version).as_str()) {
                     return error(412, "Request_EntityChanged", "the record changed");
                 }
                 for (k, v) in body.as_object().into_iter().flatten() {
