@@ -84,7 +84,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     server.wait()?;
 
     let file = path.display().to_string();
-    println!("{file}: {} bytes, opened and linted in {:.1} ms", text.len(), ms(opened));
+    println!(
+        "{file}: {} bytes, opened and linted in {:.1} ms",
+        text.len(),
+        ms(opened)
+    );
     report(&file, "didChange -> publishDiagnostics", &mut lint);
     report(&file, "completion request -> answer", &mut settled);
     report(&file, "completion right after a change", &mut typing);
@@ -164,9 +168,7 @@ fn operation_reference(text: &str, language: &str) -> Result<(u32, u32), String>
         .find(key)
         .map(|i| i + key.len())
         .ok_or_else(|| format!("the definition has no `{key}`"))?;
-    let value = text[start..]
-        .find(|c: char| c == '"' || c == '\n')
-        .unwrap_or(0);
+    let value = text[start..].find(['"', '\n']).unwrap_or(0);
     Ok(client::position_of(text, start + value.min(TYPED)))
 }
 
