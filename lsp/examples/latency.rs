@@ -52,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     client.open(&uri, language, &text);
     client.diagnostics(&uri);
     let opened = started.elapsed();
+    let open = memory(&server)?;
 
     let module = Edit::module(&text, language)?;
     let mut lint = Vec::new();
@@ -93,8 +94,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     report(&file, "completion request -> answer", &mut settled);
     report(&file, "completion right after a change", &mut typing);
     println!(
-        "{file}: server memory: {:.1} MiB before the open, {:.1} MiB after the edits, peak {:.1} MiB ({:.2} times the text)",
+        "{file}: server memory: {:.1} MiB before the open, {:.1} MiB after it, {:.1} MiB after the edits, peak {:.1} MiB ({:.2} times the text)",
         mib(idle.resident),
+        mib(open.resident),
         mib(after.resident),
         mib(after.peak),
         after.peak as f64 / text.len() as f64
