@@ -14,11 +14,38 @@ pub fn load(doc: &Document) -> Option<Definition> {
     Definition::load(SourceFile::new(doc.lint_name(), doc.text())).ok()
 }
 
-/// The current text loaded, or else the last text of the document that loaded: completion
-/// lists (paths, entries, server variables) stay available while a line is half typed.
+/// Texts up to this size are loaded for the features after each lint and again for a
+/// completion asked before the lint of a change: a few milliseconds. A larger one (GitHub's
+/// 13 MB description takes about 75 ms) is loaded when a feature first needs its current
+/// version, so that the load never delays the next change's findings, and completes from the
+/// last definition loaded while it is being edited.
+pub const SMALL_TEXT: usize = 1 << 20;
+
+/// The current text's definition: the one kept for this version, else the text loaded now
+/// (and kept). Features that locate the cursor in the definition need this one.
+#[must_use]
+pub fn current(doc: &Document) -> Option<Arc<Definition>> {
+    if let Some(loaded) = doc.loaded().filter(|l| l.version == doc.version) {
+        return Some(loaded.definition);
+    }
+    let def = Arc::new(load(doc)?);
+    doc.remember(doc.version, Arc::clone(&def));
+    Some(def)
+}
+
+/// The current text's definition, or else the last text of the document that loaded:
+/// completion lists (paths, entries, server variables) stay available while a line is half
+/// typed. A large text that changed since it was last loaded is not loaded again (see
+/// [`SMALL_TEXT`]).
 #[must_use]
 pub fn load_or_last(doc: &Document) -> Option<Arc<Definition>> {
-    load(doc).map(Arc::new).or_else(|| doc.last_loaded.clone())
+    let last = doc.loaded();
+    if let Some(loaded) = &last
+        && (loaded.version == doc.version || doc.text().len() > SMALL_TEXT)
+    {
+        return Some(Arc::clone(&loaded.definition));
+    }
+    current(doc).or_else(|| last.map(|l| l.definition))
 }
 
 /// The platform record schemas templates of `def` read: the shipped ones, with the

@@ -16,7 +16,7 @@ use crate::suppression;
 /// The quick fixes of the findings the client sends (those of the requested range).
 #[must_use]
 pub fn code_actions(doc: &Document, findings: &[Diagnostic]) -> Vec<CodeActionOrCommand> {
-    let def = analysis::load(doc);
+    let def = analysis::current(doc);
     let mut out = Vec::new();
     for finding in findings
         .iter()

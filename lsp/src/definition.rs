@@ -14,7 +14,7 @@ use crate::locate;
 pub fn definition(doc: &Document, position: Position) -> Option<GotoDefinitionResponse> {
     let text = doc.text();
     let offset = doc.lines().offset(text, position);
-    let def = analysis::load(doc)?;
+    let def = analysis::current(doc)?;
     let span = placeholder_entry(&def, text, offset)
         .or_else(|| operation(&def, offset))
         .or_else(|| synchronization_target(&def, offset))

@@ -1,11 +1,21 @@
 //! The text store: the open documents, as the client last sent them.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use lsp_types::{TextDocumentContentChangeEvent, Url};
 use syncdef_definitions::Definition;
 
 use crate::position::LineMap;
+
+/// A definition loaded from one version of a document's text.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The version of the text it was loaded from.
+    pub version: i32,
+    /// The definition.
+    pub definition: Arc<Definition>,
+}
 
 /// One open document.
 #[derive(Clone, Debug)]
@@ -17,8 +27,9 @@ pub struct Document {
     /// The language the client gave (`yaml`, `json`), which names the format of an untitled
     /// document.
     pub language_id: String,
-    /// The definition of the last text that loaded (kept while the current one does not).
-    pub last_loaded: Option<Arc<Definition>>,
+    /// The definition of the last text that loaded (kept while the current one does not),
+    /// stored by the features that load it on demand.
+    loaded: RefCell<Option<Loaded>>,
     text: String,
     lines: LineMap,
 }
@@ -32,7 +43,7 @@ impl Document {
             uri,
             version,
             language_id,
-            last_loaded: None,
+            loaded: RefCell::new(None),
             text,
             lines,
         }
@@ -68,6 +79,20 @@ impl Document {
             self.lines = LineMap::new(&self.text);
         }
         self.version = version;
+    }
+
+    /// The definition of the last text that loaded, if any did.
+    #[must_use]
+    pub fn loaded(&self) -> Option<Loaded> {
+        self.loaded.borrow().clone()
+    }
+
+    /// Keeps `definition`, loaded from version `version` of the text, for the features.
+    pub fn remember(&self, version: i32, definition: Arc<Definition>) {
+        *self.loaded.borrow_mut() = Some(Loaded {
+            version,
+            definition,
+        });
     }
 
     /// Whether the text is JSON (by name or language), where inserted text must be JSON too.

@@ -20,13 +20,13 @@ use crate::locate;
 pub fn hover(doc: &Document, position: Position, published: &[Diagnostic]) -> Option<Hover> {
     let text = doc.text();
     let offset = doc.lines().offset(text, position);
-    let def = analysis::load(doc);
+    let def = analysis::current(doc);
     let mut parts: Vec<String> = Vec::new();
     if let Some(found) = function(text, offset) {
         parts.push(found);
-    } else if let Some(found) = record_field(text, offset, def.as_ref()) {
+    } else if let Some(found) = record_field(text, offset, def.as_deref()) {
         parts.push(found);
-    } else if let Some(found) = def.as_ref().and_then(|d| operation(d, offset)) {
+    } else if let Some(found) = def.as_deref().and_then(|d| operation(d, offset)) {
         parts.push(found);
     }
     parts.extend(rules(published, position));

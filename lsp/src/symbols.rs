@@ -12,7 +12,7 @@ use crate::locate;
 /// The outline of `doc` (empty while its text does not load).
 #[must_use]
 pub fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
-    let Some(def) = analysis::load(doc) else {
+    let Some(def) = analysis::current(doc) else {
         return Vec::new();
     };
     let to = Symbols { doc, def: &def };

@@ -242,6 +242,52 @@ fn go_to_definition_finds_operations_refs_and_entries() {
 }
 
 #[test]
+fn go_to_definition_reads_the_text_of_a_change_not_yet_linted() {
+    definition_and_completion_before_the_lint(session());
+}
+
+#[test]
+fn a_large_document_reads_the_text_of_a_change_not_yet_linted_too() {
+    // Past the size where the server stops loading each linted text for the features.
+    let (_, uri, mut text) = catalog("quickbooks-online/definition.yaml");
+    text.push_str("# ");
+    text.push_str(&"padding ".repeat(150_000));
+    text.push('\n');
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "yaml", &text);
+    client.diagnostics(&uri);
+    definition_and_completion_before_the_lint(Session { client, uri, text });
+}
+
+/// Go to definition asked right after a change that moves its target, before the change's
+/// quiet time is over, so that only the new text places it right; completion answers then
+/// too.
+fn definition_and_completion_before_the_lint(mut s: Session) {
+    let target = |s: &mut Session, needle: &str, offset: usize| {
+        let position = s.position(needle, offset);
+        s.ask("textDocument/definition", position)["range"]["start"].clone()
+    };
+    // Settled: the answer may come from what was loaded for the lint's version.
+    target(&mut s, "create: /customer/post", 10);
+    let paths = find(&s.text, "\npaths:\n", 1);
+    s.client
+        .change(&s.uri, 2, [paths, paths], "x-a: 1\nx-b: 2\n");
+    s.text = s
+        .text
+        .replacen("\npaths:\n", "\nx-a: 1\nx-b: 2\npaths:\n", 1);
+    let post =
+        s.text.find("  /customer:\n    post:").expect("the path") + "  /customer:\n    ".len();
+    let (line, character) = support::position_of(&s.text, post);
+    assert_eq!(
+        target(&mut s, "create: /customer/post", 10),
+        at(line, character)
+    );
+    let labels = s.labels(s.position("create: /customer/post", "create: /cus".len()));
+    assert!(labels.contains(&"/customer/post".to_owned()), "{labels:?}");
+}
+
+#[test]
 fn document_symbols_outline_entries_and_paths() {
     let mut s = session();
     let symbols = s.client.call(
