@@ -1,7 +1,7 @@
 //! The sync worker as a library: a first sync of the shipped platform records (two accounts,
 //! two invoices from `catalog/records`) to a QuickBooks Online company, then a second run that
 //! finds nothing to push. Both systems are the local stand-ins of `syncdef-mock`, started
-//! in-process on free loopback ports; the state is a temporary SQLite file:
+//! in-process on free loopback ports; the state is a temporary `SQLite` file:
 //!
 //!     cargo run -p syncdef-worker --example first_sync
 //!

@@ -47,7 +47,7 @@ pub fn input_hash(record: &Value, related: &BTreeMap<String, String>) -> String 
     text
 }
 
-/// Writes `value` with sorted keys, whatever map order serde_json was built with.
+/// Writes `value` with sorted keys, whatever map order `serde_json` was built with.
 fn canonical(value: &Value, hasher: &mut Sha256) {
     match value {
         Value::Object(map) => {

@@ -149,8 +149,7 @@ fn writable_fields(entry: &PullEntry<'_>, pulled: &PulledRecord) -> Value {
     let root = entry.module.facts().root;
     let mut fields = Value::from(&pulled.record)
         .get_mut(root)
-        .map(Value::take)
-        .unwrap_or(Value::Null);
+        .map_or(Value::Null, Value::take);
     if let Value::Object(map) = &mut fields {
         for owned in PLATFORM_OWNED {
             map.remove(*owned);
@@ -263,11 +262,11 @@ async fn update(
     if core.options.dry_run {
         return Ok(Applied::Updated);
     }
-    let path = entry
+    let record_route = entry
         .module
         .record_path(id)
         .map_err(|e| WorkerError::Usage(e.to_string()))?;
-    if let Err(e) = core.platform.patch(&path, &patch).await {
+    if let Err(e) = core.platform.patch(&record_route, &patch).await {
         fail(
             core,
             &row.key,

@@ -158,33 +158,19 @@ async fn handle_owned(
             .record_unchanged(&key, updated_at.as_deref(), now)?;
         return Ok(Handled::new(RecordResult::Unchanged, external_id, None));
     }
-    let deleted = entry.module.is_deleted(&record);
-    if deleted && external_id.is_none() && row.as_ref().is_none_or(|r| r.create.is_none()) {
-        // Deleted on the platform before it ever reached the external system: nothing to do.
+    let Some(intent) = intent(core, entry, &record, external_id.as_deref(), row.as_ref()) else {
         return Ok(Handled::new(
             RecordResult::Skipped,
             None,
             Some("deleted on the platform before it was ever pushed".to_owned()),
         ));
-    }
-    let deletes = core
-        .engine
-        .plan()
-        .entry(&entry.name)
-        .is_some_and(|p| p.has(syncdef_engine::OperationKind::Delete));
+    };
     let state = RecordState {
         external_id: external_id.clone(),
         related,
         server_variables: core.options.server_variables.clone(),
         unresolved_create: unresolved_create(row.as_ref()),
-        // A record whose deletion marker turned on is deleted where the entry can delete; an
-        // entry without `push.delete` updates it (its templates see the marker: QuickBooks
-        // items, which cannot be deleted, are made inactive).
-        intent: if deleted && deletes && external_id.is_some() {
-            syncdef_engine::Intent::Delete
-        } else {
-            syncdef_engine::Intent::Upsert
-        },
+        intent,
     };
     let record_json = Arc::new(record);
     let engine = core
@@ -213,8 +199,37 @@ async fn handle_owned(
         &record_json,
         &state,
         updated_at,
-        outcome,
+        &outcome,
     )
+}
+
+/// What to ask of the engine for `record`: a record whose deletion marker turned on is deleted
+/// where the entry can delete; an entry without `push.delete` updates it (its templates see
+/// the marker: QuickBooks items, which cannot be deleted, are made inactive). `None` for a
+/// record deleted on the platform before it ever reached the external system: nothing to do.
+fn intent(
+    core: &Core,
+    entry: &EntryInfo,
+    record: &serde_json::Value,
+    external_id: Option<&str>,
+    row: Option<&RecordRow>,
+) -> Option<syncdef_engine::Intent> {
+    if !entry.module.is_deleted(record) {
+        return Some(syncdef_engine::Intent::Upsert);
+    }
+    if external_id.is_none() && row.is_none_or(|r| r.create.is_none()) {
+        return None;
+    }
+    let can_delete = core
+        .engine
+        .plan()
+        .entry(&entry.name)
+        .is_some_and(|p| p.has(syncdef_engine::OperationKind::Delete));
+    Some(if can_delete && external_id.is_some() {
+        syncdef_engine::Intent::Delete
+    } else {
+        syncdef_engine::Intent::Upsert
+    })
 }
 
 /// Whether the engine can find out, without a person, if the create of `row` (of unknown
@@ -347,7 +362,7 @@ fn settle(
     record: &serde_json::Value,
     state: &RecordState,
     updated_at: Option<String>,
-    outcome: PushOutcome,
+    outcome: &PushOutcome,
 ) -> Result<Handled, WorkerError> {
     let now = core.now();
     if let Some(post) = &outcome.post_action_error {
@@ -474,7 +489,7 @@ fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
     };
     core.planned
         .lock()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .push(planned);
 }
 

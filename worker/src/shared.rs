@@ -83,11 +83,17 @@ impl Core {
 
     /// Counts a record's result and tells the observer.
     pub fn count(&self, entry: &str, id: &str, result: RecordResult, error: Option<&str>) {
-        let mut summaries = self.summaries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut summaries = self
+            .summaries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         summaries.entry(entry.to_owned()).or_default().count(result);
         drop(summaries);
         if matches!(result, RecordResult::Created | RecordResult::Updated) {
-            *self.pushes.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            *self
+                .pushes
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
         }
         self.observer.event(&Event::Record {
             entry,
@@ -98,7 +104,10 @@ impl Core {
     }
 
     pub fn summary<R>(&self, entry: &str, f: impl FnOnce(&mut EntrySummary) -> R) -> R {
-        let mut summaries = self.summaries.lock().unwrap_or_else(|e| e.into_inner());
+        let mut summaries = self
+            .summaries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         f(summaries.entry(entry.to_owned()).or_default())
     }
 
@@ -107,7 +116,10 @@ impl Core {
         if self.stop.load(Ordering::SeqCst) {
             return true;
         }
-        let pushes = *self.pushes.lock().unwrap_or_else(|e| e.into_inner());
+        let pushes = *self
+            .pushes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.options.max_pushes.is_some_and(|max| pushes >= max)
     }
 

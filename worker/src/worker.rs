@@ -100,7 +100,7 @@ impl Direction {
 }
 
 /// The sync worker: finds changed platform records, pushes them through the engine and keeps
-/// the state. One run at a time on a SQLite state (it enforces it); any number on a shared
+/// the state. One run at a time on a `SQLite` state (it enforces it); any number on a shared
 /// PostgreSQL state, which hands each record to one of them (`docs/worker.md`, "Scaling
 /// out").
 ///
@@ -294,9 +294,12 @@ impl Worker {
         // Each run counts its own records and pushes (a followed worker runs many).
         core.summaries
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clear();
-        *core.pushes.lock().unwrap_or_else(|e| e.into_inner()) = 0;
+        *core
+            .pushes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = 0;
         let mut report = SyncReport {
             order: self.order.clone(),
             dry_run: core.options.dry_run,
@@ -310,10 +313,14 @@ impl Worker {
         report.entries = core
             .summaries
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone();
-        report.planned =
-            std::mem::take(&mut *core.planned.lock().unwrap_or_else(|e| e.into_inner()));
+        report.planned = std::mem::take(
+            &mut *core
+                .planned
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
         report
     }
 
@@ -409,7 +416,9 @@ impl Worker {
             let summary = match result {
                 Ok(summary) => summary,
                 Err(e) => {
-                    report.pulled.insert(name.clone(), Default::default());
+                    report
+                        .pulled
+                        .insert(name.clone(), crate::PullSummary::default());
                     return Err(e);
                 }
             };
@@ -590,8 +599,7 @@ fn rank_of(dependencies: &Dependencies, name: &str, depth: i32) -> i32 {
 /// start time.
 fn worker_id() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_owned())
-        .unwrap_or_else(|_| "host".to_owned());
+        .map_or_else(|_| "host".to_owned(), |h| h.trim().to_owned());
     let started = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());

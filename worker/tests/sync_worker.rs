@@ -312,7 +312,7 @@ fn unknown_records(state: &SqliteState) -> Vec<RecordRow> {
 }
 
 /// The catalog without its lookups.
-fn without_lookups(text: String) -> String {
+fn without_lookups(text: &str) -> String {
     let (head, rest) = text
         .split_once("  lookup:\n")
         .expect("the catalog declares lookups");
@@ -346,7 +346,7 @@ async fn a_create_killed_in_flight_is_found_by_the_lookup_and_updated_not_create
 async fn a_create_killed_in_flight_is_sent_again_with_its_kept_key_and_quickbooks_answers_the_repeat()
  {
     let mut rig = Rig::start(200, 0).await;
-    rig.edit_definition(without_lookups);
+    rig.edit_definition(|text| without_lookups(&text));
     // The record changes on the platform before the next run: a key derived from the new body
     // would be new, and QuickBooks would create the customer a second time.
     let second = killed_during_create_77(&rig, |rig| {
@@ -364,7 +364,7 @@ async fn a_create_killed_in_flight_is_sent_again_with_its_kept_key_and_quickbook
 async fn a_create_killed_in_flight_waits_for_an_operator_when_nothing_can_tell() {
     let mut rig = Rig::start(200, 0).await;
     rig.edit_definition(|text| {
-        without_lookups(text).replace(
+        without_lookups(&text).replace(
             "  idempotency: {in: query, name: requestid, operations: [create]}\n",
             "",
         )

@@ -1,5 +1,5 @@
 //! [`StateLocation`]: where the state is, from `--state` (or `SYNCDEF_STATE`): a
-//! `postgres://` URL for a shared PostgreSQL state, anything else a SQLite file.
+//! `postgres://` URL for a shared PostgreSQL state, anything else a `SQLite` file.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use super::{PostgresState, SqliteState, State, StateError};
 /// Where a state is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StateLocation {
-    /// An embedded SQLite file (the default, beside the definition).
+    /// An embedded `SQLite` file (the default, beside the definition).
     Sqlite(PathBuf),
     /// A PostgreSQL database, shared by every worker given the same URL.
     Postgres(String),
@@ -18,7 +18,7 @@ pub enum StateLocation {
 
 impl StateLocation {
     /// Reads `--state`: `postgres://` and `postgresql://` URLs name a PostgreSQL database,
-    /// anything else a SQLite file.
+    /// anything else a `SQLite` file.
     pub fn parse(text: &str) -> Self {
         let lower = text.get(..13).unwrap_or(text).to_ascii_lowercase();
         if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
@@ -36,7 +36,7 @@ impl StateLocation {
         }
     }
 
-    /// The SQLite file, if the state is one.
+    /// The `SQLite` file, if the state is one.
     pub fn file(&self) -> Option<&Path> {
         match self {
             StateLocation::Sqlite(path) => Some(path),

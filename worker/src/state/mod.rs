@@ -252,7 +252,7 @@ pub enum StateError {
     Database {
         /// The state file.
         path: String,
-        /// The SQLite error.
+        /// The `SQLite` error.
         source: rusqlite::Error,
     },
 }
@@ -339,7 +339,7 @@ pub trait State: Send + Sync {
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError>;
 
     /// The queue several workers share, for a store that has one (PostgreSQL); `None` for a
-    /// store one run owns whole (SQLite).
+    /// store one run owns whole (`SQLite`).
     fn queue(&self) -> Option<&dyn WorkQueue> {
         None
     }

@@ -1,4 +1,4 @@
-//! [`SqliteState`]: the state in one embedded SQLite file.
+//! [`SqliteState`]: the state in one embedded `SQLite` file.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -23,7 +23,7 @@ enum Mode {
     Read,
 }
 
-/// The state in an embedded SQLite database.
+/// The state in an embedded `SQLite` database.
 ///
 /// A run holds an exclusive lock on the file for its whole length, so two workers can never
 /// share one file by mistake; writes are durable when a method returns (rollback journal,
@@ -130,7 +130,9 @@ impl SqliteState {
     fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite half-written (statements are
         // atomic), so a poisoned lock is still usable.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+        self.conn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn exec(&self, sql: &str) -> Result<(), StateError> {
@@ -190,13 +192,17 @@ impl SqliteState {
                 known: CURRENT,
             });
         }
-        for (index, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        for (index, sql) in MIGRATIONS
+            .iter()
+            .enumerate()
+            .skip(usize::try_from(version).unwrap_or(usize::MAX))
+        {
             tx.execute_batch(sql).map_err(self.err())?;
             tx.execute("DELETE FROM schema_version", [])
                 .map_err(self.err())?;
             tx.execute(
                 "INSERT INTO schema_version (version) VALUES (?1)",
-                [index as i64 + 1],
+                [i64::try_from(index + 1).unwrap_or(i64::MAX)],
             )
             .map_err(self.err())?;
             tracing::debug!(state = %self.path, version = index + 1, "state schema migrated");
@@ -204,7 +210,7 @@ impl SqliteState {
         tx.commit().map_err(self.err())
     }
 
-    fn row(&self, r: &Row<'_>) -> rusqlite::Result<RecordRow> {
+    fn row(r: &Row<'_>) -> rusqlite::Result<RecordRow> {
         let status: String = r.get(5)?;
         let status = RecordStatus::parse(&status).ok_or_else(|| {
             rusqlite::Error::FromSqlConversionFailure(
@@ -246,15 +252,13 @@ impl SqliteState {
     fn rows(&self, sql: &str, params: impl rusqlite::Params) -> Result<Vec<RecordRow>, StateError> {
         let conn = self.lock();
         let mut statement = conn.prepare_cached(sql).map_err(self.err())?;
-        let rows = statement
-            .query_map(params, |r| self.row(r))
-            .map_err(self.err())?;
+        let rows = statement.query_map(params, Self::row).map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
 }
 
-/// Makes the state file private to its owner before SQLite opens it: a new file is created
-/// with mode 0600 (SQLite gives its journal the database's mode), an existing one readable or
+/// Makes the state file private to its owner before `SQLite` opens it: a new file is created
+/// with mode 0600 (`SQLite` gives its journal the database's mode), an existing one readable or
 /// writable by group or others is tightened to its owner's bits. The state holds external ids
 /// and error messages of the company's records.
 #[cfg(unix)]
@@ -327,7 +331,7 @@ impl State for SqliteState {
             "SELECT {COLUMNS} FROM records WHERE entry = ?1 AND platform_id = ?2"
         ))
         .and_then(|mut s| {
-            s.query_row(params![key.entry, key.platform_id], |r| self.row(r))
+            s.query_row(params![key.entry, key.platform_id], Self::row)
                 .optional()
         })
         .map_err(self.err())
@@ -444,7 +448,7 @@ impl State for SqliteState {
                 "SELECT {COLUMNS} FROM records WHERE external_id = ?1 ORDER BY changed_at DESC"
             ))
             .and_then(|mut s| {
-                s.query_map([external_id], |r| self.row(r))?
+                s.query_map([external_id], Self::row)?
                     .collect::<rusqlite::Result<Vec<_>>>()
             })
             .map_err(self.err())?;
@@ -574,7 +578,7 @@ impl State for SqliteState {
             counts.push(StatusCount {
                 entry,
                 status,
-                count: count.max(0) as u64,
+                count: u64::try_from(count).unwrap_or(0),
             });
         }
         Ok(counts)
@@ -612,7 +616,7 @@ impl State for SqliteState {
 pub fn default_state_path(definition: &Path) -> PathBuf {
     let mut name = definition
         .file_name()
-        .map(|n| n.to_os_string())
+        .map(std::ffi::OsStr::to_os_string)
         .unwrap_or_default();
     name.push(".sync.sqlite");
     definition.with_file_name(name)

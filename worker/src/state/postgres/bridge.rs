@@ -3,7 +3,7 @@
 //!
 //! The state owns a small Tokio runtime of its own: each method spawns its queries there and
 //! waits for them, so it can be called from any thread, inside or outside the caller's
-//! runtime, exactly like the SQLite state's blocking calls. Connections come from a
+//! runtime, exactly like the `SQLite` state's blocking calls. Connections come from a
 //! `deadpool-postgres` pool; a dry-run holds one connection with its never-committed
 //! transaction instead.
 

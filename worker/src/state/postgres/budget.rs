@@ -86,7 +86,9 @@ async fn take(
         let (count, oldest): (i64, Option<i64>) = (row.try_get(0)?, row.try_get(1)?);
         if count >= i64::from(max) {
             tx.commit().await?;
-            let wait = oldest.map_or(SLOT_POLL_MS as i64, |o| o + 60_000 - now + 1);
+            let wait = oldest.map_or(i64::try_from(SLOT_POLL_MS).unwrap_or(i64::MAX), |o| {
+                o + 60_000 - now + 1
+            });
             return Ok(Grant::Wait(
                 u64::try_from(wait.max(1)).unwrap_or(SLOT_POLL_MS),
             ));

@@ -1,6 +1,6 @@
 //! [`PostgresState`]: the state in a PostgreSQL database, shared by several workers.
 //!
-//! The same records and cursors as the SQLite state, with the same rules (the in-flight mark
+//! The same records and cursors as the `SQLite` state, with the same rules (the in-flight mark
 //! is committed before a create leaves; a create cut short becomes `unknown`, never a second
 //! create).
 

@@ -10,7 +10,7 @@ use super::bridge::PgError;
 
 /// Migrations in order; version `n` is reached by running the first `n`.
 ///
-/// Times are unix seconds (`BIGINT`) as in the SQLite state: every time comes from the
+/// Times are unix seconds (`BIGINT`) as in the `SQLite` state: every time comes from the
 /// worker's clock, so that both stores behave alike and tests can step over backoffs and
 /// leases.
 pub(crate) const MIGRATIONS: &[&str] = &[
@@ -76,6 +76,11 @@ pub(crate) const MIGRATIONS: &[&str] = &[
 ];
 
 /// The newest schema version this build knows.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "a handful of migrations"
+)]
 pub(crate) const CURRENT: i32 = MIGRATIONS.len() as i32;
 
 /// The advisory lock key that serialises migrations (any fixed number; "syncdef" in ASCII).
@@ -116,7 +121,7 @@ pub(crate) async fn migrate(client: &mut Client) -> Result<(), PgError> {
         if version > CURRENT {
             return Err(PgError::TooNew(version));
         }
-        let Some(sql) = MIGRATIONS.get(version as usize) else {
+        let Some(sql) = MIGRATIONS.get(usize::try_from(version).unwrap_or(usize::MAX)) else {
             return Ok(tx.commit().await?);
         };
         tx.batch_execute(sql).await?;

@@ -1,4 +1,4 @@
-//! [`State`] on PostgreSQL: the SQLite state's statements in PostgreSQL's dialect, each one
+//! [`State`] on PostgreSQL: the `SQLite` state's statements in PostgreSQL's dialect, each one
 //! statement committed on its own, so each method is one durable step.
 
 use tokio_postgres::Row;
