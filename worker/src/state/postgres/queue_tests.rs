@@ -264,6 +264,7 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
     let (state, _server) = fresh_postgres();
     let at_once = AccountLimits {
         requests_per_minute: None,
+        window_ms: 60_000,
         concurrency: Some(2),
     };
     let slot = |worker: &str| {
@@ -286,6 +287,7 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
 
     let per_minute = AccountLimits {
         requests_per_minute: Some(3),
+        window_ms: 60_000,
         concurrency: None,
     };
     for _ in 0..3 {
@@ -302,11 +304,38 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
 }
 
 #[test]
+fn a_scaled_window_lets_requests_out_again_after_its_own_length() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let per_second = AccountLimits {
+        requests_per_minute: Some(2),
+        window_ms: 1_000,
+        concurrency: None,
+    };
+    for _ in 0..2 {
+        let Grant::Slot(id) = state.take("s|", "a", per_second, 60).expect("take") else {
+            panic!("room in the window")
+        };
+        state.give_back(id).expect("give back");
+    }
+    let Grant::Wait(ms) = state.take("s|", "b", per_second, 60).expect("take") else {
+        panic!("a third request in the second must wait")
+    };
+    assert!((1..=1_001).contains(&ms), "waits {ms} ms, not a minute");
+    std::thread::sleep(std::time::Duration::from_millis(ms + 20));
+    assert!(matches!(
+        state.take("s|", "b", per_second, 60).expect("take"),
+        Grant::Slot(_)
+    ));
+}
+
+#[test]
 fn a_dead_workers_slot_is_freed_after_its_hold_time() {
     use crate::state::{AccountBudget, AccountLimits, Grant};
     let (state, _server) = fresh_postgres();
     let one = AccountLimits {
         requests_per_minute: None,
+        window_ms: 60_000,
         concurrency: Some(1),
     };
     assert!(matches!(
