@@ -32,11 +32,12 @@ def main():
         sys.exit(f"{len(mine)} companies of {companies} received requests")
     shares = [share(sorted(c["arrivalsMs"]), limit, window) for c in mine.values()]
     throttled = sum(c["throttled"] for c in mine.values())
+    over_window = sum(c["overWindow"] for c in mine.values())
     everything = sorted(t for c in mine.values() for t in c["arrivalsMs"])
     requests = len(everything)
     seconds = max((everything[-1] - everything[0]) / 1000, 0.001)
     print(f"| {companies} | {processes} | {records} | {min(shares):.1%} | "
-          f"{statistics.median(shares):.1%} | {throttled} | {requests / seconds:.0f} | {failed} |")
+          f"{statistics.median(shares):.1%} | {throttled} ({over_window}) | {requests / seconds:.0f} | {failed} |")
 
 
 if __name__ == "__main__":

@@ -107,7 +107,7 @@ run_scenario() {
         python3 "$root/benches/pool-throughput-report.py" "$prefix" "$companies" "$processes" "$records" "$failed"
 }
 
-echo "| companies | processes per company | records per company | share of the limit (worst company) | share (median company) | 429 answers | total requests/s | workers failed |"
+echo "| companies | processes per company | records per company | share of the limit (worst company) | share (median company) | 429 answers (of which over the window) | total requests/s | workers failed |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 for scenario in "${scenarios[@]}"; do
     run_scenario "${scenario%%:*}" "${scenario##*:}"

@@ -62,8 +62,10 @@ pub struct Traffic {
     admitted: Vec<Instant>,
     /// Admitted requests still in the window, oldest first.
     window: VecDeque<Instant>,
-    /// Requests answered 429.
-    throttled: u64,
+    /// Requests answered 429 because the window was full.
+    over_window: u64,
+    /// Requests answered 429 because `concurrency` were in flight.
+    over_concurrency: u64,
 }
 
 impl Traffic {
@@ -82,9 +84,12 @@ impl Traffic {
             .rev()
             .take_while(|t| now.duration_since(**t) < limits.latency)
             .count();
-        let full = self.window.len() >= limits.requests as usize;
-        if full || in_flight >= limits.concurrency as usize {
-            self.throttled += 1;
+        if self.window.len() >= limits.requests as usize {
+            self.over_window += 1;
+            return false;
+        }
+        if in_flight >= limits.concurrency as usize {
+            self.over_concurrency += 1;
             return false;
         }
         self.window.push_back(now);
@@ -101,7 +106,9 @@ impl Traffic {
             .collect();
         json!({
             "requests": self.admitted.len(),
-            "throttled": self.throttled,
+            "throttled": self.over_window + self.over_concurrency,
+            "overWindow": self.over_window,
+            "overConcurrency": self.over_concurrency,
             "arrivalsMs": arrivals,
         })
     }
@@ -152,6 +159,8 @@ mod tests {
         let report = traffic.report(start);
         assert_eq!(report["requests"], 4);
         assert_eq!(report["throttled"], 2);
+        assert_eq!(report["overWindow"], 1);
+        assert_eq!(report["overConcurrency"], 1);
         assert_eq!(report["arrivalsMs"], json!([0, 0, 150, 6000]));
     }
 

@@ -300,7 +300,8 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
     let Grant::Wait(ms) = state.take("bc|", "b", per_minute, 60).expect("take") else {
         panic!("a fourth request in the minute must wait")
     };
-    assert!((55_000..=60_001).contains(&ms), "waits {ms} ms");
+    // A minute and its hundredth of margin (`budget::counted_window`).
+    assert!((55_000..=60_601).contains(&ms), "waits {ms} ms");
 }
 
 #[test]
@@ -321,7 +322,7 @@ fn a_scaled_window_lets_requests_out_again_after_its_own_length() {
     let Grant::Wait(ms) = state.take("s|", "b", per_second, 60).expect("take") else {
         panic!("a third request in the second must wait")
     };
-    assert!((1..=1_001).contains(&ms), "waits {ms} ms, not a minute");
+    assert!((1..=1_011).contains(&ms), "waits {ms} ms, not a minute");
     std::thread::sleep(std::time::Duration::from_millis(ms + 20));
     assert!(matches!(
         state.take("s|", "b", per_second, 60).expect("take"),
