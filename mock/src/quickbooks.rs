@@ -21,7 +21,7 @@ use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 pub use crate::throttle::Limits;
-use crate::throttle::{Traffic, too_many_requests};
+use crate::throttle::too_many_requests;
 
 /// The entity kinds the catalog definition pushes, with the path segment and the field the
 /// lookup searches.
@@ -119,7 +119,7 @@ impl Throttle {
         let mut traffic = self.traffic.lock().unwrap_or_else(|e| e.into_inner());
         traffic
             .entry(company.to_owned())
-            .or_insert_with(Traffic::default)
+            .or_default()
             .admit(&self.limits, Instant::now())
     }
 }

@@ -55,22 +55,30 @@ fn connection_gone(error: &tokio_postgres::Error) -> bool {
 pub(crate) struct Patience {
     waited: Duration,
     pause: Duration,
+    limit: Duration,
+    longest: Duration,
 }
 
 impl Patience {
     pub(crate) fn new() -> Self {
+        Patience::within(PATIENCE, FIRST_PAUSE, LONGEST_PAUSE)
+    }
+
+    fn within(limit: Duration, first: Duration, longest: Duration) -> Self {
         Patience {
             waited: Duration::ZERO,
-            pause: FIRST_PAUSE,
+            pause: first,
+            limit,
+            longest,
         }
     }
 
     /// Waits before the next try, or gives `error` back once [`PATIENCE`] is spent.
     pub(crate) async fn wait(&mut self, error: &PgError, location: &str) -> Result<(), PgError> {
-        if self.waited >= PATIENCE {
+        if self.waited >= self.limit {
             return Err(PgError::Runtime(format!(
                 "the connection to PostgreSQL was lost and not regained in {} s: {}",
-                PATIENCE.as_secs(),
+                self.limit.as_secs(),
                 describe(error)
             )));
         }
@@ -81,7 +89,7 @@ impl Patience {
         );
         tokio::time::sleep(self.pause).await;
         self.waited += self.pause;
-        self.pause = (self.pause * 2).min(LONGEST_PAUSE);
+        self.pause = (self.pause * 2).min(self.longest);
         Ok(())
     }
 }
@@ -99,24 +107,30 @@ fn describe(error: &PgError) -> String {
 mod tests {
     use super::*;
 
-    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    #[tokio::test(flavor = "current_thread")]
     async fn a_lost_connection_is_tried_again_until_patience_runs_out() {
         let error = PgError::Pool(deadpool_postgres::PoolError::Timeout(
             deadpool_postgres::TimeoutType::Create,
         ));
         assert!(lost(&error));
-        let mut patience = Patience::new();
-        let start = tokio::time::Instant::now();
+        // The real pauses scaled down a hundredfold: 1 ms growing to 20 ms, for 300 ms.
+        let (limit, longest) = (Duration::from_millis(300), Duration::from_millis(20));
+        let mut patience = Patience::within(limit, Duration::from_millis(1), longest);
+        let start = std::time::Instant::now();
         let mut tries = 0;
-        while patience.wait(&error, "db").await.is_ok() {
-            tries += 1;
-        }
+        let given_up = loop {
+            match patience.wait(&error, "db").await {
+                Ok(()) => tries += 1,
+                Err(e) => break e,
+            }
+        };
         let spent = start.elapsed();
-        assert!(
-            spent >= PATIENCE && spent < PATIENCE + LONGEST_PAUSE,
-            "{spent:?}"
-        );
-        assert!(tries > 5, "{tries} tries");
+        assert!(spent >= limit, "gave up after {spent:?}");
+        assert!(tries > 10, "{tries} tries");
+        let PgError::Runtime(message) = given_up else {
+            panic!("not the giving-up error")
+        };
+        assert!(message.contains("not regained"), "{message}");
     }
 
     #[test]
