@@ -13,6 +13,7 @@
 #
 # Usage: benches/pool-throughput.sh [COMPANIES:PROCESSES ...]  (default: 1:1 1:2 1:4 1:8 10:1)
 # Env: LIMIT (500), WINDOW (6), CONCURRENCY (10), LATENCY_MS (20), RECORDS (3 windows' worth),
+#      PAGE_SIZE (the listing's --page-size, 40),
 #      BIN (directory of syncdef and syncdef-mock; default: build them with cargo, PROFILE=release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
