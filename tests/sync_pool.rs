@@ -284,3 +284,99 @@ async fn a_dry_run_on_the_shared_state_sends_and_stores_nothing() {
     assert_eq!(status["counts"], serde_json::json!({}), "{status}");
     assert_eq!(status["cursors"], serde_json::json!([]), "{status}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pushers_ride_out_a_postgres_restart_and_a_killed_pusher() {
+    const MANY: u32 = 300;
+    let (server, url) = postgres();
+    let platform = Platform::start(Data::generate(MANY, 0)).await;
+    let books = QuickBooks::start().await;
+    // Faults of the company: some creates refused for good, every answer slow enough that
+    // creates are in flight when a pusher is killed and when the database goes away.
+    let refused: Vec<String> = [7, 150, 290].map(|n| format!("Account {n}")).to_vec();
+    {
+        let mut books = books.books.lock().expect("books");
+        books.answer_delay = Some(Duration::from_millis(25));
+        books.refuse = refused.iter().cloned().collect();
+    }
+    let mut workers: Vec<Child> = (0..3)
+        .map(|_| start_worker(&platform, &books, &url))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while books.creates("Customer") < 40 {
+        assert!(Instant::now() < deadline, "the workers made no progress");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let mut killed = workers.remove(0);
+    killed.kill().expect("SIGKILL");
+    killed.wait().expect("reaped");
+    let before_restart = books.creates("Customer");
+    let server = tokio::task::spawn_blocking(move || {
+        server
+            .restart(Duration::from_millis(1500))
+            .unwrap_or_else(|e| panic!("{e}\n{}", server.log()));
+        server
+    })
+    .await
+    .expect("restarted");
+    assert!(
+        books.creates("Customer") < MANY as usize - 20,
+        "the restart came too late to test anything ({before_restart} then {} creates)",
+        books.creates("Customer")
+    );
+
+    let mut lost_and_regained = 0;
+    for worker in workers {
+        let run = finish(worker).await;
+        // Exit 1 when it met a refused record; a worker the restart stopped says so.
+        assert!(
+            run.code == 0 || run.code == 1,
+            "{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+        assert!(
+            !run.stderr.contains("sync stopped"),
+            "the restart stopped a worker:\n{}",
+            run.stderr
+        );
+        if run.stderr.contains("lost the PostgreSQL connection") {
+            lost_and_regained += 1;
+        }
+    }
+    assert!(lost_and_regained >= 1, "no worker saw the restart");
+
+    // What the killed pusher left (a create cut short: unknown until looked up) a next run
+    // settles; the refused records stay failed and reported.
+    let last = finish(start_worker(&platform, &books, &url)).await;
+    assert!(
+        last.code == 0 || last.code == 1,
+        "{}\n{}",
+        last.stdout,
+        last.stderr
+    );
+    assert_eq!(books.duplicates(), Vec::<String>::new(), "created twice");
+    assert_eq!(books.creates("Customer"), MANY as usize - refused.len());
+    let status = common::syncdef_beside_servers(
+        vec![
+            "sync".into(),
+            "status".into(),
+            "--state".into(),
+            url.clone(),
+            "--format".into(),
+            "json".into(),
+        ],
+        &PLATFORM_ENV,
+    )
+    .await;
+    assert_eq!(status.code, 1, "{}\n{}", status.stdout, status.stderr);
+    let report: Value = serde_json::from_str(&status.stdout).expect("json");
+    let counts = &report["counts"]["Account"];
+    assert_eq!(counts["done"], u64::from(MANY) - 3, "{report}");
+    assert_eq!(counts["failed"], 3, "{report}");
+    let problems = report["problems"].to_string();
+    for n in ["\"7\"", "\"150\"", "\"290\""] {
+        assert!(problems.contains(n), "{n} is not reported: {report}");
+    }
+    drop(server);
+}

@@ -80,6 +80,9 @@ pub struct RateLimitSpec {
     pub key: Vec<String>,
     /// Requests a minute at most; at least 1.
     pub requests_per_minute: Option<u32>,
+    /// The length of the window `requestsPerMinute` counts in, in seconds (default 60; at
+    /// least 1). Benchmarks and tests shorten it to see a vendor's minute in a few seconds.
+    pub window_seconds: Option<u32>,
     /// Requests in flight at most; at least 1.
     pub concurrency: Option<u32>,
 }
@@ -265,6 +268,7 @@ impl Extension {
         if let Some(limit) = &self.rate_limit {
             for (key, value) in [
                 ("requestsPerMinute", limit.requests_per_minute),
+                ("windowSeconds", limit.window_seconds),
                 ("concurrency", limit.concurrency),
             ] {
                 if value == Some(0) {
@@ -539,6 +543,18 @@ mod tests {
                 "/x-syncdef/lookup/Account/query/q",
             ]
         );
+    }
+
+    #[test]
+    fn the_rate_limit_window_is_read_and_a_zero_window_refused() {
+        let extension = read("  rateLimit: {requestsPerMinute: 500, windowSeconds: 6}\n")
+            .expect("valid")
+            .expect("present");
+        let limit = extension.rate_limit.expect("rateLimit");
+        assert_eq!(limit.window_seconds, Some(6));
+        let errors =
+            read("  rateLimit: {requestsPerMinute: 5, windowSeconds: 0}\n").expect_err("refused");
+        assert_eq!(errors[0].pointer, "/x-syncdef/rateLimit/windowSeconds");
     }
 
     #[test]

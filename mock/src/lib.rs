@@ -16,6 +16,7 @@
 pub mod platform;
 pub mod postgres;
 pub mod quickbooks;
+pub mod throttle;
 
 use std::net::TcpListener;
 

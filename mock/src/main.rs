@@ -5,19 +5,27 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use syncdef_mock::platform::{Platform, Records};
-use syncdef_mock::quickbooks::QuickBooks;
+use syncdef_mock::quickbooks::{Limits, QuickBooks};
 use syncdef_mock::{PLATFORM_PORT, QUICKBOOKS_PORT, loopback};
 
 const USAGE: &str = "usage: syncdef-mock [--records DIR] [--platform-port N] [--quickbooks-port N]
+                    [--limit REQUESTS/SECONDS [--concurrency N] [--latency-ms MS]]
 
 Serves the platform records of DIR (default: the repository's catalog/records) as a billing
 platform on 127.0.0.1:8700, and an empty QuickBooks Online company on 127.0.0.1:8701, until
-Ctrl-C.";
+Ctrl-C.
+
+With --limit each company (realm) admits at most REQUESTS in any SECONDS and --concurrency
+(default 10) at once, answers 429 over them, answers every request after --latency-ms (default
+0), and GET /stats on the QuickBooks port tells what each company admitted and refused.";
 
 struct Options {
     records: PathBuf,
     platform_port: u16,
     quickbooks_port: u16,
+    limit: Option<String>,
+    concurrency: String,
+    latency_ms: String,
 }
 
 fn options() -> Result<Options, String> {
@@ -26,6 +34,9 @@ fn options() -> Result<Options, String> {
         records: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/records")),
         platform_port: PLATFORM_PORT,
         quickbooks_port: QUICKBOOKS_PORT,
+        limit: None,
+        concurrency: "10".to_owned(),
+        latency_ms: "0".to_owned(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -42,6 +53,9 @@ fn options() -> Result<Options, String> {
             "--records" => options.records = PathBuf::from(&value),
             "--platform-port" => options.platform_port = port()?,
             "--quickbooks-port" => options.quickbooks_port = port()?,
+            "--limit" => options.limit = Some(value),
+            "--concurrency" => options.concurrency = value,
+            "--latency-ms" => options.latency_ms = value,
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -68,11 +82,19 @@ async fn main() -> ExitCode {
         }
     };
     let started = async {
+        let limits = options
+            .limit
+            .as_deref()
+            .map(|rate| Limits::parse(rate, &options.concurrency, &options.latency_ms))
+            .transpose()?;
         let records = Records::load(&options.records).map_err(|e| e.to_string())?;
         let platform_listener = listener(options.platform_port, "platform")?;
         let quickbooks_listener = listener(options.quickbooks_port, "quickbooks")?;
         let platform = Platform::start(records.clone(), platform_listener).await;
-        let quickbooks = QuickBooks::start(quickbooks_listener).await;
+        let quickbooks = match limits {
+            Some(limits) => QuickBooks::start_limited(quickbooks_listener, limits).await,
+            None => QuickBooks::start(quickbooks_listener).await,
+        };
         Ok::<_, String>((records, platform, quickbooks))
     };
     let (records, platform, quickbooks) = match started.await {

@@ -56,20 +56,41 @@ impl PgServer {
                 .arg(&data)
                 .args(["-U", USER, "--auth=trust", "-E", "UTF8", "--no-sync"])
         })?;
+        server.run_server()?;
+        Ok(server)
+    }
+
+    /// Starts the cluster's server process.
+    fn run_server(&self) -> Result<(), String> {
         let options = format!(
             "-p {} -k {} -c listen_addresses='' -c fsync=off",
-            server.port,
-            server.dir.display()
+            self.port,
+            self.dir.display()
         );
-        let log = server.dir.join("server.log");
-        server.server_command("pg_ctl", |c| {
+        let (data, log) = (self.dir.join("data"), self.dir.join("server.log"));
+        self.server_command("pg_ctl", |c| {
             c.arg("-D")
                 .arg(&data)
                 .args(["-o", &options, "-l"])
                 .arg(&log)
                 .args(["-w", "start"])
         })?;
-        Ok(server)
+        Ok(())
+    }
+
+    /// Stops the server as an operator's restart does (`pg_ctl stop -m fast`: every session
+    /// is ended, open transactions roll back), leaves it down for `down`, and starts it again
+    /// with the same data: what clients see of a restart or a failover.
+    ///
+    /// # Errors
+    /// `pg_ctl`'s output when stopping or starting fails.
+    pub fn restart(&self, down: std::time::Duration) -> Result<(), String> {
+        let data = self.dir.join("data");
+        self.server_command("pg_ctl", |c| {
+            c.arg("-D").arg(&data).args(["-m", "fast", "-w", "stop"])
+        })?;
+        std::thread::sleep(down);
+        self.run_server()
     }
 
     /// Creates a new, empty database and returns its `postgres://` URL (over the unix socket).

@@ -7,15 +7,21 @@
 //! customer with the same `DisplayName` is refused (fault 6240), as QuickBooks refuses it.
 //!
 //! Every company id in the path (`/v3/company/<id>/…`) has its own books, in memory: they
-//! start empty each time the server starts.
+//! start empty each time the server starts. Started with [`Limits`]
+//! ([`QuickBooks::start_limited`]) each company also keeps the vendor's request limits,
+//! answering 429 over them, and `GET /stats` tells what each company admitted and refused.
 
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use serde_json::{Map, Value, json};
-use wiremock::matchers::path_regex;
+use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+pub use crate::throttle::Limits;
+use crate::throttle::too_many_requests;
 
 /// The entity kinds the catalog definition pushes, with the path segment and the field the
 /// lookup searches.
@@ -45,16 +51,38 @@ pub struct QuickBooks {
 impl QuickBooks {
     /// Serves an empty company on `listener` (a loopback port the caller bound).
     pub async fn start(listener: TcpListener) -> QuickBooks {
+        QuickBooks::serve(listener, None).await
+    }
+
+    /// Serves empty companies that each keep `limits` (429 over them), with `GET /stats`.
+    pub async fn start_limited(listener: TcpListener, limits: Limits) -> QuickBooks {
+        QuickBooks::serve(listener, Some(limits)).await
+    }
+
+    async fn serve(listener: TcpListener, limits: Option<Limits>) -> QuickBooks {
         let server = MockServer::builder().listener(listener).start().await;
         let companies = Arc::new(Mutex::new(Companies::new()));
+        let throttle = limits.map(|limits| Throttle {
+            limits,
+            traffic: Arc::new(Mutex::new(crate::throttle::Companies::new())),
+            start: Instant::now(),
+        });
         Mock::given(path_regex(
             r"^/v3/company/[^/]+/((customer|invoice)(/[0-9]+)?|query)$",
         ))
         .respond_with(Api {
             companies: companies.clone(),
+            throttle: throttle.clone(),
         })
         .mount(&server)
         .await;
+        if let Some(throttle) = throttle {
+            Mock::given(method("GET"))
+                .and(path("/stats"))
+                .respond_with(throttle)
+                .mount(&server)
+                .await;
+        }
         QuickBooks { server, companies }
     }
 
@@ -80,18 +108,72 @@ impl QuickBooks {
     }
 }
 
+/// The limits every company keeps and what each saw.
+#[derive(Clone)]
+struct Throttle {
+    limits: Limits,
+    traffic: Arc<Mutex<crate::throttle::Companies>>,
+    start: Instant,
+}
+
+impl Throttle {
+    /// Whether `company` may have a request now.
+    fn admit(&self, company: &str) -> bool {
+        let mut traffic = self.traffic.lock().unwrap_or_else(|e| e.into_inner());
+        traffic
+            .entry(company.to_owned())
+            .or_default()
+            .admit(&self.limits, Instant::now())
+    }
+}
+
+/// `GET /stats`: per company, the requests admitted (and when) and those answered 429.
+impl Respond for Throttle {
+    fn respond(&self, _: &Request) -> ResponseTemplate {
+        let traffic = self.traffic.lock().unwrap_or_else(|e| e.into_inner());
+        let companies: Map<String, Value> = traffic
+            .iter()
+            .map(|(id, t)| (id.clone(), t.report(self.start)))
+            .collect();
+        ResponseTemplate::new(200).set_body_json(json!({
+            "limits": {
+                "requests": self.limits.requests,
+                "windowMs": u64::try_from(self.limits.window.as_millis()).unwrap_or(u64::MAX),
+                "concurrency": self.limits.concurrency,
+                "latencyMs": u64::try_from(self.limits.latency.as_millis()).unwrap_or(u64::MAX),
+            },
+            "companies": companies,
+        }))
+    }
+}
+
 struct Api {
     companies: Arc<Mutex<Companies>>,
+    throttle: Option<Throttle>,
 }
 
 impl Respond for Api {
     fn respond(&self, request: &Request) -> ResponseTemplate {
+        // The path matched `/v3/company/<id>/…`: the fourth segment is the company.
+        let company = request.url.path().split('/').nth(3).unwrap_or_default();
+        let Some(throttle) = &self.throttle else {
+            return self.book(company, request);
+        };
+        if !throttle.admit(company) {
+            return too_many_requests();
+        }
+        self.book(company, request)
+            .set_delay(throttle.limits.latency)
+    }
+}
+
+impl Api {
+    /// What the company's books answer.
+    fn book(&self, company: &str, request: &Request) -> ResponseTemplate {
         let mut companies = self
             .companies
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // The path matched `/v3/company/<id>/…`: the fourth segment is the company.
-        let company = request.url.path().split('/').nth(3).unwrap_or_default();
         let books = companies.entry(company.to_owned()).or_default();
         let segments: Vec<&str> = request.url.path().rsplit('/').take(2).collect();
         if segments.first() == Some(&"query") {

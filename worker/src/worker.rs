@@ -544,6 +544,7 @@ fn shared_budget(
         key_values,
         limits: crate::state::AccountLimits {
             requests_per_minute: policy.requests_per_minute,
+            window_ms: u64::try_from(policy.window().as_millis()).unwrap_or(60_000),
             concurrency: policy.concurrency,
         },
         worker_id: worker_id.to_owned(),

@@ -713,6 +713,7 @@ fn unthrottled() -> RateLimitPolicy {
     RateLimitPolicy {
         key: Vec::new(),
         requests_per_minute: None,
+        window_seconds: None,
         concurrency: None,
     }
 }

@@ -60,6 +60,7 @@ impl Rig {
             .with_rate_limit_policy(RateLimitPolicy {
                 key: Vec::new(),
                 requests_per_minute: None,
+                window_seconds: None,
                 concurrency: None,
             })
             .with_base_url(url::Url::parse(&self.books.base()).expect("url"))

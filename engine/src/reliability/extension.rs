@@ -127,6 +127,7 @@ impl From<Extension> for Reliability {
             .map_or(d.rate_limit, |r| RateLimitPolicy {
                 key: r.key,
                 requests_per_minute: r.requests_per_minute,
+                window_seconds: r.window_seconds,
                 concurrency: r.concurrency,
             });
         let conflicts = extension.conflicts.map_or(d.conflicts, |rules| {

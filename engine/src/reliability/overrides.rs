@@ -75,6 +75,7 @@ impl RateLimitOverrides {
             requests_per_minute: self
                 .requests_per_minute
                 .map_or(policy.requests_per_minute, Limit::get),
+            window_seconds: policy.window_seconds,
             concurrency: self.concurrency.map_or(policy.concurrency, Limit::get),
         }
     }
@@ -149,6 +150,7 @@ mod tests {
             RateLimitPolicy {
                 key: vec!["realmId".into()],
                 requests_per_minute: Some(500),
+                window_seconds: None,
                 concurrency: Some(10),
             },
         )

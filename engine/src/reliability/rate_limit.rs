@@ -25,11 +25,20 @@ pub struct RateLimitPolicy {
     pub key: Vec<String>,
     /// Requests a minute at most; `None` is unlimited.
     pub requests_per_minute: Option<u32>,
+    /// The window `requests_per_minute` counts in, in seconds; `None` is a minute.
+    /// Benchmarks and tests shorten it (`x-syncdef.rateLimit.windowSeconds`).
+    pub window_seconds: Option<u32>,
     /// Requests in flight at most; `None` is unlimited.
     pub concurrency: Option<u32>,
 }
 
 impl RateLimitPolicy {
+    /// The window the request limit counts in: `window_seconds`, a minute by default.
+    #[must_use]
+    pub fn window(&self) -> Duration {
+        Duration::from_secs(u64::from(self.window_seconds.unwrap_or(60).max(1)))
+    }
+
     /// Whether the policy limits anything.
     #[must_use]
     pub fn is_unlimited(&self) -> bool {
@@ -132,7 +141,7 @@ impl Account {
                 let limit = usize::try_from(n).unwrap_or(usize::MAX);
                 Mutex::new(Window {
                     limit,
-                    span: Duration::from_secs(60),
+                    span: policy.window(),
                     sent: VecDeque::with_capacity(limit.min(4096)),
                 })
             }),
@@ -175,6 +184,7 @@ mod tests {
         let policy = RateLimitPolicy {
             key: Vec::new(),
             requests_per_minute: Some(50),
+            window_seconds: None,
             concurrency: None,
         };
         let limits = RateLimits::new();
@@ -209,6 +219,7 @@ mod tests {
         let policy = RateLimitPolicy {
             key: Vec::new(),
             requests_per_minute: Some(60),
+            window_seconds: None,
             concurrency: None,
         };
         let limits = RateLimits::new();
@@ -221,11 +232,33 @@ mod tests {
         assert!(waited >= Duration::from_secs(60), "{waited:?}");
     }
 
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_scaled_window_counts_its_limit_in_its_own_seconds() {
+        let policy = RateLimitPolicy {
+            key: Vec::new(),
+            requests_per_minute: Some(5),
+            window_seconds: Some(6),
+            concurrency: None,
+        };
+        let limits = RateLimits::new();
+        let account = limits.account("a", &policy);
+        for _ in 0..5 {
+            assert_eq!(account.acquire().await.waited, Duration::ZERO);
+        }
+        // The sixth waits for the first to leave the six-second window, not a minute.
+        let waited = account.acquire().await.waited;
+        assert!(
+            waited >= Duration::from_secs(6) && waited < Duration::from_secs(7),
+            "{waited:?}"
+        );
+    }
+
     #[tokio::test(flavor = "current_thread")]
     async fn concurrency_slots_are_shared_by_key() {
         let policy = RateLimitPolicy {
             key: vec!["realmId".into()],
             requests_per_minute: None,
+            window_seconds: None,
             concurrency: Some(1),
         };
         let limits = RateLimits::new();

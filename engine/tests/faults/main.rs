@@ -1232,6 +1232,7 @@ async fn the_concurrency_cap_is_shared_by_engines_of_one_registry() {
     let policy = RateLimitPolicy {
         key: vec!["tenant".into()],
         requests_per_minute: None,
+        window_seconds: None,
         concurrency: Some(1),
     };
     let a = generic(&server.uri())

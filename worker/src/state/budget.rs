@@ -16,8 +16,11 @@ pub enum Grant {
 /// An account's limits (the engine's rate-limit policy in force).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AccountLimits {
-    /// Requests in any minute, all workers together.
+    /// Requests in any window (a minute unless `window_ms` says otherwise), all workers
+    /// together.
     pub requests_per_minute: Option<u32>,
+    /// The length of that window in milliseconds (60 000 for the vendor's minute).
+    pub window_ms: u64,
     /// Requests in flight at once, all workers together.
     pub concurrency: Option<u32>,
 }

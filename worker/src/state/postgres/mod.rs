@@ -8,6 +8,7 @@ mod bridge;
 mod budget;
 mod location;
 mod queue;
+mod reconnect;
 mod schema;
 mod store;
 
@@ -115,16 +116,36 @@ impl PostgresState {
         })
     }
 
-    /// Runs `work` with a connection, on the state's runtime.
+    /// Runs `work` with a connection, on the state's runtime. When the connection is lost
+    /// (the server restarted, a failover) `work` runs again on a new one, for up to
+    /// [`reconnect::PATIENCE`]: every method is one statement or one transaction that may run
+    /// twice (see `reconnect`).
     fn run<T, W, F>(&self, work: W) -> Result<T, StateError>
     where
         T: Send + 'static,
-        W: FnOnce(bridge::Lent) -> F + Send + 'static,
+        W: Fn(bridge::Lent) -> F + Send + Sync + 'static,
         F: std::future::Future<Output = Result<T, PgError>> + Send + 'static,
     {
         let connections = self.connections.clone();
+        let location = self.location.clone();
         self.bridge
-            .run(async move { work(connections.get().await?).await })
+            .run(async move {
+                let mut patience = reconnect::Patience::new();
+                loop {
+                    let result = match connections.get().await {
+                        Ok(connection) => work(connection).await,
+                        Err(error) => Err(error),
+                    };
+                    // A dry-run's one connection holds its transaction: lost, it is gone.
+                    let pooled = matches!(connections, bridge::Connections::Pool(_));
+                    match result {
+                        Err(error) if pooled && reconnect::lost(&error) => {
+                            patience.wait(&error, &location).await?;
+                        }
+                        done => return done,
+                    }
+                }
+            })
             .map_err(|e| e.into_state_error(&self.location))
     }
 }

@@ -46,29 +46,35 @@ impl WorkQueue for PostgresState {
             lease.now,
             lease.until,
         );
-        self.run(move |c| async move {
-            let taken = c
-                .execute(
-                    "INSERT INTO listers (entry, leased_by, lease_until) VALUES ($1, $2, $4)
+        self.run(move |c| {
+            let (entry, worker) = (entry.clone(), worker.clone());
+            async move {
+                let taken = c
+                    .execute(
+                        "INSERT INTO listers (entry, leased_by, lease_until) VALUES ($1, $2, $4)
                      ON CONFLICT (entry) DO UPDATE
                      SET leased_by = excluded.leased_by, lease_until = excluded.lease_until
                      WHERE listers.lease_until < $3 OR listers.leased_by = $2",
-                    &[&entry, &worker, &now, &until],
-                )
-                .await?;
-            Ok(taken > 0)
+                        &[&entry, &worker, &now, &until],
+                    )
+                    .await?;
+                Ok(taken > 0)
+            }
         })
     }
 
     fn release_lister(&self, entry: &str, worker: &str) -> Result<(), StateError> {
         let (entry, worker) = (entry.to_owned(), worker.to_owned());
-        self.run(move |c| async move {
-            c.execute(
-                "DELETE FROM listers WHERE entry = $1 AND leased_by = $2",
-                &[&entry, &worker],
-            )
-            .await?;
-            Ok(())
+        self.run(move |c| {
+            let (entry, worker) = (entry.clone(), worker.clone());
+            async move {
+                c.execute(
+                    "DELETE FROM listers WHERE entry = $1 AND leased_by = $2",
+                    &[&entry, &worker],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
@@ -80,34 +86,40 @@ impl WorkQueue for PostgresState {
         now: i64,
     ) -> Result<(), StateError> {
         let (key, updated_at) = (key.clone(), updated_at.map(str::to_owned));
-        self.run(move |c| async move {
-            // Listed again while a worker holds it: that worker may have read the older
-            // version, so the item stays for one more look once it is done.
-            c.execute(
-                "INSERT INTO work_items (entry, platform_id, rank, updated_at, enqueued_at)
+        self.run(move |c| {
+            let (key, updated_at) = (key.clone(), updated_at.clone());
+            async move {
+                // Listed again while a worker holds it: that worker may have read the older
+                // version, so the item stays for one more look once it is done.
+                c.execute(
+                    "INSERT INTO work_items (entry, platform_id, rank, updated_at, enqueued_at)
                  VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (entry, platform_id) DO UPDATE
                  SET updated_at = coalesce(excluded.updated_at, work_items.updated_at),
                      requeued = work_items.leased_by IS NOT NULL",
-                &[&key.entry, &key.platform_id, &rank, &updated_at, &now],
-            )
-            .await?;
-            Ok(())
+                    &[&key.entry, &key.platform_id, &rank, &updated_at, &now],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
     fn enqueue_due_retries(&self, entry: &str, rank: i32, now: i64) -> Result<u64, StateError> {
         let entry = entry.to_owned();
-        self.run(move |c| async move {
-            Ok(c.execute(
-                "INSERT INTO work_items (entry, platform_id, rank, retry, enqueued_at)
+        self.run(move |c| {
+            let entry = entry.clone();
+            async move {
+                Ok(c.execute(
+                    "INSERT INTO work_items (entry, platform_id, rank, retry, enqueued_at)
                  SELECT entry, platform_id, $2, true, $3 FROM records
                  WHERE entry = $1 AND status IN ('failed', 'unknown')
                        AND coalesce(next_attempt_at, 0) <= $3
                  ON CONFLICT (entry, platform_id) DO NOTHING",
-                &[&entry, &rank, &now],
-            )
-            .await?)
+                    &[&entry, &rank, &now],
+                )
+                .await?)
+            }
         })
     }
 
@@ -123,15 +135,17 @@ impl WorkQueue for PostgresState {
             lease.now,
             lease.until,
         );
-        self.run(move |c| async move {
-            // An item waits while an item of a lower rank (an entry it depends on) is queued
-            // for this worker's entries or held by a live worker: an invoice is taken once no
-            // account waits, so its account is done or pushed under the invoice's own lease
-            // (`claim`). A lower item nobody here takes (another entry list's, left by a dead
-            // worker) does not block: the invoice's callback pushes its account if needed.
-            let rows = c
-                .query(
-                    "WITH taken AS (
+        self.run(move |c| {
+            let (entries, worker) = (entries.clone(), worker.clone());
+            async move {
+                // An item waits while an item of a lower rank (an entry it depends on) is queued
+                // for this worker's entries or held by a live worker: an invoice is taken once no
+                // account waits, so its account is done or pushed under the invoice's own lease
+                // (`claim`). A lower item nobody here takes (another entry list's, left by a dead
+                // worker) does not block: the invoice's callback pushes its account if needed.
+                let rows = c
+                    .query(
+                        "WITH taken AS (
                          SELECT entry, platform_id FROM work_items w
                          WHERE entry = ANY($1)
                                AND (lease_until IS NULL OR lease_until < $3)
@@ -146,113 +160,132 @@ impl WorkQueue for PostgresState {
                      FROM taken
                      WHERE w.entry = taken.entry AND w.platform_id = taken.platform_id
                      RETURNING w.entry, w.platform_id, w.updated_at, w.retry",
-                    &[&entries, &worker, &now, &until, &i64::from(limit)],
-                )
-                .await?;
-            let mut items = rows
-                .iter()
-                .map(|r| {
-                    Ok(WorkItem {
-                        key: RecordKey::new(r.try_get::<_, String>(0)?, r.try_get::<_, String>(1)?),
-                        updated_at: r.try_get(2)?,
-                        retry: r.try_get(3)?,
+                        &[&entries, &worker, &now, &until, &i64::from(limit)],
+                    )
+                    .await?;
+                let mut items = rows
+                    .iter()
+                    .map(|r| {
+                        Ok(WorkItem {
+                            key: RecordKey::new(
+                                r.try_get::<_, String>(0)?,
+                                r.try_get::<_, String>(1)?,
+                            ),
+                            updated_at: r.try_get(2)?,
+                            retry: r.try_get(3)?,
+                        })
                     })
-                })
-                .collect::<Result<Vec<_>, PgError>>()?;
-            items.sort_by(|a, b| a.key.cmp(&b.key));
-            let keys: Vec<RecordKey> = items.iter().map(|i| i.key.clone()).collect();
-            settle_cut_short(&c, &keys, now).await?;
-            Ok(items)
+                    .collect::<Result<Vec<_>, PgError>>()?;
+                items.sort_by(|a, b| a.key.cmp(&b.key));
+                let keys: Vec<RecordKey> = items.iter().map(|i| i.key.clone()).collect();
+                settle_cut_short(&c, &keys, now).await?;
+                Ok(items)
+            }
         })
     }
 
     fn claim(&self, key: &RecordKey, rank: i32, lease: Lease<'_>) -> Result<bool, StateError> {
         let (key, worker, now, until) =
             (key.clone(), lease.worker.to_owned(), lease.now, lease.until);
-        self.run(move |c| async move {
-            let taken = c
-                .execute(
-                    "INSERT INTO work_items (entry, platform_id, rank, enqueued_at, leased_by,
+        self.run(move |c| {
+            let (key, worker) = (key.clone(), worker.clone());
+            async move {
+                let taken = c
+                    .execute(
+                        "INSERT INTO work_items (entry, platform_id, rank, enqueued_at, leased_by,
                                              lease_until)
                      VALUES ($1, $2, $3, $4, $5, $6)
                      ON CONFLICT (entry, platform_id) DO UPDATE
                      SET leased_by = excluded.leased_by, lease_until = excluded.lease_until
                      WHERE work_items.leased_by IS NULL OR work_items.lease_until < $4
                            OR work_items.leased_by = $5",
-                    &[&key.entry, &key.platform_id, &rank, &now, &worker, &until],
-                )
-                .await?;
-            if taken == 0 {
-                return Ok(false);
+                        &[&key.entry, &key.platform_id, &rank, &now, &worker, &until],
+                    )
+                    .await?;
+                if taken == 0 {
+                    return Ok(false);
+                }
+                settle_cut_short(&c, std::slice::from_ref(&key), now).await?;
+                Ok(true)
             }
-            settle_cut_short(&c, std::slice::from_ref(&key), now).await?;
-            Ok(true)
         })
     }
 
     fn renew(&self, lease: Lease<'_>) -> Result<(), StateError> {
         let (worker, until) = (lease.worker.to_owned(), lease.until);
-        self.run(move |c| async move {
-            c.execute(
-                "UPDATE work_items SET lease_until = $2 WHERE leased_by = $1",
-                &[&worker, &until],
-            )
-            .await?;
-            c.execute(
-                "UPDATE listers SET lease_until = $2 WHERE leased_by = $1",
-                &[&worker, &until],
-            )
-            .await?;
-            Ok(())
+        self.run(move |c| {
+            let worker = worker.clone();
+            async move {
+                c.execute(
+                    "UPDATE work_items SET lease_until = $2 WHERE leased_by = $1",
+                    &[&worker, &until],
+                )
+                .await?;
+                c.execute(
+                    "UPDATE listers SET lease_until = $2 WHERE leased_by = $1",
+                    &[&worker, &until],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
     fn complete(&self, key: &RecordKey, worker: &str) -> Result<(), StateError> {
         let (key, worker) = (key.clone(), worker.to_owned());
-        self.run(move |c| async move {
-            c.execute(
-                "DELETE FROM work_items
+        self.run(move |c| {
+            let (key, worker) = (key.clone(), worker.clone());
+            async move {
+                c.execute(
+                    "DELETE FROM work_items
                  WHERE entry = $1 AND platform_id = $2 AND leased_by = $3 AND NOT requeued",
-                &[&key.entry, &key.platform_id, &worker],
-            )
-            .await?;
-            c.execute(
-                "UPDATE work_items SET leased_by = NULL, lease_until = NULL, requeued = false
+                    &[&key.entry, &key.platform_id, &worker],
+                )
+                .await?;
+                c.execute(
+                    "UPDATE work_items SET leased_by = NULL, lease_until = NULL, requeued = false
                  WHERE entry = $1 AND platform_id = $2 AND leased_by = $3",
-                &[&key.entry, &key.platform_id, &worker],
-            )
-            .await?;
-            Ok(())
+                    &[&key.entry, &key.platform_id, &worker],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
     fn return_leases(&self, worker: &str) -> Result<(), StateError> {
         let worker = worker.to_owned();
-        self.run(move |c| async move {
-            c.execute(
+        self.run(move |c| {
+            let worker = worker.clone();
+            async move {
+                c.execute(
                 "UPDATE work_items SET leased_by = NULL, lease_until = NULL WHERE leased_by = $1",
                 &[&worker],
             )
             .await?;
-            c.execute("DELETE FROM listers WHERE leased_by = $1", &[&worker])
-                .await?;
-            Ok(())
+                c.execute("DELETE FROM listers WHERE leased_by = $1", &[&worker])
+                    .await?;
+                Ok(())
+            }
         })
     }
 
     fn pending(&self, entries: &[String], now: i64) -> Result<u64, StateError> {
         let entries = entries.to_vec();
-        self.run(move |c| async move {
-            let row = c
-                .query_one(
-                    "SELECT (SELECT count(*) FROM work_items WHERE entry = ANY($1))
+        self.run(move |c| {
+            let entries = entries.clone();
+            async move {
+                let row = c
+                    .query_one(
+                        "SELECT (SELECT count(*) FROM work_items WHERE entry = ANY($1))
                           + (SELECT count(*) FROM listers
                              WHERE entry = ANY($1) AND lease_until >= $2)",
-                    &[&entries, &now],
-                )
-                .await?;
-            let count: i64 = row.try_get(0)?;
-            Ok(u64::try_from(count).unwrap_or(0))
+                        &[&entries, &now],
+                    )
+                    .await?;
+                let count: i64 = row.try_get(0)?;
+                Ok(u64::try_from(count).unwrap_or(0))
+            }
         })
     }
 }

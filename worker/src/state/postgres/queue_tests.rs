@@ -264,6 +264,7 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
     let (state, _server) = fresh_postgres();
     let at_once = AccountLimits {
         requests_per_minute: None,
+        window_ms: 60_000,
         concurrency: Some(2),
     };
     let slot = |worker: &str| {
@@ -286,6 +287,7 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
 
     let per_minute = AccountLimits {
         requests_per_minute: Some(3),
+        window_ms: 60_000,
         concurrency: None,
     };
     for _ in 0..3 {
@@ -298,7 +300,34 @@ fn the_account_budget_caps_requests_at_once_and_per_minute_for_all_workers() {
     let Grant::Wait(ms) = state.take("bc|", "b", per_minute, 60).expect("take") else {
         panic!("a fourth request in the minute must wait")
     };
-    assert!((55_000..=60_001).contains(&ms), "waits {ms} ms");
+    // A minute and its hundredth of margin (`budget::counted_window`).
+    assert!((55_000..=60_601).contains(&ms), "waits {ms} ms");
+}
+
+#[test]
+fn a_scaled_window_lets_requests_out_again_after_its_own_length() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let per_second = AccountLimits {
+        requests_per_minute: Some(2),
+        window_ms: 1_000,
+        concurrency: None,
+    };
+    for _ in 0..2 {
+        let Grant::Slot(id) = state.take("s|", "a", per_second, 60).expect("take") else {
+            panic!("room in the window")
+        };
+        state.give_back(id).expect("give back");
+    }
+    let Grant::Wait(ms) = state.take("s|", "b", per_second, 60).expect("take") else {
+        panic!("a third request in the second must wait")
+    };
+    assert!((1..=1_011).contains(&ms), "waits {ms} ms, not a minute");
+    std::thread::sleep(std::time::Duration::from_millis(ms + 20));
+    assert!(matches!(
+        state.take("s|", "b", per_second, 60).expect("take"),
+        Grant::Slot(_)
+    ));
 }
 
 #[test]
@@ -307,6 +336,7 @@ fn a_dead_workers_slot_is_freed_after_its_hold_time() {
     let (state, _server) = fresh_postgres();
     let one = AccountLimits {
         requests_per_minute: None,
+        window_ms: 60_000,
         concurrency: Some(1),
     };
     assert!(matches!(

@@ -58,11 +58,14 @@ fn record_rows(rows: &[Row]) -> Result<Vec<RecordRow>, PgError> {
 impl State for PostgresState {
     fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError> {
         let key = key.clone();
-        self.run(move |c| async move {
-            let sql =
-                format!("SELECT {COLUMNS} FROM records WHERE entry = $1 AND platform_id = $2");
-            let row = c.query_opt(&sql, &[&key.entry, &key.platform_id]).await?;
-            row.as_ref().map(record_row).transpose()
+        self.run(move |c| {
+            let key = key.clone();
+            async move {
+                let sql =
+                    format!("SELECT {COLUMNS} FROM records WHERE entry = $1 AND platform_id = $2");
+                let row = c.query_opt(&sql, &[&key.entry, &key.platform_id]).await?;
+                row.as_ref().map(record_row).transpose()
+            }
         })
     }
 
@@ -73,32 +76,37 @@ impl State for PostgresState {
         now: i64,
     ) -> Result<(), StateError> {
         let (key, create) = (key.clone(), create.clone());
-        self.run(move |c| async move {
-            c.execute(
-                "INSERT INTO records (entry, platform_id, status, changed_at, create_key,
+        self.run(move |c| {
+            let (create, key) = (create.clone(), key.clone());
+            async move {
+                c.execute(
+                    "INSERT INTO records (entry, platform_id, status, changed_at, create_key,
                                       create_body)
                  VALUES ($1, $2, 'inFlight', $3, $4, $5)
                  ON CONFLICT (entry, platform_id) DO UPDATE
                  SET status = 'inFlight', changed_at = excluded.changed_at,
                      create_key = excluded.create_key, create_body = excluded.create_body",
-                &[
-                    &key.entry,
-                    &key.platform_id,
-                    &now,
-                    &create.idempotency_key,
-                    &create.body,
-                ],
-            )
-            .await?;
-            Ok(())
+                    &[
+                        &key.entry,
+                        &key.platform_id,
+                        &now,
+                        &create.idempotency_key,
+                        &create.body,
+                    ],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
     fn record_pushed(&self, key: &RecordKey, pushed: &Pushed, now: i64) -> Result<(), StateError> {
         let (key, pushed) = (key.clone(), pushed.clone());
-        self.run(move |c| async move {
-            c.execute(
-                "INSERT INTO records (entry, platform_id, external_id, body_hash, updated_at,
+        self.run(move |c| {
+            let (key, pushed) = (key.clone(), pushed.clone());
+            async move {
+                c.execute(
+                    "INSERT INTO records (entry, platform_id, external_id, body_hash, updated_at,
                                       status, attempts, changed_at)
                  VALUES ($1, $2, $3, $4, $5, 'done', 0, $6)
                  ON CONFLICT (entry, platform_id) DO UPDATE
@@ -107,17 +115,18 @@ impl State for PostgresState {
                      last_error = NULL, attempts = 0, next_attempt_at = NULL,
                      create_key = NULL, create_body = NULL,
                      changed_at = excluded.changed_at",
-                &[
-                    &key.entry,
-                    &key.platform_id,
-                    &pushed.external_id,
-                    &pushed.body_hash,
-                    &pushed.updated_at,
-                    &now,
-                ],
-            )
-            .await?;
-            Ok(())
+                    &[
+                        &key.entry,
+                        &key.platform_id,
+                        &pushed.external_id,
+                        &pushed.body_hash,
+                        &pushed.updated_at,
+                        &now,
+                    ],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
@@ -128,14 +137,17 @@ impl State for PostgresState {
         now: i64,
     ) -> Result<(), StateError> {
         let (key, updated_at) = (key.clone(), updated_at.map(str::to_owned));
-        self.run(move |c| async move {
-            c.execute(
-                "UPDATE records SET updated_at = coalesce($3, updated_at), changed_at = $4
+        self.run(move |c| {
+            let (key, updated_at) = (key.clone(), updated_at.clone());
+            async move {
+                c.execute(
+                    "UPDATE records SET updated_at = coalesce($3, updated_at), changed_at = $4
                  WHERE entry = $1 AND platform_id = $2",
-                &[&key.entry, &key.platform_id, &updated_at, &now],
-            )
-            .await?;
-            Ok(())
+                    &[&key.entry, &key.platform_id, &updated_at, &now],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
@@ -145,9 +157,11 @@ impl State for PostgresState {
         // secrets redacted and the text bounded, whoever built the message.
         let message = syncdef_secrets::shown(&failed.message).into_owned();
         let (key, failed) = (key.clone(), failed.clone());
-        self.run(move |c| async move {
-            c.execute(
-                "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
+        self.run(move |c| {
+            let (failed, key, message) = (failed.clone(), key.clone(), message.clone());
+            async move {
+                c.execute(
+                    "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
                                       last_error, attempts, next_attempt_at, changed_at)
                  VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8)
                  ON CONFLICT (entry, platform_id) DO UPDATE
@@ -160,19 +174,20 @@ impl State for PostgresState {
                      create_body = CASE WHEN excluded.status = 'unknown'
                                         THEN records.create_body END,
                      changed_at = excluded.changed_at",
-                &[
-                    &key.entry,
-                    &key.platform_id,
-                    &failed.updated_at,
-                    &status,
-                    &failed.class,
-                    &message,
-                    &failed.next_attempt_at,
-                    &now,
-                ],
-            )
-            .await?;
-            Ok(())
+                    &[
+                        &key.entry,
+                        &key.platform_id,
+                        &failed.updated_at,
+                        &status,
+                        &failed.class,
+                        &message,
+                        &failed.next_attempt_at,
+                        &now,
+                    ],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
@@ -182,73 +197,91 @@ impl State for PostgresState {
         external_id: &str,
     ) -> Result<Option<RecordRow>, StateError> {
         let (entries, external_id) = (entries.to_vec(), external_id.to_owned());
-        self.run(move |c| async move {
-            let sql = format!(
-                "SELECT {COLUMNS} FROM records WHERE external_id = $1 AND entry = ANY($2)
+        self.run(move |c| {
+            let (entries, external_id) = (entries.clone(), external_id.clone());
+            async move {
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM records WHERE external_id = $1 AND entry = ANY($2)
                  ORDER BY changed_at DESC LIMIT 1"
-            );
-            let row = c.query_opt(&sql, &[&external_id, &entries]).await?;
-            row.as_ref().map(record_row).transpose()
+                );
+                let row = c.query_opt(&sql, &[&external_id, &entries]).await?;
+                row.as_ref().map(record_row).transpose()
+            }
         })
     }
 
     fn forget(&self, key: &RecordKey) -> Result<bool, StateError> {
         let key = key.clone();
-        self.run(move |c| async move {
-            let n = c
-                .execute(
-                    "DELETE FROM records WHERE entry = $1 AND platform_id = $2",
-                    &[&key.entry, &key.platform_id],
-                )
-                .await?;
-            Ok(n > 0)
+        self.run(move |c| {
+            let key = key.clone();
+            async move {
+                let n = c
+                    .execute(
+                        "DELETE FROM records WHERE entry = $1 AND platform_id = $2",
+                        &[&key.entry, &key.platform_id],
+                    )
+                    .await?;
+                Ok(n > 0)
+            }
         })
     }
 
     fn cursor(&self, entry: &str) -> Result<Option<String>, StateError> {
         let entry = entry.to_owned();
-        self.run(move |c| async move {
-            let row = c
-                .query_opt("SELECT updated_at FROM cursors WHERE entry = $1", &[&entry])
-                .await?;
-            Ok(row.map(|r| r.try_get(0)).transpose()?)
+        self.run(move |c| {
+            let entry = entry.clone();
+            async move {
+                let row = c
+                    .query_opt("SELECT updated_at FROM cursors WHERE entry = $1", &[&entry])
+                    .await?;
+                Ok(row.map(|r| r.try_get(0)).transpose()?)
+            }
         })
     }
 
     fn set_cursor(&self, entry: &str, updated_at: &str, now: i64) -> Result<(), StateError> {
         let (entry, updated_at) = (entry.to_owned(), updated_at.to_owned());
-        self.run(move |c| async move {
-            c.execute(
-                "INSERT INTO cursors (entry, updated_at, changed_at) VALUES ($1, $2, $3)
+        self.run(move |c| {
+            let (entry, updated_at) = (entry.clone(), updated_at.clone());
+            async move {
+                c.execute(
+                    "INSERT INTO cursors (entry, updated_at, changed_at) VALUES ($1, $2, $3)
                  ON CONFLICT (entry) DO UPDATE
                  SET updated_at = excluded.updated_at, changed_at = excluded.changed_at",
-                &[&entry, &updated_at, &now],
-            )
-            .await?;
-            Ok(())
+                    &[&entry, &updated_at, &now],
+                )
+                .await?;
+                Ok(())
+            }
         })
     }
 
     fn reset_cursor(&self, entry: &str) -> Result<bool, StateError> {
         let entry = entry.to_owned();
-        self.run(move |c| async move {
-            let removed = c
-                .execute("DELETE FROM cursors WHERE entry = $1", &[&entry])
-                .await?;
-            Ok(removed > 0)
+        self.run(move |c| {
+            let entry = entry.clone();
+            async move {
+                let removed = c
+                    .execute("DELETE FROM cursors WHERE entry = $1", &[&entry])
+                    .await?;
+                Ok(removed > 0)
+            }
         })
     }
 
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
         let entry = entry.to_owned();
-        self.run(move |c| async move {
-            let sql = format!(
-                "SELECT {COLUMNS} FROM records
+        self.run(move |c| {
+            let entry = entry.clone();
+            async move {
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM records
                  WHERE entry = $1 AND status IN ('failed', 'unknown')
                        AND coalesce(next_attempt_at, 0) <= $2
                  ORDER BY next_attempt_at, platform_id"
-            );
-            record_rows(&c.query(&sql, &[&entry, &now]).await?)
+                );
+                record_rows(&c.query(&sql, &[&entry, &now]).await?)
+            }
         })
     }
 
@@ -276,24 +309,27 @@ impl State for PostgresState {
         now: i64,
     ) -> Result<bool, StateError> {
         let (key, resolution) = (key.clone(), resolution.clone());
-        self.run(move |c| async move {
-            // The hash is cleared so that the next run pushes the record as an update (or a
-            // create), bringing the external copy in line whatever it holds.
-            let (external_id, note) = match resolution {
-                Resolution::ExternalId(id) => (Some(id), "resolved by an operator: update due"),
-                Resolution::Recreate => (None, "resolved by an operator: create due"),
-            };
-            let changed = c
-                .execute(
-                    "UPDATE records SET external_id = $3, body_hash = NULL, status = 'failed',
+        self.run(move |c| {
+            let (key, resolution) = (key.clone(), resolution.clone());
+            async move {
+                // The hash is cleared so that the next run pushes the record as an update (or a
+                // create), bringing the external copy in line whatever it holds.
+                let (external_id, note) = match resolution {
+                    Resolution::ExternalId(id) => (Some(id), "resolved by an operator: update due"),
+                    Resolution::Recreate => (None, "resolved by an operator: create due"),
+                };
+                let changed = c
+                    .execute(
+                        "UPDATE records SET external_id = $3, body_hash = NULL, status = 'failed',
                             error_class = NULL, last_error = $4, attempts = 0,
                             next_attempt_at = 0, changed_at = $5,
                             create_key = NULL, create_body = NULL
                      WHERE entry = $1 AND platform_id = $2 AND status IN ('unknown', 'failed')",
-                    &[&key.entry, &key.platform_id, &external_id, &note, &now],
-                )
-                .await?;
-            Ok(changed > 0)
+                        &[&key.entry, &key.platform_id, &external_id, &note, &now],
+                    )
+                    .await?;
+                Ok(changed > 0)
+            }
         })
     }
 
