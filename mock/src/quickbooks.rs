@@ -119,7 +119,10 @@ struct Throttle {
 impl Throttle {
     /// Whether `company` may have a request now.
     fn admit(&self, company: &str) -> bool {
-        let mut traffic = self.traffic.lock().unwrap_or_else(|e| e.into_inner());
+        let mut traffic = self
+            .traffic
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         traffic
             .entry(company.to_owned())
             .or_default()
@@ -130,7 +133,10 @@ impl Throttle {
 /// `GET /stats`: per company, the requests admitted (and when) and those answered 429.
 impl Respond for Throttle {
     fn respond(&self, _: &Request) -> ResponseTemplate {
-        let traffic = self.traffic.lock().unwrap_or_else(|e| e.into_inner());
+        let traffic = self
+            .traffic
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let companies: Map<String, Value> = traffic
             .iter()
             .map(|(id, t)| (id.clone(), t.report(self.start)))

@@ -51,14 +51,15 @@ fn reliability_extension() -> Value {
             "rateLimit": {
                 "type": "object",
                 "additionalProperties": false,
-                "description": "Per-account throttling, shared by every push of the process.",
+                "description": "Per-account throttling, shared by every push of the process (and by every worker of a PostgreSQL state).",
                 "properties": {
                     "key": {
                         "type": "array",
                         "items": { "type": "string" },
                         "description": "Server variables whose values, with the server's origin, identify the external account (`[realmId]`)."
                     },
-                    "requestsPerMinute": { "type": "integer", "minimum": 1, "description": "Requests a minute at most (token bucket)." },
+                    "requestsPerMinute": { "type": "integer", "minimum": 1, "description": "Requests per window at most (a sliding window: every window, the first included)." },
+                    "windowSeconds": { "type": "integer", "minimum": 1, "description": "The window `requestsPerMinute` counts over, in seconds. Default 60; shorter windows scale a vendor's limit down for tests and benchmarks." },
                     "concurrency": { "type": "integer", "minimum": 1, "description": "Requests in flight at most." }
                 }
             },
