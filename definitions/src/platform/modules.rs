@@ -137,6 +137,19 @@ const UPDATED_AT: Option<&str> = Some(CHANGE_CURSOR);
 /// The placeholder of a record's account's external id (spec 2.6).
 const ACCOUNT_PLACEHOLDER: &str = "{Account.IntegrationId}";
 
+/// The account of an invoice or an order: its own account first (`account.id`, `accountId`),
+/// the bill-to account when only that is given (`billingToId`, `billingAccount.id`).
+const ACCOUNT_OR_BILL_TO: RelatedRecord = RelatedRecord {
+    module: "Accounts",
+    id_pointers: &[
+        "/account/id",
+        "/accountId",
+        "/billingToId",
+        "/billingAccount/id",
+    ],
+    placeholder: ACCOUNT_PLACEHOLDER,
+};
+
 /// The account of a record that names it by `accountId` (2.1), or by a nested `account`
 /// (assumed, as on invoices).
 const ACCOUNT_BY_ID: RelatedRecord = RelatedRecord {
@@ -200,16 +213,7 @@ pub const ORDERS: Module = Module {
         route: "/api/orders/{orderId}/items",
         field: "items",
     }],
-    related: &[RelatedRecord {
-        module: "Accounts",
-        id_pointers: &[
-            "/account/id",
-            "/accountId",
-            "/billingToId",
-            "/billingAccount/id",
-        ],
-        placeholder: ACCOUNT_PLACEHOLDER,
-    }],
+    related: &[ACCOUNT_OR_BILL_TO],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
@@ -234,17 +238,7 @@ pub const INVOICES: Module = Module {
         route: "/api/invoices/{invoiceId}/items",
         field: "items",
     }],
-    related: &[RelatedRecord {
-        module: "Accounts",
-        // The invoice's own account first; the bill-to account when only that is given.
-        id_pointers: &[
-            "/account/id",
-            "/accountId",
-            "/billingToId",
-            "/billingAccount/id",
-        ],
-        placeholder: ACCOUNT_PLACEHOLDER,
-    }],
+    related: &[ACCOUNT_OR_BILL_TO],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
