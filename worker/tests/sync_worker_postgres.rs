@@ -252,3 +252,16 @@ async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_nev
         .expect("row");
     assert_eq!(row.status, RecordStatus::Done);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_page_larger_than_the_pool_does_not_stall_the_worker() {
+    // 260 accounts listed 200 a page: the lister enqueues a whole page while its lease
+    // heartbeat waits on the same runtime. Blocking a runtime worker thread on the state used
+    // to stall the run for good after some 65 items.
+    let rig = Rig::start(260, 0).await;
+    let mut large_pages = options(&["Account"]);
+    large_pages.page_size = 200;
+    let report = rig.run(large_pages).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(rig.books.creates("Customer"), 260);
+}

@@ -164,8 +164,17 @@ impl Bridge {
             return Err(PgError::Runtime("the state is closed".into()));
         };
         let task = runtime.spawn(work);
-        futures::executor::block_on(task)
-            .map_err(|e| PgError::Runtime(format!("a state query stopped: {e}")))?
+        // Waiting blocks this thread. On a worker thread of a multi-threaded runtime, tell the
+        // runtime first, so that the tasks queued behind this one on the thread move to
+        // another (a blocked worker thread stalls them, the lease heartbeat among them).
+        let wait = || futures::executor::block_on(task);
+        let joined = match tokio::runtime::Handle::try_current() {
+            Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+                tokio::task::block_in_place(wait)
+            }
+            _ => wait(),
+        };
+        joined.map_err(|e| PgError::Runtime(format!("a state query stopped: {e}")))?
     }
 }
 
