@@ -124,10 +124,7 @@ async fn read_page(
     };
     let answer = ask(run, &conn, entry, call, server, target, None).await?;
     let output = map(run, call, &answer)?;
-    let count = match &output {
-        Value::Array(items) => items.len(),
-        _ => 1,
-    };
+    let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| PushError::configuration(e).at(&call.step))?;
     if answer.response().synthesized {
@@ -272,14 +269,18 @@ fn map(run: &mut Run, call: &CallPlan, answer: &Answer) -> Result<Value, PushErr
     let output = template.apply(&body).map_err(|e| {
         PushError::configuration(format!("the template `{name}` failed: {e}")).at(&call.step)
     })?;
-    run.note(format!(
-        "`{name}` made {} element(s)",
-        match &output {
-            Value::Array(items) => items.len(),
-            _ => 1,
-        }
-    ));
+    run.note(format!("`{name}` made {} element(s)", elements(&output)));
     Ok(output)
+}
+
+/// How many elements a pull template made: one per external record read, which is what
+/// offset and page paging count (null, a loop over a page without records, is none).
+fn elements(output: &Value) -> usize {
+    match output {
+        Value::Array(items) => items.len(),
+        Value::Null => 0,
+        _ => 1,
+    }
 }
 
 fn unknown_entry(engine: &Engine, entry: &str) -> PushError {
