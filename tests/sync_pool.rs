@@ -44,6 +44,18 @@ fn start_worker_with(
     state: &str,
     extra: &[&str],
 ) -> Child {
+    start_worker_paging(platform, books, state, 40, extra)
+}
+
+/// Starts one worker listing `page_size` records a page.
+fn start_worker_paging(
+    platform: &Platform,
+    books: &QuickBooks,
+    state: &str,
+    page_size: usize,
+    extra: &[&str],
+) -> Child {
+    let page_size = page_size.to_string();
     Command::new(env!("CARGO_BIN_EXE_syncdef"))
         .args([
             "sync",
@@ -56,7 +68,7 @@ fn start_worker_with(
             "--base-url",
             &books.base(),
             "--page-size",
-            "40",
+            &page_size,
             "--entries",
             "Account,Invoice",
             "--lease-seconds",
@@ -84,6 +96,43 @@ async fn finish(child: Child) -> common::Run {
         .await
         .expect("waited")
         .into()
+}
+
+/// Like [`finish`], but a worker still running after `limit` is killed and the test fails
+/// (a stalled worker must fail the test, not hang the suite).
+async fn finish_within(mut child: Child, limit: Duration) -> common::Run {
+    let deadline = Instant::now() + limit;
+    // Drain the pipes meanwhile: a full pipe would stall the worker on its own.
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+            }
+            text
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the worker's status") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the worker stalled: still running after {limit:?}\n{}",
+                stderr.join().unwrap_or_default()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    common::Run {
+        code: status.code().unwrap_or(-1),
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }
 }
 
 /// Creates per kind, and the names created more than once.
@@ -207,6 +256,20 @@ async fn a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing() {
     // the catalog's lookups find out about) a next run finishes.
     let last = finish(start_worker(&platform, &books, &url)).await;
     assert_eq!(last.code, 0, "{}\n{}", last.stdout, last.stderr);
+    assert_each_created_once(&books);
+    assert_all_done(&url).await;
+}
+
+/// A listing page holds more records than the state has connections: enqueuing it must not
+/// stall the process (each state call blocks the worker's one thread until it is answered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_page_larger_than_the_pool_does_not_stall_a_worker() {
+    let (_server, url) = postgres();
+    let platform = Platform::start(Data::generate(count(ACCOUNTS), count(INVOICES))).await;
+    let books = QuickBooks::start().await;
+    let worker = start_worker_paging(&platform, &books, &url, 200, &[]);
+    let run = finish_within(worker, Duration::from_secs(90)).await;
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert_each_created_once(&books);
     assert_all_done(&url).await;
 }

@@ -163,7 +163,12 @@ impl Bridge {
         let Some(runtime) = &self.runtime else {
             return Err(PgError::Runtime("the state is closed".into()));
         };
-        let task = runtime.spawn(work);
+        // Polling a tokio `JoinHandle` spends the calling task's cooperative budget. When the
+        // caller is a task of another runtime, that budget runs out after about a hundred
+        // waits within one of its turns; tokio then hands the waker to that runtime, to be
+        // woken once the turn ends, and the turn never ends because this thread waits here.
+        // `unconstrained` waits outside the budget.
+        let task = tokio::task::unconstrained(runtime.spawn(work));
         // Waiting blocks this thread. On a worker thread of a multi-threaded runtime, tell the
         // runtime first, so that the tasks queued behind this one on the thread move to
         // another (a blocked worker thread stalls them, the lease heartbeat among them).
