@@ -260,10 +260,10 @@ async fn a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing() {
     assert_all_done(&url).await;
 }
 
-/// A listing page holds more records than the state has connections: enqueuing it must not
-/// stall the process (each state call blocks the worker's one thread until it is answered).
+/// A listing page of 200 records is enqueued record by record, each state call waited for on
+/// the command's one thread within one turn of its task: the process must not stall.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_listing_page_larger_than_the_pool_does_not_stall_a_worker() {
+async fn a_large_listing_page_does_not_stall_syncdef_sync() {
     let (_server, url) = postgres();
     let platform = Platform::start(Data::generate(count(ACCOUNTS), count(INVOICES))).await;
     let books = QuickBooks::start().await;

@@ -254,7 +254,7 @@ async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_nev
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_listing_page_larger_than_the_pool_does_not_stall_the_worker() {
+async fn a_large_listing_page_does_not_stall_the_library() {
     // 260 accounts listed 200 a page: the lister enqueues a whole page while its lease
     // heartbeat waits on the same runtime. Blocking a runtime worker thread on the state used
     // to stall the run for good after some 65 items.
