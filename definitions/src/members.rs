@@ -106,7 +106,7 @@ impl Members {
 /// String equality that settles most mismatches of short keys without calling `memcmp`:
 /// member lookups on small objects are the most frequent operation of a lint.
 #[inline]
-fn same(a: &str, b: &str) -> bool {
+pub(crate) fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 

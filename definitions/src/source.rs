@@ -112,14 +112,20 @@ pub struct LineIndex {
 const LINES_PER_MARK: usize = 16;
 
 /// The start of the line after the one holding byte `from`, if there is one.
+///
+/// `memchr2` looks for both line ends a machine word or more at a time: a minified document is
+/// one line of megabytes, which a position past its start scans in full.
 fn next_line_start(bytes: &[u8], from: usize) -> Option<usize> {
-    let rest = bytes.get(from..)?;
-    let at = rest
-        .iter()
-        .enumerate()
-        // A lone `\r` ends a line too (classic Mac OS files; YAML reads it as a line break).
-        .position(|(i, &b)| b == b'\n' || (b == b'\r' && rest.get(i + 1) != Some(&b'\n')))?;
-    Some(from + at + 1)
+    let mut at = from;
+    loop {
+        let found = at + memchr::memchr2(b'\n', b'\r', bytes.get(at..)?)?;
+        // A lone `\r` ends a line too (classic Mac OS files; YAML reads it as a line break);
+        // the `\r` of `\r\n` belongs to the line that `\n` ends.
+        if bytes[found] == b'\n' || bytes.get(found + 1) != Some(&b'\n') {
+            return Some(found + 1);
+        }
+        at = found + 1;
+    }
 }
 
 impl LineIndex {

@@ -8,6 +8,7 @@ use super::table::{
     CALLBACK, Field, ObjectType, PATH_ITEM, PATHS, RESPONSE, RESPONSES, ROOT, SECURITY_REQUIRED,
     SECURITY_SCHEME, Since, Ty,
 };
+use crate::members::same;
 use crate::model::keys::near_miss;
 use crate::model::{LoadProblem, ProblemKind};
 use crate::node::{Key, Member, Node, NodeKind, NumberValue};
@@ -140,11 +141,10 @@ impl Walk {
             return;
         };
         self.required(object, members, pointer, place);
-        let known: Vec<&'static str> = self.fields(object).map(|f| f.name).collect();
         for m in members {
             let len = pointer.len();
             pointer::push(pointer, &m.key.name);
-            self.member(object, m, &known, members, pointer);
+            self.member(object, m, members, pointer);
             pointer.truncate(len);
         }
         if std::ptr::eq(object, &raw const SECURITY_SCHEME) {
@@ -194,12 +194,11 @@ impl Walk {
         &mut self,
         object: &'static ObjectType,
         m: &Member,
-        known: &[&'static str],
         members: &[Member],
         pointer: &mut String,
     ) {
         let name = &*m.key.name;
-        if let Some(field) = self.fields(object).find(|f| f.name == name) {
+        if let Some(field) = self.fields(object).find(|f| same(f.name, name)) {
             self.value(&m.value, field.ty, pointer, m.key.span);
             return;
         }
@@ -222,7 +221,8 @@ impl Walk {
         } else if !(std::ptr::eq(object, &raw const ROOT) && self.is_skipped(name)) {
             let owner = object.name.trim_end_matches(" Object");
             let owner = format!("{owner} Object");
-            self.unknown_field(&m.key, pointer, &owner, known, members);
+            let known: Vec<&'static str> = self.fields(object).map(|f| f.name).collect();
+            self.unknown_field(&m.key, pointer, &owner, &known, members);
         }
     }
 

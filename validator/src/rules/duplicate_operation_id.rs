@@ -43,29 +43,38 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let mut first: HashMap<&str, (Span, String)> = HashMap::new();
-    for operation in &ctx.openapi.operations {
+    let operations = &ctx.openapi.operations;
+    let mut first: HashMap<&str, (Span, usize)> = HashMap::with_capacity(operations.len());
+    // The method and path of an operation, written only for the ones reported.
+    let name = |i: usize| {
+        let operation = &operations[i];
+        format!("{} {}", operation.method.as_upper_str(), operation.template)
+    };
+    for (i, operation) in operations.iter().enumerate() {
         let Some(node) = operation.node.get("operationId") else {
             continue;
         };
         let Some(id) = node.as_str() else { continue };
-        let here = format!("{} {}", operation.method.as_upper_str(), operation.template);
-        let Some((span, there)) = first.get(id) else {
-            first.insert(id, (node.span, here));
+        let Some(&(span, there)) = first.get(id) else {
+            first.insert(id, (node.span, i));
             continue;
         };
         let d = sink
             .diagnostic(
                 Rule::DuplicateOperationId,
                 node.span,
-                format!("`operationId: {id}` of `{here}` is already the id of `{there}`"),
+                format!(
+                    "`operationId: {id}` of `{}` is already the id of `{}`",
+                    name(i),
+                    name(there)
+                ),
             )
             .with_pointer(format!(
                 "{}/operationId",
                 ctx.openapi.pointer(operation.place)
             ))
             .with_span_label("the second use")
-            .with_label(*span, "first used here")
+            .with_label(span, "first used here")
             .with_help("give each operation its own `operationId`");
         sink.push(d);
     }

@@ -53,7 +53,23 @@ struct Declared<'a> {
     name: &'a str,
     /// The `name` value, or the `$ref` for a referenced parameter.
     span: Span,
-    pointer: String,
+    /// The method whose `parameters` list holds it; `None` for the path's own list.
+    method: Option<&'a str>,
+    index: usize,
+    referenced: bool,
+}
+
+impl Declared<'_> {
+    /// Its JSON pointer, built only for a parameter that is reported.
+    fn pointer(&self, template: &str) -> String {
+        let method = self.method.map(|m| format!("/{m}")).unwrap_or_default();
+        let field = if self.referenced { "$ref" } else { "name" };
+        format!(
+            "/paths/{}{method}/parameters/{}/{field}",
+            pointer::escape(template),
+            self.index
+        )
+    }
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
@@ -61,24 +77,19 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         if !entry.template.starts_with('/') {
             continue;
         }
-        let at = format!("/paths/{}", pointer::escape(entry.template));
         let template = template_parameters(entry.template);
-        let shared = declared(
-            ctx,
-            entry.item.get("parameters"),
-            &format!("{at}/parameters"),
-        );
+        let shared = declared(ctx, entry.item.get("parameters"), None);
         let mut scopes = vec![(None, shared)];
         for method in entry.methods() {
             let Some((operation, key)) = entry.operation(method) else {
                 continue;
             };
             let list = operation.get("parameters");
-            let pointer = format!("{at}/{}/parameters", method.as_str());
-            scopes.push((Some((method.as_str(), key)), declared(ctx, list, &pointer)));
+            let method = method.as_str();
+            scopes.push((Some((method, key)), declared(ctx, list, Some(method))));
         }
         let misnamed = report_unknown(sink, entry, &template, &scopes);
-        report_undeclared(ctx, sink, entry, &at, &template, &scopes, &misnamed);
+        report_undeclared(ctx, sink, entry, &template, &scopes, &misnamed);
     }
 }
 
@@ -100,7 +111,11 @@ fn template_parameters(template: &str) -> Vec<&str> {
 }
 
 /// The `in: path` parameters of a `parameters` list, `$ref`s followed.
-fn declared<'a>(ctx: &Context<'a>, list: Option<&'a Node>, at: &str) -> Vec<Declared<'a>> {
+fn declared<'a>(
+    ctx: &Context<'a>,
+    list: Option<&'a Node>,
+    method: Option<&'a str>,
+) -> Vec<Declared<'a>> {
     let root = &ctx.doc.root;
     let items = list.and_then(Node::as_array).unwrap_or_default();
     let mut found = Vec::new();
@@ -117,14 +132,13 @@ fn declared<'a>(ctx: &Context<'a>, list: Option<&'a Node>, at: &str) -> Vec<Decl
         let Some(name) = name_node.as_str() else {
             continue;
         };
-        let (span, pointer) = match item.get("$ref") {
-            Some(reference) => (reference.span, format!("{at}/{i}/$ref")),
-            None => (name_node.span, format!("{at}/{i}/name")),
-        };
+        let reference = item.get("$ref");
         found.push(Declared {
             name,
-            span,
-            pointer,
+            span: reference.map_or(name_node.span, |r| r.span),
+            method,
+            index: i,
+            referenced: reference.is_some(),
         });
     }
     found
@@ -171,7 +185,7 @@ fn report_unknown<'a>(
                         declared.name, entry.template
                     ),
                 )
-                .with_pointer(declared.pointer.clone())
+                .with_pointer(declared.pointer(entry.template))
                 .with_label(entry.key_span, "the path template")
                 .with_help(help);
             sink.push(d);
@@ -187,7 +201,6 @@ fn report_undeclared(
     ctx: &Context,
     sink: &mut Sink,
     entry: &PathEntry<'_>,
-    at: &str,
     template: &[&str],
     scopes: &[Scope<'_>],
     misnamed: &[&str],
@@ -226,7 +239,7 @@ fn report_undeclared(
                 name_span(ctx, entry, name),
                 format!("`{{{name}}}` of `{}` is not a declared path parameter: {which}", entry.template),
             )
-            .with_pointer(at.to_owned())
+            .with_pointer(format!("/paths/{}", pointer::escape(entry.template)))
             .with_help(format!(
                 "declare it under the path's `parameters`: `- {{name: {name}, in: path, required: true, schema: {{type: string}}}}`"
             ));
