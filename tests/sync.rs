@@ -9,7 +9,7 @@ mod sync_support;
 use std::path::Path;
 
 use common::Run;
-use serde_json::Value;
+use serde_json::{Value, json};
 use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
 
 const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
@@ -715,4 +715,66 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
     assert_eq!(updated, 1, "{}", run.stdout);
     assert_eq!(books.duplicates(), Vec::<String>::new());
     assert_eq!(books.creates("Customer"), 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn external_id_refreshes_one_record_from_the_command_line() {
+    let platform = Platform::start(Data::generate(6, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let pushed = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    let customer = books
+        .id_of("Customer", "Account 3")
+        .expect("account 3 became a customer");
+    books
+        .books
+        .lock()
+        .expect("books")
+        .edit_customer(&customer, |c| {
+            c["WebAddr"] = json!({"URI": "https://three.example"});
+        });
+
+    let refresh = |id: &str| {
+        sync_args(
+            &platform,
+            &books,
+            &state,
+            &[
+                "--entries",
+                "Account",
+                "--direction",
+                "pull",
+                "--external-id",
+                id,
+                "--format",
+                "json",
+            ],
+        )
+    };
+    let run = syncdef(refresh(&customer)).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(report["pulled"]["Account"]["read"], 1, "{report}");
+    assert_eq!(report["pulled"]["Account"]["updated"], 1, "{report}");
+    assert_eq!(platform.data.lock().expect("data").patches.len(), 1);
+
+    // A push and a pull at once, or an id with no entry to read it, are refused with the fix.
+    let mut both = refresh(&customer);
+    let at = both.iter().position(|a| a == "pull").expect("pull");
+    both[at] = "both".into();
+    let refused = syncdef(both).await;
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("--direction pull"),
+        "{}",
+        refused.stderr
+    );
 }

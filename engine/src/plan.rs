@@ -221,6 +221,12 @@ impl EntryPlan {
     pub fn pulls(&self) -> bool {
         self.batch_read.is_some()
     }
+
+    /// Whether the entry defines `pull.read` (one record by its external id).
+    #[must_use]
+    pub fn reads(&self) -> bool {
+        self.read.is_some()
+    }
 }
 
 /// A whole definition compiled for pushing.

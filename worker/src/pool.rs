@@ -20,7 +20,7 @@ const BATCH: u32 = 5;
 
 /// How long an idle pusher waits before asking the queue again while other workers still
 /// list or hold items.
-const IDLE: Duration = Duration::from_millis(250);
+pub(crate) const IDLE: Duration = Duration::from_millis(250);
 
 /// Lists and pushes `order` (the requested entries in dependency order) on the shared queue.
 pub(crate) async fn run(
@@ -106,7 +106,11 @@ async fn push_leased(
 
 /// Runs `work` while renewing this worker's leases every third of their length, so that a
 /// slow push or listing keeps them and only a dead worker loses them.
-async fn with_heartbeat<T>(core: &Core, queue: &dyn WorkQueue, work: impl Future<Output = T>) -> T {
+pub(crate) async fn with_heartbeat<T>(
+    core: &Core,
+    queue: &dyn WorkQueue,
+    work: impl Future<Output = T>,
+) -> T {
     let every = Duration::from_secs(core.options.lease_seconds / 3);
     let beat = async {
         loop {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 use syncdef_definitions::extension::ConflictPolicy;
-use syncdef_engine::{ErrorClass, PagePosition, PageRequest, PulledRecord};
+use syncdef_engine::{ErrorClass, PagePosition, PageRequest, PullPage, PulledRecord};
 use syncdef_platform::patch::changes;
 
 use crate::error::WorkerError;
@@ -72,26 +72,7 @@ pub(crate) async fn pull(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerErr
             return Ok(summary);
         }
         let page = engine.pull_page(&entry.name, &request).await;
-        if let Some(error) = page.error {
-            return Err(match error.class {
-                ErrorClass::Authentication => WorkerError::Authentication(error.to_string()),
-                _ => WorkerError::Usage(format!(
-                    "pulling `{}` failed on a page: {error}; the next run reads again from the last complete pull",
-                    entry.name
-                )),
-            });
-        }
-        summary.pages += 1;
-        for rejected in &page.rejected {
-            tracing::warn!(entry = %entry.name, index = rejected.index, reason = %rejected.reason, "pulled element set apart");
-        }
-        summary.rejected += page.rejected.len() as u64;
-        for record in &page.records {
-            summary.read += 1;
-            let result = apply(entry, record).await?;
-            summary.count(result);
-        }
-        match page.next {
+        match take_page(entry, page, &mut summary).await? {
             Some(next) => request.position = next,
             None => break,
         }
@@ -103,6 +84,57 @@ pub(crate) async fn pull(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerErr
         summary.cursor = Some(from);
     }
     Ok(summary)
+}
+
+/// Reads the records known as `external_ids` one by one (`pull.read`) and writes each onto
+/// the platform as a pull would. The pull cursor stays: a refresh is not a pull of every
+/// change.
+pub(crate) async fn refresh(
+    entry: &PullEntry<'_>,
+    external_ids: &[String],
+) -> Result<PullSummary, WorkerError> {
+    let core = entry.core;
+    let engine = core.engine.with_transport(core.transport.clone());
+    let mut summary = PullSummary::default();
+    for id in external_ids {
+        if core.limit_reached() {
+            break;
+        }
+        let page = engine
+            .read(&entry.name, id, &core.options.server_variables)
+            .await;
+        take_page(entry, page, &mut summary).await?;
+    }
+    Ok(summary)
+}
+
+/// Writes the records of one answer onto the platform; the position of the next page, if
+/// there is one. A failed answer stops the entry.
+async fn take_page(
+    entry: &PullEntry<'_>,
+    page: PullPage,
+    summary: &mut PullSummary,
+) -> Result<Option<PagePosition>, WorkerError> {
+    if let Some(error) = page.error {
+        return Err(match error.class {
+            ErrorClass::Authentication => WorkerError::Authentication(error.to_string()),
+            _ => WorkerError::Usage(format!(
+                "pulling `{}` failed on a page: {error}; the next run reads again from the last complete pull",
+                entry.name
+            )),
+        });
+    }
+    summary.pages += 1;
+    for rejected in &page.rejected {
+        tracing::warn!(entry = %entry.name, index = rejected.index, reason = %rejected.reason, "pulled element set apart");
+    }
+    summary.rejected += page.rejected.len() as u64;
+    for record in &page.records {
+        summary.read += 1;
+        let result = apply(entry, record).await?;
+        summary.count(result);
+    }
+    Ok(page.next)
 }
 
 /// `{since}`: `--since` (a date is its midnight, UTC), else the pull cursor, else none (every

@@ -14,7 +14,7 @@ use crate::modules::Module;
 use crate::observer::{Event, Observer, Silent};
 use crate::order::Dependencies;
 use crate::record::{Trigger, finds_out, sync_one};
-use crate::report::SyncReport;
+use crate::report::{PullSummary, SyncReport};
 use crate::scan::scan;
 use crate::shared::{Core, EntryInfo, StopHandle};
 use crate::stamp::Stamp;
@@ -57,6 +57,10 @@ pub struct SyncOptions {
     /// worker that dies loses its leases after this long, and another takes its records
     /// over. Default 60.
     pub lease_seconds: u64,
+    /// Instead of a whole pull, read these records one by one by their external ids
+    /// (`pull.read`) and write each onto the platform as a pull does; the pull cursor stays.
+    /// Needs [`Direction::Pull`] and one entry with a `pull.read`.
+    pub refresh: Vec<String>,
 }
 
 impl Default for SyncOptions {
@@ -72,6 +76,7 @@ impl Default for SyncOptions {
             force: false,
             direction: Direction::Push,
             lease_seconds: 60,
+            refresh: Vec::new(),
         }
     }
 }
@@ -377,10 +382,12 @@ impl Worker {
             let Some(entry) = core.entry(name) else {
                 continue;
             };
-            if !plan
-                .entry(name)
-                .is_some_and(syncdef_engine::EntryPlan::pulls)
-            {
+            let reads = if core.options.refresh.is_empty() {
+                syncdef_engine::EntryPlan::pulls
+            } else {
+                syncdef_engine::EntryPlan::reads
+            };
+            if !plan.entry(name).is_some_and(reads) {
                 continue;
             }
             let same_module = |n: &&str| {
@@ -412,13 +419,11 @@ impl Worker {
                     .map(|p| p.conflict)
                     .unwrap_or_default(),
             };
-            let result = crate::pull::pull(&pulling).await;
+            let result = self.pull_entry(&pulling).await;
             let summary = match result {
                 Ok(summary) => summary,
                 Err(e) => {
-                    report
-                        .pulled
-                        .insert(name.clone(), crate::PullSummary::default());
+                    report.pulled.insert(name.clone(), PullSummary::default());
                     return Err(e);
                 }
             };
@@ -429,6 +434,40 @@ impl Worker {
             }
         }
         Ok(())
+    }
+
+    /// Pulls one entry, or refreshes the records asked for. On a shared state one worker at a
+    /// time pulls an entry; the others wait for it (their pushes must not overtake the pull's
+    /// changes) and pull only when no pull ended meanwhile.
+    async fn pull_entry(
+        &self,
+        entry: &crate::pull::PullEntry<'_>,
+    ) -> Result<PullSummary, WorkerError> {
+        let core = &self.core;
+        if !core.options.refresh.is_empty() {
+            return crate::pull::refresh(entry, &core.options.refresh).await;
+        }
+        let Some(queue) = core.state.queue() else {
+            return crate::pull::pull(entry).await;
+        };
+        let cursor = crate::pull::cursor_name(&entry.name);
+        let before = core.state.cursor(&cursor)?;
+        let mut waited = false;
+        while !queue.take_lister(&cursor, core.lease())? {
+            if !waited {
+                tracing::info!(entry = %entry.name, "another worker pulls this entry; waiting for it");
+                waited = true;
+            }
+            tokio::time::sleep(crate::pool::IDLE).await;
+        }
+        let result = if waited && core.state.cursor(&cursor)? != before {
+            tracing::info!(entry = %entry.name, "pulled by another worker meanwhile");
+            Ok(PullSummary::default())
+        } else {
+            crate::pool::with_heartbeat(core, queue, crate::pull::pull(entry)).await
+        };
+        queue.release_lister(&cursor, &core.worker_id)?;
+        result
     }
 
     /// Pushes every requested entry that has push operations, in dependency order.
@@ -556,6 +595,9 @@ fn shared_budget(
 /// `pull.batchRead`, and both needs either.
 fn check_directions(engine: &Engine, options: &SyncOptions) -> Result<(), WorkerError> {
     let plan = engine.plan();
+    if !options.refresh.is_empty() {
+        return check_refresh(engine, options);
+    }
     for name in &options.entries {
         let Some(entry) = plan.entry(name) else {
             continue;
@@ -573,6 +615,31 @@ fn check_directions(engine: &Engine, options: &SyncOptions) -> Result<(), Worker
         return Err(WorkerError::Usage(format!("entry `{name}` {problem}")));
     }
     Ok(())
+}
+
+/// A refresh reads records of one entry by their ids: a pull of an entry that has `pull.read`.
+fn check_refresh(engine: &Engine, options: &SyncOptions) -> Result<(), WorkerError> {
+    if options.direction != Direction::Pull {
+        return Err(WorkerError::Usage(
+            "refreshing records by external id is a pull: run it with --direction pull".into(),
+        ));
+    }
+    let [name] = options.entries.as_slice() else {
+        return Err(WorkerError::Usage(format!(
+            "refreshing records by external id reads one entry's records; name one entry (got {})",
+            if options.entries.is_empty() {
+                "none".to_owned()
+            } else {
+                options.entries.join(", ")
+            }
+        )));
+    };
+    match engine.plan().entry(name) {
+        Some(entry) if !entry.reads() => Err(WorkerError::Usage(format!(
+            "entry `{name}` has no `pull.read`: it cannot read one record by its external id"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Whether an entry pushes anything (a pull-only entry has no push operation).

@@ -45,6 +45,19 @@ impl Rig {
     }
 
     fn worker(&self, direction: Direction) -> Worker {
+        self.worker_with(SyncOptions {
+            entries: vec!["Account".into()],
+            page_size: 50,
+            direction,
+            ..SyncOptions::default()
+        })
+    }
+
+    fn worker_with(&self, options: SyncOptions) -> Worker {
+        self.try_worker(options).expect("worker")
+    }
+
+    fn try_worker(&self, options: SyncOptions) -> Result<Worker, syncdef_worker::WorkerError> {
         let transport: Arc<dyn Transport> = Arc::new(ReqwestTransport::new().expect("transport"));
         let state: Arc<dyn State> =
             Arc::new(SqliteState::open(&self.dir.path().join("state.sqlite")).expect("state"));
@@ -62,17 +75,12 @@ impl Rig {
         )
         .build()
         .expect("platform client");
-        let options = SyncOptions {
-            entries: vec!["Account".into()],
-            page_size: 50,
-            direction,
-            ..SyncOptions::default()
-        };
         let now = self.now.clone();
         let clock: Clock = Arc::new(move || now.load(Ordering::SeqCst));
-        Worker::new(engine, transport, &dependencies, platform, state, options)
-            .expect("worker")
-            .with_clock(clock)
+        Ok(
+            Worker::new(engine, transport, &dependencies, platform, state, options)?
+                .with_clock(clock),
+        )
     }
 
     async fn run(&self, direction: Direction) -> SyncReport {
@@ -94,6 +102,15 @@ impl Rig {
             .and_then(|r| r.external_id)
             .expect("the account was pushed")
     }
+}
+
+/// Queries (listings) the company answered.
+async fn queries(books: &QuickBooks) -> usize {
+    let requests = books.server.received_requests().await.unwrap_or_default();
+    requests
+        .iter()
+        .filter(|r| r.url.path().ends_with("/query"))
+        .count()
 }
 
 fn pulled(report: &SyncReport) -> &syncdef_worker::PullSummary {
@@ -150,6 +167,88 @@ async fn external_edits_come_back_as_patches_of_what_differs_and_are_not_pushed_
     let second = rig.run(Direction::Pull).await;
     assert_eq!(pulled(&second).updated, 0, "{second:?}");
     assert_eq!(rig.platform.data.lock().expect("data").patches.len(), 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refresh_reads_only_the_records_asked_for_and_leaves_the_pull_cursor() {
+    let rig = Rig::start(30).await;
+    assert!(rig.run(Direction::Push).await.is_clean());
+    let edit = |account: i64, phone: &str| {
+        let customer = rig.customer_of(account);
+        rig.books
+            .books
+            .lock()
+            .expect("books")
+            .edit_customer(&customer, |c| {
+                c["PrimaryPhone"] = json!({ "FreeFormNumber": phone });
+            });
+        customer
+    };
+    let first = edit(4, "+1 555 0004");
+    let second = edit(9, "+1 555 0009");
+    // Edited too, but not asked for: a refresh leaves it to the next pull.
+    edit(21, "+1 555 0021");
+    let queries_before = queries(&rig.books).await;
+    let report = rig
+        .worker_with(SyncOptions {
+            entries: vec!["Account".into()],
+            direction: Direction::Pull,
+            refresh: vec![first, second],
+            ..SyncOptions::default()
+        })
+        .run()
+        .await;
+    assert!(report.is_clean(), "{report:?}");
+    let summary = pulled(&report);
+    assert_eq!((summary.read, summary.updated), (2, 2), "{summary:?}");
+    assert_eq!(
+        queries(&rig.books).await,
+        queries_before,
+        "no listing was read"
+    );
+    let patched: Vec<i64> = rig
+        .platform
+        .data
+        .lock()
+        .expect("data")
+        .patches
+        .iter()
+        .map(|(account, _)| *account)
+        .collect();
+    assert_eq!(patched, vec![4, 9]);
+    assert_eq!(
+        rig.state()
+            .cursor(&syncdef_worker::pull_cursor_name("Account"))
+            .expect("state"),
+        None,
+        "a refresh is not a pull: the cursor stays"
+    );
+    // The next pull reads every change, the one left among them.
+    let later = rig.run(Direction::Pull).await;
+    assert_eq!(pulled(&later).updated, 1, "{later:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refresh_needs_a_pull_of_one_entry() {
+    let rig = Rig::start(1).await;
+    for (entries, direction, says) in [
+        (vec!["Account"], Direction::Both, "--direction pull"),
+        (
+            vec!["Account", "Invoice"],
+            Direction::Pull,
+            "name one entry",
+        ),
+        (vec!["Invoice"], Direction::Pull, "has no `pull.read`"),
+    ] {
+        let options = SyncOptions {
+            entries: entries.iter().map(|e| (*e).to_owned()).collect(),
+            direction,
+            refresh: vec!["58".into()],
+            ..SyncOptions::default()
+        };
+        let error = rig.try_worker(options).expect_err("refused");
+        assert!(error.to_string().contains(says), "{error}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -265,3 +265,51 @@ async fn a_large_listing_page_does_not_stall_the_library() {
     assert!(report.is_clean(), "{report:#?}");
     assert_eq!(rig.books.creates("Customer"), 260);
 }
+
+/// Two workers pull and push one shared state at once: one of them reads the external
+/// changes, the other waits for that pull instead of reading them again or pushing the
+/// records before the pull wrote them, and no change is sent back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_pull_an_entry_once_and_push_nothing_back() {
+    let rig = Rig::start(120, 0).await;
+    assert!(rig.run(options(&["Account"])).await.is_clean());
+    let state = rig.state();
+    for account in [5, 40, 77, 101, 110, 120] {
+        let customer = state
+            .record(&RecordKey::new("Account", account.to_string()))
+            .expect("state")
+            .and_then(|r| r.external_id)
+            .expect("pushed");
+        rig.books
+            .books
+            .lock()
+            .expect("books")
+            .edit_customer(&customer, |c| {
+                c["PrimaryPhone"] =
+                    serde_json::json!({"FreeFormNumber": format!("+1 555 {account:04}")});
+            });
+    }
+    rig.advance(600);
+    let updates_before = rig.books.updates("Customer");
+    // Slow answers: the two runs overlap.
+    rig.books.books.lock().expect("books").answer_delay =
+        Some(std::time::Duration::from_millis(30));
+    let both = || SyncOptions {
+        direction: syncdef_worker::Direction::Both,
+        ..options(&["Account"])
+    };
+    let (first, second) = (rig.worker(both()), rig.worker(both()));
+    let (a, b) = tokio::join!(first.run(), second.run());
+    assert!(a.is_clean(), "{a:#?}");
+    assert!(b.is_clean(), "{b:#?}");
+    let read = |r: &SyncReport| r.pulled.get("Account").map_or(0, |p| p.read);
+    let updated = |r: &SyncReport| r.pulled.get("Account").map_or(0, |p| p.updated);
+    assert_eq!(read(&a) + read(&b), 120, "one pull read every customer");
+    assert_eq!(updated(&a) + updated(&b), 6);
+    assert_eq!(rig.platform.data.lock().expect("data").patches.len(), 6);
+    assert_eq!(
+        rig.books.updates("Customer"),
+        updates_before,
+        "no pulled change was pushed back"
+    );
+}

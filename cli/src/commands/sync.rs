@@ -149,6 +149,12 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = DirectionArg::Push)]
     pub direction: DirectionArg,
 
+    /// With `--direction pull` and one entry: read only this record (repeatable), by its id
+    /// in the external system (`pull.read`), and write it onto the platform as a pull does.
+    /// The pull cursor does not move.
+    #[arg(long = "external-id", value_name = "ID", conflicts_with_all = ["follow", "since"])]
+    pub external_ids: Vec<String>,
+
     /// Keep running: after each run, wait this many seconds and run again, until Ctrl-C or
     /// SIGTERM (which lets the current record finish, then exits 0 unless a record of the
     /// last run failed). Prints each run's summary (`--format json`: one line per run).
@@ -304,6 +310,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         force: args.force,
         direction: args.direction.into(),
         lease_seconds: args.lease_seconds,
+        refresh: args.external_ids.clone(),
         ..SyncOptions::default()
     };
     let interactive = io::stderr().is_terminal() && args.format == Format::Human;
