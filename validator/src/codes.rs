@@ -31,14 +31,17 @@
 use crate::diagnostic::Severity;
 use crate::rule::RuleMeta;
 
+/// What a rule runs: it reads the context and reports into the sink.
+pub(crate) type Check = fn(&crate::context::Context, &mut crate::context::Sink);
+
 /// How a rule is run.
 #[derive(Clone, Copy)]
 pub(crate) enum Dispatch {
     /// A check over the loaded definition, called by the checker when the rule is enabled.
-    Check(fn(&crate::context::Context, &mut crate::context::Sink)),
+    Check(Check),
     /// A check of the OpenAPI part alone: it runs on documents without a `synchronization`
     /// section too (they are still OpenAPI documents).
-    OpenApi(fn(&crate::context::Context, &mut crate::context::Sink)),
+    OpenApi(Check),
     /// Reported by the loader (syntax, YAML hazards, OpenAPI structure, the section's shape),
     /// through `load_problem.rs` and the checker's `rule_for_problem`.
     Loading,

@@ -79,7 +79,7 @@ fn check_source(
     pointer: &str,
     operation: &Text,
     source: &Text,
-    bodies: &[std::rc::Rc<crate::typecheck::openapi::Converted>],
+    bodies: &[std::sync::Arc<crate::typecheck::openapi::Converted>],
     headers: &[&str],
 ) {
     let name = source.value.as_str();

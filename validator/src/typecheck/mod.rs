@@ -113,7 +113,7 @@ pub(crate) fn response_schemas(
     ctx: &crate::context::Context<'_>,
     operation: &Node,
     success_only: bool,
-) -> Vec<std::rc::Rc<openapi::Converted>> {
+) -> Vec<std::sync::Arc<openapi::Converted>> {
     let root = &ctx.doc.root;
     let responses = if success_only {
         openapi::success_responses(root, operation)

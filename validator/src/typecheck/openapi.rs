@@ -2,9 +2,8 @@
 //! operations a synchronization entry references, each with the closure of its `$ref`s, and
 //! compiled once per file whatever the number of templates that feed the operation.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 use syncdef_definitions::Node;
@@ -42,16 +41,24 @@ impl Converted {
 /// Converted schemas of one file, keyed by the OpenAPI schema node's address.
 #[derive(Default)]
 pub(crate) struct SchemaCache {
-    converted: RefCell<HashMap<(usize, Direction), Rc<Converted>>>,
+    /// Shared by the rules, which may run on two threads (a schema both want is converted
+    /// once: the second waits for the first).
+    converted: Mutex<HashMap<(usize, Direction), Arc<Converted>>>,
 }
 
 impl SchemaCache {
     /// The JSON Schema of OpenAPI schema `schema` of document `root`, converted and compiled
     /// on first use.
-    pub fn get(&self, root: &Node, schema: &Node, direction: Direction) -> Rc<Converted> {
+    pub fn get(&self, root: &Node, schema: &Node, direction: Direction) -> Arc<Converted> {
         let key = (std::ptr::from_ref(schema) as usize, direction);
-        if let Some(found) = self.converted.borrow().get(&key) {
-            return Rc::clone(found);
+        // A rule that panicked while holding the lock left the map whole (an insert is the
+        // only write): keep using it.
+        let mut converted = self
+            .converted
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(found) = converted.get(&key) {
+            return Arc::clone(found);
         }
         let doc = convert_document(root, schema, direction);
         let built = jsonschema::options()
@@ -61,15 +68,13 @@ impl SchemaCache {
             Ok(v) => (Some(v), None),
             Err(e) => (None, Some(e.to_string())),
         };
-        let converted = Rc::new(Converted {
+        let made = Arc::new(Converted {
             doc,
             validator,
             compile_error,
         });
-        self.converted
-            .borrow_mut()
-            .insert(key, Rc::clone(&converted));
-        converted
+        converted.insert(key, Arc::clone(&made));
+        made
     }
 }
 
@@ -343,7 +348,7 @@ components:
         let cache = SchemaCache::default();
         let a = cache.get(&root, schema, Direction::Request);
         let b = cache.get(&root, schema, Direction::Request);
-        assert!(Rc::ptr_eq(&a, &b));
+        assert!(Arc::ptr_eq(&a, &b));
         assert!(a.validator.is_some());
     }
 }
