@@ -25,6 +25,8 @@ pub struct PgServer {
     port: u16,
     as_root: bool,
     databases: AtomicU32,
+    /// Whether it also listens on loopback TCP with TLS (`start_with_tls`).
+    tls: bool,
 }
 
 impl PgServer {
@@ -33,6 +35,20 @@ impl PgServer {
     /// # Errors
     /// What is missing or what failed, with how to fix it (install Debian's `postgresql`).
     pub fn start() -> Result<Self, String> {
+        Self::start_as(None)
+    }
+
+    /// Like [`PgServer::start`], and also listening on `127.0.0.1` with TLS, presenting the
+    /// PEM certificate `certificate` and its private key `key` (a certificate for
+    /// `localhost`): [`PgServer::tcp_database`] gives URLs that reach it.
+    ///
+    /// # Errors
+    /// As [`PgServer::start`]; also when the files cannot be written.
+    pub fn start_with_tls(certificate: &str, key: &str) -> Result<Self, String> {
+        Self::start_as(Some((certificate, key)))
+    }
+
+    fn start_as(tls: Option<(&str, &str)>) -> Result<Self, String> {
         let on_path = std::env::var_os("PATH")
             .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
             .unwrap_or_default();
@@ -46,9 +62,17 @@ impl PgServer {
             port,
             as_root,
             databases: AtomicU32::new(0),
+            tls: tls.is_some(),
         };
+        if let Some((certificate, key)) = tls {
+            server.write_private("server.crt", certificate)?;
+            server.write_private("server.key", key)?;
+        }
         if as_root {
-            run(Command::new("chown").arg(UNPRIVILEGED).arg(&server.dir))?;
+            run(Command::new("chown")
+                .arg("-R")
+                .arg(UNPRIVILEGED)
+                .arg(&server.dir))?;
         }
         let data = server.dir.join("data");
         server.server_command("initdb", |c| {
@@ -56,17 +80,26 @@ impl PgServer {
                 .arg(&data)
                 .args(["-U", USER, "--auth=trust", "-E", "UTF8", "--no-sync"])
         })?;
+        if server.tls {
+            Self::tls_only_over_tcp(&data)?;
+        }
         server.run_server()?;
         Ok(server)
     }
 
     /// Starts the cluster's server process.
     fn run_server(&self) -> Result<(), String> {
-        let options = format!(
-            "-p {} -k {} -c listen_addresses='' -c fsync=off",
-            self.port,
-            self.dir.display()
-        );
+        let mut options = format!("-p {} -k {} -c fsync=off", self.port, self.dir.display());
+        if self.tls {
+            let (crt, key) = (self.dir.join("server.crt"), self.dir.join("server.key"));
+            options.push_str(&format!(
+                " -c listen_addresses=127.0.0.1 -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                crt.display(),
+                key.display()
+            ));
+        } else {
+            options.push_str(" -c listen_addresses=''");
+        }
         let (data, log) = (self.dir.join("data"), self.dir.join("server.log"));
         self.server_command("pg_ctl", |c| {
             c.arg("-D")
@@ -98,13 +131,60 @@ impl PgServer {
     /// # Errors
     /// `createdb`'s output when it fails.
     pub fn database(&self) -> Result<String, String> {
+        let name = self.create_database()?;
+        Ok(self.url(&name))
+    }
+
+    /// Creates a new, empty database; its name.
+    fn create_database(&self) -> Result<String, String> {
         let name = format!("test{}", self.databases.fetch_add(1, Ordering::SeqCst));
         self.server_command("createdb", |c| {
             c.arg("-h")
                 .arg(&self.dir)
                 .args(["-p", &self.port.to_string(), "-U", USER, &name])
         })?;
-        Ok(self.url(&name))
+        Ok(name)
+    }
+
+    /// Creates a new, empty database and returns its URL over loopback TCP
+    /// (`postgres://syncdef@localhost:PORT/NAME`), for a server started with TLS.
+    ///
+    /// # Errors
+    /// `createdb`'s output when it fails.
+    pub fn tcp_database(&self) -> Result<String, String> {
+        let name = self.create_database()?;
+        Ok(format!("postgres://{USER}@localhost:{}/{name}", self.port))
+    }
+
+    /// Makes every TCP connection use TLS (`hostssl` instead of `host` in `pg_hba.conf`): a
+    /// client that connects at all over TCP spoke TLS.
+    fn tls_only_over_tcp(data: &Path) -> Result<(), String> {
+        let path = data.join("pg_hba.conf");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let rules: String = text
+            .lines()
+            .map(|line| match line.strip_prefix("host ") {
+                Some(rest) => format!("hostssl {rest}\n"),
+                None => format!("{line}\n"),
+            })
+            .collect();
+        std::fs::write(&path, rules).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Writes `text` to `name` in the server's directory, readable by its owner only (the
+    /// server refuses a key others can read).
+    fn write_private(&self, name: &str, text: &str) -> Result<(), String> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = self.dir.join(name);
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::io::Write::write_all(&mut file, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// The URL of database `name` of this server.

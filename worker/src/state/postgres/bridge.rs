@@ -59,7 +59,7 @@ impl PgError {
             },
             PgError::Pool(e) => StateError::Postgres {
                 location,
-                detail: chain(&e),
+                detail: with_tls_advice(chain(&e)),
             },
             PgError::Query(e) => StateError::Postgres {
                 location,
@@ -70,6 +70,19 @@ impl PgError {
             },
             PgError::Runtime(detail) => StateError::Postgres { location, detail },
         }
+    }
+}
+
+/// A refused certificate says what the URL needs: the server's CA, unless a public CA
+/// signed it.
+fn with_tls_advice(detail: String) -> String {
+    if detail.contains("invalid peer certificate") {
+        format!(
+            "{detail}; give the CA that signed the server's certificate with \
+             `sslrootcert=/path/to/ca.pem` in the URL (a managed database publishes it)"
+        )
+    } else {
+        detail
     }
 }
 

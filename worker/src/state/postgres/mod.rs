@@ -11,6 +11,7 @@ mod queue;
 mod reconnect;
 mod schema;
 mod store;
+mod tls;
 
 use std::sync::Arc;
 
@@ -84,17 +85,19 @@ impl PostgresState {
             location: location.clone(),
             detail,
         };
-        let config: tokio_postgres::Config = url
+        let prepared = tls::prepare(url).map_err(fail)?;
+        let config: tokio_postgres::Config = prepared
+            .url
             .parse()
             .map_err(|e| fail(format!("not a PostgreSQL connection URL: {e}")))?;
         let bridge = Bridge::new().map_err(fail)?;
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
+        let recycling = ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        };
+        let manager = match prepared.tls {
+            Some(tls) => Manager::from_config(config, tls, recycling),
+            None => Manager::from_config(config, NoTls, recycling),
+        };
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
             .runtime(deadpool_postgres::Runtime::Tokio1)
