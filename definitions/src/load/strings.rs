@@ -6,12 +6,15 @@
 //! strings through one [`Strings`], so a repeated string is a reference count, not a copy:
 //! the tree of that description takes 13 MB less.
 
-use std::collections::HashSet;
 use std::sync::Arc;
+
+use hashbrown::HashSet;
 
 /// The distinct strings read so far. Hashed with foldhash, seeded per process: SipHash was a
 /// tenth of loading Microsoft Graph's description, and a per-process seed keeps a hostile
-/// document from choosing colliding keys in advance.
+/// document from choosing colliding keys in advance. hashbrown's set, for its
+/// `get_or_insert_with`: a string seen first is hashed once, not once to look and once to
+/// insert (most of a description's long texts are seen once).
 #[derive(Default)]
 pub(crate) struct Strings {
     seen: HashSet<Arc<str>, foldhash::fast::RandomState>,
@@ -20,12 +23,7 @@ pub(crate) struct Strings {
 impl Strings {
     /// The shared copy of `text`, made on first sight.
     pub(crate) fn get(&mut self, text: &str) -> Arc<str> {
-        if let Some(shared) = self.seen.get(text) {
-            return Arc::clone(shared);
-        }
-        let shared: Arc<str> = Arc::from(text);
-        self.seen.insert(Arc::clone(&shared));
-        shared
+        Arc::clone(self.seen.get_or_insert_with(text, |t| Arc::from(t)))
     }
 
     /// Whether `text` was read.
