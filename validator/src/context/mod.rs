@@ -64,6 +64,11 @@ pub(crate) struct OperationSite<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// The schemas the rules converted, the rest of the context given up.
+    pub fn into_schemas(self) -> Vec<std::sync::Arc<crate::typecheck::openapi::Converted>> {
+        self.schemas.into_converted()
+    }
+
     pub fn new(doc: &'a Definition, samples: &'a crate::typecheck::Samples) -> Self {
         let text = doc.source.text();
         let entries = doc

@@ -3,7 +3,7 @@
 //! compiled once per file whatever the number of templates that feed the operation.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
 use syncdef_definitions::Node;
@@ -41,10 +41,13 @@ impl Converted {
 /// Converted schemas of one file, keyed by the OpenAPI schema node's address.
 #[derive(Default)]
 pub(crate) struct SchemaCache {
-    /// Shared by the rules, which may run on two threads (a schema both want is converted
-    /// once: the second waits for the first).
-    converted: Mutex<HashMap<(usize, Direction), Arc<Converted>>>,
+    /// Shared by the rules, which may run on two threads: a schema both want is converted
+    /// once (the second waits for it), two different ones at the same time.
+    converted: Mutex<HashMap<(usize, Direction), Arc<Slot>>>,
 }
+
+/// One schema's place in the cache: filled by the first rule that wants it.
+type Slot = OnceLock<Arc<Converted>>;
 
 impl SchemaCache {
     /// The JSON Schema of OpenAPI schema `schema` of document `root`, converted and compiled
@@ -53,28 +56,42 @@ impl SchemaCache {
         let key = (std::ptr::from_ref(schema) as usize, direction);
         // A rule that panicked while holding the lock left the map whole (an insert is the
         // only write): keep using it.
-        let mut converted = self
-            .converted
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(found) = converted.get(&key) {
-            return Arc::clone(found);
-        }
-        let doc = convert_document(root, schema, direction);
-        let built = jsonschema::options()
-            .with_draft(jsonschema::Draft::Draft202012)
-            .build(&doc);
-        let (validator, compile_error) = match built {
-            Ok(v) => (Some(v), None),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        let made = Arc::new(Converted {
-            doc,
-            validator,
-            compile_error,
-        });
-        converted.insert(key, Arc::clone(&made));
-        made
+        let cell = Arc::clone(
+            self.converted
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .entry(key)
+                .or_default(),
+        );
+        Arc::clone(cell.get_or_init(|| Arc::new(compile(root, schema, direction))))
+    }
+
+    /// Every schema converted, to be freed where the caller chooses (a compiled validator of
+    /// a large schema takes a while to free).
+    pub fn into_converted(self) -> Vec<Arc<Converted>> {
+        self.converted
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .into_values()
+            .filter_map(|cell| Arc::into_inner(cell).and_then(OnceLock::into_inner))
+            .collect()
+    }
+}
+
+/// `schema` converted to JSON Schema and compiled.
+fn compile(root: &Node, schema: &Node, direction: Direction) -> Converted {
+    let doc = convert_document(root, schema, direction);
+    let built = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&doc);
+    let (validator, compile_error) = match built {
+        Ok(v) => (Some(v), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Converted {
+        doc,
+        validator,
+        compile_error,
     }
 }
 
