@@ -22,6 +22,7 @@ const SYNCED: &[&table::Module] = &[
     &table::INVOICES,
     &table::PRODUCTS,
     &table::PAYMENTS,
+    &table::SUBSCRIPTIONS,
 ];
 
 /// A platform module supported by `syncdef sync`: a row of the module table with a
@@ -191,6 +192,16 @@ mod tests {
     }
 
     #[test]
+    fn a_subscription_names_its_account() {
+        let (subscriptions, accounts) = (module("Subscriptions"), module("Accounts"));
+        let subscription = json!({"accountId": 12, "billingToId": 7});
+        assert_eq!(
+            subscriptions.related_id(accounts, &subscription),
+            Some("12".to_owned())
+        );
+    }
+
+    #[test]
     fn an_invoice_names_its_account() {
         let (invoices, accounts) = (module("Invoices"), module("Accounts"));
         let invoice = json!({"account": {"id": 1042}, "billingToId": 7});
@@ -207,10 +218,14 @@ mod tests {
     fn only_the_synced_modules_are_read() {
         assert_eq!(
             Module::supported(),
-            "Accounts, Contacts, Orders, Invoices, Products, Payments"
+            "Accounts, Contacts, Orders, Invoices, Products, Payments, Subscriptions"
         );
         assert_eq!(Module::from_root("invoice"), Some(module("Invoices")));
-        assert_eq!(Module::from_name("Subscriptions"), None);
+        assert_eq!(
+            Module::from_root("subscription"),
+            Some(module("Subscriptions"))
+        );
+        assert_eq!(Module::from_name("Cases"), None);
         assert_eq!(Module::from_root("case"), None);
         assert_eq!(module("Accounts").collection().path, "/api/accounts");
         assert_eq!(module("Invoices").change_cursor(), "updatedAt");

@@ -95,6 +95,19 @@ impl Rig {
         SqliteState::open(&self.dir.path().join("state.sqlite")).expect("state")
     }
 
+    /// Changes the phone of the customer `account` was pushed as, in QuickBooks; its id.
+    fn set_phone(&self, account: i64, phone: &str) -> String {
+        let customer = self.customer_of(account);
+        self.books
+            .books
+            .lock()
+            .expect("books")
+            .edit_customer(&customer, |c| {
+                c["PrimaryPhone"] = json!({ "FreeFormNumber": phone });
+            });
+        customer
+    }
+
     fn customer_of(&self, account: i64) -> String {
         self.state()
             .record(&RecordKey::new("Account", account.to_string()))
@@ -125,14 +138,7 @@ async fn external_edits_come_back_as_patches_of_what_differs_and_are_not_pushed_
     assert_eq!(rig.books.creates("Customer"), 120);
     // Five customers are edited in QuickBooks.
     for account in [3, 17, 50, 99, 120] {
-        let customer = rig.customer_of(account);
-        rig.books
-            .books
-            .lock()
-            .expect("books")
-            .edit_customer(&customer, |c| {
-                c["PrimaryPhone"] = json!({"FreeFormNumber": format!("+1 555 {account:04}")});
-            });
+        rig.set_phone(account, &format!("+1 555 {account:04}"));
     }
     let report = rig.run(Direction::Pull).await;
     assert!(report.is_clean(), "{report:?}");
@@ -173,21 +179,10 @@ async fn external_edits_come_back_as_patches_of_what_differs_and_are_not_pushed_
 async fn a_refresh_reads_only_the_records_asked_for_and_leaves_the_pull_cursor() {
     let rig = Rig::start(30).await;
     assert!(rig.run(Direction::Push).await.is_clean());
-    let edit = |account: i64, phone: &str| {
-        let customer = rig.customer_of(account);
-        rig.books
-            .books
-            .lock()
-            .expect("books")
-            .edit_customer(&customer, |c| {
-                c["PrimaryPhone"] = json!({ "FreeFormNumber": phone });
-            });
-        customer
-    };
-    let first = edit(4, "+1 555 0004");
-    let second = edit(9, "+1 555 0009");
+    let first = rig.set_phone(4, "+1 555 0004");
+    let second = rig.set_phone(9, "+1 555 0009");
     // Edited too, but not asked for: a refresh leaves it to the next pull.
-    edit(21, "+1 555 0021");
+    rig.set_phone(21, "+1 555 0021");
     let queries_before = queries(&rig.books).await;
     let report = rig
         .worker_with(SyncOptions {

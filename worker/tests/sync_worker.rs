@@ -758,6 +758,95 @@ async fn products_and_payments_sync_once_each_with_their_accounts_first() {
     assert_eq!(rig.books.updates("Payment") + rig.books.updates("Item"), 0);
 }
 
+/// A definition for a system with subscriptions: the catalog's QuickBooks company, where
+/// each platform subscription becomes a service item of its customer's name (a test stand-in
+/// for a contracts API; the catalog itself maps no subscriptions, docs/catalog.md).
+const SUBSCRIPTION_ENTRY: &str = r##"
+  Subscription:
+    description: Platform subscriptions as service items named after their account
+    module: Subscriptions
+    push:
+      create: /item/post
+      update: /item/post
+      preSynchronizationAction:
+        Account:
+          type: ApiSynchronization
+          path: Account
+        SyncToken:
+          type: ApiPath
+          path: /item/{IntegrationId}/get
+          schema:
+            type: String
+            SyncToken: Item.SyncToken
+          in: Body
+      schemasTransformer:
+        createRequest:
+          Name: "#valueof($.subscription.name)"
+          Type: Service
+          IncomeAccountRef: {value: "#valueof($.serverVariables.incomeAccountId)"}
+          Description: "#xconcat(#valueof($.subscription.accountName), for customer ,#valueof($.related.Account.IntegrationId))"
+        updateRequest:
+          Id: "#valueof($.externalId)"
+          SyncToken: "#valueof($.syncToken)"
+          sparse: true
+          Name: "#valueof($.subscription.name)"
+        createResponse: &subscriptionItem
+          id: "#valueof($.Item.Id)"
+          success: "#exists($.Item.Id)"
+        updateResponse: *subscriptionItem
+"##;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscriptions_sync_once_each_with_their_accounts_first() {
+    let mut rig = Rig::with_data(Data::generate(30, 0).with_subscriptions(150, 30)).await;
+    rig.edit_definition(|text| format!("{text}{SUBSCRIPTION_ENTRY}"));
+    let report = rig.run(options(&["Subscription"])).await;
+    assert!(report.is_clean(), "{report:?}");
+    assert_eq!(report.entries["Subscription"].created, 150, "{report:?}");
+    assert_eq!(rig.books.creates("Item"), 150);
+    assert_eq!(
+        rig.books.creates("Customer"),
+        30,
+        "each account once, before its subscriptions"
+    );
+    assert_eq!(report.entries["Account"].pushed_as_dependency, 30);
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    // Each item names the customer its account became.
+    let customer = rig.books.id_of("Customer", "Account 7").expect("account 7");
+    let item = rig
+        .books
+        .id_of("Item", "Subscription 7")
+        .expect("subscription 7");
+    let books = rig.books.books.lock().expect("books");
+    let description = books.records[&("Item".to_owned(), item)].1["Description"].clone();
+    drop(books);
+    assert_eq!(
+        description,
+        json!(format!("Account 7 for customer {customer}"))
+    );
+    // A second run pushes nothing; an edited subscription is updated, once.
+    rig.advance(60);
+    {
+        let mut data = rig.platform.data.lock().expect("data");
+        let subscription = data
+            .subscriptions
+            .get_mut("30000000-0000-4000-8000-000000000007")
+            .expect("subscription 7");
+        subscription["name"] = json!("Subscription 7, renamed");
+        subscription["updatedAt"] = json!(sync_support::stamp(90_000));
+    }
+    let again = rig.run(options(&["Subscription"])).await;
+    assert!(again.is_clean(), "{again:?}");
+    assert_eq!(again.entries["Subscription"].created, 0, "{again:?}");
+    assert_eq!(again.entries["Subscription"].updated, 1, "{again:?}");
+    assert_eq!(rig.books.creates("Item"), 150);
+    assert_eq!(rig.books.updates("Item"), 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_product_retired_after_its_push_is_updated_as_inactive() {
     let rig = Rig::with_data(Data::generate(1, 0).with_products(3)).await;

@@ -306,7 +306,7 @@ pub const SUBSCRIPTIONS: Module = Module {
         id_type: IdType::Guid,
     }),
     children: &[],
-    related: &[],
+    related: &[ACCOUNT_OR_BILL_TO],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,

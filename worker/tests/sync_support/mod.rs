@@ -29,6 +29,7 @@ pub struct Data {
     /// Products, payments and orders, by GUID; contacts by integer id.
     pub products: BTreeMap<String, Value>,
     pub payments: BTreeMap<String, Value>,
+    pub subscriptions: BTreeMap<String, Value>,
     pub orders: BTreeMap<String, Value>,
     pub order_items: HashMap<String, Vec<Value>>,
     pub contacts: BTreeMap<i64, Value>,
@@ -115,6 +116,25 @@ impl Data {
                     "email": format!("person{i}@example.com"), "accountId": account,
                     "accountName": format!("Account {account}"),
                     "createdAt": stamp(0), "updatedAt": stamp(80_000 + i),
+                }),
+            );
+        }
+        self
+    }
+
+    /// `n` subscriptions, each of an account of the first `accounts` (by `accountId`, as the
+    /// spec's filter properties name it), stamped after the payments.
+    pub fn with_subscriptions(mut self, n: u32, accounts: u32) -> Self {
+        for i in 1..=n {
+            let id = format!("30000000-0000-4000-8000-{i:012}");
+            let account = i64::from((i - 1) % accounts.max(1) + 1);
+            self.subscriptions.insert(
+                id.clone(),
+                json!({
+                    "id": id, "name": format!("Subscription {i}"), "accountId": account,
+                    "accountName": format!("Account {account}"), "productName": "Cloud seat",
+                    "quantity": i % 5 + 1, "startDate": "2026-01-01", "automaticRenewal": true,
+                    "createdAt": stamp(0), "updatedAt": stamp(70_000 + i),
                 }),
             );
         }
@@ -209,7 +229,7 @@ impl Platform {
             .await;
         Mock::given(method("GET"))
             .and(path_regex(
-                r"^/api/(accounts|invoices|products|payments|orders|contacts)(/[^/]+(/items)?)?$",
+                r"^/api/(accounts|invoices|products|payments|subscriptions|orders|contacts)(/[^/]+(/items)?)?$",
             ))
             .respond_with(PlatformResponder { data: data.clone() })
             .mount(&server)
@@ -356,6 +376,10 @@ impl Respond for PlatformResponder {
                 Some(p) => ResponseTemplate::new(200).set_body_json(p),
                 None => ResponseTemplate::new(404),
             },
+            ["api", "subscriptions", id] => match data.subscriptions.get(*id) {
+                Some(s) => ResponseTemplate::new(200).set_body_json(s),
+                None => ResponseTemplate::new(404),
+            },
             ["api", "orders", id] => match data.orders.get(*id) {
                 Some(o) => ResponseTemplate::new(200).set_body_json(o),
                 None => ResponseTemplate::new(404),
@@ -378,6 +402,7 @@ impl Respond for PlatformResponder {
                     "accounts" => data.accounts.values().cloned().collect(),
                     "products" => data.products.values().cloned().collect(),
                     "payments" => data.payments.values().cloned().collect(),
+                    "subscriptions" => data.subscriptions.values().cloned().collect(),
                     "orders" => data.orders.values().cloned().collect(),
                     "contacts" => data.contacts.values().cloned().collect(),
                     _ => data.invoices.values().cloned().collect(),
