@@ -821,9 +821,9 @@ async fn subscriptions_sync_once_each_with_their_accounts_first() {
         .books
         .id_of("Item", "Subscription 7")
         .expect("subscription 7");
-    let books = rig.books.books.lock().expect("books");
-    let description = books.records[&("Item".to_owned(), item)].1["Description"].clone();
-    drop(books);
+    let description = rig.books.books.lock().expect("books").records[&("Item".to_owned(), item)].1
+        ["Description"]
+        .clone();
     assert_eq!(
         description,
         json!(format!("Account 7 for customer {customer}"))
