@@ -454,6 +454,10 @@ impl Worker {
         let before = core.state.cursor(&cursor)?;
         let mut waited = false;
         while !queue.take_lister(&cursor, core.lease())? {
+            // Stopped (a signal) while waiting: nothing was pulled, nothing is held.
+            if core.limit_reached() {
+                return Ok(PullSummary::default());
+            }
             if !waited {
                 tracing::info!(entry = %entry.name, "another worker pulls this entry; waiting for it");
                 waited = true;
