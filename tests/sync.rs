@@ -778,3 +778,77 @@ async fn external_id_refreshes_one_record_from_the_command_line() {
         refused.stderr
     );
 }
+
+/// A pull killed (SIGKILL) while the platform is creating the accounts of new customers: the
+/// next run creates none of them a second time, and every other one once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pull_killed_mid_create_creates_no_account_twice() {
+    let platform = Platform::start(Data::generate(3, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join("state.sqlite");
+    let pushed = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account"],
+    ))
+    .await;
+    assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    let customers: Vec<String> = (0..12)
+        .map(|i| {
+            books
+                .books
+                .lock()
+                .expect("books")
+                .add_customer(json!({ "DisplayName": format!("Made in QuickBooks {i}") }))
+        })
+        .collect();
+    // Slow creates: the kill lands while one is sent and unanswered.
+    platform.data.lock().expect("data").create_delay = Some(std::time::Duration::from_millis(400));
+    let pull = sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account", "--direction", "pull"],
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_syncdef"))
+        .args(&pull)
+        .current_dir(common::root())
+        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
+        .envs(PLATFORM_ENV.iter().copied())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("syncdef starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while platform.data.lock().expect("data").account_creates.len() < 3 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the pull created nothing"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    platform.data.lock().expect("data").create_delay = None;
+
+    // The next run: the create cut short is `unknown` (exit 1, for an operator), never sent again.
+    let again = syncdef(pull.clone()).await;
+    assert!(again.code == 0 || again.code == 1, "{}", again.stderr);
+    let creates = platform.data.lock().expect("data").account_creates.clone();
+    let mut made: Vec<&str> = creates
+        .iter()
+        .filter_map(|c| c["integrationId"].as_str())
+        .collect();
+    made.sort_unstable();
+    let before = made.len();
+    made.dedup();
+    assert_eq!(
+        made.len(),
+        before,
+        "an account was created twice: {creates:?}"
+    );
+    // Every customer has its account, except at most the one whose create was cut short.
+    assert!(made.len() >= customers.len() - 1, "{made:?}");
+}
