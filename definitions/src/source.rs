@@ -128,6 +128,13 @@ fn next_line_start(bytes: &[u8], from: usize) -> Option<usize> {
     }
 }
 
+/// Where the lines of `text` start, in bytes, the first at 0: after each `\n`, `\r\n` and
+/// lone `\r` (the rule every position of the linter and the language server follows).
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    std::iter::successors(Some(0), move |&at| next_line_start(bytes, at))
+}
+
 impl LineIndex {
     /// Indexes `text`.
     #[must_use]
