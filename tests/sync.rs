@@ -647,14 +647,7 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
         &state,
         &["--entries", "Account", "--follow", "1", "--format", "json"],
     );
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_syncdef"))
-        .args(&args)
-        .current_dir(common::root())
-        .env("NO_COLOR", "1")
-        .env("RUST_LOG", "warn")
-        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
-        .env_remove("SYNCDEF_STATE")
-        .envs(PLATFORM_ENV.iter().copied())
+    let child = common::syncdef_command(&args, &PLATFORM_ENV)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -812,11 +805,7 @@ async fn a_pull_killed_mid_create_creates_no_account_twice() {
         &state,
         &["--entries", "Account", "--direction", "pull"],
     );
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_syncdef"))
-        .args(&pull)
-        .current_dir(common::root())
-        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
-        .envs(PLATFORM_ENV.iter().copied())
+    let mut child = common::syncdef_command(&pull, &PLATFORM_ENV)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -6,7 +6,7 @@ mod common;
 #[path = "../worker/tests/sync_support/mod.rs"]
 mod sync_support;
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -56,33 +56,29 @@ fn start_worker_paging(
     extra: &[&str],
 ) -> Child {
     let page_size = page_size.to_string();
-    Command::new(env!("CARGO_BIN_EXE_syncdef"))
-        .args([
-            "sync",
-            "--platform",
-            &platform.uri(),
-            "--definition",
-            DEFINITION,
-            "--state",
-            state,
-            "--base-url",
-            &books.base(),
-            "--page-size",
-            &page_size,
-            "--entries",
-            "Account,Invoice",
-            "--lease-seconds",
-            "3",
-            "--format",
-            "json",
-        ])
-        .args(extra)
-        .current_dir(common::root())
-        .env("NO_COLOR", "1")
-        .env("RUST_LOG", "warn")
-        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
-        .env_remove("SYNCDEF_STATE")
-        .envs(PLATFORM_ENV.iter().copied())
+    let mut args: Vec<String> = [
+        "sync",
+        "--platform",
+        &platform.uri(),
+        "--definition",
+        DEFINITION,
+        "--state",
+        state,
+        "--base-url",
+        &books.base(),
+        "--page-size",
+        &page_size,
+        "--entries",
+        "Account,Invoice",
+        "--lease-seconds",
+        "3",
+        "--format",
+        "json",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
+    common::syncdef_command(&args, &PLATFORM_ENV)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -154,20 +150,20 @@ async fn create_requests(books: &QuickBooks) -> usize {
         .count()
 }
 
-/// `sync status` on the shared state: every record done, nothing waiting.
-async fn assert_all_done(state: &str) {
-    let status = common::syncdef_beside_servers(
-        vec![
-            "sync".into(),
-            "status".into(),
-            "--state".into(),
-            state.into(),
-            "--format".into(),
-            "json".into(),
-        ],
+/// `sync status --format json` of the shared state.
+async fn status(state: &str) -> common::Run {
+    common::syncdef_beside_servers(
+        ["sync", "status", "--state", state, "--format", "json"]
+            .map(str::to_owned)
+            .to_vec(),
         &PLATFORM_ENV,
     )
-    .await;
+    .await
+}
+
+/// `sync status` on the shared state: every record done, nothing waiting.
+async fn assert_all_done(state: &str) {
+    let status = status(state).await;
     assert_eq!(status.code, 0, "{}\n{}", status.stdout, status.stderr);
     let report: Value = serde_json::from_str(&status.stdout).expect("json");
     assert_eq!(
@@ -330,18 +326,7 @@ async fn a_dry_run_on_the_shared_state_sends_and_stores_nothing() {
         "{report}"
     );
     assert_eq!(books.request_count().await, 0);
-    let status = common::syncdef_beside_servers(
-        vec![
-            "sync".into(),
-            "status".into(),
-            "--state".into(),
-            url.clone(),
-            "--format".into(),
-            "json".into(),
-        ],
-        &PLATFORM_ENV,
-    )
-    .await;
+    let status = status(&url).await;
     assert_eq!(status.code, 0, "{}", status.stderr);
     let status: Value = serde_json::from_str(&status.stdout).expect("json");
     assert_eq!(status["counts"], serde_json::json!({}), "{status}");
@@ -420,18 +405,7 @@ async fn pushers_ride_out_a_postgres_restart_and_a_killed_pusher() {
     );
     assert_eq!(books.duplicates(), Vec::<String>::new(), "created twice");
     assert_eq!(books.creates("Customer"), MANY as usize - refused.len());
-    let status = common::syncdef_beside_servers(
-        vec![
-            "sync".into(),
-            "status".into(),
-            "--state".into(),
-            url.clone(),
-            "--format".into(),
-            "json".into(),
-        ],
-        &PLATFORM_ENV,
-    )
-    .await;
+    let status = status(&url).await;
     assert_eq!(status.code, 1, "{}\n{}", status.stdout, status.stderr);
     let report: Value = serde_json::from_str(&status.stdout).expect("json");
     let counts = &report["counts"]["Account"];

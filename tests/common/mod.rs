@@ -80,6 +80,21 @@ pub fn syncdef_with_stdin(args: &[&str], stdin: &str) -> Run {
     Run::from(output)
 }
 
+/// The binary with `args` and `env` added, as a run beside the loopback servers starts it:
+/// from the workspace root, logging at `warn`, with no credentials or state of the caller's.
+pub fn syncdef_command(args: &[String], env: &'static [(&'static str, &'static str)]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_syncdef"));
+    command
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "warn")
+        .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
+        .env_remove("SYNCDEF_STATE")
+        .envs(env.iter().copied());
+    command
+}
+
 /// Runs the binary with `env` added, off the async runtime, so that mock servers running on it
 /// keep answering meanwhile. Logs at `warn`.
 pub async fn syncdef_beside_servers(
@@ -87,15 +102,7 @@ pub async fn syncdef_beside_servers(
     env: &'static [(&'static str, &'static str)],
 ) -> Run {
     tokio::task::spawn_blocking(move || {
-        let output = Command::new(env!("CARGO_BIN_EXE_syncdef"))
-            .args(&args)
-            .current_dir(root())
-            .env("NO_COLOR", "1")
-            .env("RUST_LOG", "warn")
-            .env_remove("SYNCDEF_PLATFORM_CREDENTIALS")
-            .envs(env.iter().copied())
-            .output()
-            .expect("syncdef runs");
+        let output = syncdef_command(&args, env).output().expect("syncdef runs");
         Run::from(output)
     })
     .await
