@@ -41,29 +41,16 @@ pub(crate) fn check(
         })
         .collect();
     let ctx = Context::new(def, samples);
-    let threads = if def.source.text().len() >= PARALLEL_BYTES {
-        2
-    } else {
-        1
-    };
+    let threads = if crate::large::is_large(def) { 2 } else { 1 };
     let found = run_checks(&ctx, &checks, threads, || {
         Sink::new(settings, path, Arc::clone(&def.source))
     });
     sink.diagnostics.extend(found);
     if threads > 1 {
-        // The compiled schemas of a large document take a while to free (a tenth of linting
-        // a 40,000-property request body): freed beside the report.
-        let converted = ctx.into_schemas();
-        let _ = std::thread::Builder::new()
-            .name("syncdef-free".into())
-            .spawn(move || drop(converted));
+        crate::large::free_aside(ctx.into_schemas());
     }
     sink.diagnostics
 }
-
-/// Documents from this size on have their rules run on two threads: on Microsoft Graph's
-/// 20 MB description the rules take a fifth of a lint, shared by two cores.
-const PARALLEL_BYTES: usize = 1 << 20;
 
 /// Runs `checks` on `threads` threads, each taking the next check when done with one; the
 /// findings come back in the order of `checks` whatever thread found them.

@@ -18,6 +18,7 @@ mod context;
 pub mod diagnostic;
 pub mod discover;
 pub mod docs;
+mod large;
 mod lexical_path;
 mod lint;
 pub mod load_problem;

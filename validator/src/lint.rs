@@ -324,22 +324,6 @@ fn run_parallel(jobs: &[Job], config: &Config) -> Vec<Outcome> {
     results.into_iter().map(|(_, o)| o).collect()
 }
 
-/// Definitions from this size on are freed on a thread of their own.
-const DROP_ASIDE_BYTES: usize = 1 << 20;
-
-/// Frees a linted definition. Freeing a large tree takes a tenth of its lint (20 ms for
-/// Microsoft Graph's 20 MB description), time the report need not wait for: a large one is
-/// freed beside it, and a command that exits first leaves the freeing to the system.
-fn drop_aside(def: Definition) {
-    if def.source.text().len() < DROP_ASIDE_BYTES {
-        return;
-    }
-    // Without a thread to be had, the failed spawn frees the definition on this one.
-    let _ = std::thread::Builder::new()
-        .name("syncdef-free".into())
-        .spawn(move || drop(def));
-}
-
 fn lint_job(job: &Job, config: &Config) -> Outcome {
     let path = &job.candidate.path;
     let bytes = match std::fs::read(path) {
@@ -369,7 +353,9 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
                 .iter()
                 .flat_map(|s| s.entries.iter().map(|e| e.key.value.clone()))
                 .collect();
-            drop_aside(def);
+            if crate::large::is_large(&def) {
+                crate::large::free_aside(def);
+            }
             Outcome::Linted(
                 FileReport {
                     source,
