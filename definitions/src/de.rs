@@ -152,7 +152,7 @@ impl<'de> de::Deserializer<'de> for NodeDeserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         match &self.node.kind {
-            NodeKind::String(s) => visitor.visit_enum(s.value.as_ref().into_deserializer()),
+            NodeKind::String(s) => visitor.visit_enum(s.value.as_str().into_deserializer()),
             NodeKind::Object(members) if members.len() == 1 => visitor.visit_enum(Enum {
                 member: &members[0],
             }),

@@ -89,32 +89,47 @@ fn find<'a>(node: &'a Node, stack: &mut Vec<Step<'a>>, places: &mut Vec<Vec<Step
 /// Takes the key out of the object at `place` (steps owned, the tree no longer borrowed).
 fn remove_at(root: &mut Node, place: &[OwnedStep]) -> Option<InlineIgnore> {
     let mut pointer = String::new();
-    let mut node = root;
     for step in place {
-        node = match (step, &mut node.kind) {
-            (OwnedStep::Key(key), NodeKind::Object(members)) => {
-                pointer::push(&mut pointer, key);
-                // An ignore's own value is never walked into, so keys here are not it.
-                members.get_mut(key)?
-            }
-            (OwnedStep::Index(i), NodeKind::Array(items)) => {
-                pointer::push_index(&mut pointer, *i);
-                items.get_mut(*i)?
-            }
-            _ => return None,
-        };
+        match step {
+            OwnedStep::Key(key) => pointer::push(&mut pointer, key),
+            OwnedStep::Index(i) => pointer::push_index(&mut pointer, *i),
+        }
     }
-    let NodeKind::Object(members) = &mut node.kind else {
-        return None;
-    };
-    // Loaders refuse duplicate keys: there is at most one per object.
-    let at = members.position(IGNORE_KEY)?;
-    let member = members.remove(at);
+    let (key_span, value) = take_ignore(root, place)?;
     Some(InlineIgnore {
         pointer,
-        key_span: member.key.span,
-        value: member.value,
+        key_span,
+        value,
     })
+}
+
+/// Takes the ignore member out of the object at `place` below `node`, changing each object and
+/// array on the way in place, or through a copy where it is shared (a YAML alias).
+fn take_ignore(node: &mut Node, place: &[OwnedStep]) -> Option<(Span, Node)> {
+    let Some((step, rest)) = place.split_first() else {
+        let NodeKind::Object(members) = &mut node.kind else {
+            return None;
+        };
+        // Loaders refuse duplicate keys: there is at most one per object.
+        let at = members.position(IGNORE_KEY)?;
+        let member = members.remove(at);
+        return Some((member.key.span, member.value));
+    };
+    match (step, &mut node.kind) {
+        (OwnedStep::Key(key), NodeKind::Object(members)) => {
+            // An ignore's own value is never walked into, so keys here are not it.
+            let at = members.position(key)?;
+            members.update(at, |value| take_ignore(value, rest))
+        }
+        (OwnedStep::Index(i), NodeKind::Array(items)) => {
+            let at = *i;
+            if at >= items.len() {
+                return None;
+            }
+            items.update(at, |item| take_ignore(item, rest))
+        }
+        _ => None,
+    }
 }
 
 /// A [`Step`] that owns its key, once the walk's borrow of the tree has ended.

@@ -39,6 +39,7 @@ pub mod de;
 pub mod definition;
 pub mod extension;
 pub mod ignore;
+pub mod items;
 pub mod load;
 pub mod members;
 pub mod model;
@@ -55,7 +56,9 @@ pub mod string_map;
 pub mod structure;
 pub mod template_names;
 
+pub use arcstr::ArcStr;
 pub use definition::Definition;
+pub use items::Items;
 pub use load::{Document, Format, LoadError, LoadErrorKind, LoadOptions, load, load_path};
 pub use members::Members;
 pub use node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};

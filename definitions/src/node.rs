@@ -4,8 +4,9 @@
 //! stay in document order and keep the span of their key, because diagnostics often point at a
 //! key ("unknown field `modul`") rather than at its value.
 
-use std::sync::Arc;
+use arcstr::ArcStr;
 
+use crate::items::Items;
 use crate::members::Members;
 use crate::pointer;
 use crate::source::Span;
@@ -33,7 +34,7 @@ pub enum NodeKind {
     /// A string (decoded) and how it was written.
     String(StringValue),
     /// An array (YAML sequence).
-    Array(Vec<Node>),
+    Array(Items),
     /// An object (YAML mapping), members in document order.
     Object(Members),
 }
@@ -81,8 +82,8 @@ impl NumberValue {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StringValue {
     /// The decoded value (escapes processed, YAML folding applied); shared with every equal
-    /// string of the document.
-    pub value: Arc<str>,
+    /// string of the document. One word wide, which keeps a node at 24 bytes.
+    pub value: ArcStr,
     /// How it was written.
     pub style: ScalarStyle,
 }
@@ -117,7 +118,7 @@ pub struct Member {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Key {
     /// The decoded key, shared with every equal key of the document.
-    pub name: Arc<str>,
+    pub name: ArcStr,
     /// Where the key is written.
     pub span: Span,
 }
@@ -326,7 +327,7 @@ mod size {
     /// The tree's memory is mostly nodes and members: a larger variant grows every one of them.
     #[test]
     fn nodes_and_members_stay_small() {
-        assert_eq!(std::mem::size_of::<Node>(), 40);
-        assert_eq!(std::mem::size_of::<Member>(), 64);
+        assert_eq!(std::mem::size_of::<Node>(), 24);
+        assert_eq!(std::mem::size_of::<Member>(), 40);
     }
 }

@@ -13,8 +13,11 @@
 
 use std::sync::Arc;
 
+use arcstr::ArcStr;
+
 use super::strings::Strings;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
+use crate::items::Items;
 use crate::members::Members;
 use crate::node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
@@ -173,7 +176,7 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let members = Members::new(self.members.drain(base..).collect());
+        let members = Members::from_exact(self.members.drain(base..));
         duplicates::check(&members, self.source)?;
         Ok(Node::new(self.span_from(start), NodeKind::Object(members)))
     }
@@ -206,12 +209,12 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let items: Vec<Node> = self.items.drain(base..).collect();
+        let items = Items::from_exact(self.items.drain(base..));
         Ok(Node::new(self.span_from(start), NodeKind::Array(items)))
     }
 
     /// Parses a string at `"`; returns its decoded value and its span, quotes included.
-    fn string(&mut self) -> Result<(Arc<str>, Span), LoadError> {
+    fn string(&mut self) -> Result<(ArcStr, Span), LoadError> {
         let start = self.pos;
         let body = start + 1;
         let mut i = body;

@@ -6,8 +6,7 @@
 //! strings through one [`Strings`], so a repeated string is a reference count, not a copy:
 //! the tree of that description takes 13 MB less.
 
-use std::sync::Arc;
-
+use arcstr::ArcStr;
 use hashbrown::HashSet;
 
 /// The distinct strings read so far. Hashed with foldhash, seeded per process: SipHash was a
@@ -17,13 +16,15 @@ use hashbrown::HashSet;
 /// insert (most of a description's long texts are seen once).
 #[derive(Default)]
 pub(crate) struct Strings {
-    seen: HashSet<Arc<str>, foldhash::fast::RandomState>,
+    seen: HashSet<ArcStr, foldhash::fast::RandomState>,
 }
 
 impl Strings {
     /// The shared copy of `text`, made on first sight.
-    pub(crate) fn get(&mut self, text: &str) -> Arc<str> {
-        Arc::clone(self.seen.get_or_insert_with(text, |t| Arc::from(t)))
+    pub(crate) fn get(&mut self, text: &str) -> ArcStr {
+        self.seen
+            .get_or_insert_with(text, |t: &str| ArcStr::from(t))
+            .clone()
     }
 
     /// Whether `text` was read.
@@ -41,7 +42,7 @@ mod tests {
         let mut strings = Strings::default();
         let a = strings.get("type");
         let b = strings.get(&String::from("type"));
-        assert!(Arc::ptr_eq(&a, &b));
-        assert!(!Arc::ptr_eq(&a, &strings.get("types")));
+        assert!(ArcStr::ptr_eq(&a, &b));
+        assert!(!ArcStr::ptr_eq(&a, &strings.get("types")));
     }
 }

@@ -18,6 +18,7 @@ use super::char_offsets::CharToByte;
 use super::strings::Strings;
 use super::yaml_scalar;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
+use crate::items::Items;
 use crate::members::Members;
 use crate::node::{Key, Member, Node, NodeKind, ScalarStyle, StringValue};
 use crate::source::{SourceFile, Span};
@@ -161,7 +162,7 @@ impl Builder<'_> {
                 if let Some(Frame::Seq {
                     start,
                     anchor,
-                    mut items,
+                    items,
                 }) = self.stack.pop()
                 {
                     let span = self.collection_span(
@@ -170,8 +171,7 @@ impl Builder<'_> {
                         items.first().map(|n| n.span),
                         items.last().map(|n| n.span),
                     );
-                    // Exactly its size: growth leaves a third of a large tree unused.
-                    items.shrink_to_fit();
+                    let items = Items::new(items);
                     self.finish(Node::new(span, NodeKind::Array(items)), anchor)?;
                 }
             }

@@ -7,7 +7,7 @@
 //! `$ref` is not followed: its target is visited where it is written, so each object is
 //! reported once whatever the number of references to it.
 
-use std::sync::Arc;
+use syncdef_definitions::ArcStr;
 
 use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_definitions::pointer;
@@ -57,7 +57,7 @@ pub(crate) struct OpenApiObjects<'a> {
     /// The steps of every place recorded, each naming its parent: places share their prefixes,
     /// and a pointer is written out only when a rule asks for it (a pointer string per schema
     /// was a tenth of the memory of linting GitHub's description).
-    steps: Vec<Step<'a>>,
+    steps: Steps<'a>,
 }
 
 /// Where an object was found; [`OpenApiObjects::pointer`] writes its JSON pointer.
@@ -70,15 +70,59 @@ struct Step<'a> {
     parent: u32,
     index: u32,
     /// The member's key; `None` for an item, at `index`.
-    key: Option<&'a Arc<str>>,
+    key: Option<&'a ArcStr>,
 }
 
 const NO_PARENT: u32 = u32::MAX;
 
+/// The recorded steps, in chunks of a fixed size. There is a step per schema of a document,
+/// and a list that doubles holds its old and its new copy at once while it grows, then keeps
+/// up to half of its last size unused: on Microsoft Graph's description that was the lint's
+/// peak of memory.
+#[derive(Default)]
+struct Steps<'a> {
+    chunks: Vec<Vec<Step<'a>>>,
+}
+
+/// 64 KiB of steps.
+const STEPS_PER_CHUNK: usize = 4096;
+
+impl<'a> Steps<'a> {
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "one step per member or item of the definition, which the loader refuses past 4 GiB, so fewer than `u32::MAX`"
+    )]
+    fn push(&mut self, step: Step<'a>) -> u32 {
+        let full = self.chunks.last().is_none_or(|c| c.len() == STEPS_PER_CHUNK);
+        if full {
+            self.chunks.push(Vec::with_capacity(STEPS_PER_CHUNK));
+        }
+        let before = (self.chunks.len() - 1) * STEPS_PER_CHUNK;
+        let Some(chunk) = self.chunks.last_mut() else {
+            return NO_PARENT;
+        };
+        chunk.push(step);
+        (before + chunk.len() - 1) as u32
+    }
+
+    fn get(&self, at: u32) -> Option<&Step<'a>> {
+        let at = at as usize;
+        self.chunks.get(at / STEPS_PER_CHUNK)?.get(at % STEPS_PER_CHUNK)
+    }
+
+    /// Gives back what the last chunk does not use.
+    fn shrink_to_fit(&mut self) {
+        if let Some(last) = self.chunks.last_mut() {
+            last.shrink_to_fit();
+        }
+        self.chunks.shrink_to_fit();
+    }
+}
+
 /// A member (by its key in the tree) or an item's index.
 #[derive(Clone, Copy)]
 enum Token<'a> {
-    Key(&'a Arc<str>),
+    Key(&'a ArcStr),
     Index(u32),
 }
 
@@ -270,22 +314,17 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     /// Records the path being walked as a place, sharing the steps its prefix already has.
-    #[expect(
-        clippy::cast_possible_truncation,
-        reason = "one step per member or item of the definition, which the loader refuses past 4 GiB, so fewer than `u32::MAX`"
-    )]
     fn place(&mut self, at: &mut Path<'a>) -> Place {
         let mut parent = NO_PARENT;
         for (token, recorded) in &mut at.tokens {
             parent = if let Some(step) = recorded {
                 *step
             } else {
-                let step = self.steps.len() as u32;
                 let (key, index) = match *token {
                     Token::Key(name) => (Some(name), 0),
                     Token::Index(i) => (None, i),
                 };
-                self.steps.push(Step { parent, index, key });
+                let step = self.steps.push(Step { parent, index, key });
                 *recorded = Some(step);
                 step
             };
@@ -297,7 +336,7 @@ impl<'a> OpenApiObjects<'a> {
     pub fn pointer(&self, place: Place) -> String {
         let mut steps = Vec::new();
         let mut at = place.0;
-        while let Some(step) = self.steps.get(at as usize) {
+        while let Some(step) = self.steps.get(at) {
             steps.push(step);
             at = step.parent;
         }
