@@ -13,6 +13,8 @@ use std::fmt;
 use std::ops::Range;
 use std::path::Path;
 
+use arcstr::ArcStr;
+
 /// A half-open byte range `start..end` into a [`SourceFile`]'s text.
 ///
 /// `u32` offsets keep nodes small; files over 4 GiB are refused by the loader.
@@ -228,15 +230,33 @@ impl LineIndex {
 #[derive(Clone)]
 pub struct SourceFile {
     name: String,
-    text: String,
+    text: Text,
     lines: LineIndex,
+}
+
+/// The text of a [`SourceFile`]: its own (a file read, a string handed over), or shared with
+/// whoever else holds it (an editor's buffer: one copy of a large text serves the editor,
+/// the lint and the features).
+#[derive(Clone)]
+enum Text {
+    Owned(String),
+    Shared(ArcStr),
+}
+
+impl Text {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Owned(text) => text,
+            Text::Shared(text) => text,
+        }
+    }
 }
 
 impl fmt::Debug for SourceFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SourceFile")
             .field("name", &self.name)
-            .field("len", &self.text.len())
+            .field("len", &self.text().len())
             .finish_non_exhaustive()
     }
 }
@@ -245,13 +265,18 @@ impl SourceFile {
     /// A source named `name` (usually the path as the user wrote it) holding `text`.
     #[must_use]
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        let text = text.into();
-        let lines = LineIndex::new(&text);
-        SourceFile {
-            name: name.into(),
-            text,
-            lines,
-        }
+        Self::of(name.into(), Text::Owned(text.into()))
+    }
+
+    /// A source named `name` that shares `text` with its other holders instead of copying it.
+    #[must_use]
+    pub fn shared(name: impl Into<String>, text: ArcStr) -> Self {
+        Self::of(name.into(), Text::Shared(text))
+    }
+
+    fn of(name: String, text: Text) -> Self {
+        let lines = LineIndex::new(text.as_str());
+        SourceFile { name, text, lines }
     }
 
     /// The name shown in locations (`name:line:column`).
@@ -263,7 +288,7 @@ impl SourceFile {
     /// The whole text.
     #[must_use]
     pub fn text(&self) -> &str {
-        &self.text
+        self.text.as_str()
     }
 
     /// The file's extension, lower-cased, used to choose a format.
@@ -284,13 +309,13 @@ impl SourceFile {
     /// The text covered by `span` (empty if the span is out of bounds or splits a character).
     #[must_use]
     pub fn slice(&self, span: Span) -> &str {
-        self.text.get(span.range()).unwrap_or("")
+        self.text().get(span.range()).unwrap_or("")
     }
 
     /// Line and column of byte `offset`.
     #[must_use]
     pub fn line_col(&self, offset: u32) -> LineCol {
-        self.lines.line_col(&self.text, offset)
+        self.lines.line_col(self.text(), offset)
     }
 
     /// Start and end positions of `span`, for reports that give both (`endLine`, `endColumn` in JSON).
@@ -326,7 +351,7 @@ impl miette::SourceCode for SourceFile {
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
         let inner = self
-            .text
+            .text()
             .read_span(span, context_lines_before, context_lines_after)?;
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.clone(),

@@ -11,14 +11,14 @@ use crate::document::Document;
 /// document (the diagnostics say why).
 #[must_use]
 pub fn load(doc: &Document) -> Option<Definition> {
-    Definition::load(SourceFile::new(doc.lint_name(), doc.text())).ok()
+    Definition::load(SourceFile::shared(doc.lint_name(), doc.shared_text())).ok()
 }
 
-/// Texts up to this size are loaded for the features after each lint and again for a
-/// completion asked before the lint of a change: a few milliseconds. A larger one (GitHub's
-/// 13 MB description takes about 75 ms) is loaded when a feature first needs its current
-/// version, so that the load never delays the next change's findings, and completes from the
-/// last definition loaded while it is being edited.
+/// Each lint keeps the definition it loaded for the features. A text up to this size is also
+/// loaded for a completion asked before the lint of a change: a few milliseconds. A larger one
+/// (GitHub's 13 MB description takes about 75 ms) is loaded then only when a feature needs its
+/// current version (hover, go to definition), so that the load never delays the next change's
+/// findings, and completes from the last definition loaded while it is being edited.
 pub const SMALL_TEXT: usize = 1 << 20;
 
 /// The current text's definition: the one kept for this version, else the text loaded now

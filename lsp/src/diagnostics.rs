@@ -8,8 +8,9 @@ use lsp_types::{
     NumberOrString, Position, Range, Url,
 };
 use serde::{Deserialize, Serialize};
+use syncdef_definitions::{Definition, SourceFile};
 use syncdef_validator::suppress::ignore_file;
-use syncdef_validator::{LintReport, RuleSettings, Severity, lint_text};
+use syncdef_validator::{LintReport, RuleSettings, Severity, lint_source};
 
 use crate::document::Document;
 
@@ -31,15 +32,19 @@ pub struct FindingData {
 /// nearest at or above the file's directory; from the current directory for a document that
 /// is not a file), `x-syncdef-ignore` suppressions and ignore file (`.syncdef-ignore.yaml`
 /// beside that `syncdef.toml`, else where `syncdef lint` looks from the current directory).
+///
+/// Also hands back the definition the lint loaded from the text (shared, not copied), for the
+/// editor features: one load per version serves both.
 #[must_use]
-pub fn lint(doc: &Document) -> Vec<Diagnostic> {
+pub fn lint(doc: &Document) -> (Vec<Diagnostic>, Option<Definition>) {
     let settings = match settings_for(&doc.uri) {
         Ok(settings) => settings,
-        Err(message) => return vec![not_linted(&message, "fix syncdef.toml")],
+        Err(message) => return (vec![not_linted(&message, "fix syncdef.toml")], None),
     };
     let name = doc.lint_name();
+    let (file, definition) = lint_source(SourceFile::shared(&*name, doc.shared_text()), &settings);
     let mut report = LintReport {
-        files: vec![lint_text(&name, doc.text(), &settings)],
+        files: vec![file],
         errors: Vec::new(),
     };
     let ignore = ignore_file::locate(None, settings.path());
@@ -56,7 +61,7 @@ pub fn lint(doc: &Document) -> Vec<Diagnostic> {
         .filter(|f| f.source.name() == name)
         .flat_map(|f| f.diagnostics.iter())
         .map(|finding| convert(doc, finding));
-    unusable.chain(findings).collect()
+    (unusable.chain(findings).collect(), definition)
 }
 
 /// The settings `syncdef lint` would use for the file at `uri`.
@@ -130,5 +135,27 @@ fn severity(severity: Severity) -> DiagnosticSeverity {
         Severity::Error => DiagnosticSeverity::ERROR,
         Severity::Warning => DiagnosticSeverity::WARNING,
         Severity::Info => DiagnosticSeverity::INFORMATION,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The editor's text is held once: the definition the lint hands to the features reads
+    /// the same bytes, not a copy (a 13 MB description would otherwise be held twice more).
+    #[test]
+    fn the_linted_definition_shares_the_editors_text() {
+        let text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n";
+        let doc = Document::new(
+            Url::parse("untitled:shared").expect("a valid URI"),
+            1,
+            "yaml".to_owned(),
+            text.to_owned(),
+        );
+        let (_, definition) = lint(&doc);
+        let definition = definition.expect("the text loads");
+        assert_eq!(definition.source.text(), text);
+        assert_eq!(definition.source.text().as_ptr(), doc.text().as_ptr());
     }
 }

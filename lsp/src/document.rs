@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use lsp_types::{TextDocumentContentChangeEvent, Url};
-use syncdef_definitions::Definition;
+use syncdef_definitions::{ArcStr, Definition};
 
 use crate::position::LineMap;
 
@@ -30,7 +30,8 @@ pub struct Document {
     /// The definition of the last text that loaded (kept while the current one does not),
     /// stored by the features that load it on demand.
     loaded: RefCell<Option<Loaded>>,
-    text: String,
+    /// Shared with the definitions loaded from it: a large text is held once.
+    text: ArcStr,
     lines: LineMap,
 }
 
@@ -44,7 +45,7 @@ impl Document {
             version,
             language_id,
             loaded: RefCell::new(None),
-            text,
+            text: ArcStr::from(text),
             lines,
         }
     }
@@ -53,6 +54,12 @@ impl Document {
     #[must_use]
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The current text, shared (for a [`syncdef_definitions::SourceFile::shared`]).
+    #[must_use]
+    pub fn shared_text(&self) -> ArcStr {
+        self.text.clone()
     }
 
     /// The line starts of the current text.
@@ -72,9 +79,9 @@ impl Document {
                     let end = self.lines.offset(&self.text, range.end);
                     // A reversed range is read as the span between its ends.
                     let (start, end) = (start.min(end), start.max(end));
-                    self.text.replace_range(start..end, &change.text);
+                    self.text = splice(&self.text, start, end, &change.text);
                 }
-                None => self.text = change.text,
+                None => self.text = ArcStr::from(change.text),
             }
             self.lines = LineMap::new(&self.text);
         }
@@ -123,6 +130,25 @@ impl Document {
             _ => name,
         }
     }
+}
+
+/// `text` with the bytes `start..end` replaced by `with`, built in one allocation (the old text
+/// stays whole for the definitions that share it). Offsets come from [`LineMap::offset`], at
+/// character boundaries; were one not, the text is left as it was.
+fn splice(text: &ArcStr, start: usize, end: usize, with: &str) -> ArcStr {
+    let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else {
+        return text.clone();
+    };
+    let len = before.len() + with.len() + after.len();
+    let built = ArcStr::init_with(len, |buf| {
+        let (head, rest) = buf.split_at_mut(before.len());
+        let (middle, tail) = rest.split_at_mut(with.len());
+        head.copy_from_slice(before.as_bytes());
+        middle.copy_from_slice(with.as_bytes());
+        tail.copy_from_slice(after.as_bytes());
+    });
+    // Three valid UTF-8 pieces make valid UTF-8: the check cannot fail.
+    built.unwrap_or_else(|_| ArcStr::from(format!("{before}{with}{after}")))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::io::{self, BufReader, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,7 @@ use serde_json::Value;
 use crate::debounce::Debounce;
 use crate::document::Document;
 use crate::transport::{self, Incoming};
-use crate::{analysis, capabilities, diagnostics, requests};
+use crate::{capabilities, diagnostics, requests};
 
 /// How the server was told to end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,33 +225,24 @@ impl<W: Write> Server<W> {
         Ok(())
     }
 
-    /// Lints the document's current text and publishes the findings, then loads the text for
-    /// the editor features (after publishing, so that the findings do not wait for it). A lint
-    /// that fails inside the validator publishes nothing new and keeps the server running.
+    /// Lints the document's current text and publishes the findings, then keeps the definition
+    /// the lint loaded for the editor features (a text that does not load keeps the last one
+    /// that did). A lint that fails inside the validator publishes nothing new and keeps the
+    /// server running.
     fn lint(&mut self, uri: &Url) -> io::Result<()> {
         let Some(doc) = self.documents.get(uri) else {
             return Ok(());
         };
         let version = doc.version;
-        let Ok(found) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc))) else {
+        let Ok((found, definition)) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc)))
+        else {
             return Ok(());
         };
-        self.published.insert(uri.clone(), found.clone());
-        self.publish(uri.clone(), found, Some(version))?;
-        self.load_for_features(uri);
-        Ok(())
-    }
-
-    /// Keeps the definition of the document's current text for the features, when it is
-    /// small or nothing was loaded yet (see [`analysis::SMALL_TEXT`]); a text that does not
-    /// load keeps the last one that did.
-    fn load_for_features(&self, uri: &Url) {
-        let Some(doc) = self.documents.get(uri) else {
-            return;
-        };
-        if doc.text().len() <= analysis::SMALL_TEXT || doc.loaded().is_none() {
-            let _ = catch_unwind(AssertUnwindSafe(|| analysis::current(doc)));
+        if let Some(definition) = definition {
+            doc.remember(version, Arc::new(definition));
         }
+        self.published.insert(uri.clone(), found.clone());
+        self.publish(uri.clone(), found, Some(version))
     }
 
     fn publish(

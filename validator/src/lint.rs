@@ -159,19 +159,39 @@ fn collect_outcomes(outcomes: Vec<Outcome>, report: &mut LintReport) -> Vec<Stri
 /// Lints one in-memory text named `name` (editors, tests, the CLI's stdin mode).
 #[must_use]
 pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport {
-    let source = Arc::new(SourceFile::new(name, text));
-    let linted =
+    lint_source(SourceFile::new(name, text), settings).0
+}
+
+/// Lints `source` as [`lint_text`] does, and hands back the definition it loaded (`None` when
+/// the text does not load: the report says why), so that a caller that needs both (an
+/// editor's features) loads the text once. Findings `x-syncdef-ignore` silences are in the
+/// report's `suppressed`, for the ignore file.
+#[must_use]
+pub fn lint_source(
+    source: SourceFile,
+    settings: &RuleSettings,
+) -> (FileReport, Option<Definition>) {
+    let source = Arc::new(source);
+    let name = source.name().to_owned();
+    let (linted, definition) =
         match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
-            Ok(doc) => lint_definition_with(
-                &Definition::from_document(doc),
-                settings,
-                true,
-                &crate::typecheck::Samples::default(),
+            Ok(doc) => {
+                let definition = Definition::from_document(doc);
+                let linted = lint_definition_with(
+                    &definition,
+                    settings,
+                    true,
+                    &crate::typecheck::Samples::default(),
+                );
+                (linted, Some(definition))
+            }
+            Err(error) => (
+                Linted {
+                    diagnostics: load_problem::diagnostics(&error, settings, Path::new(&name)),
+                    suppressed: Vec::new(),
+                },
+                None,
             ),
-            Err(error) => Linted {
-                diagnostics: load_problem::diagnostics(&error, settings, Path::new(name)),
-                suppressed: Vec::new(),
-            },
         };
     let mut file = FileReport {
         source,
@@ -179,7 +199,7 @@ pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport 
         suppressed: linted.suppressed,
     };
     file.sort();
-    file
+    (file, definition)
 }
 
 /// Lints a loaded document. `explicit` says whether the user named this file (a file without

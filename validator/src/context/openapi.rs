@@ -93,7 +93,10 @@ impl<'a> Steps<'a> {
         reason = "one step per member or item of the definition, which the loader refuses past 4 GiB, so fewer than `u32::MAX`"
     )]
     fn push(&mut self, step: Step<'a>) -> u32 {
-        let full = self.chunks.last().is_none_or(|c| c.len() == STEPS_PER_CHUNK);
+        let full = self
+            .chunks
+            .last()
+            .is_none_or(|c| c.len() == STEPS_PER_CHUNK);
         if full {
             self.chunks.push(Vec::with_capacity(STEPS_PER_CHUNK));
         }
@@ -107,7 +110,9 @@ impl<'a> Steps<'a> {
 
     fn get(&self, at: u32) -> Option<&Step<'a>> {
         let at = at as usize;
-        self.chunks.get(at / STEPS_PER_CHUNK)?.get(at % STEPS_PER_CHUNK)
+        self.chunks
+            .get(at / STEPS_PER_CHUNK)?
+            .get(at % STEPS_PER_CHUNK)
     }
 
     /// Gives back what the last chunk does not use.
