@@ -219,13 +219,12 @@ async fn what_lints_clean_loads_and_dry_runs_business_central_odata() {
 
 #[test]
 fn every_catalog_system_is_checked() {
-    let systems: Vec<String> = std::fs::read_dir(root().join("catalog"))
+    let mut systems: Vec<String> = std::fs::read_dir(root().join("catalog"))
         .expect("the catalog")
-        .filter_map(|e| e.ok())
+        .filter_map(Result::ok)
         .filter(|e| e.path().join("definition.yaml").is_file())
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
-    let mut systems = systems;
     systems.sort();
     assert_eq!(
         systems, SYSTEMS,
