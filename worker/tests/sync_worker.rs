@@ -12,7 +12,8 @@ use serde_json::json;
 use sync_support::{Data, Platform, QuickBooks};
 use syncdef_definitions::Definition;
 use syncdef_engine::{
-    Engine, RateLimitPolicy, RecordingTransport, ReqwestTransport, StaticToken, Transport,
+    Engine, RateLimitPolicy, RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken,
+    Transport,
 };
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::{CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount};
@@ -87,6 +88,7 @@ impl Rig {
             .expect("catalog definition loads")
             .engine
             .with_rate_limit_policy(unthrottled())
+            .with_retry_policy(quick_retries())
             .with_base_url(url::Url::parse(external_base).expect("url"))
             .with_token_provider(Arc::new(StaticToken::new("qbo-token")));
         let platform = PlatformClient::builder(
@@ -677,6 +679,7 @@ async fn a_create_is_never_sent_unless_its_in_flight_mark_is_stored() {
         .expect("loads")
         .engine
         .with_rate_limit_policy(unthrottled())
+        .with_retry_policy(quick_retries())
         .with_base_url(url::Url::parse(&rig.books.base()).expect("url"));
     let platform = PlatformClient::builder(
         rig.platform.uri(),
@@ -715,6 +718,17 @@ fn unthrottled() -> RateLimitPolicy {
         requests_per_minute: None,
         window_seconds: None,
         concurrency: None,
+    }
+}
+
+/// The same attempts as the default policy, with backoffs in milliseconds: these tests check
+/// what the worker does with a step's outcome, not how long the engine waits between attempts
+/// (engine/tests/faults.rs checks that).
+fn quick_retries() -> RetryPolicy {
+    RetryPolicy {
+        initial_backoff: std::time::Duration::from_millis(5),
+        max_backoff: std::time::Duration::from_millis(20),
+        ..RetryPolicy::default()
     }
 }
 
