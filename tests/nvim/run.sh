@@ -22,7 +22,10 @@ if ! command -v nvim >/dev/null 2>&1; then
   fi
 fi
 
-cargo build --locked -q -p syncdef-cli
+# The binary the test suite builds (`cargo test` unifies the features of the tests'
+# dependencies, so `cargo build -p syncdef-cli` would build its dependencies again): nothing to
+# do after the suite, a full build of the tests when run alone.
+cargo test --workspace --locked -q --no-run
 target="${CARGO_TARGET_DIR:-target}"
 bin="$(cd "$target/debug" && pwd)/syncdef"
 
