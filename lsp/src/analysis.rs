@@ -6,6 +6,7 @@ use syncdef_definitions::platform::{self, RecordSchemas};
 use syncdef_definitions::{Definition, SourceFile};
 
 use crate::document::Document;
+use crate::vocabulary::Vocabulary;
 
 /// The document's current text, loaded; `None` when it is not one valid YAML or JSON
 /// document (the diagnostics say why).
@@ -33,19 +34,24 @@ pub fn current(doc: &Document) -> Option<Arc<Definition>> {
     Some(def)
 }
 
-/// The current text's definition, or else the last text of the document that loaded:
-/// completion lists (paths, entries, server variables) stay available while a line is half
-/// typed. A large text that changed since it was last loaded is not loaded again (see
-/// [`SMALL_TEXT`]).
+/// What completion offers from the current text, or else from the last text of the document
+/// that loaded: completion lists (paths, entries, server variables) stay available while a
+/// line is half typed. A large text that changed since it was last loaded is not loaded again
+/// (see [`SMALL_TEXT`]).
 #[must_use]
-pub fn load_or_last(doc: &Document) -> Option<Arc<Definition>> {
-    let last = doc.loaded();
-    if let Some(loaded) = &last
-        && (loaded.version == doc.version || doc.text().len() > SMALL_TEXT)
+pub fn vocabulary(doc: &Document) -> Arc<Vocabulary> {
+    let last = doc.vocabulary();
+    if let Some((version, words)) = &last
+        && (*version == doc.version || doc.text().len() > SMALL_TEXT)
     {
-        return Some(Arc::clone(&loaded.definition));
+        return Arc::clone(words);
     }
-    current(doc).or_else(|| last.map(|l| l.definition))
+    if current(doc).is_some()
+        && let Some((_, words)) = doc.vocabulary()
+    {
+        return words;
+    }
+    last.map_or_else(|| Arc::new(Vocabulary::empty()), |(_, words)| words)
 }
 
 /// The platform record schemas templates of `def` read: the shipped ones, with the

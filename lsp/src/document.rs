@@ -7,6 +7,7 @@ use lsp_types::{TextDocumentContentChangeEvent, Url};
 use syncdef_definitions::{ArcStr, Definition};
 
 use crate::position::LineMap;
+use crate::vocabulary::Vocabulary;
 
 /// A definition loaded from one version of a document's text.
 #[derive(Clone, Debug)]
@@ -30,6 +31,9 @@ pub struct Document {
     /// The definition of the last text that loaded (kept while the current one does not),
     /// stored by the features that load it on demand.
     loaded: RefCell<Option<Loaded>>,
+    /// What completion offers from the last text that loaded, and that text's version: kept
+    /// when the definition itself is let go (see [`Document::forget_definition`]).
+    vocabulary: RefCell<Option<(i32, Arc<Vocabulary>)>>,
     /// Shared with the definitions loaded from it: a large text is held once.
     text: ArcStr,
     lines: LineMap,
@@ -45,6 +49,7 @@ impl Document {
             version,
             language_id,
             loaded: RefCell::new(None),
+            vocabulary: RefCell::new(None),
             text: ArcStr::from(text),
             lines,
         }
@@ -94,12 +99,27 @@ impl Document {
         self.loaded.borrow().clone()
     }
 
-    /// Keeps `definition`, loaded from version `version` of the text, for the features.
+    /// Keeps `definition`, loaded from version `version` of the text, for the features, and
+    /// what completion offers from it.
     pub fn remember(&self, version: i32, definition: Arc<Definition>) {
+        let words = Arc::new(Vocabulary::of(&definition));
+        *self.vocabulary.borrow_mut() = Some((version, words));
         *self.loaded.borrow_mut() = Some(Loaded {
             version,
             definition,
         });
+    }
+
+    /// Lets go of the kept definition (and of the text it holds, once the editor's has
+    /// changed); what completion offers from it stays.
+    pub fn forget_definition(&self) {
+        *self.loaded.borrow_mut() = None;
+    }
+
+    /// What completion offers from the last text that loaded, and that text's version.
+    #[must_use]
+    pub fn vocabulary(&self) -> Option<(i32, Arc<Vocabulary>)> {
+        self.vocabulary.borrow().clone()
     }
 
     /// Whether the text is JSON (by name or language), where inserted text must be JSON too.

@@ -27,5 +27,6 @@ mod server;
 mod suppression;
 mod symbols;
 pub mod transport;
+pub mod vocabulary;
 
 pub use server::{DEBOUNCE, Exit, serve};

@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::debounce::Debounce;
 use crate::document::Document;
 use crate::transport::{self, Incoming};
-use crate::{capabilities, diagnostics, requests};
+use crate::{analysis, capabilities, diagnostics, requests};
 
 /// How the server was told to end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +234,12 @@ impl<W: Write> Server<W> {
             return Ok(());
         };
         let version = doc.version;
+        // A large text's last definition (its tree and its text) goes before the lint builds
+        // the next one, so that the two are never held at once; completion keeps what it
+        // offered from it (`Document::vocabulary`).
+        if doc.text().len() > analysis::SMALL_TEXT {
+            doc.forget_definition();
+        }
         let Ok((found, definition)) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc)))
         else {
             return Ok(());

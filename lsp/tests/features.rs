@@ -260,6 +260,33 @@ fn a_large_document_reads_the_text_of_a_change_not_yet_linted_too() {
     definition_and_completion_before_the_lint(Session { client, uri, text });
 }
 
+#[test]
+fn a_large_document_that_stops_loading_completes_from_its_last_loaded_version() {
+    // Before it lints a large text, the server lets go of the last definition (its tree and
+    // text); completion must still offer what that definition had.
+    let (_, uri, mut text) = catalog("quickbooks-online/definition.yaml");
+    text.push_str("# ");
+    text.push_str(&"padding ".repeat(150_000));
+    text.push('\n');
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "yaml", &text);
+    client.diagnostics(&uri);
+    let end = support::position_of(&text, text.len());
+    client.change(&uri, 2, [end, end], "broken: [unclosed\n");
+    let published = client.diagnostics(&uri);
+    assert_eq!(published["version"], 2, "{published}");
+    let found = published["diagnostics"].to_string();
+    assert!(found.contains("SD1"), "the text no longer loads: {found}");
+    text.push_str("broken: [unclosed\n");
+    let mut s = Session { client, uri, text };
+    let labels = s.labels(s.position("create: /customer/post", "create: /cus".len()));
+    assert!(labels.contains(&"/customer/post".to_owned()), "{labels:?}");
+    let related = "#valueof($.related.Account.IntegrationId)";
+    let entries = s.labels(s.position(related, "#valueof($.related.".len()));
+    assert!(entries.contains(&"Account".to_owned()), "{entries:?}");
+}
+
 /// Go to definition asked right after a change that moves its target, before the change's
 /// quiet time is over, so that only the new text places it right; completion answers then
 /// too.

@@ -2,7 +2,7 @@
 //!
 //! The context is read from the text (the line may not parse while it is typed); the
 //! candidates come from the definition (its paths, entries and server variables, from the
-//! last text that loaded) and from the domain tables the validator checks against (template
+//! last text that loaded: [`crate::vocabulary`]) and from the domain tables the validator checks against (template
 //! functions, platform record schemas, modules, rule codes).
 
 mod context;
@@ -25,8 +25,8 @@ pub fn complete(doc: &Document, position: Position) -> CompletionResponse {
     let Some(context) = Context::at(text, offset) else {
         return CompletionResponse::Array(Vec::new());
     };
-    let def = analysis::load_or_last(doc);
-    let candidates = sources::candidates(&context, def.as_deref());
+    let words = analysis::vocabulary(doc);
+    let candidates = sources::candidates(&context, &words);
     let typed = &text[context.replace_from()..offset];
     let range = Range::new(doc.lines().position(text, context.replace_from()), position);
     let items = candidates

@@ -1,29 +1,27 @@
 //! The candidates of each completion context.
 
 use lsp_types::{CompletionItem, CompletionItemKind, Documentation, MarkupContent, MarkupKind};
-use syncdef_definitions::Definition;
-use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_definitions::platform::modules::{COMMON_ROOTS, MODULES};
 use syncdef_definitions::platform::{FieldSchema, Property, RecordSchemas};
 use syncdef_validator::Rule;
 
 use super::Context;
-use crate::analysis;
+use crate::vocabulary::Vocabulary;
 
 /// Every candidate of `context` (filtered by what is typed afterwards).
 #[must_use]
-pub fn candidates(context: &Context, def: Option<&Definition>) -> Vec<CompletionItem> {
+pub fn candidates(context: &Context, vocabulary: &Vocabulary) -> Vec<CompletionItem> {
     match context {
         Context::Operation { action, .. } => {
-            let mut items = def.map(operations).unwrap_or_default();
+            let mut items = operations(vocabulary);
             if *action {
-                items.extend(def.map(entries).unwrap_or_default());
+                items.extend(entries(vocabulary));
             }
             items
         }
         Context::Function { .. } => functions(),
-        Context::RecordField { parents, .. } => record_fields(parents, def),
-        Context::Placeholder { .. } => def.map(placeholders).unwrap_or_default(),
+        Context::RecordField { parents, .. } => record_fields(parents, vocabulary),
+        Context::Placeholder { .. } => placeholders(vocabulary),
         Context::Module { .. } => modules(),
         Context::ActionType { .. } => words(&[
             (
@@ -63,43 +61,31 @@ fn markdown(text: String) -> Documentation {
 }
 
 /// `/path/method` of every operation under `paths`, with its summary.
-fn operations(def: &Definition) -> Vec<CompletionItem> {
-    let Some(paths) = def.root.get("paths").and_then(|p| p.as_object()) else {
-        return Vec::new();
-    };
-    let mut items = Vec::new();
-    for path in paths {
-        for method in HttpMethod::ALL {
-            let Some(operation) = path.value.get(method.as_str()) else {
-                continue;
-            };
-            let summary = operation
-                .get("summary")
-                .or_else(|| operation.get("operationId"))
-                .and_then(|s| s.as_str());
+fn operations(vocabulary: &Vocabulary) -> Vec<CompletionItem> {
+    vocabulary
+        .operations
+        .iter()
+        .map(|operation| {
+            let method = operation.method.as_str();
             let mut it = item(
-                format!("{}/{}", path.key.name, method.as_str()),
+                format!("{}/{method}", operation.path),
                 CompletionItemKind::REFERENCE,
-                Some(format!(
-                    "{} {}",
-                    method.as_str().to_uppercase(),
-                    path.key.name
-                )),
+                Some(format!("{} {}", method.to_uppercase(), operation.path)),
             );
-            it.documentation = summary.map(|s| markdown(s.to_owned()));
-            items.push(it);
-        }
-    }
-    items
+            it.documentation = operation.summary.clone().map(markdown);
+            it
+        })
+        .collect()
 }
 
 /// The entries an `ApiSynchronization` action may name.
-fn entries(def: &Definition) -> Vec<CompletionItem> {
-    analysis::entry_names(def)
-        .into_iter()
+fn entries(vocabulary: &Vocabulary) -> Vec<CompletionItem> {
+    vocabulary
+        .entries
+        .iter()
         .map(|name| {
             item(
-                name.to_owned(),
+                name.clone(),
                 CompletionItemKind::CLASS,
                 Some("synchronization entry (ApiSynchronization)".to_owned()),
             )
@@ -127,41 +113,35 @@ fn functions() -> Vec<CompletionItem> {
 /// The names of a record path: the roots after `$.`, the server variables after
 /// `$.serverVariables.`, the entries after `$.related.` (and their `IntegrationId`), else
 /// the properties of the record schema at `parents`.
-fn record_fields(parents: &[String], def: Option<&Definition>) -> Vec<CompletionItem> {
-    let schemas = analysis::record_schemas(def);
+fn record_fields(parents: &[String], vocabulary: &Vocabulary) -> Vec<CompletionItem> {
+    let schemas = &vocabulary.record_schemas;
     match parents {
-        [] => roots(&schemas),
-        [root] if root == "serverVariables" => def
-            .map(|d| {
-                d.server_variables()
-                    .into_iter()
-                    .map(|name| {
-                        item(
-                            name.to_owned(),
-                            CompletionItemKind::VARIABLE,
-                            Some("server variable".to_owned()),
-                        )
-                    })
-                    .collect()
+        [] => roots(schemas),
+        [root] if root == "serverVariables" => vocabulary
+            .server_variables
+            .iter()
+            .map(|name| {
+                item(
+                    name.clone(),
+                    CompletionItemKind::VARIABLE,
+                    Some("server variable".to_owned()),
+                )
             })
-            .unwrap_or_default(),
-        [root] if root == "related" => def
-            .map(|d| {
-                analysis::entry_names(d)
-                    .into_iter()
-                    .map(|name| {
-                        let detail = format!("the related {name} record pushed first");
-                        item(name.to_owned(), CompletionItemKind::CLASS, Some(detail))
-                    })
-                    .collect()
+            .collect(),
+        [root] if root == "related" => vocabulary
+            .entries
+            .iter()
+            .map(|name| {
+                let detail = format!("the related {name} record pushed first");
+                item(name.clone(), CompletionItemKind::CLASS, Some(detail))
             })
-            .unwrap_or_default(),
+            .collect(),
         [root, _] if root == "related" => vec![item(
             "IntegrationId".to_owned(),
             CompletionItemKind::FIELD,
             Some("its external id".to_owned()),
         )],
-        _ => match schema_at(&schemas, parents) {
+        _ => match schema_at(schemas, parents) {
             Some(schema) => schema
                 .property_names()
                 .into_iter()
@@ -241,22 +221,22 @@ pub fn type_names(schema: &FieldSchema<'_>) -> String {
 }
 
 /// `IntegrationId`, `<Entry>.IntegrationId` of every entry, and the server variables.
-fn placeholders(def: &Definition) -> Vec<CompletionItem> {
+fn placeholders(vocabulary: &Vocabulary) -> Vec<CompletionItem> {
     let mut items = vec![item(
         "IntegrationId".to_owned(),
         CompletionItemKind::VARIABLE,
         Some("the external id of the record being pushed".to_owned()),
     )];
-    for entry in analysis::entry_names(def) {
+    for entry in &vocabulary.entries {
         items.push(item(
             format!("{entry}.IntegrationId"),
             CompletionItemKind::VARIABLE,
             Some(format!("the external id of the related {entry}")),
         ));
     }
-    for variable in def.server_variables() {
+    for variable in &vocabulary.server_variables {
         items.push(item(
-            variable.to_owned(),
+            variable.clone(),
             CompletionItemKind::VARIABLE,
             Some("server variable".to_owned()),
         ));
