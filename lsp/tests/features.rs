@@ -246,9 +246,9 @@ fn go_to_definition_reads_the_text_of_a_change_not_yet_linted() {
     definition_and_completion_before_the_lint(session());
 }
 
-#[test]
-fn a_large_document_reads_the_text_of_a_change_not_yet_linted_too() {
-    // Past the size where the server stops loading each linted text for the features.
+/// QuickBooks' definition padded with a comment past the size (1 MiB) where the server
+/// treats a text as large, opened and linted once.
+fn large_session() -> Session {
     let (_, uri, mut text) = catalog("quickbooks-online/definition.yaml");
     text.push_str("# ");
     text.push_str(&"padding ".repeat(150_000));
@@ -257,29 +257,28 @@ fn a_large_document_reads_the_text_of_a_change_not_yet_linted_too() {
     client.initialize();
     client.open(&uri, "yaml", &text);
     client.diagnostics(&uri);
-    definition_and_completion_before_the_lint(Session { client, uri, text });
+    Session { client, uri, text }
+}
+
+#[test]
+fn a_large_document_reads_the_text_of_a_change_not_yet_linted_too() {
+    // Past the size where the server stops loading each linted text for the features.
+    definition_and_completion_before_the_lint(large_session());
 }
 
 #[test]
 fn a_large_document_that_stops_loading_completes_from_its_last_loaded_version() {
     // Before it lints a large text, the server lets go of the last definition (its tree and
     // text); completion must still offer what that definition had.
-    let (_, uri, mut text) = catalog("quickbooks-online/definition.yaml");
-    text.push_str("# ");
-    text.push_str(&"padding ".repeat(150_000));
-    text.push('\n');
-    let mut client = start();
-    client.initialize();
-    client.open(&uri, "yaml", &text);
-    client.diagnostics(&uri);
-    let end = support::position_of(&text, text.len());
-    client.change(&uri, 2, [end, end], "broken: [unclosed\n");
-    let published = client.diagnostics(&uri);
+    let mut s = large_session();
+    let end = support::position_of(&s.text, s.text.len());
+    s.client
+        .change(&s.uri, 2, [end, end], "broken: [unclosed\n");
+    let published = s.client.diagnostics(&s.uri);
     assert_eq!(published["version"], 2, "{published}");
     let found = published["diagnostics"].to_string();
     assert!(found.contains("SD1"), "the text no longer loads: {found}");
-    text.push_str("broken: [unclosed\n");
-    let mut s = Session { client, uri, text };
+    s.text.push_str("broken: [unclosed\n");
     let labels = s.labels(s.position("create: /customer/post", "create: /cus".len()));
     assert!(labels.contains(&"/customer/post".to_owned()), "{labels:?}");
     let related = "#valueof($.related.Account.IntegrationId)";
