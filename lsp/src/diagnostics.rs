@@ -1,5 +1,6 @@
 //! The findings of `syncdef lint` as LSP diagnostics: the validator's public lint of one text
-//! (the function `syncdef lint -` calls), with the `syncdef.toml` found as the CLI finds it.
+//! (`lint_source`, under the `lint_text` that `syncdef lint -` calls), with the
+//! `syncdef.toml` found as the CLI finds it.
 
 use std::path::Path;
 
