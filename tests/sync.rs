@@ -6,7 +6,7 @@ mod common;
 #[path = "../worker/tests/sync_support/mod.rs"]
 mod sync_support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::Run;
 use serde_json::{Value, json};
@@ -710,9 +710,10 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
     assert_eq!(books.creates("Customer"), 20);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn external_id_refreshes_one_record_from_the_command_line() {
-    let platform = Platform::start(Data::generate(6, 0)).await;
+/// A platform with `accounts` accounts, a QuickBooks fake, and a state (in the returned
+/// directory) where one `syncdef sync` run pushed them all.
+async fn accounts_pushed(accounts: u32) -> (Platform, QuickBooks, tempfile::TempDir, PathBuf) {
+    let platform = Platform::start(Data::generate(accounts, 0)).await;
     let books = QuickBooks::start().await;
     let dir = tempfile::tempdir().expect("dir");
     let state = dir.path().join("state.sqlite");
@@ -724,6 +725,12 @@ async fn external_id_refreshes_one_record_from_the_command_line() {
     ))
     .await;
     assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    (platform, books, dir, state)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn external_id_refreshes_one_record_from_the_command_line() {
+    let (platform, books, _dir, state) = accounts_pushed(6).await;
     let customer = books
         .id_of("Customer", "Account 3")
         .expect("account 3 became a customer");
@@ -776,18 +783,7 @@ async fn external_id_refreshes_one_record_from_the_command_line() {
 /// next run creates none of them a second time, and every other one once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pull_killed_mid_create_creates_no_account_twice() {
-    let platform = Platform::start(Data::generate(3, 0)).await;
-    let books = QuickBooks::start().await;
-    let dir = tempfile::tempdir().expect("dir");
-    let state = dir.path().join("state.sqlite");
-    let pushed = syncdef(sync_args(
-        &platform,
-        &books,
-        &state,
-        &["--entries", "Account"],
-    ))
-    .await;
-    assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    let (platform, books, _dir, state) = accounts_pushed(3).await;
     let customers: Vec<String> = (0..12)
         .map(|i| {
             books
