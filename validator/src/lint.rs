@@ -172,7 +172,6 @@ pub fn lint_source(
     settings: &RuleSettings,
 ) -> (FileReport, Option<Definition>) {
     let source = Arc::new(source);
-    let name = source.name().to_owned();
     let (linted, definition) =
         match syncdef_definitions::load::load_with(Arc::clone(&source), &LoadOptions::default()) {
             Ok(doc) => {
@@ -187,7 +186,11 @@ pub fn lint_source(
             }
             Err(error) => (
                 Linted {
-                    diagnostics: load_problem::diagnostics(&error, settings, Path::new(&name)),
+                    diagnostics: load_problem::diagnostics(
+                        &error,
+                        settings,
+                        Path::new(source.name()),
+                    ),
                     suppressed: Vec::new(),
                 },
                 None,
