@@ -233,6 +233,11 @@ fn run_env(args: &[&str], env: &[(&str, &str)]) -> common::Run {
 /// A push to the discard port of loopback, where nothing listens: the engine retries once
 /// (an INFO event) after sending (a DEBUG event).
 fn push_to_nowhere(flags: &[&str]) -> common::Run {
+    push_to_nowhere_with(flags, &[])
+}
+
+/// [`push_to_nowhere`] with `env` set.
+fn push_to_nowhere_with(flags: &[&str], env: &[(&str, &str)]) -> common::Run {
     let mut args = vec![
         "push",
         "definitions/tests/fixtures/quickbooks-online.yaml",
@@ -250,7 +255,7 @@ fn push_to_nowhere(flags: &[&str]) -> common::Run {
         "json",
     ];
     args.extend_from_slice(flags);
-    let run = run_env(&args, &[]);
+    let run = run_env(&args, env);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     run
 }
@@ -279,6 +284,29 @@ fn verbose_and_quiet_set_the_log_level() {
     };
     assert_eq!(strip(&default), strip(&quiet));
     assert_eq!(strip(&default), strip(&very));
+}
+
+#[test]
+fn rust_log_chooses_levels_by_target_and_a_flag_beats_it() {
+    let engine = push_to_nowhere_with(&[], &[("RUST_LOG", "error,syncdef_engine=debug")]);
+    assert!(engine.stderr.contains("DEBUG"), "{}", engine.stderr);
+    let elsewhere = push_to_nowhere_with(&[], &[("RUST_LOG", "error,syncdef_worker=debug")]);
+    assert!(!elsewhere.stderr.contains("DEBUG"), "{}", elsewhere.stderr);
+    let flagged = push_to_nowhere_with(&["-q"], &[("RUST_LOG", "syncdef_engine=debug")]);
+    assert!(!flagged.stderr.contains("DEBUG"), "{}", flagged.stderr);
+    let mistyped = push_to_nowhere_with(&["-q"], &[("RUST_LOG", "syncdef_engine=loud")]);
+    assert!(
+        !mistyped.stderr.contains("RUST_LOG"),
+        "a flag leaves RUST_LOG unread"
+    );
+    let mistyped = push_to_nowhere_with(&[], &[("RUST_LOG", "syncdef_engine=loud")]);
+    assert!(
+        mistyped
+            .stderr
+            .contains("RUST_LOG=\"syncdef_engine=loud\" is not"),
+        "{}",
+        mistyped.stderr
+    );
 }
 
 #[test]

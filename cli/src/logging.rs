@@ -9,8 +9,9 @@ use std::io;
 use std::sync::OnceLock;
 
 use clap::Args;
-use tracing_subscriber::EnvFilter;
-use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 /// The two flags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Args)]
@@ -57,15 +58,36 @@ pub fn quiet() -> bool {
 pub fn init(default: LevelFilter) {
     let chosen = CHOSEN.get().copied().unwrap_or_default();
     let filter = match chosen.level(default) {
-        Some(level) => EnvFilter::default().add_directive(level.into()),
-        None => EnvFilter::try_from_default_env()
-            .unwrap_or_else(|_| EnvFilter::default().add_directive(default.into())),
+        Some(level) => Targets::new().with_default(level),
+        None => from_environment(std::env::var("RUST_LOG").ok().as_deref(), default)
+            .unwrap_or_else(|problem| {
+                eprintln!("{problem}");
+                Targets::new().with_default(default)
+            }),
     };
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+        .with_max_level(LevelFilter::TRACE)
         .with_writer(crate::redacted::Redacting(io::stderr))
         .with_ansi(false)
+        .finish()
+        .with(filter)
         .try_init();
+}
+
+/// The filter `RUST_LOG` asks for: a level and `target=level` directives
+/// (`warn,syncdef_engine=debug`); `default` everywhere when it is unset or empty. A value that
+/// does not parse is an error saying so (the caller then logs at `default`): a mistyped
+/// variable should neither silence the log nor go unnoticed.
+fn from_environment(variable: Option<&str>, default: LevelFilter) -> Result<Targets, String> {
+    match variable.map(str::trim).filter(|v| !v.is_empty()) {
+        None => Ok(Targets::new().with_default(default)),
+        Some(directives) => directives.parse::<Targets>().map_err(|error| {
+            format!(
+                "RUST_LOG={directives:?} is not `level` or `target=level,...` ({error}): \
+                 logging at {default}"
+            )
+        }),
+    }
 }
 
 fn one_above(level: LevelFilter) -> LevelFilter {
@@ -96,5 +118,33 @@ mod tests {
         assert_eq!(flags(false, 1).level(info), Some(LevelFilter::DEBUG));
         assert_eq!(flags(false, 2).level(warn), Some(LevelFilter::TRACE));
         assert_eq!(flags(false, 5).level(info), Some(LevelFilter::TRACE));
+    }
+
+    #[test]
+    fn rust_log_sets_levels_by_target() {
+        let on = |targets: &Targets, target: &str, filter: LevelFilter| {
+            targets.would_enable(target, &filter.into_level().expect("a level, not off"))
+        };
+        let warn = LevelFilter::WARN;
+        let unset = from_environment(None, warn).expect("unset");
+        assert!(on(&unset, "syncdef_engine", LevelFilter::WARN));
+        assert!(!on(&unset, "syncdef_engine", LevelFilter::INFO));
+        let empty = from_environment(Some("  "), warn).expect("empty");
+        assert!(on(&empty, "anything", LevelFilter::WARN));
+        let chosen = from_environment(Some("error,syncdef_engine=debug"), warn).expect("parses");
+        assert!(on(&chosen, "syncdef_engine::push", LevelFilter::DEBUG));
+        assert!(!on(&chosen, "syncdef_worker", LevelFilter::WARN));
+        assert!(on(&chosen, "syncdef_worker", LevelFilter::ERROR));
+    }
+
+    #[test]
+    fn a_rust_log_that_does_not_parse_is_named() {
+        let problem = from_environment(Some("syncdef_engine=loud"), LevelFilter::WARN)
+            .expect_err("not a level");
+        assert!(
+            problem.contains("RUST_LOG=\"syncdef_engine=loud\""),
+            "{problem}"
+        );
+        assert!(problem.contains("logging at warn"), "{problem}");
     }
 }
