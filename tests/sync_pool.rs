@@ -7,6 +7,7 @@ mod common;
 mod sync_support;
 
 use std::process::{Child, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -22,14 +23,25 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).expect("a small count")
 }
 
-/// A PostgreSQL server and a fresh database on it; the test fails, saying how to install
-/// PostgreSQL, when its programs are missing.
-fn postgres() -> (PgServer, String) {
-    let server = PgServer::start().unwrap_or_else(|e| panic!("{e}"));
-    let url = server
-        .database()
-        .unwrap_or_else(|e| panic!("{e}\n{}", server.log()));
+/// The PostgreSQL server the tests running now share and a fresh database on it; the test
+/// fails, saying how to install PostgreSQL, when its programs are missing.
+fn postgres() -> (Arc<PgServer>, String) {
+    let server = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+    let url = database(&server);
     (server, url)
+}
+
+/// A PostgreSQL server of this test's own (it restarts it) and a fresh database on it.
+fn own_postgres() -> (PgServer, String) {
+    let server = PgServer::start().unwrap_or_else(|e| panic!("{e}"));
+    let url = database(&server);
+    (server, url)
+}
+
+fn database(server: &PgServer) -> String {
+    server
+        .database()
+        .unwrap_or_else(|e| panic!("{e}\n{}", server.log()))
 }
 
 /// Starts one `syncdef sync` worker on the shared state.
@@ -336,7 +348,7 @@ async fn a_dry_run_on_the_shared_state_sends_and_stores_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pushers_ride_out_a_postgres_restart_and_a_killed_pusher() {
     const MANY: u32 = 300;
-    let (server, url) = postgres();
+    let (server, url) = own_postgres();
     let platform = Platform::start(Data::generate(MANY, 0)).await;
     let books = QuickBooks::start().await;
     // Faults of the company: some creates refused for good, every answer slow enough that

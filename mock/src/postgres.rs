@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// The superuser `initdb` creates; connections as it are trusted on the socket.
 const USER: &str = "syncdef";
@@ -36,6 +37,26 @@ impl PgServer {
     /// What is missing or what failed, with how to fix it (install Debian's `postgresql`).
     pub fn start() -> Result<Self, String> {
         Self::start_as(None)
+    }
+
+    /// A server shared by the tests of this process that run at the same time, started by the
+    /// first of them and stopped when the last lets go of it. For tests that only need a
+    /// database of their own ([`PgServer::database`]): creating a cluster costs a second and a
+    /// half of CPU, a database a tenth of that. A test that stops, restarts or reconfigures its
+    /// server, or reads its log for what it did, starts its own.
+    ///
+    /// # Errors
+    /// As [`PgServer::start`].
+    pub fn shared() -> Result<Arc<Self>, String> {
+        static SHARED: Mutex<Weak<PgServer>> = Mutex::new(Weak::new());
+        // A test that panicked while starting one left nothing half-made behind the lock.
+        let mut slot = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(server) = slot.upgrade() {
+            return Ok(server);
+        }
+        let server = Arc::new(Self::start()?);
+        *slot = Arc::downgrade(&server);
+        Ok(server)
     }
 
     /// Like [`PgServer::start`], and also listening on `127.0.0.1` with TLS, presenting the
@@ -335,6 +356,23 @@ mod tests {
         for program in ["initdb", "pg_ctl", "createdb"] {
             std::fs::write(dir.join(program), "").expect("program");
         }
+    }
+
+    #[test]
+    fn tests_at_the_same_time_share_a_server_and_the_last_one_stops_it() {
+        let first = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        let second = PgServer::shared().expect("shared");
+        assert!(Arc::ptr_eq(&first, &second));
+        let (one, two) = (
+            first.database().expect("db"),
+            second.database().expect("db"),
+        );
+        assert_ne!(one, two, "each test has a database of its own");
+        let dir = first.dir.clone();
+        drop((first, second));
+        assert!(!dir.exists(), "the last test stops and removes it");
+        let next = PgServer::shared().expect("a new one");
+        assert_ne!(next.dir, dir);
     }
 
     #[test]

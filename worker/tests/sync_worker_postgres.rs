@@ -26,12 +26,12 @@ struct Rig {
     books: QuickBooks,
     now: Arc<AtomicI64>,
     url: String,
-    _server: PgServer,
+    _server: Arc<PgServer>,
 }
 
 impl Rig {
     async fn start(accounts: u32, invoices: u32) -> Rig {
-        let server = PgServer::start().unwrap_or_else(|e| panic!("{e}"));
+        let server = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
         let url = server
             .database()
             .unwrap_or_else(|e| panic!("{e}\n{}", server.log()));

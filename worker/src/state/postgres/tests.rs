@@ -1,14 +1,16 @@
 //! The PostgreSQL state against a real server started by the tests (`syncdef_mock::postgres`).
 
+use std::sync::Arc;
+
 use syncdef_mock::postgres::PgServer;
 
 use super::PostgresState;
 use crate::state::{State, StateError};
 
-/// A server of this test's own; fails the test, saying how to install PostgreSQL, when the
-/// server's programs are missing.
-fn server() -> PgServer {
-    PgServer::start().unwrap_or_else(|e| panic!("{e}"))
+/// The server the tests running now share (each uses a database of its own); fails the test,
+/// saying how to install PostgreSQL, when the server's programs are missing.
+fn server() -> Arc<PgServer> {
+    PgServer::shared().unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn database(server: &PgServer) -> String {
@@ -18,7 +20,7 @@ fn database(server: &PgServer) -> String {
 }
 
 /// A fresh state in a database of its own.
-pub(super) fn fresh_postgres() -> (PostgresState, PgServer) {
+pub(super) fn fresh_postgres() -> (PostgresState, Arc<PgServer>) {
     let server = server();
     let url = database(&server);
     let state = PostgresState::open(&url).unwrap_or_else(|e| panic!("{e}\n{}", server.log()));
@@ -26,7 +28,7 @@ pub(super) fn fresh_postgres() -> (PostgresState, PgServer) {
 }
 
 /// A fresh state, for the suite every store passes.
-fn fresh() -> (Box<dyn State>, PgServer) {
+fn fresh() -> (Box<dyn State>, Arc<PgServer>) {
     let (state, server) = fresh_postgres();
     (Box::new(state), server)
 }
