@@ -5,6 +5,7 @@
 
 use super::PostgresState;
 use super::bridge::{Lent, PgError};
+use super::cached::Cached;
 use crate::state::{AccountBudget, AccountLimits, Grant, StateError};
 
 /// How long a worker over the concurrency limit waits before asking again.
@@ -27,7 +28,7 @@ impl AccountBudget for PostgresState {
 
     fn give_back(&self, slot: i64) -> Result<(), StateError> {
         self.run(move |c| async move {
-            c.execute("DELETE FROM account_slots WHERE id = $1", &[&slot])
+            c.execute_cached("DELETE FROM account_slots WHERE id = $1", &[&slot])
                 .await?;
             Ok(())
         })
@@ -59,26 +60,26 @@ async fn take(
         return Ok(Grant::Slot(0));
     };
     let tx = c.transaction().await?;
-    tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&account])
+    tx.execute_cached("SELECT pg_advisory_xact_lock(hashtext($1))", &[&account])
         .await?;
     let now: i64 = tx
-        .query_one(&format!("SELECT {NOW_MS}"), &[])
+        .query_one_cached(&format!("SELECT {NOW_MS}"), &[])
         .await?
         .try_get(0)?;
     let window = counted_window(limits.window_ms);
-    tx.execute(
+    tx.execute_cached(
         "DELETE FROM account_requests WHERE account = $1 AND sent_at_ms <= $2::bigint - $3::bigint",
         &[&account, &now, &window],
     )
     .await?;
-    tx.execute(
+    tx.execute_cached(
         "DELETE FROM account_slots WHERE account = $1 AND until_ms < $2",
         &[&account, &now],
     )
     .await?;
     if let Some(max) = limits.concurrency {
         let row = tx
-            .query_one(
+            .query_one_cached(
                 "SELECT count(*) FROM account_slots WHERE account = $1",
                 &[&account],
             )
@@ -92,7 +93,7 @@ async fn take(
         // The oldest request that keeps the window full: room comes back when it is a
         // window old.
         let row = tx
-            .query_one(
+            .query_one_cached(
                 "SELECT count(*), min(sent_at_ms) FROM account_requests WHERE account = $1",
                 &[&account],
             )
@@ -108,13 +109,13 @@ async fn take(
             ));
         }
     }
-    tx.execute(
+    tx.execute_cached(
         "INSERT INTO account_requests (account, sent_at_ms) VALUES ($1, $2)",
         &[&account, &now],
     )
     .await?;
     let slot: i64 = tx
-        .query_one(
+        .query_one_cached(
             "INSERT INTO account_slots (account, worker, until_ms) VALUES ($1, $2, $3)
              RETURNING id",
             &[&account, &worker, &(now.saturating_add(hold_ms))],

@@ -6,6 +6,7 @@
 
 mod bridge;
 mod budget;
+mod cached;
 mod location;
 mod queue;
 mod reconnect;

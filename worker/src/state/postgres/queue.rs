@@ -8,6 +8,7 @@
 
 use super::PostgresState;
 use super::bridge::{Lent, PgError};
+use super::cached::Cached;
 use super::store::CUT_SHORT;
 use crate::state::{Lease, RecordKey, StateError, WorkItem, WorkQueue};
 
@@ -19,7 +20,7 @@ async fn settle_cut_short(c: &Lent, keys: &[RecordKey], now: i64) -> Result<u64,
     let entries: Vec<&str> = keys.iter().map(|k| k.entry.as_str()).collect();
     let ids: Vec<&str> = keys.iter().map(|k| k.platform_id.as_str()).collect();
     let settled = c
-        .execute(
+        .execute_cached(
             "UPDATE records r
              SET status = 'unknown', error_class = 'unknownOutcome', last_error = $4,
                  next_attempt_at = $3, changed_at = $3
@@ -50,7 +51,7 @@ impl WorkQueue for PostgresState {
             let (entry, worker) = (entry.clone(), worker.clone());
             async move {
                 let taken = c
-                    .execute(
+                    .execute_cached(
                         "INSERT INTO listers (entry, leased_by, lease_until) VALUES ($1, $2, $4)
                      ON CONFLICT (entry) DO UPDATE
                      SET leased_by = excluded.leased_by, lease_until = excluded.lease_until
@@ -68,7 +69,7 @@ impl WorkQueue for PostgresState {
         self.run(move |c| {
             let (entry, worker) = (entry.clone(), worker.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "DELETE FROM listers WHERE entry = $1 AND leased_by = $2",
                     &[&entry, &worker],
                 )
@@ -91,7 +92,7 @@ impl WorkQueue for PostgresState {
             async move {
                 // Listed again while a worker holds it: that worker may have read the older
                 // version, so the item stays for one more look once it is done.
-                c.execute(
+                c.execute_cached(
                     "INSERT INTO work_items (entry, platform_id, rank, updated_at, enqueued_at)
                  VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (entry, platform_id) DO UPDATE
@@ -110,7 +111,7 @@ impl WorkQueue for PostgresState {
         self.run(move |c| {
             let entry = entry.clone();
             async move {
-                Ok(c.execute(
+                Ok(c.execute_cached(
                     "INSERT INTO work_items (entry, platform_id, rank, retry, enqueued_at)
                  SELECT entry, platform_id, $2, true, $3 FROM records
                  WHERE entry = $1 AND status IN ('failed', 'unknown')
@@ -144,7 +145,7 @@ impl WorkQueue for PostgresState {
                 // (`claim`). A lower item nobody here takes (another entry list's, left by a dead
                 // worker) does not block: the invoice's callback pushes its account if needed.
                 let rows = c
-                    .query(
+                    .query_cached(
                         "WITH taken AS (
                          SELECT entry, platform_id FROM work_items w
                          WHERE entry = ANY($1)
@@ -191,7 +192,7 @@ impl WorkQueue for PostgresState {
             let (key, worker) = (key.clone(), worker.clone());
             async move {
                 let taken = c
-                    .execute(
+                    .execute_cached(
                         "INSERT INTO work_items (entry, platform_id, rank, enqueued_at, leased_by,
                                              lease_until)
                      VALUES ($1, $2, $3, $4, $5, $6)
@@ -216,12 +217,12 @@ impl WorkQueue for PostgresState {
         self.run(move |c| {
             let worker = worker.clone();
             async move {
-                c.execute(
+                c.execute_cached(
                     "UPDATE work_items SET lease_until = $2 WHERE leased_by = $1",
                     &[&worker, &until],
                 )
                 .await?;
-                c.execute(
+                c.execute_cached(
                     "UPDATE listers SET lease_until = $2 WHERE leased_by = $1",
                     &[&worker, &until],
                 )
@@ -236,13 +237,13 @@ impl WorkQueue for PostgresState {
         self.run(move |c| {
             let (key, worker) = (key.clone(), worker.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "DELETE FROM work_items
                  WHERE entry = $1 AND platform_id = $2 AND leased_by = $3 AND NOT requeued",
                     &[&key.entry, &key.platform_id, &worker],
                 )
                 .await?;
-                c.execute(
+                c.execute_cached(
                     "UPDATE work_items SET leased_by = NULL, lease_until = NULL, requeued = false
                  WHERE entry = $1 AND platform_id = $2 AND leased_by = $3",
                     &[&key.entry, &key.platform_id, &worker],
@@ -258,12 +259,12 @@ impl WorkQueue for PostgresState {
         self.run(move |c| {
             let worker = worker.clone();
             async move {
-                c.execute(
+                c.execute_cached(
                 "UPDATE work_items SET leased_by = NULL, lease_until = NULL WHERE leased_by = $1",
                 &[&worker],
             )
             .await?;
-                c.execute("DELETE FROM listers WHERE leased_by = $1", &[&worker])
+                c.execute_cached("DELETE FROM listers WHERE leased_by = $1", &[&worker])
                     .await?;
                 Ok(())
             }
@@ -276,7 +277,7 @@ impl WorkQueue for PostgresState {
             let entries = entries.clone();
             async move {
                 let row = c
-                    .query_one(
+                    .query_one_cached(
                         "SELECT (SELECT count(*) FROM work_items WHERE entry = ANY($1))
                           + (SELECT count(*) FROM listers
                              WHERE entry = ANY($1) AND lease_until >= $2)",

@@ -5,6 +5,7 @@ use tokio_postgres::Row;
 
 use super::PostgresState;
 use super::bridge::PgError;
+use super::cached::Cached;
 use crate::state::{
     CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
     State, StateError, StatusCount,
@@ -63,7 +64,9 @@ impl State for PostgresState {
             async move {
                 let sql =
                     format!("SELECT {COLUMNS} FROM records WHERE entry = $1 AND platform_id = $2");
-                let row = c.query_opt(&sql, &[&key.entry, &key.platform_id]).await?;
+                let row = c
+                    .query_opt_cached(&sql, &[&key.entry, &key.platform_id])
+                    .await?;
                 row.as_ref().map(record_row).transpose()
             }
         })
@@ -79,7 +82,7 @@ impl State for PostgresState {
         self.run(move |c| {
             let (create, key) = (create.clone(), key.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "INSERT INTO records (entry, platform_id, status, changed_at, create_key,
                                       create_body)
                  VALUES ($1, $2, 'inFlight', $3, $4, $5)
@@ -105,7 +108,7 @@ impl State for PostgresState {
         self.run(move |c| {
             let (key, pushed) = (key.clone(), pushed.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "INSERT INTO records (entry, platform_id, external_id, body_hash, updated_at,
                                       status, attempts, changed_at)
                  VALUES ($1, $2, $3, $4, $5, 'done', 0, $6)
@@ -140,7 +143,7 @@ impl State for PostgresState {
         self.run(move |c| {
             let (key, updated_at) = (key.clone(), updated_at.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "UPDATE records SET updated_at = coalesce($3, updated_at), changed_at = $4
                  WHERE entry = $1 AND platform_id = $2",
                     &[&key.entry, &key.platform_id, &updated_at, &now],
@@ -160,7 +163,7 @@ impl State for PostgresState {
         self.run(move |c| {
             let (failed, key, message) = (failed.clone(), key.clone(), message.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
                                       last_error, attempts, next_attempt_at, changed_at)
                  VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8)
@@ -204,7 +207,7 @@ impl State for PostgresState {
                     "SELECT {COLUMNS} FROM records WHERE external_id = $1 AND entry = ANY($2)
                  ORDER BY changed_at DESC LIMIT 1"
                 );
-                let row = c.query_opt(&sql, &[&external_id, &entries]).await?;
+                let row = c.query_opt_cached(&sql, &[&external_id, &entries]).await?;
                 row.as_ref().map(record_row).transpose()
             }
         })
@@ -216,7 +219,7 @@ impl State for PostgresState {
             let key = key.clone();
             async move {
                 let n = c
-                    .execute(
+                    .execute_cached(
                         "DELETE FROM records WHERE entry = $1 AND platform_id = $2",
                         &[&key.entry, &key.platform_id],
                     )
@@ -232,7 +235,7 @@ impl State for PostgresState {
             let entry = entry.clone();
             async move {
                 let row = c
-                    .query_opt("SELECT updated_at FROM cursors WHERE entry = $1", &[&entry])
+                    .query_opt_cached("SELECT updated_at FROM cursors WHERE entry = $1", &[&entry])
                     .await?;
                 Ok(row.map(|r| r.try_get(0)).transpose()?)
             }
@@ -244,7 +247,7 @@ impl State for PostgresState {
         self.run(move |c| {
             let (entry, updated_at) = (entry.clone(), updated_at.clone());
             async move {
-                c.execute(
+                c.execute_cached(
                     "INSERT INTO cursors (entry, updated_at, changed_at) VALUES ($1, $2, $3)
                  ON CONFLICT (entry) DO UPDATE
                  SET updated_at = excluded.updated_at, changed_at = excluded.changed_at",
@@ -262,7 +265,7 @@ impl State for PostgresState {
             let entry = entry.clone();
             async move {
                 let removed = c
-                    .execute("DELETE FROM cursors WHERE entry = $1", &[&entry])
+                    .execute_cached("DELETE FROM cursors WHERE entry = $1", &[&entry])
                     .await?;
                 Ok(removed > 0)
             }
@@ -280,14 +283,14 @@ impl State for PostgresState {
                        AND coalesce(next_attempt_at, 0) <= $2
                  ORDER BY next_attempt_at, platform_id"
                 );
-                record_rows(&c.query(&sql, &[&entry, &now]).await?)
+                record_rows(&c.query_cached(&sql, &[&entry, &now]).await?)
             }
         })
     }
 
     fn recover_in_flight(&self, now: i64) -> Result<u64, StateError> {
         self.run(move |c| async move {
-            Ok(c.execute(
+            Ok(c.execute_cached(
                 "UPDATE records
                  SET status = 'unknown', error_class = 'unknownOutcome', last_error = $2,
                      next_attempt_at = $1, changed_at = $1
@@ -319,7 +322,7 @@ impl State for PostgresState {
                     Resolution::Recreate => (None, "resolved by an operator: create due"),
                 };
                 let changed = c
-                    .execute(
+                    .execute_cached(
                         "UPDATE records SET external_id = $3, body_hash = NULL, status = 'failed',
                             error_class = NULL, last_error = $4, attempts = 0,
                             next_attempt_at = 0, changed_at = $5,
@@ -336,7 +339,7 @@ impl State for PostgresState {
     fn counts(&self) -> Result<Vec<StatusCount>, StateError> {
         self.run(move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT entry, status, count(*) FROM records GROUP BY entry, status
                      ORDER BY entry, status",
                     &[],
@@ -367,7 +370,7 @@ impl State for PostgresState {
                  ORDER BY entry COLLATE \"C\", status COLLATE \"C\" DESC,
                           platform_id COLLATE \"C\" LIMIT $1"
             );
-            record_rows(&c.query(&sql, &[&i64::from(limit)]).await?)
+            record_rows(&c.query_cached(&sql, &[&i64::from(limit)]).await?)
         })
     }
 
@@ -382,7 +385,7 @@ impl State for PostgresState {
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError> {
         self.run(move |c| async move {
             let rows = c
-                .query(
+                .query_cached(
                     "SELECT entry, updated_at, changed_at FROM cursors
                      ORDER BY entry COLLATE \"C\"",
                     &[],
