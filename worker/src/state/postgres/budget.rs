@@ -11,8 +11,6 @@ use crate::state::{AccountBudget, AccountLimits, Grant, StateError};
 /// How long a worker over the concurrency limit waits before asking again.
 const SLOT_POLL_MS: u64 = 50;
 
-const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
-
 impl AccountBudget for PostgresState {
     fn take(
         &self,
@@ -48,7 +46,7 @@ fn counted_window(window_ms: u64) -> i64 {
 }
 
 async fn take(
-    mut c: Lent,
+    c: Lent,
     account: String,
     worker: String,
     limits: AccountLimits,
@@ -59,69 +57,28 @@ async fn take(
         // committed by this one).
         return Ok(Grant::Slot(0));
     };
-    let tx = c.transaction().await?;
-    tx.execute_cached("SELECT pg_advisory_xact_lock(hashtext($1))", &[&account])
-        .await?;
-    let now: i64 = tx
-        .query_one_cached(&format!("SELECT {NOW_MS}"), &[])
-        .await?
-        .try_get(0)?;
-    let window = counted_window(limits.window_ms);
-    tx.execute_cached(
-        "DELETE FROM account_requests WHERE account = $1 AND sent_at_ms <= $2::bigint - $3::bigint",
-        &[&account, &now, &window],
-    )
-    .await?;
-    tx.execute_cached(
-        "DELETE FROM account_slots WHERE account = $1 AND until_ms < $2",
-        &[&account, &now],
-    )
-    .await?;
-    if let Some(max) = limits.concurrency {
-        let row = tx
-            .query_one_cached(
-                "SELECT count(*) FROM account_slots WHERE account = $1",
-                &[&account],
-            )
-            .await?;
-        if row.try_get::<_, i64>(0)? >= i64::from(max) {
-            tx.commit().await?;
-            return Ok(Grant::Wait(SLOT_POLL_MS));
-        }
-    }
-    if let Some(max) = limits.requests_per_minute {
-        // The oldest request that keeps the window full: room comes back when it is a
-        // window old.
-        let row = tx
-            .query_one_cached(
-                "SELECT count(*), min(sent_at_ms) FROM account_requests WHERE account = $1",
-                &[&account],
-            )
-            .await?;
-        let (count, oldest): (i64, Option<i64>) = (row.try_get(0)?, row.try_get(1)?);
-        if count >= i64::from(max) {
-            tx.commit().await?;
-            let wait = oldest.map_or(i64::try_from(SLOT_POLL_MS).unwrap_or(i64::MAX), |o| {
-                o + window - now + 1
-            });
-            return Ok(Grant::Wait(
-                u64::try_from(wait.max(1)).unwrap_or(SLOT_POLL_MS),
-            ));
-        }
-    }
-    tx.execute_cached(
-        "INSERT INTO account_requests (account, sent_at_ms) VALUES ($1, $2)",
-        &[&account, &now],
-    )
-    .await?;
-    let slot: i64 = tx
+    let limit = |n: Option<u32>| n.map(|n| i32::try_from(n).unwrap_or(i32::MAX));
+    let poll_ms = i64::try_from(SLOT_POLL_MS).unwrap_or(i64::MAX);
+    let row = c
         .query_one_cached(
-            "INSERT INTO account_slots (account, worker, until_ms) VALUES ($1, $2, $3)
-             RETURNING id",
-            &[&account, &worker, &(now.saturating_add(hold_ms))],
+            "SELECT slot, wait_ms FROM syncdef_take_slot($1, $2, $3, $4, $5, $6, $7)",
+            &[
+                &account,
+                &worker,
+                &counted_window(limits.window_ms),
+                &limit(limits.concurrency),
+                &limit(limits.requests_per_minute),
+                &hold_ms,
+                &poll_ms,
+            ],
         )
-        .await?
-        .try_get(0)?;
-    tx.commit().await?;
-    Ok(Grant::Slot(slot))
+        .await?;
+    let (slot, wait_ms): (Option<i64>, Option<i64>) = (row.try_get(0)?, row.try_get(1)?);
+    match (slot, wait_ms) {
+        (Some(slot), _) => Ok(Grant::Slot(slot)),
+        (None, Some(wait)) => Ok(Grant::Wait(u64::try_from(wait).unwrap_or(SLOT_POLL_MS))),
+        (None, None) => Err(PgError::Corrupt(
+            "the budget granted neither a slot nor a wait".to_owned(),
+        )),
+    }
 }

@@ -352,4 +352,13 @@ fn a_dead_workers_slot_is_freed_after_its_hold_time() {
         state.take("x|", "other", one, 60).expect("take"),
         Grant::Wait(_)
     ));
+    // A hold beyond the clock's range is held "for ever", not an overflow in the database.
+    assert!(matches!(
+        state.take("y|", "forever", one, u64::MAX).expect("take"),
+        Grant::Slot(_)
+    ));
+    assert!(matches!(
+        state.take("y|", "other", one, 60).expect("take"),
+        Grant::Wait(_)
+    ));
 }
