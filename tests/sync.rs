@@ -205,6 +205,31 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
     .await;
     assert_eq!(since.code, 2);
     assert!(since.stderr.contains("--since"), "{}", since.stderr);
+    let pushers = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account", "--pushers", "4"],
+    ))
+    .await;
+    assert_eq!(pushers.code, 2);
+    assert!(
+        pushers
+            .stderr
+            .contains("--pushers 4 needs a state shared through PostgreSQL"),
+        "{}",
+        pushers.stderr
+    );
+    let none = syncdef(sync_args(
+        &platform,
+        &books,
+        &state,
+        &["--entries", "Account", "--pushers", "0"],
+    ))
+    .await;
+    assert_eq!(none.code, 2);
+    assert!(none.stderr.contains("at least 1"), "{}", none.stderr);
+    assert_eq!(books.request_count().await, 0);
 
     let status = syncdef(strings(&[
         "sync",

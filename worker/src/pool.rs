@@ -1,9 +1,11 @@
 //! The loop on a shared state: several workers, one queue. Each worker lists the entries no
-//! other worker is listing (enqueueing what it lists), then pushes leased items until the
-//! queue of its entries is empty, renewing its leases while it works.
+//! other worker is listing (enqueueing what it lists), then its pushers (one unless
+//! `SyncOptions::pushers` says more) push leased items until the queue of its entries is
+//! empty, renewing the worker's leases while they work.
 
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures::future::{Either, select};
@@ -48,7 +50,29 @@ async fn list_and_push(
         }
         list(core, queue, name).await?;
     }
-    push_leased(core, queue, order).await
+    push_side_by_side(core, queue, order).await
+}
+
+/// Runs the worker's pushers side by side until the queue of `entries` is empty. A pusher
+/// that fails stops the others before their next record (the record each is pushing ends
+/// first); the first failure is the result.
+async fn push_side_by_side(
+    core: &Arc<Core>,
+    queue: &dyn WorkQueue,
+    entries: &[String],
+) -> Result<(), WorkerError> {
+    let failed = AtomicBool::new(false);
+    let pushers = (0..core.options.pushers.max(1)).map(|_| async {
+        let result = push_leased(core, queue, entries, &failed).await;
+        if result.is_err() {
+            failed.store(true, Ordering::SeqCst);
+        }
+        result
+    });
+    futures::future::join_all(pushers)
+        .await
+        .into_iter()
+        .collect()
 }
 
 /// Lists `name` when no other worker does: enqueues its due retries, then its changed
@@ -68,14 +92,17 @@ async fn list(core: &Arc<Core>, queue: &dyn WorkQueue, name: &str) -> Result<(),
     listed
 }
 
-/// Pushes leased items of `entries` until none is queued and no one lists them any more.
+/// Pushes leased items of `entries` until none is queued and no one lists them any more, or
+/// until a sibling pusher has `failed`.
 async fn push_leased(
     core: &Arc<Core>,
     queue: &dyn WorkQueue,
     entries: &[String],
+    failed: &AtomicBool,
 ) -> Result<(), WorkerError> {
+    let stop = || core.limit_reached() || failed.load(Ordering::SeqCst);
     loop {
-        if core.limit_reached() {
+        if stop() {
             return Ok(());
         }
         let items = queue.lease(entries, core.lease(), BATCH)?;
@@ -87,7 +114,7 @@ async fn push_leased(
             continue;
         }
         for item in items {
-            if core.limit_reached() {
+            if stop() {
                 return Ok(());
             }
             let Some(entry) = core.entry(&item.key.entry).cloned() else {

@@ -57,6 +57,12 @@ pub struct SyncOptions {
     /// worker that dies loses its leases after this long, and another takes its records
     /// over. Default 60.
     pub lease_seconds: u64,
+    /// On a shared state (PostgreSQL): records this worker pushes at once, each by a pusher
+    /// of its own taking leased items from the queue as another process would. One pusher
+    /// sends one request per round trip to the external system; a company's limit (QuickBooks:
+    /// 500 a minute, 10 at once) takes several when each request waits a while. The shared
+    /// budget keeps the limits whatever the count. Default 1.
+    pub pushers: u32,
     /// Instead of a whole pull, read these records one by one by their external ids
     /// (`pull.read`) and write each onto the platform as a pull does; the pull cursor stays.
     /// Needs [`Direction::Pull`] and one entry with a `pull.read`.
@@ -76,8 +82,27 @@ impl Default for SyncOptions {
             force: false,
             direction: Direction::Push,
             lease_seconds: 60,
+            pushers: 1,
             refresh: Vec::new(),
         }
+    }
+}
+
+/// Several pushers need the shared queue, which hands each of them different records, and
+/// `max_pushes` counts the pushes of one pusher at a time.
+fn check_pushers(options: &SyncOptions, state: &dyn State) -> Result<(), WorkerError> {
+    match options.pushers {
+        0 => Err(WorkerError::Usage("--pushers must be at least 1".into())),
+        1 => Ok(()),
+        n if state.queue().is_none() => Err(WorkerError::Usage(format!(
+            "--pushers {n} needs a state shared through PostgreSQL (--state postgres://...); \
+             a SQLite state is pushed by one pusher"
+        ))),
+        n if options.max_pushes.is_some() => Err(WorkerError::Usage(format!(
+            "--max-pushes stops after an exact number of pushes, which {n} pushers at once \
+             would overshoot; use it with --pushers 1"
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -167,6 +192,7 @@ impl Worker {
                 "the lease must last at least 3 seconds".into(),
             ));
         }
+        check_pushers(&options, state.as_ref())?;
         if options.page_size == 0 {
             return Err(WorkerError::Usage(
                 "the page size must be at least 1".into(),

@@ -5,11 +5,16 @@ mod sync_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+
+use futures::future::BoxFuture;
 
 use sync_support::{Data, Platform, QuickBooks};
 use syncdef_definitions::Definition;
-use syncdef_engine::{Engine, RateLimitPolicy, ReqwestTransport, StaticToken};
+use syncdef_engine::{
+    Engine, HttpRequest, HttpResponse, RateLimitPolicy, ReqwestTransport, StaticToken, Transport,
+    TransportError,
+};
 use syncdef_mock::postgres::PgServer;
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::State;
@@ -26,7 +31,36 @@ struct Rig {
     books: QuickBooks,
     now: Arc<AtomicI64>,
     url: String,
+    /// The most requests the workers had on their way at once.
+    at_once: Arc<AtOnce>,
     _server: Arc<PgServer>,
+}
+
+/// A transport that counts the requests on their way at once.
+#[derive(Default)]
+struct AtOnce {
+    now: AtomicUsize,
+    most: AtomicUsize,
+}
+
+struct Counting {
+    inner: ReqwestTransport,
+    at_once: Arc<AtOnce>,
+}
+
+impl Transport for Counting {
+    fn send<'a>(
+        &'a self,
+        request: &'a HttpRequest,
+    ) -> BoxFuture<'a, Result<HttpResponse, TransportError>> {
+        Box::pin(async move {
+            let now = self.at_once.now.fetch_add(1, Ordering::SeqCst) + 1;
+            self.at_once.most.fetch_max(now, Ordering::SeqCst);
+            let answer = self.inner.send(request).await;
+            self.at_once.now.fetch_sub(1, Ordering::SeqCst);
+            answer
+        })
+    }
 }
 
 impl Rig {
@@ -40,6 +74,7 @@ impl Rig {
             books: QuickBooks::start().await,
             now: Arc::new(AtomicI64::new(1_800_000_000)),
             url,
+            at_once: Arc::default(),
             _server: server,
         }
     }
@@ -50,6 +85,11 @@ impl Rig {
 
     /// A worker with a connection pool of its own, as a separate process has.
     fn worker(&self, options: SyncOptions) -> Worker {
+        self.try_worker(options).expect("worker")
+    }
+
+    /// [`Rig::worker`], or why the options are refused.
+    fn try_worker(&self, options: SyncOptions) -> Result<Worker, syncdef_worker::WorkerError> {
         let definition = Definition::load_path(&definition_path()).expect("definition");
         let dependencies = Dependencies::from_definition(&definition);
         // No request budget: the local fakes answer at once (the shared budget has its own
@@ -73,7 +113,10 @@ impl Rig {
         .expect("platform client");
         let now = self.now.clone();
         let clock: Clock = Arc::new(move || now.load(Ordering::SeqCst));
-        let transport = Arc::new(ReqwestTransport::new().expect("transport"));
+        let transport = Arc::new(Counting {
+            inner: ReqwestTransport::new().expect("transport"),
+            at_once: self.at_once.clone(),
+        });
         Worker::new(
             engine,
             transport,
@@ -82,8 +125,7 @@ impl Rig {
             Arc::new(self.state()),
             options,
         )
-        .expect("worker")
-        .with_clock(clock)
+        .map(|worker| worker.with_clock(clock))
     }
 
     async fn run(&self, options: SyncOptions) -> SyncReport {
@@ -150,6 +192,58 @@ async fn two_workers_at_once_create_each_record_once() {
     let created = |r: &SyncReport| r.entries["Account"].created + r.entries["Invoice"].created;
     assert_eq!(created(&a) + created(&b), 250);
     assert_eq!((rig.done("Account"), rig.done("Invoice")), (150, 100));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_worker_with_four_pushers_pushes_four_at_once_and_each_record_once() {
+    let rig = Rig::start(60, 40).await;
+    rig.books.books.lock().expect("books").answer_delay =
+        Some(std::time::Duration::from_millis(20));
+    let report = rig
+        .run(SyncOptions {
+            pushers: 4,
+            ..options(&["Account", "Invoice"])
+        })
+        .await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    // The fake refuses an invoice whose customer it does not have: every invoice came after
+    // its account, whichever pusher took it.
+    assert_eq!(rig.books.creates("Customer"), 60);
+    assert_eq!(rig.books.creates("Invoice"), 40);
+    assert_eq!((rig.done("Account"), rig.done("Invoice")), (60, 40));
+    let most = rig.at_once.most.load(Ordering::SeqCst);
+    assert!((2..=4).contains(&most), "{most} requests at once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_pushers_refuse_an_exact_push_count() {
+    let rig = Rig::start(1, 0).await;
+    let Err(error) = rig.try_worker(SyncOptions {
+        pushers: 2,
+        max_pushes: Some(5),
+        ..options(&["Account"])
+    }) else {
+        panic!("two pushers with --max-pushes")
+    };
+    assert!(
+        error.to_string().contains("use it with --pushers 1"),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_pusher_sends_one_request_at_a_time() {
+    let rig = Rig::start(20, 0).await;
+    rig.books.books.lock().expect("books").answer_delay = Some(std::time::Duration::from_millis(5));
+    let report = rig.run(options(&["Account"])).await;
+    assert!(report.is_clean(), "{report:#?}");
+    assert_eq!(rig.books.creates("Customer"), 20);
+    assert_eq!(rig.at_once.most.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -166,6 +166,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub lease_seconds: u64,
 
+    /// On a PostgreSQL state: records this process pushes at once, each pusher taking its own
+    /// records from the shared queue as another process would (the account's limits hold for
+    /// all of them together).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub pushers: u32,
+
     /// A server variable over the definition's default (repeatable): `--var realmId=123`.
     #[arg(long = "var", value_name = "NAME=VALUE", value_parser = name_value)]
     pub vars: Vec<(String, String)>,
@@ -310,6 +316,7 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         force: args.force,
         direction: args.direction.into(),
         lease_seconds: args.lease_seconds,
+        pushers: args.pushers,
         refresh: args.external_ids.clone(),
         ..SyncOptions::default()
     };
