@@ -2,7 +2,7 @@
 """One row of benches/pool-throughput.sh's table, from the loopback QuickBooks' GET /stats.
 
 Reads the stats on stdin; argv: the scenario's company-id prefix, companies, processes per
-company, records per company, workers that failed. A company's share is the requests admitted
+company (with its pushers), records per company, workers that failed. A company's share is the requests admitted
 in the whole windows from its first request, over the limit times those windows: what the pool
 used of what the vendor allows. The last, partial window (the run's tail) is left out.
 """

@@ -13,6 +13,7 @@
 #
 # Usage: benches/pool-throughput.sh [COMPANIES:PROCESSES ...]  (default: 1:1 1:2 1:4 1:8 10:1)
 # Env: LIMIT (500), WINDOW (6), CONCURRENCY (10), LATENCY_MS (20), RECORDS (3 windows' worth),
+#      PUSHERS (each process's --pushers, 1),
 #      PAGE_SIZE (the listing's --page-size, 40),
 #      BIN (directory of syncdef and syncdef-mock; default: build them with cargo, PROFILE=release).
 set -euo pipefail
@@ -94,7 +95,7 @@ run_scenario() {
             "$BIN/syncdef" sync --platform "http://127.0.0.1:$platform_port" \
                 --definition "$work/definition.yaml" --state "$(db_url "$prefix$c")" \
                 --base-url "http://127.0.0.1:$qbo_port/v3/company/$prefix$c" --var "realmId=$prefix$c" \
-                --entries Account --page-size ${PAGE_SIZE:-40} --format json \
+                --entries Account --page-size ${PAGE_SIZE:-40} --pushers "${PUSHERS:-1}" --format json \
                 >"$work/$prefix$c-$RANDOM.out" 2>>"$work/$prefix.err" &
             workers+=($!) pids+=($!)
         done
@@ -105,10 +106,10 @@ run_scenario() {
         tail -20 "$work/$prefix.err" >&2
     fi
     curl -sf "http://127.0.0.1:$qbo_port/stats" |
-        python3 "$root/benches/pool-throughput-report.py" "$prefix" "$companies" "$processes" "$records" "$failed"
+        python3 "$root/benches/pool-throughput-report.py" "$prefix" "$companies" "$processes x ${PUSHERS:-1}" "$records" "$failed"
 }
 
-echo "| companies | processes per company | records per company | share of the limit (worst company) | share (median company) | 429 answers (of which over the window) | total requests/s | workers failed |"
+echo "| companies | processes per company x pushers each | records per company | share of the limit (worst company) | share (median company) | 429 answers (of which over the window) | total requests/s | workers failed |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 for scenario in "${scenarios[@]}"; do
     run_scenario "${scenario%%:*}" "${scenario##*:}"
