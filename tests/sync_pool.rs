@@ -237,8 +237,9 @@ async fn a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing() {
     // Slow answers: the killed worker has creates carried out but unanswered.
     books.books.lock().expect("books").answer_delay = Some(Duration::from_millis(40));
 
+    // Two pushers each: the killed process may leave two creates cut short.
     let mut workers: Vec<Child> = (0..3)
-        .map(|_| start_worker(&platform, &books, &url))
+        .map(|_| start_worker_with(&platform, &books, &url, &["--pushers", "2"]))
         .collect();
     let deadline = Instant::now() + Duration::from_secs(60);
     while books.creates("Customer") < 40 {
@@ -346,7 +347,7 @@ async fn a_dry_run_on_the_shared_state_sends_and_stores_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pushers_ride_out_a_postgres_restart_and_a_killed_pusher() {
+async fn pushers_ride_out_a_postgres_restart_and_a_killed_process() {
     const MANY: u32 = 300;
     let (server, url) = own_postgres();
     let platform = Platform::start(Data::generate(MANY, 0)).await;
@@ -359,8 +360,9 @@ async fn pushers_ride_out_a_postgres_restart_and_a_killed_pusher() {
         books.answer_delay = Some(Duration::from_millis(25));
         books.refuse = refused.iter().cloned().collect();
     }
+    // Two pushers each: the killed process may leave two creates cut short.
     let mut workers: Vec<Child> = (0..3)
-        .map(|_| start_worker(&platform, &books, &url))
+        .map(|_| start_worker_with(&platform, &books, &url, &["--pushers", "2"]))
         .collect();
     let deadline = Instant::now() + Duration::from_secs(60);
     while books.creates("Customer") < 40 {
