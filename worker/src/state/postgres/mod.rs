@@ -8,6 +8,7 @@ mod bridge;
 mod budget;
 mod cached;
 mod location;
+mod namespace;
 mod queue;
 mod reconnect;
 mod schema;
@@ -86,11 +87,16 @@ impl PostgresState {
             location: location.clone(),
             detail,
         };
-        let prepared = tls::prepare(url).map_err(fail)?;
-        let config: tokio_postgres::Config = prepared
+        let (url, schema) = namespace::take_schema(url).map_err(fail)?;
+        let prepared = tls::prepare(&url).map_err(fail)?;
+        let mut config: tokio_postgres::Config = prepared
             .url
             .parse()
             .map_err(|e| fail(format!("not a PostgreSQL connection URL: {e}")))?;
+        if let Some(schema) = &schema {
+            let options = namespace::search_path_option(config.get_options(), schema);
+            config.options(&options);
+        }
         let bridge = Bridge::new().map_err(fail)?;
         let recycling = ManagerConfig {
             recycling_method: RecyclingMethod::Fast,
@@ -107,7 +113,7 @@ impl PostgresState {
             .build()
             .map_err(|e| fail(format!("cannot set up the connection pool: {e}")))?;
         let held = bridge
-            .run(prepare(pool.clone(), mode))
+            .run(prepare(pool.clone(), mode, schema))
             .map_err(|e| e.into_state_error(&location))?;
         let connections = match held {
             None => Connections::Pool(pool),
@@ -156,15 +162,19 @@ impl PostgresState {
 
 /// Migrates or checks the schema; returns the connection a dry-run keeps, with its open
 /// transaction.
-async fn prepare(pool: Pool, mode: Mode) -> Result<Option<deadpool_postgres::Object>, PgError> {
+async fn prepare(
+    pool: Pool,
+    mode: Mode,
+    namespace: Option<String>,
+) -> Result<Option<deadpool_postgres::Object>, PgError> {
     let mut client = pool.get().await?;
     match mode {
         Mode::Run => {
-            schema::migrate(&mut client).await?;
+            schema::migrate(&mut client, namespace.as_deref()).await?;
             Ok(None)
         }
         Mode::DryRun => {
-            schema::migrate(&mut client).await?;
+            schema::migrate(&mut client, namespace.as_deref()).await?;
             client.batch_execute("BEGIN").await?;
             Ok(Some(client))
         }

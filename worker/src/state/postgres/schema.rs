@@ -150,12 +150,18 @@ pub(crate) async fn version(client: &impl GenericClient) -> Result<i32, PgError>
 }
 
 /// Brings the schema to [`CURRENT`], one migration per transaction; [`PgError::TooNew`] for
-/// a database of a newer syncdef.
-pub(crate) async fn migrate(client: &mut Client) -> Result<(), PgError> {
+/// a database of a newer syncdef. With a `namespace` (an instance's PostgreSQL schema, already
+/// first on every connection's `search_path`) it is created first when missing.
+pub(crate) async fn migrate(client: &mut Client, namespace: Option<&str>) -> Result<(), PgError> {
     loop {
         let tx = client.transaction().await?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
             .await?;
+        if let Some(namespace) = namespace {
+            // A checked plain identifier (`namespace::take_schema`): no quoting needed.
+            tx.batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {namespace}"))
+                .await?;
+        }
         tx.batch_execute(VERSION_TABLE).await?;
         let version = version(&tx).await?;
         if version > CURRENT {

@@ -96,6 +96,52 @@ fn runs_share_one_database() {
 }
 
 #[test]
+fn instances_in_one_database_keep_their_own_state_in_their_own_schema() {
+    use crate::state::AccountBudget;
+    let server = server();
+    let url = database(&server);
+    let instance = |schema: &str| format!("{url}&schema={schema}");
+    let first = PostgresState::open(&instance("qbo_1")).expect("first instance");
+    let second = PostgresState::open(&instance("qbo_2")).expect("second, created beside it");
+    first.set_cursor("Account", "2026-01-01", 1).expect("write");
+    assert_eq!(second.cursor("Account").expect("read"), None);
+    assert_eq!(
+        PostgresState::open_read_only(&instance("qbo_1"))
+            .expect("a reader of the first")
+            .cursor("Account")
+            .expect("read")
+            .as_deref(),
+        Some("2026-01-01")
+    );
+    // Each has the whole schema, the budget's function included.
+    let limits = crate::state::AccountLimits {
+        requests_per_minute: Some(1),
+        window_ms: 60_000,
+        concurrency: None,
+    };
+    assert!(matches!(
+        second.take("qbo|2", "w", limits, 60).expect("take"),
+        crate::state::Grant::Slot(_)
+    ));
+    // The database's default schema holds none of it.
+    let error = PostgresState::open_read_only(&url).expect_err("nothing outside the schemas");
+    assert!(
+        error.to_string().contains("run `syncdef sync` once"),
+        "{error}"
+    );
+    let error = PostgresState::open_read_only(&instance("qbo_3")).expect_err("never run");
+    assert!(
+        error.to_string().contains("run `syncdef sync` once"),
+        "{error}"
+    );
+    let error = PostgresState::open(&instance("Qbo")).expect_err("needs quotes");
+    assert!(
+        error.to_string().contains("schema=qbo_4620816365"),
+        "{error}"
+    );
+}
+
+#[test]
 fn dry_runs_write_nothing() {
     let server = server();
     let url = database(&server);
