@@ -666,11 +666,22 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
     let books = QuickBooks::start().await;
     let dir = tempfile::tempdir().expect("dir");
     let state = dir.path().join("state.sqlite");
+    let alive_file = dir.path().join("alive.json");
+    let alive_arg = alive_file.display().to_string();
     let args = sync_args(
         &platform,
         &books,
         &state,
-        &["--entries", "Account", "--follow", "1", "--format", "json"],
+        &[
+            "--entries",
+            "Account",
+            "--follow",
+            "1",
+            "--format",
+            "json",
+            "--alive-file",
+            &alive_arg,
+        ],
     );
     let child = common::syncdef_command(&args, &PLATFORM_ENV)
         .stdin(std::process::Stdio::null())
@@ -694,6 +705,19 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
     while wait_for("the update", &|| books.updates("Customer") == 1) {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
+    // Between runs the worker keeps its alive file fresh, and the probe says so.
+    let probe = || {
+        syncdef(strings(&[
+            "sync", "alive", "--file", &alive_arg, "--within", "5",
+        ]))
+    };
+    let alive = probe().await;
+    assert_eq!(alive.code, 0, "{}", alive.stderr);
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&alive_file).expect("alive file"))
+            .expect("JSON");
+    assert_eq!(written["pid"], child.id(), "{written}");
+    assert_eq!(written["lastRun"]["clean"], true, "{written}");
     let stopped_at = std::time::Instant::now();
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -733,6 +757,10 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
     assert_eq!(updated, 1, "{}", run.stdout);
     assert_eq!(books.duplicates(), Vec::<String>::new());
     assert_eq!(books.creates("Customer"), 20);
+    // Stopped, it says so at once rather than after --within.
+    let gone = probe().await;
+    assert_eq!(gone.code, 1, "{}", gone.stderr);
+    assert!(gone.stderr.contains("stopped"), "{}", gone.stderr);
 }
 
 /// A platform with `accounts` accounts, a QuickBooks fake, and a state (in the returned

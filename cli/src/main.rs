@@ -48,7 +48,7 @@ enum Command {
     /// Authorize syncdef with the external system (OAuth2).
     Auth(commands::auth::AuthArgs),
     /// Push platform records changed since the last run, in dependency order, with state.
-    Sync(commands::sync::SyncArgs),
+    Sync(Box<commands::sync::SyncArgs>),
     /// Serve the language server on standard input and output: lint findings, completion,
     /// hover, go to definition and quick fixes in the editor (docs/editor-setup.md).
     Lsp(commands::lsp::LspArgs),

@@ -31,9 +31,25 @@ pub enum Event<'a> {
         /// Its counts.
         summary: &'a EntrySummary,
     },
+    /// A page of the listing came from the platform (changed or not, its records follow as
+    /// [`Event::Record`]s): the listing goes on, also when nothing in it changed.
+    Listed {
+        /// The entry.
+        entry: &'a str,
+        /// Records on the page.
+        records: usize,
+    },
+    /// A following worker waits for its next run (sent about ten times a second while it
+    /// waits): it is alive between runs.
+    Waiting {
+        /// Until the next run starts.
+        next_run_in: std::time::Duration,
+    },
 }
 
-/// Receives [`Event`]s; called from the run's task, so it must be quick.
+/// Receives [`Event`]s; called from the run's task, so it must be quick. A worker that makes
+/// progress sends one at least every page, record and tenth of a second of waiting, so the
+/// time since the last event says whether it is stuck (a liveness file is written from them).
 pub trait Observer: Send + Sync {
     /// Handles one event.
     fn event(&self, event: &Event<'_>);

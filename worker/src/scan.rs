@@ -81,6 +81,10 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
                     total: page.info.and_then(|i| i.total_count),
                 });
             }
+            core.observer.event(&Event::Listed {
+                entry: &entry.name,
+                records: page.records.len(),
+            });
             let more = more_pages(&page, page_size);
             for record in &page.records {
                 let stamp = match Stamp::of(record) {

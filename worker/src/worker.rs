@@ -373,7 +373,9 @@ impl Worker {
                 if self.stop_requested() {
                     return report;
                 }
-                tokio::time::sleep(FOLLOW_TICK.min(until - std::time::Instant::now())).await;
+                let next_run_in = until.saturating_duration_since(std::time::Instant::now());
+                self.core.observer.event(&Event::Waiting { next_run_in });
+                tokio::time::sleep(FOLLOW_TICK.min(next_run_in)).await;
             }
         }
     }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod alive;
 pub mod auth;
 pub mod completions;
 pub mod dry_run;

@@ -17,10 +17,11 @@ use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::State;
 use syncdef_worker::status::StatusReport;
 use syncdef_worker::{
-    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, StateLocation, SyncOptions,
-    SyncReport, Worker, default_state_path,
+    Dependencies, Event, Observer, RecordKey, RecordResult, Resolution, Silent, StateLocation,
+    SyncOptions, SyncReport, Worker, default_state_path,
 };
 
+use super::alive::{AliveArgs, AliveFile};
 use super::dry_run::{Format, runtime};
 use super::reliability::ReliabilityArgs;
 use super::tokens::stored_tokens;
@@ -71,6 +72,9 @@ pub enum SyncCommand {
     /// Forget an entry's cursor: the next run starts from --since or from the beginning
     /// (unchanged records are recognised and not pushed again).
     ResetCursor(ResetCursorArgs),
+    /// A liveness probe: exit 0 while the worker writing --alive-file FILE shows progress,
+    /// 1 when it stopped or stalled (for a service manager or a Kubernetes exec probe).
+    Alive(AliveArgs),
 }
 
 /// Where the state is: `--state FILE|URL` (or `SYNCDEF_STATE`), or beside `--definition`.
@@ -166,6 +170,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub lease_seconds: u64,
 
+    /// Keep FILE up to date while the worker makes progress (each page, record, and second
+    /// of waiting between --follow runs), for `syncdef sync alive --file FILE` as a liveness
+    /// probe.
+    #[arg(long, value_name = "FILE")]
+    pub alive_file: Option<PathBuf>,
+
     /// On a PostgreSQL state: records this process pushes at once, each pusher taking its own
     /// records from the shared queue as another process would (the account's limits hold for
     /// all of them together).
@@ -259,6 +269,7 @@ pub fn run(args: &SyncArgs) -> Result<ExitCode, Failure> {
         Some(SyncCommand::Status(a)) => status(a),
         Some(SyncCommand::Resolve(a)) => resolve(a),
         Some(SyncCommand::ResetCursor(a)) => reset_cursor(a),
+        Some(SyncCommand::Alive(a)) => Ok(super::alive::alive(a)),
         None => sync(&args.run),
     }
 }
@@ -323,12 +334,34 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
     let interactive = io::stderr().is_terminal() && args.format == Format::Human;
     let worker = Worker::new(engine, transport, &dependencies, platform, state, options)
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let worker = if interactive {
-        worker.with_observer(Arc::new(Bars::default()))
+    let observer: Arc<dyn Observer> = if interactive {
+        Arc::new(Bars::default())
     } else {
         init_logging();
-        worker
+        Arc::new(Silent)
     };
+    let alive = match &args.alive_file {
+        Some(path) => Some(Arc::new(AliveFile::start(path, observer.clone())?)),
+        None => None,
+    };
+    let worker = match &alive {
+        Some(alive) => worker.with_observer(alive.clone()),
+        None => worker.with_observer(observer),
+    };
+    let result = run_worker(args, &worker, alive.as_deref(), &location);
+    if let Some(alive) = &alive {
+        alive.stopped();
+    }
+    result
+}
+
+/// Runs the worker once, or on and on with `--follow`, until a stop request.
+fn run_worker(
+    args: &RunArgs,
+    worker: &Worker,
+    alive: Option<&AliveFile>,
+    location: &StateLocation,
+) -> Result<ExitCode, Failure> {
     let runtime = runtime()?;
     let stop = worker.stop_handle();
     runtime.spawn(async move {
@@ -345,11 +378,14 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         }
     });
     if let Some(every) = args.follow {
-        return follow(&runtime, &worker, every, args.format, &location);
+        return follow(&runtime, worker, every, args.format, location, alive);
     }
     let report = runtime.block_on(worker.run());
+    if let Some(alive) = alive {
+        alive.run_ended(&report);
+    }
     let text = match args.format {
-        Format::Human => human_report(&report, &location),
+        Format::Human => human_report(&report, location),
         Format::Json => json_text(serde_json::to_string_pretty(&report))?,
     };
     write_out(&text)?;
@@ -446,6 +482,8 @@ impl Observer for Bars {
                     bar.finish_and_clear();
                 }
             }
+            // The bars move with records; pages and waits show as nothing new.
+            Event::Listed { .. } | Event::Waiting { .. } => {}
         }
     }
 }
@@ -457,9 +495,13 @@ fn follow(
     every: u64,
     format: Format,
     location: &StateLocation,
+    alive: Option<&AliveFile>,
 ) -> Result<ExitCode, Failure> {
     let mut printed = Ok(());
     let last = runtime.block_on(worker.follow(Duration::from_secs(every), |report| {
+        if let Some(alive) = alive {
+            alive.run_ended(report);
+        }
         let text = match format {
             Format::Human => Ok(human_report(report, location)),
             Format::Json => serde_json::to_string(report)
