@@ -482,6 +482,9 @@ pub struct Books {
     /// Every create's answer comes this much later (the create is carried out at once): a
     /// slow company, so that several workers overlap.
     pub answer_delay: Option<std::time::Duration>,
+    /// Every n-th create is carried out and its answer lost on the way back (a 502 from the
+    /// company's gateway): the caller cannot tell whether it was made.
+    pub lose_answer_every: Option<usize>,
     /// When each create arrived, in order.
     pub create_arrivals: Vec<std::time::Instant>,
     /// The answer each `requestid` got: QuickBooks answers a repeated one with what it did the
@@ -703,6 +706,12 @@ impl Respond for BooksResponder {
                     books
                         .request_ids
                         .insert(request_id, (kind.to_owned(), id.clone()));
+                }
+                if books
+                    .lose_answer_every
+                    .is_some_and(|n| books.creates.len().is_multiple_of(n))
+                {
+                    return ResponseTemplate::new(502).set_body_string("Bad Gateway");
                 }
                 if books.stall_create == Some(books.creates.len()) {
                     return ResponseTemplate::new(200)
