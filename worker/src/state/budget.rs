@@ -38,6 +38,9 @@ pub trait AccountBudget: Send + Sync {
         hold_seconds: u64,
     ) -> Result<Grant, StateError>;
 
-    /// Frees a concurrency slot once its request is answered.
+    /// Frees a concurrency slot once its request is answered, and counts the request in its
+    /// window from now on: the vendor counted it when it arrived, somewhere between the slot
+    /// and the answer, so counted from the answer it never leaves this budget's window before
+    /// the vendor's.
     fn give_back(&self, slot: i64) -> Result<(), StateError>;
 }

@@ -26,20 +26,20 @@ impl AccountBudget for PostgresState {
 
     fn give_back(&self, slot: i64) -> Result<(), StateError> {
         self.run(move |c| async move {
-            c.execute_cached("DELETE FROM account_slots WHERE id = $1", &[&slot])
+            c.execute_cached("SELECT syncdef_give_back($1)", &[&slot])
                 .await?;
             Ok(())
         })
     }
 }
 
-/// The window a request is counted in: the vendor's, plus a hundredth of it. A slot is taken
-/// by the database's clock before the request leaves, and the vendor counts when it arrives;
-/// two requests a window apart by the first clock can arrive less than a window apart when the
-/// first took longer on its way (a busy machine, a slow network), and the vendor then answers
-/// 429. Measured on loopback with four and eight processes on two busy cores: two to four 429s
-/// in 1,600 requests at 500 per 6 s without the margin (docs/benchmarks.md, "Pool
-/// throughput"). The margin costs a hundredth of the rate.
+/// The window a request is counted in: the vendor's, plus a hundredth of it. A request with
+/// an answer is counted from the answer (`syncdef_give_back`), which is after the vendor
+/// counted it, so that needs no margin; a request whose worker died before the answer is
+/// counted from its slot, and the vendor may have counted it later (a busy machine, a slow
+/// network). Measured on loopback with four and eight processes on two busy cores, before
+/// answers moved the count: two to four 429s in 1,600 requests at 500 per 6 s without the
+/// margin (docs/benchmarks.md, "Pool throughput"). The margin costs a hundredth of the rate.
 fn counted_window(window_ms: u64) -> i64 {
     let window = i64::try_from(window_ms).unwrap_or(60_000);
     window.saturating_add(window / 100)

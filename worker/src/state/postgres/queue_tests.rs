@@ -331,6 +331,34 @@ fn a_scaled_window_lets_requests_out_again_after_its_own_length() {
 }
 
 #[test]
+fn a_request_is_counted_in_its_window_until_a_window_after_its_answer() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let one_a_second = AccountLimits {
+        requests_per_minute: Some(1),
+        window_ms: 1_000,
+        concurrency: None,
+    };
+    let Grant::Slot(slot) = state.take("slow|", "a", one_a_second, 60).expect("take") else {
+        panic!("room for the first")
+    };
+    // The answer takes 0.6 s: the vendor may have counted the request at any time until then.
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    state.give_back(slot).expect("give back");
+    // A window and a little after the slot, but only half a window after the answer.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let Grant::Wait(ms) = state.take("slow|", "b", one_a_second, 60).expect("take") else {
+        panic!("the request may still be in the vendor's window")
+    };
+    assert!((1..=520).contains(&ms), "waits {ms} ms");
+    std::thread::sleep(std::time::Duration::from_millis(ms + 20));
+    assert!(matches!(
+        state.take("slow|", "b", one_a_second, 60).expect("take"),
+        Grant::Slot(_)
+    ));
+}
+
+#[test]
 fn a_dead_workers_slot_is_freed_after_its_hold_time() {
     use crate::state::{AccountBudget, AccountLimits, Grant};
     let (state, _server) = fresh_postgres();
