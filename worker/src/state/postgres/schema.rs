@@ -73,54 +73,17 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );",
     // 4: pulls find platform records by their external id.
     "CREATE INDEX records_by_external_id ON records (external_id);",
-    // 5: taking room in an account's budget is one statement (one round trip instead of ten,
-    // the budget being the busiest statement of a pool): under the account's advisory lock,
-    // forget what left the window, then either grant a slot (counting the request) or say
-    // how long to wait. Null limits are not counted.
-    "CREATE FUNCTION syncdef_take_slot(
-        p_account TEXT, p_worker TEXT, p_window_ms BIGINT, p_concurrency INTEGER,
-        p_requests INTEGER, p_hold_ms BIGINT, p_poll_ms BIGINT,
-        OUT slot BIGINT, OUT wait_ms BIGINT
-    ) LANGUAGE plpgsql AS $$
-    DECLARE
-        now_ms BIGINT := (extract(epoch from clock_timestamp()) * 1000)::bigint;
-        taken  BIGINT;
-        oldest BIGINT;
-    BEGIN
-        PERFORM pg_advisory_xact_lock(hashtext(p_account));
-        DELETE FROM account_requests
-            WHERE account = p_account AND sent_at_ms <= now_ms - p_window_ms;
-        DELETE FROM account_slots WHERE account = p_account AND until_ms < now_ms;
-        IF p_concurrency IS NOT NULL THEN
-            SELECT count(*) INTO taken FROM account_slots WHERE account = p_account;
-            IF taken >= p_concurrency THEN
-                wait_ms := p_poll_ms;
-                RETURN;
-            END IF;
-        END IF;
-        IF p_requests IS NOT NULL THEN
-            -- Room comes back when the oldest request of a full window is a window old.
-            SELECT count(*), min(sent_at_ms) INTO taken, oldest
-                FROM account_requests WHERE account = p_account;
-            IF taken >= p_requests THEN
-                wait_ms := greatest(coalesce(oldest + p_window_ms - now_ms + 1, p_poll_ms), 1);
-                RETURN;
-            END IF;
-        END IF;
-        INSERT INTO account_requests (account, sent_at_ms) VALUES (p_account, now_ms);
-        INSERT INTO account_slots (account, worker, until_ms)
-            VALUES (p_account, p_worker, now_ms + least(p_hold_ms, 9223372036854775807 - now_ms))
-            RETURNING id INTO slot;
-    END
-    $$;",
-    // 6: a request is counted in its window from when its answer came rather than from when
-    // its slot was taken. The vendor counts a request when it arrives, which is after the
-    // slot was taken and before the answer: counted from the answer, a request can never
-    // still be in the vendor's window when this budget thinks it has left, however late it
-    // arrived (a busy machine, a slow network). An unanswered request stays counted.
+    // 5: the request budget in two calls, each one statement (one round trip instead of ten:
+    // the budget was the busiest statement of a pool). `syncdef_take_slot`, under the
+    // account's advisory lock, forgets what left the window, then either grants a slot
+    // (counting the request) or says how long to wait; null limits are not counted.
+    // `syncdef_give_back` frees the slot and counts the request from its answer: the vendor
+    // counts a request when it arrives, which is between the slot and the answer, so counted
+    // from the answer a request never leaves this budget's window before the vendor's, however
+    // late it arrived (a busy machine, a slow network). An unanswered request stays counted.
     "ALTER TABLE account_requests ADD COLUMN slot BIGINT;
     CREATE INDEX account_requests_by_slot ON account_requests (slot);
-    CREATE OR REPLACE FUNCTION syncdef_take_slot(
+    CREATE FUNCTION syncdef_take_slot(
         p_account TEXT, p_worker TEXT, p_window_ms BIGINT, p_concurrency INTEGER,
         p_requests INTEGER, p_hold_ms BIGINT, p_poll_ms BIGINT,
         OUT slot BIGINT, OUT wait_ms BIGINT
