@@ -196,39 +196,21 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
         unknown.stderr,
         "syncdef: the definition has no entry `Acount`; it has: Account, Invoice, Product, Payment\n"
     );
-    let since = syncdef(sync_args(
-        &platform,
-        &books,
-        &state,
-        &["--entries", "Account", "--since", "last week"],
-    ))
-    .await;
-    assert_eq!(since.code, 2);
-    assert!(since.stderr.contains("--since"), "{}", since.stderr);
-    let pushers = syncdef(sync_args(
-        &platform,
-        &books,
-        &state,
-        &["--entries", "Account", "--pushers", "4"],
-    ))
-    .await;
-    assert_eq!(pushers.code, 2);
-    assert!(
-        pushers
-            .stderr
-            .contains("--pushers 4 needs a state shared through PostgreSQL"),
-        "{}",
-        pushers.stderr
-    );
-    let none = syncdef(sync_args(
-        &platform,
-        &books,
-        &state,
-        &["--entries", "Account", "--pushers", "0"],
-    ))
-    .await;
-    assert_eq!(none.code, 2);
-    assert!(none.stderr.contains("at least 1"), "{}", none.stderr);
+    // Each refused before anything is sent, saying what to change.
+    for (extra, says) in [
+        (&["--since", "last week"][..], "--since"),
+        (
+            &["--pushers", "4"],
+            "--pushers 4 needs a state shared through PostgreSQL",
+        ),
+        (&["--pushers", "0"], "at least 1"),
+    ] {
+        let mut args = vec!["--entries", "Account"];
+        args.extend_from_slice(extra);
+        let run = syncdef(sync_args(&platform, &books, &state, &args)).await;
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{extra:?}: {}", run.stderr);
+    }
     assert_eq!(books.request_count().await, 0);
 
     let status = syncdef(strings(&[
