@@ -204,6 +204,7 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
             "--pushers 4 needs a state shared through PostgreSQL",
         ),
         (&["--pushers", "0"], "at least 1"),
+        (&["--pushers", "100000"], "more than 64"),
     ] {
         let mut args = vec!["--entries", "Account"];
         args.extend_from_slice(extra);

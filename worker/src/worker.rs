@@ -88,12 +88,21 @@ impl Default for SyncOptions {
     }
 }
 
+/// The most pushers one worker runs: vendors allow tens of requests at once per account
+/// (QuickBooks 10), and more pushers than that only wait on the budget.
+const MOST_PUSHERS: u32 = 64;
+
 /// Several pushers need the shared queue, which hands each of them different records, and
 /// `max_pushes` counts the pushes of one pusher at a time.
 fn check_pushers(options: &SyncOptions, state: &dyn State) -> Result<(), WorkerError> {
     match options.pushers {
         0 => Err(WorkerError::Usage("--pushers must be at least 1".into())),
         1 => Ok(()),
+        n if n > MOST_PUSHERS => Err(WorkerError::Usage(format!(
+            "--pushers {n} is more than {MOST_PUSHERS}: the external system's own limit on \
+             requests at once (QuickBooks: 10) caps what more pushers could add; for more, \
+             start more processes"
+        ))),
         n if state.queue().is_none() => Err(WorkerError::Usage(format!(
             "--pushers {n} needs a state shared through PostgreSQL (--state postgres://...); \
              a SQLite state is pushed by one pusher"

@@ -45,9 +45,13 @@ impl AliveFile {
             inner,
             written: Mutex::new(Written::default()),
         };
-        alive
-            .write(&mut alive.lock(), "starting")
-            .map_err(|e| Failure::usage(format!("--alive-file {}: {e}", path.display())))?;
+        alive.write(&mut alive.lock(), "starting").map_err(|e| {
+            Failure::usage(format!(
+                "--alive-file {}: cannot write it ({e}); give a path in a directory that \
+                     exists and this user may write",
+                path.display()
+            ))
+        })?;
         Ok(alive)
     }
 
