@@ -205,6 +205,10 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
         ),
         (&["--pushers", "0"], "at least 1"),
         (&["--pushers", "100000"], "more than 64"),
+        (
+            &["--alive-file", "/nonexistent/dir/alive.json"],
+            "give a path in a directory that exists",
+        ),
     ] {
         let mut args = vec!["--entries", "Account"];
         args.extend_from_slice(extra);
