@@ -18,6 +18,7 @@ mod backoff;
 mod budget;
 mod error;
 mod guard;
+mod handling;
 pub mod hash;
 mod modules;
 mod observer;

@@ -86,6 +86,13 @@ async fn handle(
         return handle_owned(core, entry, platform_id, trigger).await;
     };
     let key = RecordKey::new(&entry.name, platform_id);
+    let Some(_held) = core.handling.hold(&key) else {
+        return Ok(Handled::new(
+            RecordResult::Skipped,
+            None,
+            Some("another pusher is pushing it; it is tried again after that".to_owned()),
+        ));
+    };
     if !queue.claim(&key, entry.rank, core.lease())? {
         return Ok(Handled::new(
             RecordResult::Skipped,

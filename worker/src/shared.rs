@@ -41,6 +41,8 @@ pub(crate) struct Core {
     pub stop: Arc<AtomicBool>,
     /// This process's name in the leases of a shared queue.
     pub worker_id: String,
+    /// The records this worker's pushers hold now (they share `worker_id`).
+    pub handling: crate::handling::Handling,
 }
 
 /// Asks a running [`crate::Worker`] to stop after the record it is handling (a signal handler's

@@ -274,6 +274,7 @@ impl Worker {
                 pushes: Mutex::new(0),
                 stop: Arc::new(AtomicBool::new(false)),
                 worker_id: id,
+                handling: crate::handling::Handling::default(),
             }),
             order,
         })
@@ -307,6 +308,7 @@ impl Worker {
             pushes: Mutex::new(0),
             stop: shared.stop.clone(),
             worker_id: shared.worker_id.clone(),
+            handling: crate::handling::Handling::default(),
         });
         change(&mut core);
         Worker {

@@ -221,6 +221,43 @@ async fn one_worker_with_four_pushers_pushes_four_at_once_and_each_record_once()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pushers_of_one_worker_push_a_shared_account_once() {
+    // Invoices only: each pushes its account first under its own lease, and twelve invoices
+    // share each of four accounts, so pushers of one worker meet on the same account.
+    let rig = Rig::start(4, 48).await;
+    {
+        let mut books = rig.books.books.lock().expect("books");
+        books.answer_delay = Some(std::time::Duration::from_millis(20));
+        // Neither a lookup nor the request id shows an account another pusher is creating.
+        books.query_lag = Some(std::time::Duration::from_secs(5));
+        books.ignore_request_ids = true;
+    }
+    let pushers = |entries: &[&str]| SyncOptions {
+        pushers: 8,
+        ..options(entries)
+    };
+    let first = rig.run(pushers(&["Invoice"])).await;
+    assert!(first.stopped.is_none(), "{first:#?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    assert_eq!(rig.books.creates("Customer"), 4);
+    // An invoice whose account another pusher was pushing is tried again after its backoff.
+    rig.advance(3600);
+    let second = rig.run(pushers(&["Invoice"])).await;
+    assert!(second.stopped.is_none(), "{second:#?}");
+    assert!(
+        rig.books.duplicates().is_empty(),
+        "{:?}",
+        rig.books.duplicates()
+    );
+    assert_eq!(rig.books.creates("Customer"), 4);
+    assert_eq!(rig.books.creates("Invoice"), 48);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn several_pushers_refuse_an_exact_push_count() {
     let rig = Rig::start(1, 0).await;
     let Err(error) = rig.try_worker(SyncOptions {

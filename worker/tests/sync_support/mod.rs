@@ -485,6 +485,14 @@ pub struct Books {
     /// Every n-th create is carried out and its answer lost on the way back (a 502 from the
     /// company's gateway): the caller cannot tell whether it was made.
     pub lose_answer_every: Option<usize>,
+    /// A record created is found by queries only this much later (QuickBooks' query service
+    /// lags behind its writes): a lookup cannot see a create that is still on its way.
+    pub query_lag: Option<std::time::Duration>,
+    /// Answers a repeated `requestid` by creating again, as a system without idempotency
+    /// keys does: only the state then keeps a create from being sent twice.
+    pub ignore_request_ids: bool,
+    /// When each record was created, for `query_lag`.
+    pub created_at: HashMap<(String, String), std::time::Instant>,
     /// When each create arrived, in order.
     pub create_arrivals: Vec<std::time::Instant>,
     /// The answer each `requestid` got: QuickBooks answers a repeated one with what it did the
@@ -672,7 +680,10 @@ impl Respond for BooksResponder {
                     .query_pairs()
                     .find(|(k, _)| k == "requestid")
                     .map(|(_, v)| v.into_owned());
-                if let Some((kind, id)) = request_id.as_ref().and_then(|r| books.request_ids.get(r))
+                if let Some((kind, id)) = request_id
+                    .as_ref()
+                    .filter(|_| !books.ignore_request_ids)
+                    .and_then(|r| books.request_ids.get(r))
                 {
                     return ResponseTemplate::new(200)
                         .set_body_json(json!({ kind: {"Id": id, "SyncToken": "0"} }));
@@ -700,6 +711,9 @@ impl Respond for BooksResponder {
                 books
                     .records
                     .insert((kind.to_owned(), id.clone()), (0, body));
+                books
+                    .created_at
+                    .insert((kind.to_owned(), id.clone()), std::time::Instant::now());
                 books.creates.push((kind.to_owned(), name));
                 books.create_arrivals.push(std::time::Instant::now());
                 if let Some(request_id) = request_id {
@@ -768,6 +782,13 @@ fn query(books: &Books, request: &Request) -> ResponseTemplate {
         .records
         .iter()
         .filter(|((k, _), (_, body))| k == kind && body[name_field(kind)] == value.as_str())
+        .filter(|(key, _)| {
+            let lag = books.query_lag.unwrap_or_default();
+            books
+                .created_at
+                .get(*key)
+                .is_none_or(|at| at.elapsed() >= lag)
+        })
         .map(|((_, id), _)| json!({"Id": id}))
         .collect();
     let answer = if found.is_empty() {
