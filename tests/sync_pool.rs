@@ -390,7 +390,9 @@ async fn a_pool_under_kills_a_database_restart_and_lost_answers_creates_each_rec
     let seed = chaos_seed();
     let mut dice = Dice(seed | 1);
     let (server, url) = own_postgres();
-    let platform = Platform::start(Data::generate(MANY, 0)).await;
+    // Invoices too: each needs its account, which pushers of one process and of others may
+    // be pushing at that moment.
+    let platform = Platform::start(Data::generate(MANY, CHAOS_INVOICES)).await;
     let books = QuickBooks::start().await;
     // Faults of the company: three creates refused for good, every answer slow enough that
     // creates are in flight at each blow, and some answers lost after the create was made.
@@ -404,6 +406,8 @@ async fn a_pool_under_kills_a_database_restart_and_lost_answers_creates_each_rec
         books.answer_delay = Some(Duration::from_millis(25));
         books.refuse = refused.iter().cloned().collect();
         books.lose_answer_every = Some(11 + dice.below(10));
+        // A lookup does not see a create for a moment, as QuickBooks' query service lags.
+        books.query_lag = Some(Duration::from_millis(200));
     }
     // Four processes of two pushers each; two of them SIGKILLed and PostgreSQL stopped for
     // 1.5 s, each at a random point of the run.
@@ -487,8 +491,12 @@ async fn strike(
     server
 }
 
-/// After the chaos: no customer twice, every account created but the refused ones, which
-/// the state holds as failed and `sync status` reports.
+/// Invoices of the pool's chaos test (invoice n bills account n).
+const CHAOS_INVOICES: u32 = 100;
+
+/// After the chaos: no customer or invoice twice, every account created but the refused ones,
+/// which the state holds as failed and `sync status` reports, and every invoice either
+/// created and done or held as failed or unknown: none lost.
 async fn assert_each_created_once_or_reported(
     books: &QuickBooks,
     url: &str,
@@ -522,6 +530,18 @@ async fn assert_each_created_once_or_reported(
         "seed {seed}: {report}"
     );
     assert_eq!(counts["failed"], refused_count, "seed {seed}: {report}");
+    let invoices = &report["counts"]["Invoice"];
+    let count = |status: &str| invoices[status].as_u64().unwrap_or(0);
+    assert_eq!(
+        count("done"),
+        books.creates("Invoice") as u64,
+        "seed {seed}: {report}"
+    );
+    assert_eq!(
+        count("done") + count("failed") + count("unknown"),
+        u64::from(CHAOS_INVOICES),
+        "an invoice is missing from the state (seed {seed}): {report}"
+    );
     let problems = report["problems"].to_string();
     for name in refused {
         let id = name.trim_start_matches("Account ");
