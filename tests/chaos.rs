@@ -29,6 +29,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::dice::Dice;
 use serde_json::{Value, json};
 use sync_support::{Data, Platform};
 use syncdef_worker::state::State;
@@ -49,27 +50,6 @@ const SECRETS: [&str; 4] = [
 ];
 /// The size of the error bodies some creates get.
 const HUGE: usize = 6 * 1024 * 1024;
-
-/// A small deterministic generator (xorshift64*), so that a failing seed can be replayed.
-struct Dice(u64);
-
-impl Dice {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// True with probability `percent` / 100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
 
 /// What the hostile company did and holds.
 #[derive(Default)]

@@ -11,6 +11,7 @@ use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::dice::Dice;
 use serde_json::Value;
 use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
 use syncdef_mock::postgres::PgServer;
@@ -364,19 +365,6 @@ fn chaos_seed() -> u64 {
     seed
 }
 
-/// A small seeded generator (xorshift64*): the test's random choices, repeatable by seed.
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let n = u64::try_from(n).unwrap_or(u64::MAX);
-        usize::try_from(self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n).unwrap_or(0)
-    }
-}
-
 /// What the chaos does once the company holds `at` customers.
 #[derive(Clone, Copy, Debug)]
 enum Blow {
@@ -397,7 +385,7 @@ async fn a_pool_under_kills_a_database_restart_and_lost_answers_creates_each_rec
     // Faults of the company: three creates refused for good, every answer slow enough that
     // creates are in flight at each blow, and some answers lost after the create was made.
     let refused: Vec<String> = (0..3)
-        .map(|_| format!("Account {}", 1 + dice.below(MANY as usize)))
+        .map(|_| format!("Account {}", 1 + dice.index(MANY as usize)))
         .collect::<HashSet<_>>()
         .into_iter()
         .collect();
@@ -405,7 +393,7 @@ async fn a_pool_under_kills_a_database_restart_and_lost_answers_creates_each_rec
         let mut books = books.books.lock().expect("books");
         books.answer_delay = Some(Duration::from_millis(25));
         books.refuse = refused.iter().cloned().collect();
-        books.lose_answer_every = Some(11 + dice.below(10));
+        books.lose_answer_every = Some(11 + dice.index(10));
         // A lookup does not see a create for a moment, as QuickBooks' query service lags.
         books.query_lag = Some(Duration::from_millis(200));
     }
@@ -415,9 +403,9 @@ async fn a_pool_under_kills_a_database_restart_and_lost_answers_creates_each_rec
         .map(|_| start_worker_with(&platform, &books, &url, &["--pushers", "2"]))
         .collect();
     let mut blows: Vec<(usize, Blow)> = vec![
-        (20 + dice.below(180), Blow::KillAWorker),
-        (20 + dice.below(180), Blow::KillAWorker),
-        (30 + dice.below(170), Blow::RestartPostgres),
+        (20 + dice.index(180), Blow::KillAWorker),
+        (20 + dice.index(180), Blow::KillAWorker),
+        (30 + dice.index(170), Blow::RestartPostgres),
     ];
     blows.sort_by_key(|(at, _)| *at);
     let server = strike(&blows, &mut workers, server, &books, &mut dice, seed).await;
@@ -472,7 +460,7 @@ async fn strike(
         }
         match blow {
             Blow::KillAWorker => {
-                let mut killed = workers.remove(dice.below(workers.len()));
+                let mut killed = workers.remove(dice.index(workers.len()));
                 killed.kill().expect("SIGKILL");
                 killed.wait().expect("reaped");
             }

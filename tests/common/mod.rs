@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod dice;
 pub mod json_keys;
 
 use std::io::Write;
