@@ -40,18 +40,16 @@ pub fn current(doc: &Document) -> Option<Arc<Definition>> {
 /// (see [`SMALL_TEXT`]).
 #[must_use]
 pub fn vocabulary(doc: &Document) -> Arc<Vocabulary> {
-    let last = doc.vocabulary();
-    if let Some((version, words)) = &last
-        && (*version == doc.version || doc.text().len() > SMALL_TEXT)
-    {
-        return Arc::clone(words);
+    let up_to_date = doc
+        .vocabulary()
+        .is_some_and(|(version, _)| version == doc.version || doc.text().len() > SMALL_TEXT);
+    if !up_to_date {
+        // A text that loads keeps its vocabulary (`Document::remember`); one that does not
+        // leaves the last.
+        let _ = current(doc);
     }
-    if current(doc).is_some()
-        && let Some((_, words)) = doc.vocabulary()
-    {
-        return words;
-    }
-    last.map_or_else(|| Arc::new(Vocabulary::empty()), |(_, words)| words)
+    doc.vocabulary()
+        .map_or_else(|| Arc::new(Vocabulary::empty()), |(_, words)| words)
 }
 
 /// The platform record schemas templates of `def` read: the shipped ones, with the
