@@ -55,7 +55,7 @@ async fn list_and_push(
 
 /// Runs the worker's pushers side by side until the queue of `entries` is empty. A pusher
 /// that fails stops the others before their next record (the record each is pushing ends
-/// first); the first failure is the result.
+/// first); the result is a failure when one failed (the lowest pusher's when several did).
 async fn push_side_by_side(
     core: &Arc<Core>,
     queue: &dyn WorkQueue,
