@@ -359,6 +359,73 @@ fn a_request_is_counted_in_its_window_until_a_window_after_its_answer() {
 }
 
 #[test]
+fn waiters_for_a_full_window_take_turns_instead_of_all_asking_at_once() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let three_a_minute = AccountLimits {
+        requests_per_minute: Some(3),
+        window_ms: 60_000,
+        concurrency: None,
+    };
+    // Three requests 40 ms apart fill the window.
+    for _ in 0..3 {
+        let Grant::Slot(id) = state.take("q|", "a", three_a_minute, 60).expect("take") else {
+            panic!("room in the window")
+        };
+        state.give_back(id).expect("give back");
+        std::thread::sleep(std::time::Duration::from_millis(40));
+    }
+    let wait = |waiter: &str| match state.take("q|", waiter, three_a_minute, 60).expect("take") {
+        Grant::Wait(ms) => ms,
+        Grant::Slot(_) => panic!("the window is full"),
+    };
+    let (first, second, third) = (wait("w1"), wait("w2"), wait("w3"));
+    // Each waiter comes back when its own request leaves the window, not all at the first.
+    assert!(second >= first + 25, "{first} ms then {second} ms");
+    assert!(third >= second + 25, "{second} ms then {third} ms");
+    // A waiter asking again keeps its turn.
+    assert!(wait("w1") <= first, "the first waiter kept its turn");
+    // More waiters than the window holds: the fourth waits a window more than the first.
+    assert!(wait("w4") >= first + 59_000, "a window later");
+}
+
+#[test]
+fn a_waiter_that_stops_asking_loses_its_turn() {
+    use crate::state::{AccountBudget, AccountLimits, Grant};
+    let (state, _server) = fresh_postgres();
+    let one_a_second = AccountLimits {
+        requests_per_minute: Some(1),
+        window_ms: 1_000,
+        concurrency: None,
+    };
+    let take = |waiter: &str| state.take("d|", waiter, one_a_second, 60).expect("take");
+    let Grant::Slot(id) = take("a") else {
+        panic!("room for the first")
+    };
+    state.give_back(id).expect("give back");
+    let Grant::Wait(dead) = take("dead") else {
+        panic!("the window is full")
+    };
+    let Grant::Wait(live) = take("live") else {
+        panic!("the window is full")
+    };
+    assert!(
+        live >= dead + 900,
+        "after the first waiter's turn: {dead} ms, {live} ms"
+    );
+    // The first waiter never comes back; once its turn is well past, nobody waits behind it.
+    std::thread::sleep(std::time::Duration::from_millis(dead + 400));
+    let Grant::Slot(id) = take("live") else {
+        panic!("room again")
+    };
+    state.give_back(id).expect("give back");
+    let Grant::Wait(next) = take("next") else {
+        panic!("the window is full again")
+    };
+    assert!(next <= 1_011, "waits {next} ms: only its own turn");
+}
+
+#[test]
 fn a_dead_workers_slot_is_freed_after_its_hold_time() {
     use crate::state::{AccountBudget, AccountLimits, Grant};
     let (state, _server) = fresh_postgres();
