@@ -15,7 +15,6 @@
 # Env: LIMIT (500), WINDOW (6), CONCURRENCY (10), LATENCY_MS (20), RECORDS (3 windows' worth),
 #      PUSHERS (each process's --pushers, 1),
 #      PAGE_SIZE (the listing's --page-size, 40),
-#      MAX_CONNECTIONS (the server's max_connections, 400; a process holds up to 4),
 #      BIN (directory of syncdef and syncdef-mock; default: build them with cargo, PROFILE=release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +72,7 @@ grep -q "windowSeconds: $window" "$work/definition.yaml" || { echo "could not sc
 [ "$(id -u)" = 0 ] && chown nobody "$work/pg"
 as_pg "$pg_bin/initdb" -D "$work/pg/data" -U syncdef --auth=trust -E UTF8 --no-sync >/dev/null
 as_pg "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/server.log" -w start \
-    -o "-p 5499 -k $work/pg -c listen_addresses='' -c fsync=off -c max_connections=${MAX_CONNECTIONS:-400}" >/dev/null
+    -o "-p 5499 -k $work/pg -c listen_addresses='' -c fsync=off -c max_connections=400" >/dev/null
 db_url() { echo "postgres://syncdef@localhost/$1?host=$work/pg&port=5499"; }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

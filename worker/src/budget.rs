@@ -4,7 +4,6 @@
 //! still runs above it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -23,9 +22,6 @@ pub(crate) struct SharedBudget {
     pub worker_id: String,
     /// How long a slot outlives a worker that died holding it.
     pub hold_seconds: u64,
-    /// Numbers the requests waiting for room: each keeps its name (and so its turn) while
-    /// it asks again, and the pushers of one worker wait as different waiters.
-    pub waiters: AtomicU64,
 }
 
 impl SharedBudget {
@@ -41,14 +37,9 @@ impl SharedBudget {
         let Some(budget) = self.state.budget() else {
             return Ok(0);
         };
-        let waiter = format!(
-            "{}#{}",
-            self.worker_id,
-            self.waiters.fetch_add(1, Ordering::Relaxed)
-        );
         loop {
             let grant = budget
-                .take(account, &waiter, self.limits, self.hold_seconds)
+                .take(account, &self.worker_id, self.limits, self.hold_seconds)
                 .map_err(|e| {
                     TransportError::NotSent(format!("cannot take room in the shared budget: {e}"))
                 })?;

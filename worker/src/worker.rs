@@ -630,7 +630,6 @@ fn shared_budget(
             concurrency: policy.concurrency,
         },
         worker_id: worker_id.to_owned(),
-        waiters: std::sync::atomic::AtomicU64::new(0),
         hold_seconds: options.lease_seconds,
     })
 }

@@ -29,12 +29,11 @@ pub struct AccountLimits {
 pub trait AccountBudget: Send + Sync {
     /// Takes room for one request to `account` now (one of the minute's requests and a
     /// concurrency slot), or says how long to wait. A slot of a worker that dies is freed
-    /// after `hold_seconds`. `waiter` names who asks, the same for every ask of one request:
-    /// waiters for a full window take turns by it.
+    /// after `hold_seconds`.
     fn take(
         &self,
         account: &str,
-        waiter: &str,
+        worker: &str,
         limits: AccountLimits,
         hold_seconds: u64,
     ) -> Result<Grant, StateError>;

@@ -1,8 +1,7 @@
 //! [`AccountBudget`] on PostgreSQL: the requests of the last window (a minute unless the
 //! definition's `rateLimit.windowSeconds` scales it) and the slots in flight
 //! per account, counted under a transaction-scoped advisory lock on the account, with the
-//! database's clock (the one clock every worker shares). Waiters for a full window take
-//! turns (schema migration 6).
+//! database's clock (the one clock every worker shares).
 
 use super::PostgresState;
 use super::bridge::{Lent, PgError};
@@ -16,13 +15,13 @@ impl AccountBudget for PostgresState {
     fn take(
         &self,
         account: &str,
-        waiter: &str,
+        worker: &str,
         limits: AccountLimits,
         hold_seconds: u64,
     ) -> Result<Grant, StateError> {
-        let (account, waiter) = (account.to_owned(), waiter.to_owned());
+        let (account, worker) = (account.to_owned(), worker.to_owned());
         let hold_ms = i64::try_from(hold_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
-        self.run(move |c| take(c, account.clone(), waiter.clone(), limits, hold_ms))
+        self.run(move |c| take(c, account.clone(), worker.clone(), limits, hold_ms))
     }
 
     fn give_back(&self, slot: i64) -> Result<(), StateError> {
@@ -49,7 +48,7 @@ fn counted_window(window_ms: u64) -> i64 {
 async fn take(
     c: Lent,
     account: String,
-    waiter: String,
+    worker: String,
     limits: AccountLimits,
     hold_ms: i64,
 ) -> Result<Grant, PgError> {
@@ -65,7 +64,7 @@ async fn take(
             "SELECT slot, wait_ms FROM syncdef_take_slot($1, $2, $3, $4, $5, $6, $7)",
             &[
                 &account,
-                &waiter,
+                &worker,
                 &counted_window(limits.window_ms),
                 &limit(limits.concurrency),
                 &limit(limits.requests_per_minute),
