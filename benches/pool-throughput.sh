@@ -15,6 +15,8 @@
 # Env: LIMIT (500), WINDOW (6), CONCURRENCY (10), LATENCY_MS (20), RECORDS (3 windows' worth),
 #      PUSHERS (each process's --pushers, 1),
 #      PAGE_SIZE (the listing's --page-size, 40),
+#      MAX_CONNECTIONS (the server's max_connections, 400; a process holds up to 4),
+#      COUNT_CALLS (when set: how often the workers asked the request budget, on stderr),
 #      BIN (directory of syncdef and syncdef-mock; default: build them with cargo, PROFILE=release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,9 +72,11 @@ sed "s|^  rateLimit: .*|  rateLimit: {key: [realmId], requestsPerMinute: $limit,
 grep -q "windowSeconds: $window" "$work/definition.yaml" || { echo "could not scale the definition's rateLimit" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] && chown nobody "$work/pg"
+track_functions=none
+[ -n "${COUNT_CALLS:-}" ] && track_functions=pl
 as_pg "$pg_bin/initdb" -D "$work/pg/data" -U syncdef --auth=trust -E UTF8 --no-sync >/dev/null
 as_pg "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/server.log" -w start \
-    -o "-p 5499 -k $work/pg -c listen_addresses='' -c fsync=off -c max_connections=400" >/dev/null
+    -o "-p 5499 -k $work/pg -c listen_addresses='' -c fsync=off -c max_connections=${MAX_CONNECTIONS:-400} -c track_functions=$track_functions" >/dev/null
 db_url() { echo "postgres://syncdef@localhost/$1?host=$work/pg&port=5499"; }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -104,6 +108,16 @@ run_scenario() {
     if [ "$failed" -gt 0 ]; then
         echo "$failed worker(s) failed; their errors:" >&2
         tail -20 "$work/$prefix.err" >&2
+    fi
+    if [ -n "${COUNT_CALLS:-}" ]; then
+        # The budget's calls per company (the server runs with track_functions=pl).
+        local calls=0
+        for c in $(seq "$companies"); do
+            n=$(as_pg "$pg_bin/psql" -h "$work/pg" -p 5499 -U syncdef -d "$prefix$c" -Atc \
+                "SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = 'syncdef_take_slot'")
+            calls=$((calls + n))
+        done
+        echo "$companies:$processes: syncdef_take_slot called $calls times" >&2
     fi
     curl -sf "http://127.0.0.1:$qbo_port/stats" |
         python3 "$root/benches/pool-throughput-report.py" "$prefix" "$companies" "$processes x ${PUSHERS:-1}" "$records" "$failed"
