@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use arcstr::ArcStr;
 
-use super::string_scan::plain_run_end;
 use super::strings::Strings;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
 use crate::items::Items;
@@ -218,28 +217,38 @@ impl Parser<'_> {
     fn string(&mut self) -> Result<(ArcStr, Span), LoadError> {
         let start = self.pos;
         let body = start + 1;
+        let mut i = body;
         // Fast path: no escape, the value is a slice of the input.
-        let mut i = plain_run_end(self.bytes, body);
-        if self.bytes.get(i) == Some(&b'"') {
-            self.pos = i + 1;
-            let value = self.strings.get(&self.text[body..i]);
-            return Ok((value, self.span_from(start)));
-        }
-        let mut out = String::with_capacity(i - body + 16);
-        out.push_str(&self.text[body..i]);
         loop {
             match self.bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
+                    let value = self.strings.get(&self.text[body..i]);
+                    return Ok((value, self.span_from(start)));
+                }
+                Some(b'\\') => break,
+                Some(&b) if b < 0x20 => return Err(self.control_char(start, i)),
+                Some(_) => i += 1,
+                None => return Err(self.unterminated_string(start)),
+            }
+        }
+        let mut out = String::with_capacity(i - body + 16);
+        out.push_str(&self.text[body..i]);
+        let mut run = i;
+        loop {
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    out.push_str(&self.text[run..i]);
+                    self.pos = i + 1;
                     return Ok((self.strings.get(&out), self.span_from(start)));
                 }
                 Some(b'\\') => {
-                    i = self.escape(i, &mut out)?;
-                    let run = i;
-                    i = plain_run_end(self.bytes, run);
                     out.push_str(&self.text[run..i]);
+                    i = self.escape(i, &mut out)?;
+                    run = i;
                 }
-                Some(_) => return Err(self.control_char(start, i)),
+                Some(&b) if b < 0x20 => return Err(self.control_char(start, i)),
+                Some(_) => i += 1,
                 None => return Err(self.unterminated_string(start)),
             }
         }

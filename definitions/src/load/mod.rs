@@ -8,7 +8,6 @@ mod char_offsets;
 mod duplicates;
 mod error;
 mod json;
-mod string_scan;
 mod strings;
 mod yaml;
 mod yaml_scalar;
