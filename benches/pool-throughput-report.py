@@ -23,6 +23,16 @@ def share(arrivals, limit, window):
     return used / (windows * limit)
 
 
+def per_window(arrivals, window):
+    """Requests in each whole window from the first arrival (where a low share comes from)."""
+    if not arrivals:
+        return []
+    first = arrivals[0]
+    windows = (arrivals[-1] - first) // window
+    return [sum(1 for t in arrivals if first + w * window <= t < first + (w + 1) * window)
+            for w in range(windows)]
+
+
 def main():
     prefix, companies, processes, records, failed = sys.argv[1:6]
     stats = json.load(sys.stdin)
@@ -31,6 +41,9 @@ def main():
     if len(mine) != int(companies):
         sys.exit(f"{len(mine)} companies of {companies} received requests")
     shares = [share(sorted(c["arrivalsMs"]), limit, window) for c in mine.values()]
+    worst = min(mine.values(), key=lambda c: share(sorted(c["arrivalsMs"]), limit, window))
+    print(f"worst company, requests per whole window: {per_window(sorted(worst['arrivalsMs']), window)}",
+          file=sys.stderr)
     throttled = sum(c["throttled"] for c in mine.values())
     over_window = sum(c["overWindow"] for c in mine.values())
     everything = sorted(t for c in mine.values() for t in c["arrivalsMs"])
