@@ -13,7 +13,7 @@ use std::fmt;
 use std::ops::Range;
 use std::path::Path;
 
-use arcstr::ArcStr;
+use std::sync::Arc;
 
 /// A half-open byte range `start..end` into a [`SourceFile`]'s text.
 ///
@@ -236,11 +236,12 @@ pub struct SourceFile {
 
 /// The text of a [`SourceFile`]: its own (a file read, a string handed over), or shared with
 /// whoever else holds it (an editor's buffer: one copy of a large text serves the editor,
-/// the lint and the features).
+/// the lint and the features). A `String` behind the `Arc`, not a fixed string: the editor
+/// edits its text in place once no definition holds it any more.
 #[derive(Clone)]
 enum Text {
     Owned(String),
-    Shared(ArcStr),
+    Shared(Arc<String>),
 }
 
 impl Text {
@@ -270,7 +271,7 @@ impl SourceFile {
 
     /// A source named `name` that shares `text` with its other holders instead of copying it.
     #[must_use]
-    pub fn shared(name: impl Into<String>, text: ArcStr) -> Self {
+    pub fn shared(name: impl Into<String>, text: Arc<String>) -> Self {
         Self::of(name.into(), Text::Shared(text))
     }
 

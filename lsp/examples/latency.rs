@@ -5,8 +5,9 @@
 //!
 //! `cargo run --release -p syncdef-lsp --example latency [-- DEFINITION [CHANGES [COMPLETIONS]]]`
 //! (default: the QuickBooks Online definition, 30 changes, 200 completions). The server runs
-//! as a child process (this program, with `--serve`), so that its memory is its own. Prints
-//! medians and 95th percentiles; asserts nothing.
+//! as a child process (this program, with `--serve`), so that its memory is its own; with
+//! `SYNCDEF=path/to/syncdef` in the environment it is that binary's `syncdef lsp`, as an
+//! editor starts it. Prints medians and 95th percentiles; asserts nothing.
 
 #![expect(
     clippy::cast_precision_loss,
@@ -111,10 +112,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// This program again, serving on its standard streams.
+/// This program again serving on its standard streams, or `$SYNCDEF lsp`.
 fn start() -> std::io::Result<(Child, Client)> {
-    let mut server = Command::new(std::env::current_exe()?)
-        .arg("--serve")
+    let mut command;
+    if let Some(syncdef) = std::env::var_os("SYNCDEF") {
+        command = Command::new(syncdef);
+        command.arg("lsp");
+    } else {
+        command = Command::new(std::env::current_exe()?);
+        command.arg("--serve");
+    }
+    let mut server = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use lsp_types::{TextDocumentContentChangeEvent, Url};
-use syncdef_definitions::{ArcStr, Definition};
+use syncdef_definitions::Definition;
 
 use crate::position::LineMap;
 use crate::vocabulary::Vocabulary;
@@ -34,8 +34,9 @@ pub struct Document {
     /// What completion offers from the last text that loaded, and that text's version: kept
     /// when the definition itself is let go (see [`Document::forget_definition`]).
     vocabulary: RefCell<Option<(i32, Arc<Vocabulary>)>>,
-    /// Shared with the definitions loaded from it: a large text is held once.
-    text: ArcStr,
+    /// Shared with the definitions loaded from it: a large text is held once. Edited in place
+    /// when nothing else holds it (see [`splice`]).
+    text: Arc<String>,
     lines: LineMap,
 }
 
@@ -50,7 +51,7 @@ impl Document {
             language_id,
             loaded: RefCell::new(None),
             vocabulary: RefCell::new(None),
-            text: ArcStr::from(text),
+            text: Arc::new(text),
             lines,
         }
     }
@@ -63,7 +64,7 @@ impl Document {
 
     /// The current text, shared (for a [`syncdef_definitions::SourceFile::shared`]).
     #[must_use]
-    pub fn shared_text(&self) -> ArcStr {
+    pub fn shared_text(&self) -> Arc<String> {
         self.text.clone()
     }
 
@@ -84,9 +85,9 @@ impl Document {
                     let end = self.lines.offset(&self.text, range.end);
                     // A reversed range is read as the span between its ends.
                     let (start, end) = (start.min(end), start.max(end));
-                    self.text = splice(&self.text, start, end, &change.text);
+                    splice(&mut self.text, start, end, &change.text);
                 }
-                None => self.text = ArcStr::from(change.text),
+                None => self.text = Arc::new(change.text),
             }
             self.lines = LineMap::new(&self.text);
         }
@@ -152,23 +153,32 @@ impl Document {
     }
 }
 
-/// `text` with the bytes `start..end` replaced by `with`, built in one allocation (the old text
-/// stays whole for the definitions that share it). Offsets come from [`LineMap::offset`], at
-/// character boundaries; were one not, the text is left as it was.
-fn splice(text: &ArcStr, start: usize, end: usize, with: &str) -> ArcStr {
-    let (Some(before), Some(after)) = (text.get(..start), text.get(end..)) else {
-        return text.clone();
-    };
-    let len = before.len() + with.len() + after.len();
-    let built = ArcStr::init_with(len, |buf| {
-        let (head, rest) = buf.split_at_mut(before.len());
-        let (middle, tail) = rest.split_at_mut(with.len());
-        head.copy_from_slice(before.as_bytes());
-        middle.copy_from_slice(with.as_bytes());
-        tail.copy_from_slice(after.as_bytes());
-    });
-    // Three valid UTF-8 pieces make valid UTF-8: the check cannot fail.
-    built.unwrap_or_else(|_| ArcStr::from(format!("{before}{with}{after}")))
+/// Room a text edited in place grows by beyond an edit, so that typing does not move a large
+/// text at every keystroke; far less than the doubling a `String` would do on its own (12 MB
+/// more for a 12 MB description).
+const ROOM_TO_GROW: usize = 64 * 1024;
+
+/// Replaces the bytes `start..end` of `text` with `with`: in place when nothing else holds the
+/// text, else in a copy of exactly the new length (the definitions that share the old text
+/// keep it whole). Offsets come from [`LineMap::offset`], at character boundaries; were one
+/// not, the text is left as it was.
+fn splice(text: &mut Arc<String>, start: usize, end: usize, with: &str) {
+    if start > end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+        return;
+    }
+    if let Some(own) = Arc::get_mut(text) {
+        let grows = with.len().saturating_sub(end - start);
+        if own.capacity() - own.len() < grows {
+            own.reserve_exact(grows + ROOM_TO_GROW);
+        }
+        own.replace_range(start..end, with);
+        return;
+    }
+    let mut built = String::with_capacity(text.len() - (end - start) + with.len());
+    built.push_str(&text[..start]);
+    built.push_str(with);
+    built.push_str(&text[end..]);
+    *text = Arc::new(built);
 }
 
 #[cfg(test)]
@@ -221,6 +231,29 @@ mod tests {
             }],
         );
         assert_eq!(d.text(), "whole");
+    }
+
+    #[test]
+    fn a_text_nothing_else_holds_is_edited_in_place_and_a_shared_one_is_left_whole() {
+        let mut d = doc(&"line: one\n".repeat(10_000));
+        // The first edit that grows the text makes room for the next ones.
+        d.apply(2, vec![edit((0, 6, 0, 9), "three")]);
+        let before = d.text().as_ptr();
+        d.apply(3, vec![edit((1, 6, 1, 9), "three")]);
+        assert_eq!(d.text().as_ptr(), before, "edited where it was");
+        assert!(
+            d.text()
+                .starts_with("line: three\nline: three\nline: one\n")
+        );
+
+        let held = d.shared_text();
+        d.apply(4, vec![edit((0, 0, 0, 4), "LINE")]);
+        assert!(
+            held.starts_with("line: three"),
+            "a holder's text does not change"
+        );
+        assert!(d.text().starts_with("LINE: three"));
+        assert_eq!(d.text().len(), held.len());
     }
 
     #[test]
