@@ -40,10 +40,10 @@ def main():
     mine = {k: v for k, v in stats["companies"].items() if k.startswith(prefix)}
     if len(mine) != int(companies):
         sys.exit(f"{len(mine)} companies of {companies} received requests")
-    shares = [share(sorted(c["arrivalsMs"]), limit, window) for c in mine.values()]
-    worst = min(mine.values(), key=lambda c: share(sorted(c["arrivalsMs"]), limit, window))
-    print(f"worst company, requests per whole window: {per_window(sorted(worst['arrivalsMs']), window)}",
-          file=sys.stderr)
+    arrivals = [sorted(c["arrivalsMs"]) for c in mine.values()]
+    shares = [share(a, limit, window) for a in arrivals]
+    worst = arrivals[shares.index(min(shares))]
+    print(f"worst company, requests per whole window: {per_window(worst, window)}", file=sys.stderr)
     throttled = sum(c["throttled"] for c in mine.values())
     over_window = sum(c["overWindow"] for c in mine.values())
     everything = sorted(t for c in mine.values() for t in c["arrivalsMs"])

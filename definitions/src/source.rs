@@ -12,7 +12,6 @@
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
-
 use std::sync::Arc;
 
 /// A half-open byte range `start..end` into a [`SourceFile`]'s text.
