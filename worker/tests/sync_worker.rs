@@ -148,11 +148,7 @@ async fn first_run_pushes_everything_once_and_second_run_nothing() {
     assert_eq!(report.entries["Invoice"].listed, u64::from(INVOICES));
     assert_eq!(rig.books.creates("Customer"), ACCOUNTS as usize);
     assert_eq!(rig.books.creates("Invoice"), INVOICES as usize);
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     // Equal timestamps across page boundaries: every record read exactly once.
     assert_eq!(rig.platform.gets("/api/accounts/").await, ACCOUNTS as usize);
     assert_eq!(
@@ -194,7 +190,7 @@ async fn a_record_edited_while_paging_skips_no_other_record() {
     let report = rig.run(options(&["Account"])).await;
     assert!(report.is_clean(), "{report:#?}");
     assert_eq!(rig.books.creates("Customer"), 120);
-    assert!(rig.books.duplicates().is_empty());
+    rig.books.assert_each_created_once();
     assert_eq!(done(&rig.state(), "Account"), 120);
     // The full read after the listing already saw the edit, so the create carried it; when
     // the edit is listed again at the end it is recognised (same updatedAt) and not re-sent.
@@ -219,7 +215,7 @@ async fn a_platform_serving_smaller_pages_than_asked_still_skips_nothing() {
     let report = rig.run(options(&["Account"])).await;
     assert!(report.is_clean(), "{report:#?}");
     assert_eq!(rig.books.creates("Customer"), 120);
-    assert!(rig.books.duplicates().is_empty());
+    rig.books.assert_each_created_once();
     assert_eq!(done(&rig.state(), "Account"), 120);
 }
 
@@ -265,7 +261,7 @@ async fn a_run_stopped_mid_way_resumes_without_duplicates() {
     assert!(second.is_clean(), "{second:#?}");
     assert_eq!(rig.books.creates("Customer"), ACCOUNTS as usize);
     assert_eq!(rig.books.creates("Invoice"), 60);
-    assert!(rig.books.duplicates().is_empty());
+    rig.books.assert_each_created_once();
 }
 
 /// Runs a sync of 200 accounts that is killed while QuickBooks carries out create 77, whose
@@ -291,11 +287,7 @@ async fn killed_during_create_77(rig: &Rig, between: impl FnOnce(&Rig)) -> SyncR
     between(rig);
     let second = rig.run(options(&["Account"])).await;
     assert_eq!(second.recovered_in_flight, 1);
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     assert_eq!(
         rig.books.creates("Customer"),
         200,
@@ -549,7 +541,7 @@ async fn a_stop_request_ends_the_run_cleanly_after_the_current_record() {
     assert!(rest.is_clean(), "{rest:#?}");
     assert_eq!(rest.recovered_in_flight, 0);
     assert_eq!(rig.books.creates("Customer"), 150);
-    assert!(rig.books.duplicates().is_empty());
+    rig.books.assert_each_created_once();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -756,11 +748,7 @@ async fn products_and_payments_sync_once_each_with_their_accounts_first() {
     // Retired products (every seventh) never pushed are not created.
     assert_eq!(rig.books.creates("Item"), 120);
     assert_eq!(report.entries["Product"].skipped, 20, "{report:?}");
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     // A second run pushes nothing.
     rig.advance(60);
     let again = rig.run(options(&["Payment", "Product"])).await;
@@ -824,11 +812,7 @@ async fn subscriptions_sync_once_each_with_their_accounts_first() {
         "each account once, before its subscriptions"
     );
     assert_eq!(report.entries["Account"].pushed_as_dependency, 30);
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     // Each item names the customer its account became.
     let customer = rig.books.id_of("Customer", "Account 7").expect("account 7");
     let item = rig

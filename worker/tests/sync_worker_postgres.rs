@@ -182,11 +182,7 @@ async fn two_workers_at_once_create_each_record_once() {
     );
     let (a, b) = tokio::join!(a.run(), b.run());
     assert!(a.is_clean() && b.is_clean(), "{a:#?}\n{b:#?}");
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     assert_eq!(rig.books.creates("Customer"), 150);
     assert_eq!(rig.books.creates("Invoice"), 100);
     let created = |r: &SyncReport| r.entries["Account"].created + r.entries["Invoice"].created;
@@ -206,11 +202,7 @@ async fn one_worker_with_four_pushers_pushes_four_at_once_and_each_record_once()
         })
         .await;
     assert!(report.is_clean(), "{report:#?}");
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     // The fake refuses an invoice whose customer it does not have: every invoice came after
     // its account, whichever pusher took it.
     assert_eq!(rig.books.creates("Customer"), 60);
@@ -238,21 +230,13 @@ async fn pushers_of_one_worker_push_a_shared_account_once() {
     };
     let first = rig.run(pushers(&["Invoice"])).await;
     assert!(first.stopped.is_none(), "{first:#?}");
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     assert_eq!(rig.books.creates("Customer"), 4);
     // An invoice whose account another pusher was pushing is tried again after its backoff.
     rig.advance(3600);
     let second = rig.run(pushers(&["Invoice"])).await;
     assert!(second.stopped.is_none(), "{second:#?}");
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     assert_eq!(rig.books.creates("Customer"), 4);
     assert_eq!(rig.books.creates("Invoice"), 48);
 }
@@ -363,11 +347,7 @@ async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_nev
     rig.advance(61);
     let second = rig.run(options(&["Account"])).await;
     assert!(second.is_clean(), "{second:#?}");
-    assert!(
-        rig.books.duplicates().is_empty(),
-        "{:?}",
-        rig.books.duplicates()
-    );
+    rig.books.assert_each_created_once();
     assert_eq!(
         rig.books.creates("Customer"),
         100,

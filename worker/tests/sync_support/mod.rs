@@ -571,6 +571,12 @@ impl QuickBooks {
             .collect()
     }
 
+    /// Fails the test when any name was created twice, naming them.
+    pub fn assert_each_created_once(&self) {
+        let duplicates = self.duplicates();
+        assert!(duplicates.is_empty(), "created twice: {duplicates:?}");
+    }
+
     pub fn creates(&self, kind: &str) -> usize {
         self.books
             .lock()
