@@ -340,14 +340,16 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         init_logging();
         Arc::new(Silent)
     };
-    let alive = match &args.alive_file {
-        Some(path) => Some(Arc::new(AliveFile::start(path, observer.clone())?)),
-        None => None,
-    };
-    let worker = match &alive {
-        Some(alive) => worker.with_observer(alive.clone()),
-        None => worker.with_observer(observer),
-    };
+    let alive = args
+        .alive_file
+        .as_deref()
+        .map(|path| AliveFile::start(path, observer.clone()).map(Arc::new))
+        .transpose()?;
+    // The alive file hands every event on to `observer`.
+    let worker = worker.with_observer(match &alive {
+        Some(alive) => Arc::clone(alive) as Arc<dyn Observer>,
+        None => observer,
+    });
     let result = run_worker(args, &worker, alive.as_deref(), &location);
     if let Some(alive) = &alive {
         alive.stopped();
