@@ -49,7 +49,7 @@ fn definitions() -> Vec<Definition> {
             let loaded =
                 syncdef_definitions::load_path(&file, &syncdef_definitions::LoadOptions::default())
                     .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.message));
-            let doc = loaded.root.to_json();
+            let doc = loaded.root().to_json();
             if doc.get("synchronization").is_none() {
                 continue;
             }

@@ -47,7 +47,7 @@ fn bench(c: &mut Criterion) {
                 "api.github.com.json",
                 black_box(text.clone()),
             ));
-            load_as(source, Format::Json, &LoadOptions::default()).map(|d| d.root.span)
+            load_as(source, Format::Json, &LoadOptions::default()).map(|d| d.root().span)
         });
     });
     group.bench_function("syncdef load + definition", |b| {

@@ -86,7 +86,7 @@ fn main() {
             Ok(doc) => {
                 ok += 1;
                 if verdicts.is_some() {
-                    verdict_lines.push(verdict(&root, file, &doc.root));
+                    verdict_lines.push(verdict(&root, file, &doc.root()));
                 }
                 if let Some(dir) = &twins {
                     let rel = file
@@ -95,11 +95,11 @@ fn main() {
                         .with_extension("json");
                     let json = load_path(&dir.join(rel), &options);
                     match json {
-                        Ok(j) if j.root.to_json() == doc.root.to_json() => twin_equal += 1,
+                        Ok(j) if j.root().to_json() == doc.root().to_json() => twin_equal += 1,
                         Ok(j) => twin_diff.push(format!(
                             "{}: {}",
                             file.display(),
-                            first_difference(&doc.root.to_json(), &j.root.to_json(), "")
+                            first_difference(&doc.root().to_json(), &j.root().to_json(), "")
                         )),
                         Err(e) => twin_diff.push(format!(
                             "{}: its JSON twin does not load: {e}",

@@ -95,11 +95,11 @@ fn main() {
             };
         shape.time(|| {
             drop(structure::check(
-                &doc.root,
+                &doc.root(),
                 &["synchronization", "x-synchronization"],
             ));
         });
-        check.time(|| drop(refs::check(&doc.root)));
+        check.time(|| drop(refs::check(&doc.root())));
         let built = def.time(|| Definition::from_document(doc));
         free.time(|| drop(built));
         whole.time(|| {

@@ -61,7 +61,7 @@ impl de::Error for DeError {
 /// # Errors
 /// A [`DeError`] located at the node that does not fit `T`.
 pub fn from_node<'a, T: de::Deserialize<'a>>(
-    node: &'a Node,
+    node: Node<'a>,
     skip_root_keys: &'a [&'a str],
 ) -> Result<T, DeError> {
     T::deserialize(NodeDeserializer {
@@ -77,14 +77,14 @@ pub fn from_node<'a, T: de::Deserialize<'a>>(
 /// The deserializer for one node.
 #[derive(Clone, Copy)]
 pub struct NodeDeserializer<'a> {
-    node: &'a Node,
+    node: Node<'a>,
     skip: &'a [&'a str],
 }
 
 impl<'a> NodeDeserializer<'a> {
     /// A deserializer for `node`.
     #[must_use]
-    pub fn new(node: &'a Node) -> Self {
+    pub fn new(node: Node<'a>) -> Self {
         NodeDeserializer { node, skip: &[] }
     }
 
@@ -152,10 +152,14 @@ impl<'de> de::Deserializer<'de> for NodeDeserializer<'de> {
         visitor: V,
     ) -> Result<V::Value, DeError> {
         match &self.node.kind {
-            NodeKind::String(s) => visitor.visit_enum(s.value.as_str().into_deserializer()),
-            NodeKind::Object(members) if members.len() == 1 => visitor.visit_enum(Enum {
-                member: &members[0],
-            }),
+            NodeKind::String(s) => visitor.visit_enum(s.value.into_deserializer()),
+            NodeKind::Object(members) if members.len() == 1 => match members.first() {
+                Some(member) => visitor.visit_enum(Enum { member }),
+                None => Err(de::Error::invalid_type(
+                    self.unexpected(),
+                    &"an object with one key",
+                )),
+            },
             _ => Err(de::Error::invalid_type(
                 self.unexpected(),
                 &"a string or an object with one key",
@@ -170,7 +174,7 @@ impl<'de> de::Deserializer<'de> for NodeDeserializer<'de> {
 }
 
 struct Seq<'a> {
-    items: std::slice::Iter<'a, Node>,
+    items: crate::items::ItemsIter<'a>,
     index: usize,
 }
 
@@ -197,9 +201,9 @@ impl<'de> de::SeqAccess<'de> for Seq<'de> {
 }
 
 struct Map<'a> {
-    members: std::slice::Iter<'a, Member>,
+    members: crate::members::MembersIter<'a>,
     skip: &'a [&'a str],
-    value: Option<&'a Member>,
+    value: Option<Member<'a>>,
 }
 
 impl<'de> de::MapAccess<'de> for Map<'de> {
@@ -210,12 +214,12 @@ impl<'de> de::MapAccess<'de> for Map<'de> {
         seed: K,
     ) -> Result<Option<K::Value>, DeError> {
         for member in self.members.by_ref() {
-            if self.skip.contains(&&*member.key.name) {
+            if self.skip.contains(&member.key.name) {
                 continue;
             }
             self.value = Some(member);
             let key = KeyDeserializer {
-                key: &member.key.name,
+                key: member.key.name,
             };
             return seed
                 .deserialize(key)
@@ -231,7 +235,7 @@ impl<'de> de::MapAccess<'de> for Map<'de> {
                 "a map value was requested before its key",
             ));
         };
-        seed.deserialize(NodeDeserializer::new(&member.value))
+        seed.deserialize(NodeDeserializer::new(member.value))
             .map_err(|e| e.locate(member.value.span, || member.key.name.to_string()))
     }
 
@@ -261,7 +265,7 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'de> {
 }
 
 struct Enum<'a> {
-    member: &'a Member,
+    member: Member<'a>,
 }
 
 impl<'de> de::EnumAccess<'de> for Enum<'de> {
@@ -273,9 +277,9 @@ impl<'de> de::EnumAccess<'de> for Enum<'de> {
         seed: V,
     ) -> Result<(V::Value, Self::Variant), DeError> {
         let variant = seed.deserialize(KeyDeserializer {
-            key: &self.member.key.name,
+            key: self.member.key.name,
         })?;
-        Ok((variant, NodeDeserializer::new(&self.member.value)))
+        Ok((variant, NodeDeserializer::new(self.member.value)))
     }
 }
 

@@ -13,6 +13,7 @@ use crate::openapi::OpenApi;
 use crate::operation_ref::OperationRef;
 use crate::path_match::{PathIndex, Resolution};
 use crate::source::SourceFile;
+use crate::tree::Tree;
 use crate::{refs, structure};
 
 /// A synchronization definition, loaded and modelled.
@@ -23,13 +24,13 @@ use crate::{refs, structure};
 pub struct Definition {
     /// The file.
     pub source: Arc<SourceFile>,
-    /// The spanned tree of the whole document.
-    pub root: Node,
+    /// The spanned tree of the whole document (read it from [`Definition::root`]).
+    pub tree: Tree,
     /// The `synchronization` section, partial where it has problems.
     pub sync: Option<Synchronization>,
     /// Structural problems, in document order within each kind.
     pub problems: Vec<LoadProblem>,
-    /// The `x-syncdef-ignore` members, taken out of [`Definition::root`] (see
+    /// The `x-syncdef-ignore` members, taken out of the tree by the loader (see
     /// [`crate::ignore`]), in document order.
     pub ignores: Vec<InlineIgnore>,
 }
@@ -55,23 +56,14 @@ impl Definition {
     /// Models an already loaded document.
     #[must_use]
     pub fn from_document(doc: Document) -> Definition {
-        let Document {
-            source,
-            mut root,
-            mentions_ignore,
-            ..
-        } = doc;
-        // Before anything reads the tree: the key is the linter's, no model's.
-        let ignores = if mentions_ignore {
-            ignore::take(&mut root)
-        } else {
-            Vec::new()
-        };
+        let ignores = ignore::taken(&doc);
+        let Document { source, tree, .. } = doc;
+        let root = tree.root();
         // The `$ref` walk is independent of the models: on a large document it runs beside
         // them.
         let (sync, mut problems, ref_problems) = std::thread::scope(|scope| {
             let refs = (root.span.len() >= 512 * 1024).then(|| scope.spawn(|| refs::check(&root)));
-            let (sync, mut problems) = model::build_sync(&root);
+            let (sync, mut problems) = model::build_sync(&tree, root);
             if sync.is_none() && !problems.iter().any(|p| p.kind == ProblemKind::WrongType) {
                 problems.push(
                     LoadProblem::new(ProblemKind::MissingSync, root.span, "", "the document has no `synchronization` section")
@@ -90,24 +82,30 @@ impl Definition {
         problems.sort_by_key(|p| (p.span.start, p.span.end));
         Definition {
             source,
-            root,
+            tree,
             sync,
             problems,
             ignores,
         }
     }
 
+    /// The whole document.
+    #[must_use]
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root()
+    }
+
     /// The OpenAPI part, read through its lean typed view.
     #[must_use]
     pub fn openapi(&self) -> OpenApi<'_> {
-        OpenApi::new(&self.root)
+        OpenApi::new(self.root())
     }
 
     /// The document's `paths`, indexed for resolving operation references. Build it once to
     /// resolve many.
     #[must_use]
     pub fn paths(&self) -> PathIndex<'_> {
-        PathIndex::new(&self.root)
+        PathIndex::new(self.root())
     }
 
     /// Resolves one operation reference against the document's `paths` (indexing them first:

@@ -217,7 +217,7 @@ impl Extension {
     /// # Errors
     /// Every problem found, each at its node.
     pub fn read(definition: &Definition) -> Result<Option<Extension>, Vec<ExtensionError>> {
-        let Some(node) = definition.root.get(EXTENSION_KEY) else {
+        let Some(node) = definition.root().get(EXTENSION_KEY) else {
             return Ok(None);
         };
         let extension: Extension = from_node(node, &[]).map_err(|e| {
@@ -228,7 +228,7 @@ impl Extension {
                 pointer,
             }]
         })?;
-        let errors = extension.problems(node, definition);
+        let errors = extension.problems(&node, definition);
         if errors.is_empty() {
             Ok(Some(extension))
         } else {
@@ -396,7 +396,7 @@ impl LookupSpec {
 
 /// The node at `path` under `node` (or the deepest one that exists), as an error's place.
 fn located(node: &Node, path: &[&str], message: String) -> ExtensionError {
-    let mut at = node;
+    let mut at = *node;
     for key in path {
         let next = match key.parse::<usize>() {
             Ok(i) => at.as_array().and_then(|items| items.get(i)),

@@ -1,111 +1,151 @@
-//! The items of an array node, behind one thin pointer.
-//!
-//! Like an object's [`Members`](crate::Members), the items live in one shared allocation
-//! ([`triomphe::ThinArc`]) so that an array takes one word inside its node. Copying a node
-//! shares its items; an item changes in place when the array owns its list
-//! ([`Items::update`]), else on a copy.
+//! The items of an array node: a view into its [`Tree`], in document order.
 
 use std::fmt;
-use std::ops::Deref;
-
-use triomphe::ThinArc;
 
 use crate::node::Node;
+use crate::tree::Tree;
 
 /// The items of an array, in document order.
-#[derive(Clone)]
-pub struct Items(ThinArc<(), Node>);
+#[derive(Clone, Copy)]
+pub struct Items<'t> {
+    tree: &'t Tree,
+    first: u32,
+    len: u32,
+}
 
-impl Items {
-    /// The items `items`.
+impl<'t> Items<'t> {
+    pub(crate) fn new(tree: &'t Tree, first: u32, len: u32) -> Self {
+        Items { tree, first, len }
+    }
+
+    /// Where the items are in the tree's list: the first and how many.
+    pub(crate) fn range(&self) -> (u32, u32) {
+        (self.first, self.len)
+    }
+
+    /// How many items there are.
     #[must_use]
-    pub fn new(items: Vec<Node>) -> Self {
-        Items(ThinArc::from_header_and_iter((), items.into_iter()))
+    pub fn len(&self) -> usize {
+        self.len as usize
     }
 
-    /// The items `items` yields, without a list in between (the loaders' scratch stacks
-    /// drain straight into the node).
-    pub(crate) fn from_exact(items: impl ExactSizeIterator<Item = Node>) -> Self {
-        Items(ThinArc::from_header_and_iter((), items))
+    /// Whether the array is `[]`.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
-    /// Changes the item at `position` with `change`: in place when this array is the only
-    /// owner of its list, else on a copy.
-    ///
-    /// # Panics
-    /// When `position` is not below the number of items, as slice indexing does.
-    pub fn update<R>(&mut self, position: usize, change: impl FnOnce(&mut Node) -> R) -> R {
-        let attempt = self
-            .0
-            .with_arc_mut(|arc| match triomphe::Arc::get_mut(arc) {
-                Some(inner) => Ok(change(&mut inner.slice_mut()[position])),
-                None => Err(change),
-            });
-        match attempt {
-            Ok(result) => result,
-            Err(change) => self.edit(|list| change(&mut list[position])),
-        }
+    /// The item at `position`.
+    #[must_use]
+    pub fn get(&self, position: usize) -> Option<Node<'t>> {
+        (position < self.len()).then(|| {
+            self.tree
+                .view(self.tree.item_slot(self.first + position as u32))
+        })
+    }
+
+    /// The first item.
+    #[must_use]
+    pub fn first(&self) -> Option<Node<'t>> {
+        self.get(0)
+    }
+
+    /// The last item.
+    #[must_use]
+    pub fn last(&self) -> Option<Node<'t>> {
+        self.len().checked_sub(1).and_then(|at| self.get(at))
     }
 
     /// The items, in document order.
     #[must_use]
-    pub fn as_slice(&self) -> &[Node] {
-        &self.0.slice
-    }
-
-    /// Changes the items with `change`, on a copy of the list (nested values are shared, not
-    /// copied).
-    pub fn edit<R>(&mut self, change: impl FnOnce(&mut Vec<Node>) -> R) -> R {
-        let mut items = self.as_slice().to_vec();
-        let result = change(&mut items);
-        *self = Items::new(items);
-        result
+    pub fn iter(&self) -> ItemsIter<'t> {
+        ItemsIter {
+            tree: self.tree,
+            next: self.first,
+            end: self.first + self.len,
+        }
     }
 }
 
-impl Default for Items {
-    fn default() -> Self {
-        Items::new(Vec::new())
+/// The items of an array, in document order.
+#[derive(Clone)]
+pub struct ItemsIter<'t> {
+    tree: &'t Tree,
+    next: u32,
+    end: u32,
+}
+
+impl<'t> Iterator for ItemsIter<'t> {
+    type Item = Node<'t>;
+
+    fn next(&mut self) -> Option<Node<'t>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let at = self.next;
+        self.next += 1;
+        Some(self.tree.view(self.tree.item_slot(at)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.end - self.next) as usize;
+        (left, Some(left))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<Node<'t>> {
+        self.next = self
+            .next
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX))
+            .min(self.end);
+        self.next()
     }
 }
 
-impl From<Vec<Node>> for Items {
-    fn from(items: Vec<Node>) -> Self {
-        Items::new(items)
+impl DoubleEndedIterator for ItemsIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        self.end -= 1;
+        Some(self.tree.view(self.tree.item_slot(self.end)))
     }
 }
 
-impl FromIterator<Node> for Items {
-    fn from_iter<I: IntoIterator<Item = Node>>(iter: I) -> Self {
-        Items::new(iter.into_iter().collect())
-    }
-}
+impl ExactSizeIterator for ItemsIter<'_> {}
 
-impl Deref for Items {
-    type Target = [Node];
-
-    fn deref(&self) -> &[Node] {
-        self.as_slice()
-    }
-}
-
-impl<'a> IntoIterator for &'a Items {
-    type Item = &'a Node;
-    type IntoIter = std::slice::Iter<'a, Node>;
+impl<'t> IntoIterator for Items<'t> {
+    type Item = Node<'t>;
+    type IntoIter = ItemsIter<'t>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
+        self.iter()
     }
 }
 
-impl PartialEq for Items {
+impl<'t> IntoIterator for &Items<'t> {
+    type Item = Node<'t>;
+    type IntoIter = ItemsIter<'t>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Default for Items<'_> {
+    /// No items (of no tree).
+    fn default() -> Self {
+        Items::new(&crate::tree::EMPTY, 0, 0)
+    }
+}
+
+impl PartialEq for Items<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice()
+        self.len == other.len && self.iter().eq(other.iter())
     }
 }
 
-impl fmt::Debug for Items {
+impl fmt::Debug for Items<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_slice(), f)
+        f.debug_list().entries(self.iter()).finish()
     }
 }

@@ -55,11 +55,12 @@ pub mod source;
 pub mod string_map;
 pub mod structure;
 pub mod template_names;
+pub mod tree;
 
-pub use arcstr::ArcStr;
 pub use definition::Definition;
-pub use items::Items;
+pub use items::{Items, ItemsIter};
 pub use load::{Document, Format, LoadError, LoadErrorKind, LoadOptions, load, load_path};
-pub use members::Members;
+pub use members::{Members, MembersIter};
 pub use node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
 pub use source::{LineCol, LineIndex, Location, SourceFile, Span};
+pub use tree::Tree;

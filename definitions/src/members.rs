@@ -1,101 +1,106 @@
 //! The members of an object node: in document order, found by key in logarithmic time when
 //! there are many.
 //!
-//! Objects are read in order and most are small, so members stay a list and a small object
-//! is searched from the front. Large ones (`components/schemas` of a real description holds
-//! thousands of entries, and every `$ref` hop looks one up) carry an index: the positions of
-//! the members sorted by key, searched by bisection. Linear search there made resolving
+//! Objects are read in order and most are small, so a small object is searched from the
+//! front. Large ones (`components/schemas` of a real description holds thousands of entries,
+//! and every `$ref` hop looks one up) carry an index built when they were loaded: the positions
+//! of the members sorted by key, searched by bisection. Linear search there made resolving
 //! references quadratic in the size of the document.
-//!
-//! The list and its index live in one shared allocation behind a thin pointer
-//! ([`triomphe::ThinArc`]): an object is one word inside its node, which keeps every node of
-//! the tree at 24 bytes and every member at 40 (a document's memory is mostly nodes and
-//! members). A tree is read far more than it is changed: a value changes in place when its
-//! object owns its list ([`Members::update`]), a list that is shared (a YAML alias) or changes
-//! its keys is copied first ([`Members::edit`]); copying a node shares its children.
-
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
-)]
 
 use std::fmt;
-use std::ops::Deref;
 
-use triomphe::ThinArc;
+use crate::node::{Key, Member};
+use crate::tree::Tree;
 
-use crate::node::{Member, Node};
+/// The members of an object, in document order: a view into its [`Tree`].
+#[derive(Clone, Copy)]
+pub struct Members<'t> {
+    tree: &'t Tree,
+    first: u32,
+    len: u32,
+}
 
-/// Objects with at least this many members are indexed.
-const INDEXED_FROM: usize = 12;
+impl<'t> Members<'t> {
+    pub(crate) fn new(tree: &'t Tree, first: u32, len: u32) -> Self {
+        Members { tree, first, len }
+    }
 
-/// The members of an object, in document order.
-#[derive(Clone)]
-pub struct Members(ThinArc<Option<Index>, Member>);
+    /// Where the members are in the tree's list: the first and how many. Two objects share
+    /// them only when one is a YAML alias of the other.
+    pub(crate) fn range(&self) -> (u32, u32) {
+        (self.first, self.len)
+    }
 
-/// Positions of the members sorted by key (ties in document order), for large objects. Boxed:
-/// it rides in the header of every object's allocation, and most objects have none.
-#[derive(Clone)]
-struct Index(Box<Box<[u32]>>);
-
-impl Members {
-    /// The members `members`, indexed when there are many.
+    /// How many members there are.
     #[must_use]
-    pub fn new(members: Vec<Member>) -> Self {
-        let index = Self::index_of(&members);
-        Members(ThinArc::from_header_and_iter(index, members.into_iter()))
+    pub fn len(&self) -> usize {
+        self.len as usize
     }
 
-    /// The members `members` yields, without a list in between (the loaders' scratch stacks
-    /// drain straight into the node), indexed when there are many.
-    pub(crate) fn from_exact(members: impl ExactSizeIterator<Item = Member>) -> Self {
-        let mut this = Members(ThinArc::from_header_and_iter(None, members));
-        if let Some(index) = Self::index_of(this.as_slice()) {
-            // The allocation was made just now and has no other owner. Were it shared, the
-            // object would stay unindexed: lookups as right, only linear.
-            this.0.with_arc_mut(|arc| {
-                if let Some(inner) = triomphe::Arc::get_mut(arc) {
-                    *inner.header_mut() = Some(index);
-                }
-            });
+    /// Whether the object is `{}`.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The members, in document order.
+    #[must_use]
+    pub fn iter(&self) -> MembersIter<'t> {
+        MembersIter {
+            tree: self.tree,
+            next: self.first,
+            end: self.first.saturating_add(self.len),
         }
-        this
     }
 
-    fn index_of(members: &[Member]) -> Option<Index> {
-        if members.len() < INDEXED_FROM {
-            return None;
-        }
-        let mut order: Vec<u32> = (0..members.len() as u32).collect();
-        // Stable: among equal keys (loaders refuse them; built trees may not) the first stays
-        // first, so lookups answer what a front-to-back search answers.
-        order.sort_by(|&a, &b| {
-            members[a as usize]
-                .key
-                .name
-                .cmp(&members[b as usize].key.name)
-        });
-        Some(Index(Box::new(order.into_boxed_slice())))
+    /// The member at `position` (document order).
+    #[must_use]
+    pub fn at(&self, position: usize) -> Option<Member<'t>> {
+        (position < self.len()).then(|| self.member(self.first + position as u32))
     }
 
-    fn index(&self) -> Option<&[u32]> {
-        self.0.header.header.as_ref().map(|index| &**index.0)
+    /// The member of an object that has exactly one.
+    #[must_use]
+    pub fn only(&self) -> Option<Member<'t>> {
+        if self.len == 1 { self.first() } else { None }
+    }
+
+    /// The first member.
+    #[must_use]
+    pub fn first(&self) -> Option<Member<'t>> {
+        self.at(0)
+    }
+
+    /// The last member.
+    #[must_use]
+    pub fn last(&self) -> Option<Member<'t>> {
+        self.len().checked_sub(1).and_then(|at| self.at(at))
+    }
+
+    /// The key of the member at `position`, without reading its value.
+    #[must_use]
+    pub fn name_at(&self, position: usize) -> Option<&'t str> {
+        (position < self.len()).then(|| self.tree.key_name(self.first + position as u32))
+    }
+
+    fn member(&self, at: u32) -> Member<'t> {
+        member_at(self.tree, at)
     }
 
     /// The first member named `key`.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<&Member> {
-        self.as_slice().get(self.position(key)?)
+    pub fn get(&self, key: &str) -> Option<Member<'t>> {
+        let at = self.position(key)?;
+        Some(self.member(self.first + at as u32))
     }
 
     /// The position (document order) of the first member named `key`.
     #[must_use]
     pub fn position(&self, key: &str) -> Option<usize> {
-        let members = self.as_slice();
-        match self.index() {
-            None => members.iter().position(|m| same(&m.key.name, key)),
+        let name = |i: u32| self.tree.key_name(self.first + i);
+        match self.sorted_positions() {
+            None => (0..self.len).position(|i| same(name(i), key)),
             Some(index) => {
-                let name = |i: u32| &*members[i as usize].key.name;
                 let at = index.partition_point(|&i| name(i) < key);
                 let found = *index.get(at)?;
                 (name(found) == key).then_some(found as usize)
@@ -106,55 +111,23 @@ impl Members {
     /// The positions of the members sorted by key (equal keys in document order), when the
     /// object is large enough to be indexed.
     #[must_use]
-    pub fn sorted_positions(&self) -> Option<&[u32]> {
-        self.index()
-    }
-
-    /// Removes and returns the member at `position` (document order).
-    ///
-    /// # Panics
-    /// When `position` is not below the number of members, as [`Vec::remove`] does.
-    pub fn remove(&mut self, position: usize) -> Member {
-        self.edit(|members| members.remove(position))
-    }
-
-    /// Changes the members with `change`, on a copy of the list (values are shared, not
-    /// copied), then indexes the result again: keys may change.
-    pub fn edit<R>(&mut self, change: impl FnOnce(&mut Vec<Member>) -> R) -> R {
-        let mut members = self.as_slice().to_vec();
-        let result = change(&mut members);
-        *self = Members::new(members);
-        result
-    }
-
-    /// Changes the value of the member at `position` with `change`: in place when this object
-    /// is the only owner of its list, else on a copy.
-    ///
-    /// # Panics
-    /// When `position` is not below the number of members, as slice indexing does.
-    pub fn update<R>(&mut self, position: usize, change: impl FnOnce(&mut Node) -> R) -> R {
-        let attempt = self
-            .0
-            .with_arc_mut(|arc| match triomphe::Arc::get_mut(arc) {
-                Some(inner) => Ok(change(&mut inner.slice_mut()[position].value)),
-                None => Err(change),
-            });
-        match attempt {
-            Ok(result) => result,
-            Err(change) => self.edit(|list| change(&mut list[position].value)),
+    pub fn sorted_positions(&self) -> Option<&'t [u32]> {
+        if (self.len as usize) < crate::tree::INDEXED_FROM {
+            return None;
         }
-    }
-
-    /// The members, in document order.
-    #[must_use]
-    pub fn as_slice(&self) -> &[Member] {
-        &self.0.slice
+        self.tree.index_of(self.first)
     }
 }
 
-impl Default for Members {
-    fn default() -> Self {
-        Members::new(Vec::new())
+/// The view of member `at` of `tree`'s list.
+fn member_at(tree: &Tree, at: u32) -> Member<'_> {
+    let slot = tree.member_slot(at);
+    Member {
+        key: Key {
+            name: tree.key_name(at),
+            span: slot.key_span(),
+        },
+        value: tree.view(slot.value_slot()),
     }
 }
 
@@ -165,67 +138,114 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
-impl From<Vec<Member>> for Members {
-    fn from(members: Vec<Member>) -> Self {
-        Members::new(members)
+/// The members of an object, in document order.
+#[derive(Clone)]
+pub struct MembersIter<'t> {
+    tree: &'t Tree,
+    next: u32,
+    end: u32,
+}
+
+impl<'t> Iterator for MembersIter<'t> {
+    type Item = Member<'t>;
+
+    fn next(&mut self) -> Option<Member<'t>> {
+        if self.next >= self.end {
+            return None;
+        }
+        let at = self.next;
+        self.next += 1;
+        Some(member_at(self.tree, at))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.end - self.next) as usize;
+        (left, Some(left))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<Member<'t>> {
+        self.next = self
+            .next
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX))
+            .min(self.end);
+        self.next()
     }
 }
 
-impl Deref for Members {
-    type Target = [Member];
-
-    fn deref(&self) -> &[Member] {
-        self.as_slice()
+impl DoubleEndedIterator for MembersIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end {
+            return None;
+        }
+        self.end -= 1;
+        Some(member_at(self.tree, self.end))
     }
 }
 
-impl<'a> IntoIterator for &'a Members {
-    type Item = &'a Member;
-    type IntoIter = std::slice::Iter<'a, Member>;
+impl ExactSizeIterator for MembersIter<'_> {}
+
+impl<'t> IntoIterator for Members<'t> {
+    type Item = Member<'t>;
+    type IntoIter = MembersIter<'t>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
+        self.iter()
     }
 }
 
-impl PartialEq for Members {
+impl<'t> IntoIterator for &Members<'t> {
+    type Item = Member<'t>;
+    type IntoIter = MembersIter<'t>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Default for Members<'_> {
+    /// No members (of no tree).
+    fn default() -> Self {
+        Members::new(&crate::tree::EMPTY, 0, 0)
+    }
+}
+
+impl PartialEq for Members<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice()
+        self.len == other.len && self.iter().eq(other.iter())
     }
 }
 
-impl fmt::Debug for Members {
+impl fmt::Debug for Members<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_slice(), f)
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::node::{Key, Node, NodeKind};
-    use crate::source::Span;
+    use crate::SourceFile;
+    use crate::tree::INDEXED_FROM;
 
-    fn member(name: &str, value: bool) -> Member {
-        Member {
-            key: Key {
-                name: name.into(),
-                span: Span::new(0, 0),
-            },
-            value: Node::new(Span::new(0, 0), NodeKind::Bool(value)),
-        }
+    fn object(keys: &[String]) -> String {
+        let members: Vec<String> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("\"{k}\": {i}"))
+            .collect();
+        format!("{{{}}}", members.join(", "))
     }
 
     #[test]
     fn large_and_small_objects_find_what_a_front_to_back_search_finds() {
         for size in [3, INDEXED_FROM, 1000] {
-            let mut list: Vec<Member> = (0..size).map(|i| member(&format!("k{i}"), true)).collect();
-            // A repeated key: the first one is the one found.
-            list.push(member("k1", false));
-            let members = Members::new(list.clone());
-            for m in &list {
-                let front = list.iter().find(|x| x.key.name == m.key.name);
-                assert_eq!(members.get(&m.key.name), front);
+            let keys: Vec<String> = (0..size).map(|i| format!("k{i}")).collect();
+            let doc = crate::load::load(SourceFile::new("t.json", object(&keys))).expect("loads");
+            let root = doc.tree.root();
+            let members = root.as_object().expect("an object");
+            assert_eq!(members.sorted_positions().is_some(), size >= INDEXED_FROM);
+            for (i, m) in members.iter().enumerate() {
+                assert_eq!(members.get(m.key.name), Some(m));
+                assert_eq!(members.position(m.key.name), Some(i));
             }
             assert_eq!(members.get("absent"), None);
             assert_eq!(members.get(""), None);
@@ -233,12 +253,11 @@ mod tests {
     }
 
     #[test]
-    fn removing_a_member_keeps_lookups_right() {
-        let mut members = Members::new((0..40).map(|i| member(&format!("k{i}"), true)).collect());
-        let removed = members.remove(7);
-        assert_eq!(&*removed.key.name, "k7");
-        assert_eq!(members.get("k7"), None);
-        assert_eq!(members.get("k39").map(|m| &*m.key.name), Some("k39"));
-        assert_eq!(members.len(), 39);
+    fn escaped_keys_are_found_by_their_decoded_name() {
+        let doc =
+            crate::load::load(SourceFile::new("t.json", r#"{"a\/b": 1, "c": 2}"#)).expect("loads");
+        let root = doc.tree.root();
+        assert_eq!(root.member("a/b").map(|m| m.key.span.start), Some(1));
+        assert_eq!(root.member("c").map(|m| m.key.name), Some("c"));
     }
 }

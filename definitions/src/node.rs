@@ -1,10 +1,9 @@
-//! The spanned document tree both loaders produce.
+//! The views through which a loaded document is read.
 //!
-//! A [`Node`] is a JSON-compatible value that remembers the bytes it came from. Object members
-//! stay in document order and keep the span of their key, because diagnostics often point at a
-//! key ("unknown field `modul`") rather than at its value.
-
-use arcstr::ArcStr;
+//! A [`Node`] is a JSON-compatible value that remembers the bytes it came from: a small value
+//! that borrows its document's [`Tree`](crate::tree::Tree), made when it is read. Object
+//! members stay in document order and keep the span of their key, because diagnostics often
+//! point at a key ("unknown field `modul`") rather than at its value.
 
 use crate::items::Items;
 use crate::members::Members;
@@ -12,31 +11,30 @@ use crate::pointer;
 use crate::source::Span;
 
 /// One value of a loaded document and the bytes it was read from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Node {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node<'t> {
     /// The whole value in the source: quotes of a string, brackets of an array, the indicator
     /// and body of a YAML block scalar.
     pub span: Span,
     /// What the value is.
-    pub kind: NodeKind,
+    pub kind: NodeKind<'t>,
 }
 
 /// The value of a [`Node`].
-#[derive(Clone, Debug, PartialEq)]
-pub enum NodeKind {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NodeKind<'t> {
     /// `null`, YAML `~`, or an empty YAML value.
     Null,
     /// `true` or `false`.
     Bool(bool),
-    /// A number, as written and as parsed. Boxed: numbers are rare in API descriptions, and
-    /// inline they would make every node a fifth larger.
-    Number(Box<Number>),
+    /// A number, as written and as parsed.
+    Number(&'t Number),
     /// A string (decoded) and how it was written.
-    String(StringValue),
+    String(StringValue<'t>),
     /// An array (YAML sequence).
-    Array(Items),
+    Array(Items<'t>),
     /// An object (YAML mapping), members in document order.
-    Object(Members),
+    Object(Members<'t>),
 }
 
 /// A number literal: its text as written, and its value.
@@ -79,11 +77,10 @@ impl NumberValue {
 ///
 /// The style and the node's span are all that is needed to map an offset inside the decoded
 /// value back to the file (see [`crate::string_map`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct StringValue {
-    /// The decoded value (escapes processed, YAML folding applied); shared with every equal
-    /// string of the document. One word wide, which keeps a node at 24 bytes.
-    pub value: ArcStr,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StringValue<'t> {
+    /// The decoded value (escapes processed, YAML folding applied).
+    pub value: &'t str,
     /// How it was written.
     pub style: ScalarStyle,
 }
@@ -106,43 +103,43 @@ pub enum ScalarStyle {
 }
 
 /// One `key: value` member of an object.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Member {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Member<'t> {
     /// The key, decoded, and where it is written.
-    pub key: Key,
+    pub key: Key<'t>,
     /// The value.
-    pub value: Node,
+    pub value: Node<'t>,
 }
 
 /// An object key and its span (quotes included).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Key {
-    /// The decoded key, shared with every equal key of the document.
-    pub name: ArcStr,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key<'t> {
+    /// The decoded key.
+    pub name: &'t str,
     /// Where the key is written.
     pub span: Span,
 }
 
-impl Node {
+impl<'t> Node<'t> {
     /// A node of `kind` at `span`.
     #[must_use]
-    pub fn new(span: Span, kind: NodeKind) -> Self {
+    pub const fn new(span: Span, kind: NodeKind<'t>) -> Self {
         Node { span, kind }
     }
 
     /// The string value, if this is a string.
     #[must_use]
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.kind {
-            NodeKind::String(s) => Some(&s.value),
+    pub fn as_str(self) -> Option<&'t str> {
+        match self.kind {
+            NodeKind::String(s) => Some(s.value),
             _ => None,
         }
     }
 
     /// The string and its style, if this is a string.
     #[must_use]
-    pub fn as_string(&self) -> Option<&StringValue> {
-        match &self.kind {
+    pub fn as_string(self) -> Option<StringValue<'t>> {
+        match self.kind {
             NodeKind::String(s) => Some(s),
             _ => None,
         }
@@ -150,7 +147,7 @@ impl Node {
 
     /// The boolean, if this is one.
     #[must_use]
-    pub fn as_bool(&self) -> Option<bool> {
+    pub fn as_bool(self) -> Option<bool> {
         match self.kind {
             NodeKind::Bool(b) => Some(b),
             _ => None,
@@ -159,8 +156,8 @@ impl Node {
 
     /// The members, if this is an object.
     #[must_use]
-    pub fn as_object(&self) -> Option<&[Member]> {
-        match &self.kind {
+    pub fn as_object(self) -> Option<Members<'t>> {
+        match self.kind {
             NodeKind::Object(members) => Some(members),
             _ => None,
         }
@@ -168,8 +165,8 @@ impl Node {
 
     /// The items, if this is an array.
     #[must_use]
-    pub fn as_array(&self) -> Option<&[Node]> {
-        match &self.kind {
+    pub fn as_array(self) -> Option<Items<'t>> {
+        match self.kind {
             NodeKind::Array(items) => Some(items),
             _ => None,
         }
@@ -177,15 +174,15 @@ impl Node {
 
     /// Whether this is `null`.
     #[must_use]
-    pub fn is_null(&self) -> bool {
+    pub fn is_null(self) -> bool {
         matches!(self.kind, NodeKind::Null)
     }
 
     /// The member named `key`, if this is an object that has it (the first one: loaders refuse
     /// duplicates).
     #[must_use]
-    pub fn member(&self, key: &str) -> Option<&Member> {
-        match &self.kind {
+    pub fn member(self, key: &str) -> Option<Member<'t>> {
+        match self.kind {
             NodeKind::Object(members) => members.get(key),
             _ => None,
         }
@@ -193,20 +190,20 @@ impl Node {
 
     /// The value of member `key`, if this is an object that has it.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<&Node> {
-        self.member(key).map(|m| &m.value)
+    pub fn get(self, key: &str) -> Option<Node<'t>> {
+        self.member(key).map(|m| m.value)
     }
 
     /// A one-word description of the kind, for messages ("expected a string, found an array").
     #[must_use]
-    pub fn type_name(&self) -> &'static str {
+    pub fn type_name(self) -> &'static str {
         self.kind.type_name()
     }
 
     /// The node at an RFC 6901 JSON pointer (`""` is the node itself, `/paths/~1customer/post`
     /// a descendant). Array indices are decimal without leading zeros.
     #[must_use]
-    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+    pub fn pointer(self, pointer: &str) -> Option<Node<'t>> {
         let mut node = self;
         for token in pointer::tokens(pointer)? {
             node = node.child(&token)?;
@@ -217,11 +214,11 @@ impl Node {
     /// The span of the key of the member a pointer designates, or for an array item (which has
     /// no key) the item's span. `None` for the root or a missing node.
     #[must_use]
-    pub fn pointer_key_span(&self, pointer: &str) -> Option<Span> {
+    pub fn pointer_key_span(self, pointer: &str) -> Option<Span> {
         let (parent, last) = pointer::split_last(pointer)?;
         let parent = self.pointer(parent)?;
         let last = pointer::unescape(last);
-        match &parent.kind {
+        match parent.kind {
             NodeKind::Object(members) => members.get(&last).map(|m| m.key.span),
             NodeKind::Array(_) => parent.child(&last).map(|n| n.span),
             _ => None,
@@ -230,17 +227,34 @@ impl Node {
 
     /// The direct child for one unescaped pointer token.
     #[must_use]
-    pub fn child(&self, token: &str) -> Option<&Node> {
-        match &self.kind {
+    pub fn child(self, token: &str) -> Option<Node<'t>> {
+        match self.kind {
             NodeKind::Object(_) => self.get(token),
             NodeKind::Array(items) => items.get(pointer::array_index(token)?),
             _ => None,
         }
     }
 
+    /// What tells this node apart from every other of its tree: its span, and for an object
+    /// or an array where its contents are (a parent and its only child can share a span).
+    #[must_use]
+    pub fn identity(self) -> (Span, u32, u32) {
+        match self.kind {
+            NodeKind::Object(members) => {
+                let (first, len) = members.range();
+                (self.span, first, len)
+            }
+            NodeKind::Array(items) => {
+                let (first, len) = items.range();
+                (self.span, first, len | (1 << 31))
+            }
+            _ => (self.span, u32::MAX, u32::MAX),
+        }
+    }
+
     /// A `serde_json::Value` copy (numbers keep their literal when it is valid JSON).
     #[must_use]
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(self) -> serde_json::Value {
         use serde_json::Value;
         match &self.kind {
             NodeKind::Null => Value::Null,
@@ -257,27 +271,27 @@ impl Node {
             NodeKind::Object(members) => Value::Object(
                 members
                     .iter()
-                    .map(|m| (m.key.name.to_string(), m.value.to_json()))
+                    .map(|m| (m.key.name.to_owned(), m.value.to_json()))
                     .collect(),
             ),
         }
     }
 
     /// Every node of the tree, depth first, with its JSON pointer.
-    pub fn walk(&self, visit: &mut dyn FnMut(&str, &Node)) {
+    pub fn walk(self, visit: &mut dyn FnMut(&str, &Node<'t>)) {
         let mut path = String::new();
         walk_inner(self, &mut path, visit);
     }
 }
 
-fn walk_inner(node: &Node, path: &mut String, visit: &mut dyn FnMut(&str, &Node)) {
-    visit(path, node);
+fn walk_inner<'t>(node: Node<'t>, path: &mut String, visit: &mut dyn FnMut(&str, &Node<'t>)) {
+    visit(path, &node);
     let len = path.len();
     match &node.kind {
         NodeKind::Object(members) => {
             for m in members {
-                pointer::push(path, &m.key.name);
-                walk_inner(&m.value, path, visit);
+                pointer::push(path, m.key.name);
+                walk_inner(m.value, path, visit);
                 path.truncate(len);
             }
         }
@@ -292,7 +306,7 @@ fn walk_inner(node: &Node, path: &mut String, visit: &mut dyn FnMut(&str, &Node)
     }
 }
 
-impl NodeKind {
+impl NodeKind<'_> {
     /// The kind with its article (`a string`, `an object`, `null`), for messages.
     #[must_use]
     pub fn described(&self) -> &'static str {
@@ -322,12 +336,12 @@ impl NodeKind {
 
 #[cfg(test)]
 mod size {
-    use super::{Member, Node};
+    use crate::tree::{MemberSlot, Slot};
 
-    /// The tree's memory is mostly nodes and members: a larger variant grows every one of them.
+    /// The tree's memory is mostly slots: a larger one grows every value of every document.
     #[test]
-    fn nodes_and_members_stay_small() {
-        assert_eq!(std::mem::size_of::<Node>(), 24);
-        assert_eq!(std::mem::size_of::<Member>(), 40);
+    fn slots_stay_small() {
+        assert_eq!(std::mem::size_of::<Slot>(), 16);
+        assert_eq!(std::mem::size_of::<MemberSlot>(), 24);
     }
 }

@@ -27,7 +27,7 @@
 
 #![expect(
     clippy::cast_possible_truncation,
-    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files of 1 GiB or more (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
 )]
 
 use std::collections::HashMap;
@@ -45,15 +45,15 @@ pub struct PathEntry<'a> {
     /// Where the key is written.
     pub key_span: Span,
     /// The path item object.
-    pub item: &'a Node,
+    pub item: Node<'a>,
 }
 
 impl<'a> PathEntry<'a> {
     /// The operation object of `method`, with the span of its key.
     #[must_use]
-    pub fn operation(&self, method: HttpMethod) -> Option<(&'a Node, Span)> {
+    pub fn operation(&self, method: HttpMethod) -> Option<(Node<'a>, Span)> {
         let member = self.item.member(method.as_str())?;
-        Some((&member.value, member.key.span))
+        Some((member.value, member.key.span))
     }
 
     /// The methods the path item has, in OpenAPI order.
@@ -93,7 +93,7 @@ pub enum Resolution<'a> {
         /// The matched path.
         path: PathEntry<'a>,
         /// The operation object for the reference's method.
-        operation: &'a Node,
+        operation: Node<'a>,
         /// Each template parameter, in template order, and what fills it.
         bindings: Vec<Binding<'a>>,
     },
@@ -135,7 +135,7 @@ impl<'a> PathIndex<'a> {
     /// Indexes the `paths` object of the document root, if any. Every member is indexed; keys
     /// that do not start with `/` (`x-` extensions) can never match a reference.
     #[must_use]
-    pub fn new(root: &'a Node) -> Self {
+    pub fn new(root: Node<'a>) -> Self {
         let mut index = PathIndex::default();
         let Some(members) = root.get("paths").and_then(Node::as_object) else {
             return index;
@@ -160,7 +160,7 @@ impl<'a> PathIndex<'a> {
             index.entries.push(PathEntry {
                 template,
                 key_span: member.key.span,
-                item: &member.value,
+                item: member.value,
             });
             index.ranks.push(Rank {
                 literal_len: literal_len as u32,

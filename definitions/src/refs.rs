@@ -29,7 +29,7 @@ pub struct RefSite {
 #[must_use]
 pub fn ref_sites(root: &Node) -> Vec<RefSite> {
     let mut sites = Vec::new();
-    collect_sites(root, &mut sites);
+    collect_sites(*root, &mut sites);
     let pointers = pointers_of(root, sites.iter().map(|site| site.holder));
     sites.iter().map(|site| site.located(&pointers)).collect()
 }
@@ -37,11 +37,11 @@ pub fn ref_sites(root: &Node) -> Vec<RefSite> {
 /// The node a local reference (`#/...`) points at, following chains of bare references.
 /// `None` when the reference is not local, broken or circular.
 #[must_use]
-pub fn resolve<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
+pub fn resolve<'a>(root: Node<'a>, reference: &str) -> Option<Node<'a>> {
     let mut node = target(root, reference)?;
     // Chains are short in real documents: a list beats hashing, and nothing is copied.
     let mut seen: Vec<&'a str> = Vec::new();
-    while let Some(next) = bare_ref(node) {
+    while let Some(next) = bare_ref(&node) {
         if seen.contains(&next) {
             return None;
         }
@@ -58,17 +58,17 @@ struct Site<'a> {
     target: &'a str,
     span: Span,
     /// The object holding the `$ref`.
-    holder: &'a Node,
+    holder: Node<'a>,
 }
 
 impl Site<'_> {
-    /// The site with its pointer, taken from `pointers` (by the holder's address).
-    fn located(&self, pointers: &HashMap<*const Node, String>) -> RefSite {
+    /// The site with its pointer, taken from `pointers` (by the holder's identity).
+    fn located(&self, pointers: &HashMap<Identity, String>) -> RefSite {
         RefSite {
             target: self.target.to_owned(),
             span: self.span,
             pointer: pointers
-                .get(&std::ptr::from_ref(self.holder))
+                .get(&self.holder.identity())
                 .cloned()
                 .unwrap_or_default(),
         }
@@ -86,9 +86,9 @@ enum Finding<'a> {
 #[must_use]
 pub fn check(root: &Node) -> Vec<LoadProblem> {
     let mut sites = Vec::new();
-    collect_sites(root, &mut sites);
+    collect_sites(*root, &mut sites);
     // Large documents repeat the same few targets thousands of times; look each up once.
-    let mut targets: HashMap<&str, Option<&Node>> = HashMap::new();
+    let mut targets: HashMap<&str, Option<Node<'_>>> = HashMap::new();
     let mut findings: Vec<(&Site<'_>, Finding<'_>)> = Vec::new();
     let mut chains = Chains::default();
     for site in &sites {
@@ -98,17 +98,17 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
         }
         let node = *targets
             .entry(site.target)
-            .or_insert_with(|| target(root, site.target));
+            .or_insert_with(|| target(*root, site.target));
         let Some(node) = node else {
             findings.push((site, Finding::Broken));
             continue;
         };
         // Only a target that is itself a bare reference can start a cycle; each reference is
         // followed once over the whole document (a chain of thousands stays linear).
-        if bare_ref(node).is_none() {
+        if bare_ref(&node).is_none() {
             continue;
         }
-        if let Some(cycle) = chains.cycle_from(root, &mut targets, site.target) {
+        if let Some(cycle) = chains.cycle_from(*root, &mut targets, site.target) {
             findings.push((site, Finding::Circular(cycle)));
         }
     }
@@ -129,13 +129,13 @@ pub fn check(root: &Node) -> Vec<LoadProblem> {
         .collect()
 }
 
-fn collect_sites<'a>(node: &'a Node, out: &mut Vec<Site<'a>>) {
+fn collect_sites<'a>(node: Node<'a>, out: &mut Vec<Site<'a>>) {
     match &node.kind {
         NodeKind::Object(members) => {
             // One pass over the members finds the reference and walks on (a lookup first
             // would scan them twice).
             for member in members {
-                if &*member.key.name == "$ref"
+                if member.key.name == "$ref"
                     && let Some(target) = member.value.as_str()
                 {
                     out.push(Site {
@@ -144,7 +144,7 @@ fn collect_sites<'a>(node: &'a Node, out: &mut Vec<Site<'a>>) {
                         holder: node,
                     });
                 }
-                collect_sites(&member.value, out);
+                collect_sites(member.value, out);
             }
         }
         NodeKind::Array(items) => items.iter().for_each(|item| collect_sites(item, out)),
@@ -152,15 +152,18 @@ fn collect_sites<'a>(node: &'a Node, out: &mut Vec<Site<'a>>) {
     }
 }
 
+/// What tells a node apart from the others ([`Node::identity`]).
+type Identity = (crate::source::Span, u32, u32);
+
 /// The JSON pointers of `holders`, found in one walk of the tree.
 fn pointers_of<'a>(
     root: &Node,
-    holders: impl Iterator<Item = &'a Node>,
-) -> HashMap<*const Node, String> {
-    let wanted: HashSet<*const Node> = holders.map(std::ptr::from_ref).collect();
+    holders: impl Iterator<Item = Node<'a>>,
+) -> HashMap<Identity, String> {
+    let wanted: HashSet<Identity> = holders.map(Node::identity).collect();
     let mut found = HashMap::new();
     root.walk(&mut |ptr, node| {
-        let at = std::ptr::from_ref(node);
+        let at = node.identity();
         if wanted.contains(&at) {
             found.insert(at, ptr.to_owned());
         }
@@ -188,7 +191,7 @@ fn circular(root: &Node, site: &RefSite, cycle: &[&str]) -> LoadProblem {
     )
     .help("one object of the chain must hold the definition itself instead of another `$ref`");
     for member in cycle {
-        if let Some(r) = target(root, member).and_then(|n| n.get("$ref"))
+        if let Some(r) = target(*root, member).and_then(|n| n.get("$ref"))
             && r.span != site.span
         {
             let next = r.as_str().unwrap_or_default();
@@ -200,13 +203,13 @@ fn circular(root: &Node, site: &RefSite, cycle: &[&str]) -> LoadProblem {
 }
 
 /// The node at a `#/...` reference, decoding `%XX` escapes of the URI fragment first.
-fn target<'a>(root: &'a Node, reference: &str) -> Option<&'a Node> {
+fn target<'a>(root: Node<'a>, reference: &str) -> Option<Node<'a>> {
     let fragment = reference.strip_prefix('#')?;
     root.pointer(&percent_decode(fragment))
 }
 
 /// The `$ref` of an object that is only a reference (siblings are ignored in OpenAPI 3.0).
-fn bare_ref(node: &Node) -> Option<&str> {
+fn bare_ref<'a>(node: &Node<'a>) -> Option<&'a str> {
     match &node.kind {
         NodeKind::Object(_) => node.get("$ref")?.as_str(),
         _ => None,
@@ -226,8 +229,8 @@ impl<'a> Chains<'a> {
     /// walk met, `None` when it ends, breaks, or joins a walk already made.
     fn cycle_from(
         &mut self,
-        root: &'a Node,
-        targets: &mut HashMap<&'a str, Option<&'a Node>>,
+        root: Node<'a>,
+        targets: &mut HashMap<&'a str, Option<Node<'a>>>,
         start: &'a str,
     ) -> Option<Vec<&'a str>> {
         let mut path: Vec<&'a str> = Vec::new();
@@ -243,7 +246,7 @@ impl<'a> Chains<'a> {
             let node = (*targets
                 .entry(current)
                 .or_insert_with(|| target(root, current)))?;
-            current = bare_ref(node)?;
+            current = bare_ref(&node)?;
         }
     }
 }
@@ -255,11 +258,11 @@ fn broken(root: &Node, site: &RefSite) -> LoadProblem {
     let mut help =
         "point the `$ref` at an existing definition, e.g. `#/components/schemas/Name`".to_owned();
     if let Some((parent, last)) = pointer::split_last(&decoded) {
-        if let Some(NodeKind::Object(members)) = root.pointer(parent).map(|n| &n.kind) {
+        if let Some(NodeKind::Object(members)) = root.pointer(parent).map(|n| n.kind) {
             let last = pointer::unescape(last);
             let best = members
                 .iter()
-                .map(|m| (strsim::jaro_winkler(&m.key.name, &last), &m.key.name))
+                .map(|m| (strsim::jaro_winkler(m.key.name, &last), m.key.name))
                 .filter(|(score, _)| *score > 0.8)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             if let Some((_, name)) = best {

@@ -15,11 +15,11 @@ fn doc(name: &str) -> Document {
 /// Line and column of the node at `pointer` and of its key.
 fn at(doc: &Document, pointer: &str) -> (LineCol, LineCol) {
     let node = doc
-        .root
+        .root()
         .pointer(pointer)
         .unwrap_or_else(|| panic!("no node at {pointer}"));
     let key = doc
-        .root
+        .root()
         .pointer_key_span(pointer)
         .unwrap_or_else(|| panic!("no key at {pointer}"));
     (
@@ -47,22 +47,22 @@ fn yaml_pointers_and_key_spans() {
     );
     assert_eq!(at(&d, "/tags/1"), (lc(13, 15), lc(13, 15)));
     assert_eq!(
-        d.root.pointer("/info/title").and_then(|n| n.as_str()),
+        d.root().pointer("/info/title").and_then(|n| n.as_str()),
         Some("Café ☕ API")
     );
     // Quoted scalars span their quotes.
     let title = d
-        .root
+        .root()
         .pointer("/info/title")
         .map(|n| n.span)
         .unwrap_or_default();
     assert_eq!(d.source.slice(title), "\"Café ☕ API\"");
     assert!(matches!(
-        d.root.pointer("/info/version").map(|n| &n.kind),
+        d.root().pointer("/info/version").map(|n| n.kind),
         Some(NodeKind::String(_))
     ));
     assert!(matches!(
-        d.root.pointer("/openapi").map(|n| &n.kind),
+        d.root().pointer("/openapi").map(|n| n.kind),
         Some(NodeKind::String(_))
     ));
 }
@@ -77,7 +77,7 @@ fn json_pointers_and_key_spans() {
     );
     assert_eq!(at(&d, "/tags/1"), (lc(8, 21), lc(8, 21)));
     assert_eq!(
-        d.root.pointer("/info/title").and_then(|n| n.as_str()),
+        d.root().pointer("/info/title").and_then(|n| n.as_str()),
         Some("Café ☕ API")
     );
     // The column after a multi-byte character counts characters: `"version"` follows "☕".
@@ -88,7 +88,7 @@ fn json_pointers_and_key_spans() {
 fn json_numbers_keep_text_and_value() {
     let d = doc("pointers.json");
     let numbers: Vec<(String, NumberValue)> = d
-        .root
+        .root()
         .pointer("/numbers")
         .and_then(|n| n.as_array())
         .unwrap_or_default()
@@ -115,14 +115,14 @@ fn json_numbers_keep_text_and_value() {
 #[test]
 fn missing_pointers() {
     let d = doc("pointers.json");
-    assert!(d.root.pointer("/paths/~1nothing").is_none());
-    assert!(d.root.pointer("/tags/2").is_none());
-    assert!(d.root.pointer("/tags/01").is_none());
-    assert!(d.root.pointer("relative").is_none());
-    assert!(d.root.pointer_key_span("").is_none());
-    assert_eq!(d.root.pointer("").map(|n| n.span.start), Some(0));
+    assert!(d.root().pointer("/paths/~1nothing").is_none());
+    assert!(d.root().pointer("/tags/2").is_none());
+    assert!(d.root().pointer("/tags/01").is_none());
+    assert!(d.root().pointer("relative").is_none());
+    assert!(d.root().pointer_key_span("").is_none());
+    assert_eq!(d.root().pointer("").map(|n| n.span.start), Some(0));
     assert_eq!(
-        d.root.pointer("#/openapi").and_then(|n| n.as_str()),
+        d.root().pointer("#/openapi").and_then(|n| n.as_str()),
         Some("3.0.3")
     );
 }
@@ -131,8 +131,8 @@ fn missing_pointers() {
 fn yaml_and_json_trees_are_equal_in_value() {
     let y = doc("pointers.yaml");
     let j = doc("pointers.json");
-    let mut yj = y.root.to_json();
-    let mut jj = j.root.to_json();
+    let mut yj = y.root().to_json();
+    let mut jj = j.root().to_json();
     if let (Some(a), Some(b)) = (yj.as_object_mut(), jj.as_object_mut()) {
         a.remove("numbers");
         b.remove("numbers");
@@ -157,14 +157,14 @@ fn yaml_anchors_on_keys_and_values() {
     let d = syncdef_definitions::load(syncdef_definitions::SourceFile::new("anchors.yaml", text))
         .unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(
-        d.root
+        d.root()
             .pointer("/b/x")
             .map(syncdef_definitions::Node::to_json),
         Some(serde_json::json!(1))
     );
     // The copy points at the anchored value, where a fix belongs.
     assert_eq!(
-        d.root
+        d.root()
             .pointer("/b/x")
             .map(|n| d.source.line_col(n.span.start)),
         Some(lc(1, 11))
@@ -176,7 +176,7 @@ fn negative_zero_is_a_float() {
     let d = syncdef_definitions::load(syncdef_definitions::SourceFile::new("z.json", "[-0, -1]"))
         .unwrap_or_else(|e| panic!("{}", e.render()));
     let values: Vec<_> = d
-        .root
+        .root()
         .as_array()
         .unwrap_or_default()
         .iter()

@@ -15,7 +15,7 @@ fn doc() -> Document {
 #[test]
 fn problems_are_located_with_help() {
     let d = doc();
-    let rendered: Vec<String> = refs::check(&d.root)
+    let rendered: Vec<String> = refs::check(&d.root())
         .iter()
         .map(|p| {
             let mut line = format!(
@@ -41,7 +41,7 @@ fn problems_are_located_with_help() {
 #[test]
 fn recursion_through_structure_is_fine() {
     let d = doc();
-    let problems = refs::check(&d.root);
+    let problems = refs::check(&d.root());
     assert!(!problems.iter().any(|p| p.pointer.contains("/Customer/")));
     assert_eq!(
         problems
@@ -55,18 +55,18 @@ fn recursion_through_structure_is_fine() {
 #[test]
 fn resolve_follows_chains() {
     let d = doc();
-    let customer = refs::resolve(&d.root, "#/components/schemas/Alias");
+    let customer = refs::resolve(d.root(), "#/components/schemas/Alias");
     assert_eq!(
         customer
             .and_then(|n| n.get("type"))
             .and_then(|t| t.as_str()),
         Some("object")
     );
-    assert!(refs::resolve(&d.root, "#/components/schemas/PingA").is_none());
-    assert!(refs::resolve(&d.root, "#/components/schemas/Nothing").is_none());
-    assert!(refs::resolve(&d.root, "#/paths/~1customers/get").is_some());
-    assert!(refs::resolve(&d.root, "#/paths/%7E1customers/get").is_some());
-    assert_eq!(refs::ref_sites(&d.root).len(), 12);
+    assert!(refs::resolve(d.root(), "#/components/schemas/PingA").is_none());
+    assert!(refs::resolve(d.root(), "#/components/schemas/Nothing").is_none());
+    assert!(refs::resolve(d.root(), "#/paths/~1customers/get").is_some());
+    assert!(refs::resolve(d.root(), "#/paths/%7E1customers/get").is_some());
+    assert_eq!(refs::ref_sites(&d.root()).len(), 12);
 }
 
 /// A document whose schemas `S0` .. `S{n-1}` each refer to the next; the last holds `last`.
@@ -88,7 +88,7 @@ fn problems_of(text: &str) -> Vec<syncdef_definitions::model::LoadProblem> {
     let doc =
         syncdef_definitions::load::load(syncdef_definitions::SourceFile::new("chain.yaml", text))
             .expect("loads");
-    refs::check(&doc.root)
+    refs::check(&doc.root())
 }
 
 #[test]

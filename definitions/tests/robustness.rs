@@ -14,7 +14,7 @@ fn spans_are_valid(text: &str, node: &Node) -> bool {
     };
     ok(node.span)
         && match &node.kind {
-            NodeKind::Array(items) => items.iter().all(|n| spans_are_valid(text, n)),
+            NodeKind::Array(items) => items.iter().all(|n| spans_are_valid(text, &n)),
             NodeKind::Object(members) => members
                 .iter()
                 .all(|m| ok(m.key.span) && spans_are_valid(text, &m.value)),
@@ -25,7 +25,7 @@ fn spans_are_valid(text: &str, node: &Node) -> bool {
 fn check(text: &str, format: Format) -> Result<(), TestCaseError> {
     let source = std::sync::Arc::new(SourceFile::new("fuzz", text));
     match load_as(source.clone(), format, &LoadOptions::default()) {
-        Ok(doc) => prop_assert!(spans_are_valid(text, &doc.root)),
+        Ok(doc) => prop_assert!(spans_are_valid(text, &doc.root())),
         Err(err) => {
             let span = err.span.unwrap_or_default();
             prop_assert!(span.end as usize <= text.len());
@@ -115,7 +115,7 @@ proptest! {
         let text = text.map_err(|e| TestCaseError::fail(e.to_string()))?;
         let doc = load_as(SourceFile::new("v.json", text.clone()).into(), Format::Json, &LoadOptions::default())
             .map_err(|e| TestCaseError::fail(e.render()))?;
-        prop_assert_eq!(doc.root.to_json(), value);
-        prop_assert!(spans_are_valid(&text, &doc.root));
+        prop_assert_eq!(doc.root().to_json(), value);
+        prop_assert!(spans_are_valid(&text, &doc.root()));
     }
 }

@@ -22,7 +22,7 @@ struct Scalar<'a> {
 
 fn scalar<'a>(doc: &'a Document, pointer: &str) -> Scalar<'a> {
     let node = doc
-        .root
+        .root()
         .pointer(pointer)
         .unwrap_or_else(|| panic!("no {pointer}"));
     let s = node

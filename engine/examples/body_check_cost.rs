@@ -44,15 +44,15 @@ fn main() {
     ))
     .expect("the fixture");
     let op = def
-        .root
+        .root()
         .pointer("/paths/~1v3~1company~1{realmId}~1customer/post")
         .expect("the fixture")
         .clone();
-    let schema = RequestBodySchema::of_operation(&def.root, &op)
+    let schema = RequestBodySchema::of_operation(&def.root(), &op)
         .expect("the fixture")
         .expect("the fixture");
     let node = def
-        .root
+        .root()
         .pointer("/synchronization/Account/push/schemasTransformer/createRequest")
         .expect("the fixture");
     let template = match node.as_str() {

@@ -313,7 +313,7 @@ impl DefinitionPlan {
         let mut entries = Vec::new();
         for entry in &sync.entries {
             let sources = Sources {
-                root: &definition.root,
+                root: definition.root(),
                 file: &definition.source,
                 check_bodies: !skip.contains(&entry.key.value),
                 paging: reliability.pull.get(&entry.key.value),
@@ -334,7 +334,7 @@ impl DefinitionPlan {
             };
             // A lookup is a GET without a body: nothing to check against a schema.
             let sources = Sources {
-                root: &definition.root,
+                root: definition.root(),
                 file: &definition.source,
                 check_bodies: false,
                 paging: None,
@@ -361,7 +361,7 @@ impl DefinitionPlan {
 /// What a call plan needs of the definition beyond the OpenAPI model: the spanned tree and
 /// file, to compile request body schemas and locate what breaks them.
 struct Sources<'d> {
-    root: &'d Node,
+    root: Node<'d>,
     file: &'d Arc<SourceFile>,
     /// Whether the entry's bodies are checked against their schemas (`x-syncdef.requestValidation`).
     check_bodies: bool,
@@ -511,7 +511,7 @@ fn call_plan(
     let reference = parsed.clone().map_err(|e| e.message)?;
     let (_, operation_node) = operation(paths, &reference)?;
     let sample = synth::sample(
-        sources.root,
+        &sources.root,
         &OpenApi::new(sources.root).operation(operation_node),
     );
     let request_name = template_names::request_name(prefix);
@@ -519,10 +519,14 @@ fn call_plan(
     let request = template(templates, &request_name, settings)?;
     let request_check = match templates.iter().find(|t| t.name.value == request_name) {
         Some(source) if sources.check_bodies => match &request {
-            Some(compiled) => {
-                RequestCheck::compile(sources.root, operation_node, source, compiled, sources.file)
-                    .map_err(|e| format!("`{reference}`: {e}"))?
-            }
+            Some(compiled) => RequestCheck::compile(
+                &sources.root,
+                &operation_node,
+                source,
+                compiled,
+                sources.file,
+            )
+            .map_err(|e| format!("`{reference}`: {e}"))?,
             None => None,
         },
         _ => None,
@@ -554,7 +558,7 @@ fn call_plan(
 fn operation<'p>(
     paths: &PathIndex<'p>,
     reference: &OperationRef,
-) -> Result<(&'p str, &'p Node), String> {
+) -> Result<(&'p str, Node<'p>), String> {
     match paths.resolve(reference) {
         Resolution::Found {
             path, operation, ..
@@ -589,7 +593,7 @@ fn template(
         return Ok(None);
     };
     let compiled = match &source.body {
-        TemplateBody::Node(node) => Template::compile(node.to_json(), settings),
+        TemplateBody::Node(tree) => Template::compile(tree.root().to_json(), settings),
         TemplateBody::JsonText(text) => Template::compile_str(&text.value, settings),
     };
     compiled

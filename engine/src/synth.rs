@@ -26,7 +26,7 @@ pub(crate) fn sample(root: &Node, operation: &Operation<'_>) -> SampleResponse {
     let Some(media) = operation.json_content(response) else {
         return none(status);
     };
-    if let Some(example) = media.example(root) {
+    if let Some(example) = media.example(*root) {
         return SampleResponse {
             status,
             body: example.to_json(),
@@ -35,7 +35,7 @@ pub(crate) fn sample(root: &Node, operation: &Operation<'_>) -> SampleResponse {
     }
     let body = media.schema.map_or(Json::Null, |s| {
         from_schema(
-            &syncdef_definitions::openapi::OpenApi::new(root).schema(s),
+            &syncdef_definitions::openapi::OpenApi::new(*root).schema(s),
             None,
             0,
         )

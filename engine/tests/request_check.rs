@@ -260,13 +260,16 @@ fn customer_schema() -> syncdef_validator::request_schema::RequestBodySchema {
     ))
     .expect("loads");
     let operation = definition
-        .root
+        .root()
         .pointer("/paths/~1customer/post")
         .expect("the create operation")
         .clone();
-    syncdef_validator::request_schema::RequestBodySchema::of_operation(&definition.root, &operation)
-        .expect("a request body")
-        .expect("compiles")
+    syncdef_validator::request_schema::RequestBodySchema::of_operation(
+        &definition.root(),
+        &operation,
+    )
+    .expect("a request body")
+    .expect("compiles")
 }
 
 fn body_value() -> impl Strategy<Value = serde_json::Value> {
@@ -342,10 +345,11 @@ fn catalog_guards(system: &str, file: &str) -> Vec<(String, bool)> {
                 "/paths/{}/{method}",
                 path.replace('~', "~0").replace('/', "~1")
             );
-            let Some(operation) = definition.root.pointer(&pointer) else {
+            let Some(operation) = definition.root().pointer(&pointer) else {
                 continue;
             };
-            let Some(schema) = RequestBodySchema::of_operation(&definition.root, operation) else {
+            let Some(schema) = RequestBodySchema::of_operation(&definition.root(), &operation)
+            else {
                 continue;
             };
             let schema = schema.expect("compiles");
@@ -354,7 +358,9 @@ fn catalog_guards(system: &str, file: &str) -> Vec<(String, bool)> {
                 continue;
             };
             let template = match &source.body {
-                TemplateBody::Node(node) => Template::compile(node.to_json(), &Settings::default()),
+                TemplateBody::Node(tree) => {
+                    Template::compile(tree.root().to_json(), &Settings::default())
+                }
                 TemplateBody::JsonText(text) => {
                     Template::compile_str(&text.value, &Settings::default())
                 }

@@ -56,7 +56,7 @@ pub fn vocabulary(doc: &Document) -> Arc<Vocabulary> {
 /// definition's `x-syncdef-records` applied as the validator applies it.
 #[must_use]
 pub fn record_schemas(def: Option<&Definition>) -> RecordSchemas {
-    let extension = def.and_then(|d| d.root.get(platform::EXTENSION_KEY));
+    let extension = def.and_then(|d| d.root().get(platform::EXTENSION_KEY));
     match extension {
         Some(ext) => platform::builtin().extended(&ext.to_json()).0,
         None => platform::builtin().clone(),

@@ -75,12 +75,12 @@ fn entry_key(def: &Definition, name: &str) -> Option<Span> {
 
 /// The target of a local `$ref` at `offset`.
 fn reference(def: &Definition, offset: usize) -> Option<Span> {
-    let (key, node) = locate::string_member_at(&def.root, offset)?;
+    let (key, node) = locate::string_member_at(&def.root(), offset)?;
     if key != "$ref" {
         return None;
     }
     let pointer = node.as_str()?.strip_prefix('#')?;
-    def.root
+    def.root()
         .pointer_key_span(pointer)
-        .or_else(|| def.root.pointer(pointer).map(|n| n.span))
+        .or_else(|| def.root().pointer(pointer).map(|n| n.span))
 }

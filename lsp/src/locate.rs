@@ -59,15 +59,15 @@ pub fn action_path_at(def: &Definition, offset: usize) -> Option<&Action> {
 
 /// The string value at `offset` and the key it is the value of.
 #[must_use]
-pub fn string_member_at(root: &Node, offset: usize) -> Option<(&str, &Node)> {
-    let mut node = root;
+pub fn string_member_at<'t>(root: &Node<'t>, offset: usize) -> Option<(&'t str, Node<'t>)> {
+    let mut node = *root;
     let mut key: Option<&str> = None;
     loop {
-        let next = match &node.kind {
+        let next = match node.kind {
             NodeKind::Object(members) => members
                 .iter()
                 .find(|m| contains(m.value.span, offset))
-                .map(|m| (Some(&*m.key.name), &m.value)),
+                .map(|m| (Some(m.key.name), m.value)),
             NodeKind::Array(items) => items
                 .iter()
                 .find(|item| contains(item.span, offset))

@@ -14,7 +14,7 @@ const KEY: &str = "x-syncdef-ignore";
 /// pointer), creating the key when the object has none.
 #[must_use]
 pub fn insert(doc: &Document, def: &Definition, at: &str, code: &str) -> Option<TextEdit> {
-    let (object_pointer, object) = nearest_object(&def.root, at)?;
+    let (object_pointer, object) = nearest_object(def.root(), at)?;
     let json = doc.is_json() || doc.text().trim_start().starts_with('{');
     let quoted = if json {
         format!("\"{code}\"")
@@ -22,8 +22,8 @@ pub fn insert(doc: &Document, def: &Definition, at: &str, code: &str) -> Option<
         code.to_owned()
     };
     let (start, end, new_text) = match def.ignores.iter().find(|i| i.pointer == object_pointer) {
-        Some(existing) => add_to_existing(doc.text(), &existing.value, &quoted)?,
-        None => new_member(doc.text(), object, &quoted, json)?,
+        Some(existing) => add_to_existing(doc.text(), &existing.value(), &quoted)?,
+        None => new_member(doc.text(), &object, &quoted, json)?,
     };
     Some(TextEdit {
         range: doc.lines().range(doc.text(), start, end),
@@ -32,7 +32,7 @@ pub fn insert(doc: &Document, def: &Definition, at: &str, code: &str) -> Option<
 }
 
 /// The deepest object on the way to `at`, and its pointer.
-fn nearest_object<'d>(root: &'d Node, at: &str) -> Option<(String, &'d Node)> {
+fn nearest_object<'d>(root: Node<'d>, at: &str) -> Option<(String, Node<'d>)> {
     let mut node = root;
     let mut walked = String::new();
     let mut best = matches!(node.kind, NodeKind::Object(_)).then(|| (String::new(), node));

@@ -68,7 +68,7 @@ impl Symbols<'_> {
         }
         for template in locate::commons(entry).flat_map(|c| c.templates.iter()) {
             let body = match &template.body {
-                syncdef_definitions::model::TemplateBody::Node(node) => node.span,
+                syncdef_definitions::model::TemplateBody::Node(tree) => tree.root().span,
                 syncdef_definitions::model::TemplateBody::JsonText(text) => text.span,
             };
             let whole = template.name.span.cover(body);
@@ -94,7 +94,7 @@ impl Symbols<'_> {
     }
 
     fn paths(&self) -> Option<DocumentSymbol> {
-        let member = self.def.root.member("paths")?;
+        let member = self.def.root().member("paths")?;
         let paths = member.value.as_object()?;
         let children = paths
             .iter()

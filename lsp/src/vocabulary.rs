@@ -67,7 +67,7 @@ impl Vocabulary {
 }
 
 fn operations(def: &Definition) -> Vec<OperationName> {
-    let Some(paths) = def.root.get("paths").and_then(|p| p.as_object()) else {
+    let Some(paths) = def.root().get("paths").and_then(|p| p.as_object()) else {
         return Vec::new();
     };
     let mut found = Vec::new();

@@ -36,7 +36,7 @@ fn main() {
     };
     println!("load with spans:          {:.2?}", t.elapsed());
     let t = Instant::now();
-    let refs = syncdef_definitions::refs::check(&doc.root).len();
+    let refs = syncdef_definitions::refs::check(&doc.root()).len();
     println!(
         "$ref checks alone:        {:.2?} ({refs} problems)",
         t.elapsed()

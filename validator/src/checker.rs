@@ -17,7 +17,7 @@ use crate::suggest::did_you_mean;
 
 /// Whether the document has a top-level `synchronization` or `x-synchronization` member.
 pub(crate) fn has_sync_section(doc: &Document) -> bool {
-    doc.root.get("synchronization").is_some() || doc.root.get("x-synchronization").is_some()
+    doc.root().get("synchronization").is_some() || doc.root().get("x-synchronization").is_some()
 }
 
 /// Every diagnostic of the enabled rules, with the configured severities.
@@ -116,8 +116,8 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
         }
         // Problems of the document as a whole are located at its first key: underlining every
         // line would bury the message.
-        let mut span = if problem.span == def.root.span {
-            def.root
+        let mut span = if problem.span == def.root().span {
+            def.root()
                 .as_object()
                 .and_then(|m| m.first())
                 .map_or(Span::empty(0), |m| m.key.span)
@@ -126,7 +126,7 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
         };
         let mut help = problem.help.clone();
         if problem.kind == ProblemKind::MissingSync
-            && let Some(key) = misspelt_sync_key(&def.root)
+            && let Some(key) = misspelt_sync_key(&def.root())
         {
             help = Some(format!(
                 "`{}` is not read as the section: did you mean `synchronization`?",
@@ -146,11 +146,13 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
 }
 
 /// A top-level key that looks like a misspelt `synchronization` (`synchronisation`).
-fn misspelt_sync_key(root: &syncdef_definitions::Node) -> Option<&syncdef_definitions::Key> {
+fn misspelt_sync_key<'t>(
+    root: &syncdef_definitions::Node<'t>,
+) -> Option<syncdef_definitions::Key<'t>> {
     root.as_object()?
         .iter()
-        .map(|m| &m.key)
-        .find(|k| did_you_mean(&k.name, ["synchronization", "x-synchronization"]).is_some())
+        .map(|m| m.key)
+        .find(|k| did_you_mean(k.name, ["synchronization", "x-synchronization"]).is_some())
 }
 
 /// OpenAPI structure errors that a dedicated rule reports better (same root cause, one
@@ -166,7 +168,7 @@ fn reported_by_a_rule(def: &Definition, problem: &LoadProblem) -> bool {
     // The structure check reports at the scheme or below it.
     let name = rest.split('/').next().unwrap_or(rest);
     let flow_pointer = format!("/components/securitySchemes/{name}/flows/authorizationCode");
-    def.root.pointer(&flow_pointer).is_some_and(|flow| {
+    def.root().pointer(&flow_pointer).is_some_and(|flow| {
         ["authorizationUrl", "tokenUrl", "scopes"]
             .iter()
             .any(|k| flow.get(k).is_none())

@@ -59,8 +59,8 @@ impl RequestBodySchema {
     /// that is not a regular expression).
     pub fn of_operation(root: &Node, operation: &Node) -> Option<Result<Self, String>> {
         let body = operation.get("requestBody")?;
-        let schema = json_content_schema(root, body)?;
-        let doc = convert_document(root, schema, Direction::Request);
+        let schema = json_content_schema(*root, body)?;
+        let doc = convert_document(root, &schema, Direction::Request);
         let compiled = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .build(&doc)
@@ -315,11 +315,11 @@ synchronization:
     fn schema_of(path: &str) -> (Definition, Option<Result<RequestBodySchema, String>>) {
         let def = Definition::load(SourceFile::new("t.yaml", DOC)).expect("loads");
         let op = def
-            .root
+            .root()
             .pointer(&format!("/paths/{}/post", path.replace('/', "~1")))
             .expect("operation")
             .clone();
-        let schema = RequestBodySchema::of_operation(&def.root, &op);
+        let schema = RequestBodySchema::of_operation(&def.root(), &op);
         (def, schema)
     }
 

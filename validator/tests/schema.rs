@@ -10,7 +10,7 @@ fn instance(fixture: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(Path::new("tests/fixtures").join(fixture)).expect("fixture");
     load(SourceFile::new(fixture, text))
         .expect("loads")
-        .root
+        .root()
         .to_json()
 }
 

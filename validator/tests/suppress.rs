@@ -168,7 +168,7 @@ fn json_with(pointer: &str, value: serde_json::Value) -> String {
     let doc =
         syncdef_definitions::load::load(syncdef_definitions::SourceFile::new("update.yaml", SD602))
             .expect("the fixture loads");
-    let mut json = doc.root.to_json();
+    let mut json = doc.root().to_json();
     json.pointer_mut(pointer)
         .and_then(serde_json::Value::as_object_mut)
         .expect("an object")

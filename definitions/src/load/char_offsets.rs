@@ -2,7 +2,7 @@
 
 #![expect(
     clippy::cast_possible_truncation,
-    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files of 1 GiB or more (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
 )]
 
 /// Converts saphyr's character indices into byte offsets.

@@ -13,7 +13,7 @@ pub enum LoadErrorKind {
     Io,
     /// The bytes are not UTF-8.
     InvalidUtf8,
-    /// The file is larger than the 4 GiB spans can address.
+    /// The file is 1 GiB or larger: beyond what the tree addresses.
     TooLarge,
     /// The text is not valid JSON or YAML.
     Syntax,

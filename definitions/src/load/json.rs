@@ -8,25 +8,22 @@
 
 #![expect(
     clippy::cast_possible_truncation,
-    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files of 1 GiB or more (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
 )]
 
 use std::sync::Arc;
 
-use arcstr::ArcStr;
-
-use super::strings::Strings;
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
-use crate::items::Items;
-use crate::members::Members;
-use crate::node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
+use crate::node::{Number, NumberValue, ScalarStyle};
 use crate::source::{SourceFile, Span};
+use crate::tree::{PendingMember, Slot, TreeBuilder};
 
-/// Parses the whole text of `source` as one JSON value; returns it with the strings it read.
+/// Parses the whole text of `source` as one JSON value, into `builder`; returns the root.
 pub(super) fn parse(
     source: &Arc<SourceFile>,
     options: &LoadOptions,
-) -> Result<(Node, Strings), LoadError> {
+    builder: &mut TreeBuilder,
+) -> Result<Slot, LoadError> {
     let mut p = Parser {
         text: source.text(),
         bytes: source.text().as_bytes(),
@@ -36,7 +33,7 @@ pub(super) fn parse(
         source,
         members: Vec::new(),
         items: Vec::new(),
-        strings: Strings::default(),
+        builder,
     };
     // A byte order mark is tolerated at the very start, as most editors write one on request.
     if p.bytes.starts_with("\u{feff}".as_bytes()) {
@@ -59,7 +56,7 @@ pub(super) fn parse(
             )
             .with_help("a JSON file holds exactly one value; remove what follows it"));
     }
-    Ok((root, p.strings))
+    Ok(root)
 }
 
 struct Parser<'a> {
@@ -72,10 +69,10 @@ struct Parser<'a> {
     /// Members of the objects being read, innermost last: each object takes its own off the
     /// top when it closes, into a vector of exactly its size. Growing one vector per object
     /// left a third of the tree's memory unused on large documents.
-    members: Vec<Member>,
+    members: Vec<PendingMember>,
     /// The same for array items.
-    items: Vec<Node>,
-    strings: Strings,
+    items: Vec<Slot>,
+    builder: &'a mut TreeBuilder,
 }
 
 impl Parser<'_> {
@@ -95,25 +92,22 @@ impl Parser<'_> {
         self.bytes.get(self.pos).copied()
     }
 
-    fn value(&mut self) -> Result<Node, LoadError> {
+    fn value(&mut self) -> Result<Slot, LoadError> {
         let start = self.pos;
         match self.peek() {
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
             Some(b'"') => {
-                let (value, span) = self.string()?;
-                Ok(Node::new(
-                    span,
-                    NodeKind::String(StringValue {
-                        value,
-                        style: ScalarStyle::Json,
-                    }),
-                ))
+                let (decoded, span) = self.string()?;
+                Ok(match decoded {
+                    None => TreeBuilder::source_string(span, ScalarStyle::Json),
+                    Some(value) => self.builder.string(span, &value, ScalarStyle::Json),
+                })
             }
             Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(b't') => self.literal("true", NodeKind::Bool(true)),
-            Some(b'f') => self.literal("false", NodeKind::Bool(false)),
-            Some(b'n') => self.literal("null", NodeKind::Null),
+            Some(b't') => self.literal("true", |span| TreeBuilder::bool(span, true)),
+            Some(b'f') => self.literal("false", |span| TreeBuilder::bool(span, false)),
+            Some(b'n') => self.literal("null", TreeBuilder::null),
             Some(_) | None => Err(self.unexpected(start, "a value")),
         }
     }
@@ -134,7 +128,7 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn object(&mut self) -> Result<Node, LoadError> {
+    fn object(&mut self) -> Result<Slot, LoadError> {
         let start = self.pos;
         self.enter()?;
         self.pos += 1;
@@ -152,7 +146,11 @@ impl Parser<'_> {
                     }
                     _ => return Err(self.unexpected(self.pos, "a key in double quotes")),
                 }
-                let (name, span) = self.string()?;
+                let (decoded, span) = self.string()?;
+                let key = match decoded {
+                    None => TreeBuilder::quoted_key(span),
+                    Some(name) => self.builder.key(span, &name),
+                };
                 self.skip_ws();
                 if self.peek() != Some(b':') {
                     return Err(self.unexpected(self.pos, "`:` after the key"));
@@ -160,10 +158,7 @@ impl Parser<'_> {
                 self.pos += 1;
                 self.skip_ws();
                 let value = self.value()?;
-                self.members.push(Member {
-                    key: Key { name, span },
-                    value,
-                });
+                self.members.push(PendingMember { key, value });
                 self.skip_ws();
                 match self.peek() {
                     Some(b',') => self.pos += 1,
@@ -176,12 +171,13 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let members = Members::from_exact(self.members.drain(base..));
-        duplicates::check(&members, self.source)?;
-        Ok(Node::new(self.span_from(start), NodeKind::Object(members)))
+        let span = self.span_from(start);
+        self.builder
+            .object(span, &mut self.members, base)
+            .map_err(|d| duplicates::error(d, self.source))
     }
 
-    fn array(&mut self) -> Result<Node, LoadError> {
+    fn array(&mut self) -> Result<Slot, LoadError> {
         let start = self.pos;
         self.enter()?;
         self.pos += 1;
@@ -209,12 +205,13 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        let items = Items::from_exact(self.items.drain(base..));
-        Ok(Node::new(self.span_from(start), NodeKind::Array(items)))
+        let span = self.span_from(start);
+        Ok(self.builder.array(span, self.items.drain(base..)))
     }
 
-    /// Parses a string at `"`; returns its decoded value and its span, quotes included.
-    fn string(&mut self) -> Result<(ArcStr, Span), LoadError> {
+    /// Parses a string at `"`; returns its decoded value when it differs from the text
+    /// between the quotes (it has escapes), and its span, quotes included.
+    fn string(&mut self) -> Result<(Option<String>, Span), LoadError> {
         let start = self.pos;
         let body = start + 1;
         let mut i = body;
@@ -223,8 +220,7 @@ impl Parser<'_> {
             match self.bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
-                    let value = self.strings.get(&self.text[body..i]);
-                    return Ok((value, self.span_from(start)));
+                    return Ok((None, self.span_from(start)));
                 }
                 Some(b'\\') => break,
                 Some(&b) if b < 0x20 => return Err(self.control_char(start, i)),
@@ -240,7 +236,7 @@ impl Parser<'_> {
                 Some(b'"') => {
                     out.push_str(&self.text[run..i]);
                     self.pos = i + 1;
-                    return Ok((self.strings.get(&out), self.span_from(start)));
+                    return Ok((Some(out), self.span_from(start)));
                 }
                 Some(b'\\') => {
                     out.push_str(&self.text[run..i]);
@@ -320,7 +316,7 @@ impl Parser<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<Node, LoadError> {
+    fn number(&mut self) -> Result<Slot, LoadError> {
         let start = self.pos;
         let b = self.bytes;
         let mut i = start;
@@ -370,16 +366,14 @@ impl Parser<'_> {
         let text = &self.text[start..i];
         self.pos = i;
         let value = parse_number(text, integer);
-        Ok(Node::new(
-            self.span_from(start),
-            NodeKind::Number(Box::new(Number {
-                text: Box::from(text),
-                value,
-            })),
-        ))
+        let number = Number {
+            text: Box::from(text),
+            value,
+        };
+        Ok(self.builder.number(self.span_from(start), number))
     }
 
-    fn literal(&mut self, word: &str, kind: NodeKind) -> Result<Node, LoadError> {
+    fn literal(&mut self, word: &str, slot: fn(Span) -> Slot) -> Result<Slot, LoadError> {
         let start = self.pos;
         let rest = &self.text[start..];
         let len = rest
@@ -387,7 +381,7 @@ impl Parser<'_> {
             .unwrap_or(rest.len());
         if &rest[..len] == word {
             self.pos += word.len();
-            return Ok(Node::new(self.span_from(start), kind));
+            return Ok(slot(self.span_from(start)));
         }
         let found = &rest[..len];
         Err(self

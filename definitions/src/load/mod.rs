@@ -8,7 +8,6 @@ mod char_offsets;
 mod duplicates;
 mod error;
 mod json;
-mod strings;
 mod yaml;
 mod yaml_scalar;
 
@@ -19,6 +18,7 @@ pub use error::{LoadError, LoadErrorKind, Related};
 
 use crate::node::Node;
 use crate::source::{SourceFile, Span};
+use crate::tree::{MAX_TEXT_LEN, TakenIgnore, Tree, TreeBuilder};
 
 /// The text formats a definition can be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,11 +91,19 @@ pub struct Document {
     pub source: Arc<SourceFile>,
     /// The format it was read as.
     pub format: Format,
+    /// The values of the document.
+    pub tree: Tree,
+    /// The `x-syncdef-ignore` members the loader took out of their objects, in the order the
+    /// objects closed (see [`crate::ignore`]).
+    pub(crate) ignores: Vec<TakenIgnore>,
+}
+
+impl Document {
     /// The root value.
-    pub root: Node,
-    /// Whether a key or string of the document reads `x-syncdef-ignore` once decoded: when
-    /// not, there is no inline suppression to take out, and the tree need not be walked for one.
-    pub mentions_ignore: bool,
+    #[must_use]
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root()
+    }
 }
 
 /// Loads `source` in the format its extension names (or its content suggests).
@@ -124,24 +132,26 @@ pub fn load_as(
     format: Format,
     options: &LoadOptions,
 ) -> Result<Document, LoadError> {
-    if u32::try_from(source.text().len()).is_err() {
+    if source.text().len() > MAX_TEXT_LEN {
         return Err(LoadError::new(
             LoadErrorKind::TooLarge,
             &source,
             Span::empty(0),
-            "the file is larger than 4 GiB",
+            "the file is 1 GiB or larger",
         )
         .with_help("split the definition into smaller files"));
     }
-    let (root, strings) = match format {
-        Format::Json => json::parse(&source, options)?,
-        Format::Yaml => yaml::parse(&source, options)?,
+    let mut builder = TreeBuilder::new(source.clone());
+    let root = match format {
+        Format::Json => json::parse(&source, options, &mut builder)?,
+        Format::Yaml => yaml::parse(&source, options, &mut builder)?,
     };
+    let ignores = std::mem::take(&mut builder.ignores);
     Ok(Document {
         source,
         format,
-        root,
-        mentions_ignore: strings.contains(crate::ignore::IGNORE_KEY),
+        tree: builder.finish(root),
+        ignores,
     })
 }
 
@@ -190,7 +200,7 @@ fn invalid_utf8(name: String, err: std::string::FromUtf8Error) -> LoadError {
     LoadError::new(
         LoadErrorKind::InvalidUtf8,
         &source,
-        // Past 4 GiB (which the loader refuses anyway) the end of what spans address.
+        // Past 4 GiB (the loader refuses 1 GiB and more) the end of what spans address.
         Span::empty(u32::try_from(offset).unwrap_or(u32::MAX)),
         format!("the file is not valid UTF-8: byte 0x{bad:02X} at byte offset {offset}"),
     )
@@ -217,6 +227,6 @@ mod tests {
     #[test]
     fn json_with_a_byte_order_mark_loads() {
         let doc = load(SourceFile::new("bom.json", "\u{feff}{\"a\": 1}")).map_err(|e| e.render());
-        assert_eq!(doc.map(|d| d.root.span), Ok(Span::new(3, 11)));
+        assert_eq!(doc.map(|d| d.root().span), Ok(Span::new(3, 11)));
     }
 }

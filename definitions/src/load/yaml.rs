@@ -1,4 +1,4 @@
-//! The YAML loader: `saphyr-parser` events folded into a spanned [`Node`] tree.
+//! The YAML loader: `saphyr-parser` events folded into a spanned tree.
 //!
 //! `saphyr-parser` is the maintained successor of `yaml-rust` and, unlike `serde_yaml`
 //! (deprecated, no positions), reports a span for every event. We build the tree with an
@@ -7,7 +7,7 @@
 
 #![expect(
     clippy::cast_possible_truncation,
-    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files over 4 GiB (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
+    reason = "offsets, lengths and counts here are bounded by one source file's size, and the loader refuses files of 1 GiB or more (`LoadErrorKind::TooLarge`), so they fit the `u32` of spans"
 )]
 
 use std::sync::Arc;
@@ -15,19 +15,18 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScanError};
 
 use super::char_offsets::CharToByte;
-use super::strings::Strings;
-use super::yaml_scalar;
+use super::yaml_scalar::{self, Scalar};
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
-use crate::items::Items;
-use crate::members::Members;
-use crate::node::{Key, Member, Node, NodeKind, ScalarStyle, StringValue};
+use crate::node::{Number, ScalarStyle};
 use crate::source::{SourceFile, Span};
+use crate::tree::{PendingKey, PendingMember, Slot, TreeBuilder};
 
-/// Parses the single YAML document of `source`; returns it with the strings it read.
+/// Parses the single YAML document of `source`, into `tree`; returns the root.
 pub(super) fn parse(
     source: &Arc<SourceFile>,
     options: &LoadOptions,
-) -> Result<(Node, Strings), LoadError> {
+    tree: &mut TreeBuilder,
+) -> Result<Slot, LoadError> {
     let mut b = Builder {
         source,
         options,
@@ -38,7 +37,7 @@ pub(super) fn parse(
         alias_nodes: 0,
         root: None,
         documents: 0,
-        strings: Strings::default(),
+        tree,
     };
     let mut parser = Parser::new_from_str(source.text());
     while let Some(event) = parser.next_event() {
@@ -52,7 +51,7 @@ pub(super) fn parse(
         }
     }
     match b.root {
-        Some(root) if !is_empty_scalar(&root) => Ok((root, b.strings)),
+        Some(root) if !is_empty_scalar(root) => Ok(root),
         _ => Err(LoadError::new(
             LoadErrorKind::EmptyDocument,
             source,
@@ -65,26 +64,27 @@ pub(super) fn parse(
     }
 }
 
-fn is_empty_scalar(node: &Node) -> bool {
-    node.is_null() && node.span.is_empty()
+fn is_empty_scalar(slot: Slot) -> bool {
+    slot == TreeBuilder::null(slot.span()) && slot.span().is_empty()
 }
 
 enum Frame {
     Seq {
         start: Span,
         anchor: usize,
-        items: Vec<Node>,
+        items: Vec<Slot>,
     },
     Map {
         start: Span,
         anchor: usize,
-        members: Vec<Member>,
-        key: Option<Key>,
+        members: Vec<PendingMember>,
+        key: Option<PendingKey>,
     },
 }
 
+#[derive(Clone, Copy)]
 struct Anchored {
-    node: Node,
+    node: Slot,
     /// Nodes in `node`, counted once so every alias use adds it in O(1).
     size: u64,
 }
@@ -98,9 +98,9 @@ struct Builder<'a> {
     anchors: Vec<Option<Anchored>>,
     aliases: u64,
     alias_nodes: u64,
-    root: Option<Node>,
+    root: Option<Slot>,
     documents: u32,
-    strings: Strings,
+    tree: &'a mut TreeBuilder,
 }
 
 impl Builder<'_> {
@@ -121,15 +121,13 @@ impl Builder<'_> {
                 if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
                     // Keys are taken as text whatever they look like: OpenAPI response codes are
                     // written `200:` in YAML and mean the string "200".
-                    let name = self.strings.get(&value);
+                    let name = self.tree.key(span, &value);
                     if anchor != 0 {
-                        let style = scalar_style(style);
-                        let value = name.clone();
-                        let node = Node::new(span, NodeKind::String(StringValue { value, style }));
+                        let node = self.tree.string(span, &value, scalar_style(style));
                         self.set_anchor(anchor, node);
                     }
                     if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
-                        *key = Some(Key { name, span });
+                        *key = Some(name);
                     }
                     return Ok(false);
                 }
@@ -137,8 +135,21 @@ impl Builder<'_> {
                     .as_ref()
                     .is_some_and(|t| t.is_yaml_core_schema() && t.suffix == "str");
                 let style = scalar_style(style);
-                let kind = yaml_scalar::resolve(&value, style, forced_string, &mut self.strings);
-                let node = Node::new(span, kind);
+                let node = match yaml_scalar::resolve(&value, style, forced_string) {
+                    Scalar::Null => TreeBuilder::null(span),
+                    Scalar::Bool(b) => TreeBuilder::bool(span, b),
+                    Scalar::Number(number) => {
+                        let text = value.as_ref().into();
+                        self.tree.number(
+                            span,
+                            Number {
+                                text,
+                                value: number,
+                            },
+                        )
+                    }
+                    Scalar::String => self.tree.string(span, &value, style),
+                };
                 self.finish(node, anchor)?;
             }
             Event::SequenceStart(anchor, _) => {
@@ -168,11 +179,11 @@ impl Builder<'_> {
                     let span = self.collection_span(
                         start,
                         span,
-                        items.first().map(|n| n.span),
-                        items.last().map(|n| n.span),
+                        items.first().map(|n| n.span()),
+                        items.last().map(|n| n.span()),
                     );
-                    let items = Items::new(items);
-                    self.finish(Node::new(span, NodeKind::Array(items)), anchor)?;
+                    let node = self.tree.array(span, items.into_iter());
+                    self.finish(node, anchor)?;
                 }
             }
             Event::MappingEnd => {
@@ -186,13 +197,14 @@ impl Builder<'_> {
                     let span = self.collection_span(
                         start,
                         span,
-                        members.first().map(|m| m.key.span),
-                        members.last().map(|m| m.value.span),
+                        members.first().map(|m| m.key.span()),
+                        members.last().map(|m| m.value.span()),
                     );
-                    members.shrink_to_fit();
-                    let members = Members::new(members);
-                    duplicates::check(&members, self.source)?;
-                    self.finish(Node::new(span, NodeKind::Object(members)), anchor)?;
+                    let node = self
+                        .tree
+                        .object(span, &mut members, 0)
+                        .map_err(|d| duplicates::error(d, self.source))?;
+                    self.finish(node, anchor)?;
                 }
             }
             Event::Alias(id) => self.alias(id, span)?,
@@ -239,37 +251,41 @@ impl Builder<'_> {
     }
 
     /// Attaches a finished node to its parent (or makes it the root) and records its anchor.
-    fn finish(&mut self, node: Node, anchor: usize) -> Result<(), LoadError> {
+    fn finish(&mut self, node: Slot, anchor: usize) -> Result<(), LoadError> {
         if anchor != 0 {
-            self.set_anchor(anchor, node.clone());
+            self.set_anchor(anchor, node);
         }
         match self.stack.last_mut() {
             None => self.root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map { members, key, .. }) => match key.take() {
-                Some(key) => members.push(Member { key, value: node }),
-                None => return Err(self.non_string_key(node.span)),
+                Some(key) => members.push(PendingMember { key, value: node }),
+                None => return Err(self.non_string_key(node.span())),
             },
         }
         Ok(())
     }
 
-    fn set_anchor(&mut self, anchor: usize, node: Node) {
+    fn set_anchor(&mut self, anchor: usize, node: Slot) {
         if self.anchors.len() <= anchor {
             self.anchors.resize_with(anchor + 1, || None);
         }
-        let size = count_nodes(&node);
+        let size = self.tree.count_nodes(node);
         self.anchors[anchor] = Some(Anchored { node, size });
     }
 
     fn alias(&mut self, id: usize, span: Span) -> Result<(), LoadError> {
-        let Some(Some(anchored)) = self.anchors.get(id) else {
+        let Some(&Some(Anchored {
+            node: anchored,
+            size,
+        })) = self.anchors.get(id)
+        else {
             return Err(self
                 .error(span, LoadErrorKind::UnknownAnchor, format!("alias `{}` refers to no anchor defined before it", self.slice(span)))
                 .with_help("define the anchor (`&name`) on a value above this alias, and finish that value before using it"));
         };
         self.aliases += 1;
-        self.alias_nodes += anchored.size;
+        self.alias_nodes += size;
         if self.aliases > self.options.max_aliases
             || self.alias_nodes > self.options.max_alias_nodes
         {
@@ -280,25 +296,19 @@ impl Builder<'_> {
                 ))
                 .with_help("use `$ref` to share schemas instead of YAML anchors, or reduce nested aliases"));
         }
-        if let Some(Frame::Map {
-            key: key @ None, ..
-        }) = self.stack.last_mut()
-        {
-            match &anchored.node.kind {
-                NodeKind::String(s) => {
-                    *key = Some(Key {
-                        name: s.value.clone(),
-                        span,
-                    });
-                    return Ok(());
-                }
-                _ => return Err(self.non_string_key(span)),
+        if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
+            let Some(name) = self.tree.string_of(anchored).map(str::to_owned) else {
+                return Err(self.non_string_key(span));
+            };
+            let name = self.tree.key(span, &name);
+            if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+                *key = Some(name);
             }
+            return Ok(());
         }
         // The copy keeps the anchored node's spans: a diagnostic inside it points at the
         // definition, which is where the user must fix it.
-        let mut node = anchored.node.clone();
-        node.span = span;
+        let node = self.tree.alias(anchored, span);
         self.finish(node, 0)
     }
 
@@ -371,13 +381,5 @@ fn scalar_style(style: saphyr_parser::ScalarStyle) -> ScalarStyle {
         saphyr_parser::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
         saphyr_parser::ScalarStyle::Literal => ScalarStyle::Literal,
         saphyr_parser::ScalarStyle::Folded => ScalarStyle::Folded,
-    }
-}
-
-fn count_nodes(node: &Node) -> u64 {
-    1 + match &node.kind {
-        NodeKind::Array(items) => items.iter().map(count_nodes).sum(),
-        NodeKind::Object(members) => members.iter().map(|m| count_nodes(&m.value)).sum(),
-        _ => 0,
     }
 }

@@ -1,38 +1,35 @@
 //! YAML 1.2 core-schema scalar resolution.
 
 use super::json::parse_number;
-use super::strings::Strings;
-use crate::node::{NodeKind, Number, NumberValue, ScalarStyle, StringValue};
+use crate::node::{NumberValue, ScalarStyle};
+
+/// What a scalar resolves to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Scalar {
+    Null,
+    Bool(bool),
+    Number(NumberValue),
+    String,
+}
 
 /// Resolves a scalar to null, boolean, number or string under the YAML 1.2 core schema.
 ///
 /// Only plain scalars are resolved: a quoted or block scalar is always a string, and so is a
 /// plain one tagged `!!str`. YAML 1.1 words (`yes`, `off`) stay strings, as YAML 1.2 says.
-pub(super) fn resolve(
-    value: &str,
-    style: ScalarStyle,
-    forced_string: bool,
-    strings: &mut Strings,
-) -> NodeKind {
+pub(super) fn resolve(value: &str, style: ScalarStyle, forced_string: bool) -> Scalar {
     if style == ScalarStyle::Plain && !forced_string {
         match value {
-            "" | "~" | "null" | "Null" | "NULL" => return NodeKind::Null,
-            "true" | "True" | "TRUE" => return NodeKind::Bool(true),
-            "false" | "False" | "FALSE" => return NodeKind::Bool(false),
+            "" | "~" | "null" | "Null" | "NULL" => return Scalar::Null,
+            "true" | "True" | "TRUE" => return Scalar::Bool(true),
+            "false" | "False" | "FALSE" => return Scalar::Bool(false),
             text => {
                 if let Some(value) = number(text) {
-                    return NodeKind::Number(Box::new(Number {
-                        text: text.into(),
-                        value,
-                    }));
+                    return Scalar::Number(value);
                 }
             }
         }
     }
-    NodeKind::String(StringValue {
-        value: strings.get(value),
-        style,
-    })
+    Scalar::String
 }
 
 /// A core-schema number: decimal, `0o` octal, `0x` hexadecimal integers; decimal floats with
@@ -118,53 +115,46 @@ fn radix(digits: &str, radix: u32) -> Option<NumberValue> {
 mod tests {
     use super::*;
 
-    fn kind(s: &str) -> NodeKind {
-        resolve(s, ScalarStyle::Plain, false, &mut Strings::default())
+    fn kind(s: &str) -> Scalar {
+        resolve(s, ScalarStyle::Plain, false)
     }
 
     #[test]
     fn core_schema() {
-        assert_eq!(kind("~"), NodeKind::Null);
-        assert_eq!(kind("True"), NodeKind::Bool(true));
-        assert!(matches!(kind("yes"), NodeKind::String(_)));
+        assert_eq!(kind("~"), Scalar::Null);
+        assert_eq!(kind("True"), Scalar::Bool(true));
+        assert!(matches!(kind("yes"), Scalar::String));
         assert!(matches!(
             kind("0x1F"),
-            NodeKind::Number(n) if matches!(n.value, NumberValue::PosInt(31))
+            Scalar::Number(NumberValue::PosInt(31))
         ));
         assert!(matches!(
             kind("0o17"),
-            NodeKind::Number(n) if matches!(n.value, NumberValue::PosInt(15))
+            Scalar::Number(NumberValue::PosInt(15))
         ));
         assert!(matches!(
             kind("-12"),
-            NodeKind::Number(n) if matches!(n.value, NumberValue::NegInt(-12))
+            Scalar::Number(NumberValue::NegInt(-12))
         ));
         assert!(matches!(
             kind("+12"),
-            NodeKind::Number(n) if matches!(n.value, NumberValue::PosInt(12))
+            Scalar::Number(NumberValue::PosInt(12))
         ));
+        assert!(matches!(kind("1.5e3"), Scalar::Number(n) if n == NumberValue::Float(1500.0)));
         assert!(
-            matches!(kind("1.5e3"), NodeKind::Number(n) if n.value == NumberValue::Float(1500.0))
+            matches!(kind("-.inf"), Scalar::Number(n) if n == NumberValue::Float(f64::NEG_INFINITY))
         );
-        assert!(
-            matches!(kind("-.inf"), NodeKind::Number(n) if n.value == NumberValue::Float(f64::NEG_INFINITY))
-        );
-        assert!(matches!(kind("3.0.3"), NodeKind::String(_)));
-        assert!(matches!(kind("1_000"), NodeKind::String(_)));
-        assert!(matches!(kind("."), NodeKind::String(_)));
-        assert!(matches!(kind("-"), NodeKind::String(_)));
+        assert!(matches!(kind("3.0.3"), Scalar::String));
+        assert!(matches!(kind("1_000"), Scalar::String));
+        assert!(matches!(kind("."), Scalar::String));
+        assert!(matches!(kind("-"), Scalar::String));
         assert!(matches!(
-            resolve(
-                "12",
-                ScalarStyle::SingleQuoted,
-                false,
-                &mut Strings::default()
-            ),
-            NodeKind::String(_)
+            resolve("12", ScalarStyle::SingleQuoted, false),
+            Scalar::String
         ));
         assert!(matches!(
-            resolve("12", ScalarStyle::Plain, true, &mut Strings::default()),
-            NodeKind::String(_)
+            resolve("12", ScalarStyle::Plain, true),
+            Scalar::String
         ));
     }
 }

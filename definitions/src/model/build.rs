@@ -1,9 +1,11 @@
 //! Builds the [`Synchronization`] model from the node tree, collecting every structural
 //! problem instead of stopping at the first.
 
+use crate::members::Members;
 use crate::node::{Member, Node, NodeKind};
 use crate::operation_ref::OperationRef;
 use crate::pointer;
+use crate::tree::Tree;
 
 use super::keys::{self, ACTION_KEYS, ENTRY_KEYS, PULL_KEYS, PUSH_KEYS};
 use super::problem::{LoadProblem, ProblemKind};
@@ -17,15 +19,19 @@ use super::sync::{
 pub(crate) const SYNC_KEYS: [&str; 2] = ["synchronization", "x-synchronization"];
 
 /// Reads the synchronization section of `root`, if any, and the problems found in it.
-pub(crate) fn build_sync(root: &Node) -> (Option<Synchronization>, Vec<LoadProblem>) {
+pub(crate) fn build_sync(
+    tree: &Tree,
+    root: Node<'_>,
+) -> (Option<Synchronization>, Vec<LoadProblem>) {
     let mut b = Builder {
+        tree,
         problems: Vec::new(),
     };
-    let found: Vec<&Member> = root
+    let found: Vec<Member<'_>> = root
         .as_object()
         .unwrap_or_default()
         .iter()
-        .filter(|m| SYNC_KEYS.contains(&&*m.key.name))
+        .filter(|m| SYNC_KEYS.contains(&m.key.name))
         .collect();
     let Some(first) = found.first() else {
         return (None, b.problems);
@@ -34,7 +40,7 @@ pub(crate) fn build_sync(root: &Node) -> (Option<Synchronization>, Vec<LoadProbl
         let mut p = LoadProblem::new(
             ProblemKind::ConflictingSyncKeys,
             second.key.span,
-            pointer::join([&*second.key.name]),
+            pointer::join([second.key.name]),
             "both `synchronization` and `x-synchronization` are present",
         )
         .help("keep one of the two keys; syncdef reads the first and ignores this one");
@@ -46,14 +52,16 @@ pub(crate) fn build_sync(root: &Node) -> (Option<Synchronization>, Vec<LoadProbl
     (sync, b.problems)
 }
 
-struct Builder {
+struct Builder<'d> {
+    /// The document's tree, which templates are copied out of.
+    tree: &'d Tree,
     problems: Vec<LoadProblem>,
 }
 
 /// A `Text` for a key.
 /// The key `f` is read as in `object`: itself, or the defined key it is a near miss of.
 fn key_as<'m>(
-    f: &'m Member,
+    f: Member<'m>,
     known: &[&'static str],
     object: &Node,
 ) -> (&'m str, Option<&'static str>) {
@@ -86,7 +94,7 @@ fn child(ptr: &str, key: &str) -> String {
     p
 }
 
-impl Builder {
+impl Builder<'_> {
     fn wrong_type(&mut self, node: &Node, ptr: &str, expected: &str, what: &str) {
         self.problems.push(
             LoadProblem::new(
@@ -103,10 +111,10 @@ impl Builder {
         );
     }
 
-    fn object<'n>(&mut self, node: &'n Node, ptr: &str, what: &str) -> Option<&'n [Member]> {
+    fn object<'n>(&mut self, node: Node<'n>, ptr: &str, what: &str) -> Option<Members<'n>> {
         let members = node.as_object();
         if members.is_none() {
-            self.wrong_type(node, ptr, "an object", what);
+            self.wrong_type(&node, ptr, "an object", what);
         }
         members
     }
@@ -133,10 +141,10 @@ impl Builder {
 
     fn section(&mut self, m: &Member) -> Option<Synchronization> {
         let ptr = child("", &m.key.name);
-        let members = self.object(&m.value, &ptr, "the synchronization section")?;
+        let members = self.object(m.value, &ptr, "the synchronization section")?;
         let entries = members
             .iter()
-            .filter_map(|e| self.entry(e, &child(&ptr, &e.key.name)))
+            .filter_map(|e| self.entry(&e, &child(&ptr, &e.key.name)))
             .collect();
         Some(Synchronization {
             key: key_text(m),
@@ -148,7 +156,7 @@ impl Builder {
 
     fn entry(&mut self, m: &Member, ptr: &str) -> Option<SyncEntry> {
         let what = format!("the entry `{}`", m.key.name);
-        let members = self.object(&m.value, ptr, &what)?;
+        let members = self.object(m.value, ptr, &what)?;
         let mut entry = SyncEntry {
             key: key_text(m),
             span: m.value.span,
@@ -163,14 +171,14 @@ impl Builder {
             let p = child(ptr, &f.key.name);
             let (name, meant) = key_as(f, ENTRY_KEYS, &m.value);
             if meant.is_some() {
-                entry.unknown.push(unknown(f, p.clone(), meant));
+                entry.unknown.push(unknown(&f, p.clone(), meant));
             }
             match name {
                 "description" => entry.description = self.text(&f.value, &p, "`description`"),
                 "module" => entry.module = self.text(&f.value, &p, "`module`"),
                 "push" => entry.push = self.push(&f.value, &p),
                 "pull" => entry.pull = self.pull(&f.value, &p),
-                _ => entry.unknown.push(unknown(f, p, None)),
+                _ => entry.unknown.push(unknown(&f, p, None)),
             }
         }
         // A near miss was read as the key it means: reported as misspelt, not as missing.
@@ -197,7 +205,7 @@ impl Builder {
     }
 
     fn push(&mut self, node: &Node, ptr: &str) -> Option<Push> {
-        let members = self.object(node, ptr, "`push`")?;
+        let members = self.object(*node, ptr, "`push`")?;
         let mut push = Push {
             span: node.span,
             pointer: ptr.to_owned(),
@@ -210,20 +218,20 @@ impl Builder {
             let p = child(ptr, &f.key.name);
             let (name, meant) = key_as(f, PUSH_KEYS, node);
             if meant.is_some() {
-                push.common.unknown.push(unknown(f, p.clone(), meant));
+                push.common.unknown.push(unknown(&f, p.clone(), meant));
             }
             match name {
-                "create" => push.create = self.operation(f, p),
-                "update" => push.update = self.operation(f, p),
-                "delete" => push.delete = self.operation(f, p),
-                _ => self.common(name, f, p, &mut push.common),
+                "create" => push.create = self.operation(&f, p),
+                "update" => push.update = self.operation(&f, p),
+                "delete" => push.delete = self.operation(&f, p),
+                _ => self.common(name, &f, p, &mut push.common),
             }
         }
         Some(push)
     }
 
     fn pull(&mut self, node: &Node, ptr: &str) -> Option<Pull> {
-        let members = self.object(node, ptr, "`pull`")?;
+        let members = self.object(*node, ptr, "`pull`")?;
         let mut pull = Pull {
             span: node.span,
             pointer: ptr.to_owned(),
@@ -235,12 +243,12 @@ impl Builder {
             let p = child(ptr, &f.key.name);
             let (name, meant) = key_as(f, PULL_KEYS, node);
             if meant.is_some() {
-                pull.common.unknown.push(unknown(f, p.clone(), meant));
+                pull.common.unknown.push(unknown(&f, p.clone(), meant));
             }
             match name {
-                "read" => pull.read = self.operation(f, p),
-                "batchRead" => pull.batch_read = self.operation(f, p),
-                _ => self.common(name, f, p, &mut pull.common),
+                "read" => pull.read = self.operation(&f, p),
+                "batchRead" => pull.batch_read = self.operation(&f, p),
+                _ => self.common(name, &f, p, &mut pull.common),
             }
         }
         Some(pull)
@@ -279,17 +287,17 @@ impl Builder {
     }
 
     fn actions(&mut self, node: &Node, ptr: &str, what: &str) -> Vec<Action> {
-        let Some(members) = self.object(node, ptr, what) else {
+        let Some(members) = self.object(*node, ptr, what) else {
             return Vec::new();
         };
         members
             .iter()
-            .filter_map(|m| self.action(m, &child(ptr, &m.key.name)))
+            .filter_map(|m| self.action(&m, &child(ptr, &m.key.name)))
             .collect()
     }
 
     fn action(&mut self, m: &Member, ptr: &str) -> Option<Action> {
-        let members = self.object(&m.value, ptr, &format!("the action `{}`", m.key.name))?;
+        let members = self.object(m.value, ptr, &format!("the action `{}`", m.key.name))?;
         let mut action = Action {
             name: key_text(m),
             span: m.value.span,
@@ -305,7 +313,7 @@ impl Builder {
             let p = child(ptr, &f.key.name);
             let (name, meant) = key_as(f, ACTION_KEYS, &m.value);
             if meant.is_some() {
-                action.unknown.push(unknown(f, p.clone(), meant));
+                action.unknown.push(unknown(&f, p.clone(), meant));
             }
             match name {
                 "type" => {
@@ -330,7 +338,7 @@ impl Builder {
                         Spanned::new(placement, t.span)
                     });
                 }
-                _ => action.unknown.push(unknown(f, p, None)),
+                _ => action.unknown.push(unknown(&f, p, None)),
             }
         }
         let has = |key: &str| {
@@ -356,7 +364,7 @@ impl Builder {
     }
 
     fn schema(&mut self, node: &Node, ptr: &str) -> Option<ActionSchema> {
-        let members = self.object(node, ptr, "`schema`")?;
+        let members = self.object(*node, ptr, "`schema`")?;
         let mut schema = ActionSchema {
             span: node.span,
             pointer: ptr.to_owned(),
@@ -371,12 +379,12 @@ impl Builder {
             let Some(text) = self.text(&f.value, &p, &what) else {
                 continue;
             };
-            match &*f.key.name {
+            match f.key.name {
                 "type" => schema.kind = Some(text),
                 "header" => schema.header = Some(text),
                 "headerValue" => schema.header_value = Some(text),
                 _ => schema.fields.push(SchemaField {
-                    name: key_text(f),
+                    name: key_text(&f),
                     source: text,
                 }),
             }
@@ -385,7 +393,7 @@ impl Builder {
     }
 
     fn templates(&mut self, node: &Node, ptr: &str) -> Vec<TemplateSource> {
-        let Some(members) = self.object(node, ptr, "`schemasTransformer`") else {
+        let Some(members) = self.object(*node, ptr, "`schemasTransformer`") else {
             return Vec::new();
         };
         let mut out = Vec::with_capacity(members.len());
@@ -394,7 +402,7 @@ impl Builder {
             let body = match &m.value.kind {
                 NodeKind::String(_) => Text::from_node(&m.value).map(TemplateBody::JsonText),
                 NodeKind::Object(_) | NodeKind::Array(_) => {
-                    Some(TemplateBody::Node(m.value.clone()))
+                    Some(TemplateBody::Node(self.tree.copy(&m.value)))
                 }
                 _ => {
                     self.wrong_type(
@@ -408,7 +416,7 @@ impl Builder {
             };
             if let Some(body) = body {
                 out.push(TemplateSource {
-                    name: key_text(m),
+                    name: key_text(&m),
                     pointer: p,
                     body,
                 });

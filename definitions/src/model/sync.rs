@@ -1,8 +1,8 @@
 //! The `synchronization` section: which platform records go where, and how.
 
-use crate::node::Node;
 use crate::operation_ref::{OperationRef, OperationRefError};
 use crate::source::Span;
+use crate::tree::Tree;
 
 use super::spanned::{Spanned, Text};
 
@@ -194,8 +194,9 @@ pub struct TemplateSource {
 /// A template as written: a JSON object in the document, or a string holding JSON text.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TemplateBody {
-    /// An object (or any non-string value) written inline.
-    Node(Node),
+    /// An object (or any non-string value) written inline: a copy of it, with the spans it
+    /// has in the file.
+    Node(Tree),
     /// A string whose value is JSON text (spec 2.6). Positions inside the text map back to the
     /// file with [`Text::span_of`].
     JsonText(Text),

@@ -50,19 +50,19 @@ impl Version {
 /// The OpenAPI part of a loaded document.
 #[derive(Clone, Copy, Debug)]
 pub struct OpenApi<'d> {
-    root: &'d Node,
+    root: Node<'d>,
 }
 
 impl<'d> OpenApi<'d> {
     /// The OpenAPI view of document `root` (the `synchronization` section is simply not read).
     #[must_use]
-    pub fn new(root: &'d Node) -> Self {
+    pub fn new(root: Node<'d>) -> Self {
         OpenApi { root }
     }
 
     /// The whole document.
     #[must_use]
-    pub fn root(&self) -> &'d Node {
+    pub fn root(&self) -> Node<'d> {
         self.root
     }
 
@@ -91,29 +91,29 @@ impl<'d> OpenApi<'d> {
     pub fn security_schemes(&self) -> impl Iterator<Item = SecurityScheme<'d>> + use<'d> {
         let root = self.root;
         members(self.component("securitySchemes"))
-            .filter_map(move |m| SecurityScheme::read(&m.key.name, resolve(root, Some(&m.value))?))
+            .filter_map(move |m| SecurityScheme::read(&m.key.name, resolve(root, Some(m.value))?))
     }
 
     /// The security scheme named `name`.
     #[must_use]
     pub fn security_scheme(&self, name: &str) -> Option<SecurityScheme<'d>> {
         let member = self.component("securitySchemes")?.member(name)?;
-        SecurityScheme::read(&member.key.name, resolve(self.root, Some(&member.value))?)
+        SecurityScheme::read(&member.key.name, resolve(self.root, Some(member.value))?)
     }
 
     /// The operation object `node` of this document, for reading its parts.
     #[must_use]
-    pub fn operation(&self, node: &'d Node) -> Operation<'d> {
+    pub fn operation(&self, node: Node<'d>) -> Operation<'d> {
         Operation::new(self.root, node)
     }
 
     /// The schema object `node` of this document, for reading its keywords.
     #[must_use]
-    pub fn schema(&self, node: &'d Node) -> Schema<'d> {
+    pub fn schema(&self, node: Node<'d>) -> Schema<'d> {
         Schema::new(self.root, node)
     }
 
-    fn component(self, kind: &str) -> Option<&'d Node> {
+    fn component(self, kind: &str) -> Option<Node<'d>> {
         self.root.get("components")?.get(kind)
     }
 }
@@ -121,7 +121,7 @@ impl<'d> OpenApi<'d> {
 /// Follows local `$ref`s from `node` to the object they end at. `None` when a reference is
 /// not local, broken or circular (the reference check reports those).
 #[must_use]
-pub fn resolve<'n>(root: &'n Node, node: Option<&'n Node>) -> Option<&'n Node> {
+pub fn resolve<'n>(root: Node<'n>, node: Option<Node<'n>>) -> Option<Node<'n>> {
     let node = node?;
     match node.get("$ref") {
         Some(target) => refs::resolve(root, target.as_str()?),
@@ -130,12 +130,12 @@ pub fn resolve<'n>(root: &'n Node, node: Option<&'n Node>) -> Option<&'n Node> {
 }
 
 /// The items of `node` when it is an array, none otherwise.
-fn array(node: Option<&Node>) -> impl Iterator<Item = &Node> {
+fn array(node: Option<Node<'_>>) -> impl Iterator<Item = Node<'_>> {
     node.and_then(Node::as_array).unwrap_or_default().iter()
 }
 
 /// The members of `node` when it is an object, none otherwise.
-fn members(node: Option<&Node>) -> impl Iterator<Item = &crate::node::Member> {
+fn members(node: Option<Node<'_>>) -> impl Iterator<Item = crate::node::Member<'_>> {
     node.and_then(Node::as_object).unwrap_or_default().iter()
 }
 

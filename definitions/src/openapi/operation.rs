@@ -7,9 +7,9 @@ use super::resolve;
 /// An operation object of a document.
 #[derive(Clone, Copy, Debug)]
 pub struct Operation<'d> {
-    root: &'d Node,
+    root: Node<'d>,
     /// The operation object.
-    pub node: &'d Node,
+    pub node: Node<'d>,
 }
 
 /// The media type object a request body or response describes JSON with.
@@ -18,27 +18,27 @@ pub struct MediaType<'d> {
     /// The media type's name (`application/json`, `application/vnd.api+json`).
     pub name: &'d str,
     /// `schema`, as written (it may be a `$ref`).
-    pub schema: Option<&'d Node>,
+    pub schema: Option<Node<'d>>,
     /// The media type object.
-    pub node: &'d Node,
+    pub node: Node<'d>,
 }
 
 impl<'d> Operation<'d> {
-    pub(super) fn new(root: &'d Node, node: &'d Node) -> Self {
+    pub(super) fn new(root: Node<'d>, node: Node<'d>) -> Self {
         Operation { root, node }
     }
 
     /// The responses, references followed, with their status codes as written (`200`, `2XX`,
     /// `default`), in document order.
-    pub fn responses(&self) -> impl Iterator<Item = (&'d str, &'d Node)> + use<'d> {
+    pub fn responses(&self) -> impl Iterator<Item = (&'d str, Node<'d>)> + use<'d> {
         let root = self.root;
         super::members(self.node.get("responses"))
-            .filter_map(move |m| Some((&*m.key.name, resolve(root, Some(&m.value))?)))
+            .filter_map(move |m| Some((m.key.name, resolve(root, Some(m.value))?)))
     }
 
     /// The success (`2xx`, `2XX`) responses, in document order.
     #[must_use]
-    pub fn success_responses(&self) -> Vec<&'d Node> {
+    pub fn success_responses(&self) -> Vec<Node<'d>> {
         self.responses()
             .filter(|(code, _)| code.starts_with('2'))
             .map(|(_, r)| r)
@@ -47,16 +47,16 @@ impl<'d> Operation<'d> {
 
     /// The request body object, references followed.
     #[must_use]
-    pub fn request_body(&self) -> Option<&'d Node> {
+    pub fn request_body(&self) -> Option<Node<'d>> {
         resolve(self.root, self.node.get("requestBody"))
     }
 
     /// The parameters that apply to the operation, references followed: the operation's own,
     /// then those of `path_item` it does not redefine (same `name` and `in`).
     #[must_use]
-    pub fn parameters(&self, path_item: Option<&'d Node>) -> Vec<&'d Node> {
-        let own: Vec<&'d Node> = self.resolved_parameters(Some(self.node));
-        let inherited: Vec<&'d Node> = self
+    pub fn parameters(&self, path_item: Option<Node<'d>>) -> Vec<Node<'d>> {
+        let own: Vec<Node<'d>> = self.resolved_parameters(Some(self.node));
+        let inherited: Vec<Node<'d>> = self
             .resolved_parameters(path_item)
             .into_iter()
             .filter(|p| !own.iter().any(|o| parameter_key(o) == parameter_key(p)))
@@ -64,7 +64,7 @@ impl<'d> Operation<'d> {
         own.into_iter().chain(inherited).collect()
     }
 
-    fn resolved_parameters(&self, holder: Option<&'d Node>) -> Vec<&'d Node> {
+    fn resolved_parameters(&self, holder: Option<Node<'d>>) -> Vec<Node<'d>> {
         let root = self.root;
         super::array(holder.and_then(|h| h.get("parameters")))
             .filter_map(|p| resolve(root, Some(p)))
@@ -74,20 +74,20 @@ impl<'d> Operation<'d> {
     /// The JSON media type of a request body or response `holder` (references followed):
     /// `application/json` first, then any other JSON type (`+json`, `json` in the name).
     #[must_use]
-    pub fn json_content(&self, holder: &'d Node) -> Option<MediaType<'d>> {
+    pub fn json_content(&self, holder: Node<'d>) -> Option<MediaType<'d>> {
         json_content(self.root, holder)
     }
 }
 
 /// What identifies a parameter: its `name` and `in`.
-fn parameter_key(parameter: &Node) -> (Option<&str>, Option<&str>) {
+fn parameter_key<'a>(parameter: &Node<'a>) -> (Option<&'a str>, Option<&'a str>) {
     let text = |key| parameter.get(key).and_then(Node::as_str);
     (text("name"), text("in"))
 }
 
 /// See [`Operation::json_content`].
 #[must_use]
-pub fn json_content<'d>(root: &'d Node, holder: &'d Node) -> Option<MediaType<'d>> {
+pub fn json_content<'d>(root: Node<'d>, holder: Node<'d>) -> Option<MediaType<'d>> {
     let content = resolve(root, Some(holder))?.get("content")?.as_object()?;
     let pick = content
         .iter()
@@ -96,7 +96,7 @@ pub fn json_content<'d>(root: &'d Node, holder: &'d Node) -> Option<MediaType<'d
     Some(MediaType {
         name: &pick.key.name,
         schema: pick.value.get("schema"),
-        node: &pick.value,
+        node: pick.value,
     })
 }
 
@@ -104,11 +104,11 @@ impl<'d> MediaType<'d> {
     /// The media type's example: `example`, or the `value` of the first of `examples`
     /// (references followed) that has one.
     #[must_use]
-    pub fn example(&self, root: &'d Node) -> Option<&'d Node> {
+    pub fn example(&self, root: Node<'d>) -> Option<Node<'d>> {
         if let Some(example) = self.node.get("example") {
             return Some(example);
         }
         super::members(self.node.get("examples"))
-            .find_map(|m| resolve(root, Some(&m.value))?.get("value"))
+            .find_map(|m| resolve(root, Some(m.value))?.get("value"))
     }
 }

@@ -7,22 +7,22 @@ use super::resolve;
 /// A schema object of a document, references followed when it is made.
 #[derive(Clone, Copy, Debug)]
 pub struct Schema<'d> {
-    root: &'d Node,
+    root: Node<'d>,
     /// The schema object (a boolean schema in 3.1).
-    pub node: &'d Node,
+    pub node: Node<'d>,
 }
 
 impl<'d> Schema<'d> {
     /// The schema at `node`, following its `$ref` chain (the node itself when it cannot be
     /// followed: a reader then sees a schema without keywords).
-    pub(super) fn new(root: &'d Node, node: &'d Node) -> Self {
+    pub(super) fn new(root: Node<'d>, node: Node<'d>) -> Self {
         Schema {
             root,
             node: resolve(root, Some(node)).unwrap_or(node),
         }
     }
 
-    fn at(&self, node: &'d Node) -> Schema<'d> {
+    fn at(&self, node: Node<'d>) -> Schema<'d> {
         Schema::new(self.root, node)
     }
 
@@ -62,7 +62,7 @@ impl<'d> Schema<'d> {
     pub fn properties(&self) -> impl Iterator<Item = (&'d str, Schema<'d>)> + use<'d> {
         let this = *self;
         super::members(self.node.get("properties"))
-            .map(move |m: &'d Member| (&*m.key.name, this.at(&m.value)))
+            .map(move |m: Member<'d>| (m.key.name, this.at(m.value)))
     }
 
     /// `items` (one schema; 3.0's only form, 3.1's when not a tuple).
@@ -80,7 +80,7 @@ impl<'d> Schema<'d> {
 
     /// The schema's example: 3.0's `example`, or the first of 3.1's `examples`.
     #[must_use]
-    pub fn example(&self) -> Option<&'d Node> {
+    pub fn example(&self) -> Option<Node<'d>> {
         self.node
             .get("example")
             .or_else(|| self.node.get("examples")?.as_array()?.first())
@@ -88,13 +88,13 @@ impl<'d> Schema<'d> {
 
     /// `default`.
     #[must_use]
-    pub fn default(&self) -> Option<&'d Node> {
+    pub fn default(&self) -> Option<Node<'d>> {
         self.node.get("default")
     }
 
     /// A value the schema allows by listing it: 3.1's `const`, else the first of `enum`.
     #[must_use]
-    pub fn first_allowed(&self) -> Option<&'d Node> {
+    pub fn first_allowed(&self) -> Option<Node<'d>> {
         self.node
             .get("const")
             .or_else(|| self.node.get("enum")?.as_array()?.first())

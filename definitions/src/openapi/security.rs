@@ -13,11 +13,11 @@ pub struct SecurityRequirement<'d> {
 
 impl<'d> SecurityRequirement<'d> {
     /// One alternative of a `security` list: the schemes it combines.
-    pub(super) fn read_alternative(node: &'d Node) -> Vec<SecurityRequirement<'d>> {
+    pub(super) fn read_alternative(node: Node<'d>) -> Vec<SecurityRequirement<'d>> {
         super::members(Some(node))
             .map(|m| SecurityRequirement {
                 scheme: &m.key.name,
-                scopes: super::array(Some(&m.value))
+                scopes: super::array(Some(m.value))
                     .filter_map(Node::as_str)
                     .collect(),
             })
@@ -33,7 +33,7 @@ pub struct SecurityScheme<'d> {
     /// `type` (`oauth2`, `http`, `apiKey`, `openIdConnect`, `mutualTLS`).
     pub kind: &'d str,
     /// The scheme object, references followed.
-    pub node: &'d Node,
+    pub node: Node<'d>,
 }
 
 /// One OAuth2 flow of a scheme.
@@ -51,7 +51,7 @@ pub struct OAuthFlow<'d> {
 
 impl<'d> SecurityScheme<'d> {
     /// The scheme `name` written at `node`; `None` when it has no string `type`.
-    pub(super) fn read(name: &'d str, node: &'d Node) -> Option<SecurityScheme<'d>> {
+    pub(super) fn read(name: &'d str, node: Node<'d>) -> Option<SecurityScheme<'d>> {
         Some(SecurityScheme {
             name,
             kind: node.get("type")?.as_str()?,
@@ -73,7 +73,7 @@ impl<'d> SecurityScheme<'d> {
             token_url: text("tokenUrl"),
             refresh_url: text("refreshUrl"),
             scopes: super::members(node.get("scopes"))
-                .map(|m| &*m.key.name)
+                .map(|m| m.key.name)
                 .collect(),
         })
     }

@@ -10,7 +10,7 @@ pub struct Server<'d> {
     /// `variables`, in document order.
     pub variables: Vec<ServerVariable<'d>>,
     /// The server object.
-    pub node: &'d Node,
+    pub node: Node<'d>,
 }
 
 /// One entry of a server's `variables`.
@@ -23,12 +23,12 @@ pub struct ServerVariable<'d> {
     /// `enum`: the values allowed, empty when any is.
     pub allowed: Vec<&'d str>,
     /// The server variable object.
-    pub node: &'d Node,
+    pub node: Node<'d>,
 }
 
 impl<'d> Server<'d> {
     /// The server written at `node`; `None` when it has no string `url`.
-    pub(super) fn read(node: &'d Node) -> Option<Server<'d>> {
+    pub(super) fn read(node: Node<'d>) -> Option<Server<'d>> {
         let url = node.get("url")?.as_str()?;
         let variables = super::members(node.get("variables"))
             .map(|m| ServerVariable {
@@ -37,7 +37,7 @@ impl<'d> Server<'d> {
                 allowed: super::array(m.value.get("enum"))
                     .filter_map(Node::as_str)
                     .collect(),
-                node: &m.value,
+                node: m.value,
             })
             .collect();
         Some(Server {

@@ -1,10 +1,10 @@
 use super::*;
 use crate::{SourceFile, load};
 
-fn doc(text: &str) -> Node {
+fn doc(text: &str) -> crate::Tree {
     load::load(SourceFile::new("t.yaml", text))
         .unwrap_or_else(|e| panic!("{}", e.render()))
-        .root
+        .tree
 }
 
 const DOC: &str = r"
@@ -79,14 +79,16 @@ fn versions_are_read_from_their_text() {
     for other in ["2.0", "3.2.0", "3.0.", "3.0.x", "", "4.0.0"] {
         assert_eq!(Version::parse(other), None, "{other}");
     }
-    let root = doc(DOC);
-    assert_eq!(OpenApi::new(&root).version(), Some(Version::V3_1));
+    let tree = doc(DOC);
+    let root = tree.root();
+    assert_eq!(OpenApi::new(root).version(), Some(Version::V3_1));
 }
 
 #[test]
 fn servers_skip_entries_without_a_url() {
-    let root = doc(DOC);
-    let servers: Vec<Server<'_>> = OpenApi::new(&root).servers().collect();
+    let tree = doc(DOC);
+    let root = tree.root();
+    let servers: Vec<Server<'_>> = OpenApi::new(root).servers().collect();
     assert_eq!(servers.len(), 1);
     assert_eq!(servers[0].url, "https://{env}.example.com/v1");
     let env = &servers[0].variables[0];
@@ -98,8 +100,9 @@ fn servers_skip_entries_without_a_url() {
 
 #[test]
 fn security_requirements_and_schemes_follow_references() {
-    let root = doc(DOC);
-    let api = OpenApi::new(&root);
+    let tree = doc(DOC);
+    let root = tree.root();
+    let api = OpenApi::new(root);
     let alternatives: Vec<_> = api.security().collect();
     assert_eq!(alternatives.len(), 2);
     assert_eq!(alternatives[1][0].scheme, "oauth");
@@ -121,8 +124,9 @@ fn security_requirements_and_schemes_follow_references() {
 
 #[test]
 fn an_operation_reads_its_parameters_body_and_responses() {
-    let root = doc(DOC);
-    let api = OpenApi::new(&root);
+    let tree = doc(DOC);
+    let root = tree.root();
+    let api = OpenApi::new(root);
     let item = root.pointer("/paths/~1customers~1{id}").expect("item");
     let op = api.operation(item.get("post").expect("post"));
     let parameters: Vec<(&str, &str)> = op
@@ -147,7 +151,7 @@ fn an_operation_reads_its_parameters_body_and_responses() {
     let media = op.json_content(success[0]).expect("JSON content");
     assert_eq!(media.name, "application/json");
     assert_eq!(
-        media.example(&root).map(Node::to_json),
+        media.example(root).map(Node::to_json),
         Some(serde_json::json!({"id": "7"}))
     );
     let body = op.request_body().expect("body");
@@ -160,8 +164,9 @@ fn an_operation_reads_its_parameters_body_and_responses() {
 
 #[test]
 fn schemas_read_31_type_lists_examples_and_const() {
-    let root = doc(DOC);
-    let api = OpenApi::new(&root);
+    let tree = doc(DOC);
+    let root = tree.root();
+    let api = OpenApi::new(root);
     let customer = api.schema(
         root.pointer("/components/schemas/Customer")
             .expect("schema"),
@@ -184,11 +189,12 @@ fn schemas_read_31_type_lists_examples_and_const() {
 
 #[test]
 fn broken_and_circular_references_resolve_to_nothing() {
-    let root = doc(
+    let tree = doc(
         "components:\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n    C: {$ref: '#/nowhere'}\n    D: {$ref: 'other.yaml#/x'}\n",
     );
+    let root = tree.root();
     for name in ["A", "C", "D"] {
         let node = root.pointer(&format!("/components/schemas/{name}"));
-        assert!(resolve(&root, node).is_none(), "{name}");
+        assert!(resolve(root, node).is_none(), "{name}");
     }
 }

@@ -108,7 +108,7 @@ impl Walk {
         }
         let known: Vec<&'static str> = KEYWORDS.iter().map(|(k, _)| *k).collect();
         for m in members {
-            let name = &*m.key.name;
+            let name = m.key.name;
             let kw = KEYWORDS
                 .iter()
                 .chain(if self.v31() { KEYWORDS_31 } else { &[] })
@@ -177,8 +177,8 @@ impl Walk {
                     let len = pointer.len();
                     crate::pointer::push_index(pointer, i);
                     match item.as_str() {
-                        Some(name) => self.expect_one_of(item, name, &allowed, pointer),
-                        None => self.wrong_type(item, pointer, "a type name"),
+                        Some(name) => self.expect_one_of(&item, name, &allowed, pointer),
+                        None => self.wrong_type(&item, pointer, "a type name"),
                     }
                     pointer.truncate(len);
                 }

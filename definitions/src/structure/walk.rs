@@ -8,6 +8,7 @@ use super::table::{
     CALLBACK, Field, ObjectType, PATH_ITEM, PATHS, RESPONSE, RESPONSES, ROOT, SECURITY_REQUIRED,
     SECURITY_SCHEME, Since, Ty,
 };
+use crate::members::Members;
 use crate::members::same;
 use crate::model::keys::near_miss;
 use crate::model::{LoadProblem, ProblemKind};
@@ -64,10 +65,10 @@ impl Walk {
         pointer: &str,
         owner: &str,
         known: &[&'static str],
-        members: &[Member],
+        members: Members<'_>,
     ) {
         let meant = near_miss(&key.name, known, |k| {
-            members.iter().any(|m| &*m.key.name == k)
+            members.iter().any(|m| m.key.name == k)
         });
         let help = match meant {
             Some(meant) => format!("did you mean `{meant}`?"),
@@ -117,7 +118,7 @@ impl Walk {
         };
         let len = pointer.len();
         pointer::push(pointer, "$ref");
-        self.expect_str(target, pointer);
+        self.expect_str(&target, pointer);
         pointer.truncate(len);
         // 3.0 ignores whatever is beside `$ref`; 3.1 gives a Reference Object a `summary` and a
         // `description` (and JSON Schema keywords beside `$ref` in schemas): nothing to report.
@@ -144,7 +145,7 @@ impl Walk {
         for m in members {
             let len = pointer.len();
             pointer::push(pointer, &m.key.name);
-            self.member(object, m, members, pointer);
+            self.member(object, &m, members, pointer);
             pointer.truncate(len);
         }
         if std::ptr::eq(object, &raw const SECURITY_SCHEME) {
@@ -161,7 +162,7 @@ impl Walk {
             .filter(move |f| v31 || f.since == Since::Both)
     }
 
-    fn required(&mut self, object: &ObjectType, members: &[Member], pointer: &str, place: Span) {
+    fn required(&mut self, object: &ObjectType, members: Members<'_>, pointer: &str, place: Span) {
         let v30_only: &[&str] = if self.v31() {
             &[]
         } else {
@@ -171,7 +172,7 @@ impl Walk {
             .required
             .iter()
             .chain(v30_only)
-            .filter(|name| !members.iter().any(|m| &*m.key.name == **name))
+            .filter(|name| !members.iter().any(|m| m.key.name == **name))
             .copied()
             .collect();
         if !missing.is_empty() {
@@ -194,10 +195,10 @@ impl Walk {
         &mut self,
         object: &'static ObjectType,
         m: &Member,
-        members: &[Member],
+        members: Members<'_>,
         pointer: &mut String,
     ) {
-        let name = &*m.key.name;
+        let name = m.key.name;
         if let Some(field) = self.fields(object).find(|f| same(f.name, name)) {
             self.value(&m.value, field.ty, pointer, m.key.span);
             return;
@@ -287,7 +288,7 @@ impl Walk {
         for (i, value) in items.iter().enumerate() {
             let len = pointer.len();
             pointer::push_index(pointer, i);
-            item(self, value, pointer);
+            item(self, &value, pointer);
             pointer.truncate(len);
         }
     }
@@ -346,7 +347,7 @@ impl Walk {
 
     pub(super) fn expect_values(&mut self, node: &Node, pointer: &str) {
         match node.as_array() {
-            Some([]) => self.problem(
+            Some(items) if items.is_empty() => self.problem(
                 node.span,
                 pointer,
                 "an `enum` with no value allows nothing".into(),

@@ -31,7 +31,7 @@ pub(crate) struct Context<'a> {
     pub server_variables: Vec<&'a str>,
     pub entries: Vec<EntryInfo<'a>>,
     /// The platform record schema, with the definition's `x-syncdef-records` applied.
-    pub records: crate::typecheck::Records,
+    pub records: crate::typecheck::Records<'a>,
     /// OpenAPI schemas converted to JSON Schema, on first use.
     pub schemas: crate::typecheck::openapi::SchemaCache,
     /// Sample records given by the user, by entry name.
@@ -78,13 +78,13 @@ impl<'a> Context<'a> {
             .unwrap_or_default();
         Context {
             doc,
-            paths: PathIndex::new(&doc.root),
+            paths: PathIndex::new(doc.root()),
             server_variables: doc.server_variables(),
             entries,
-            records: crate::typecheck::Records::of(&doc.root),
+            records: crate::typecheck::Records::of(&doc.root()),
             schemas: crate::typecheck::openapi::SchemaCache::default(),
             samples,
-            openapi: OpenApiObjects::of(&doc.root),
+            openapi: OpenApiObjects::of(doc.root()),
         }
     }
 

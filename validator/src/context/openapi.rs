@@ -7,8 +7,6 @@
 //! `$ref` is not followed: its target is visited where it is written, so each object is
 //! reported once whatever the number of references to it.
 
-use syncdef_definitions::ArcStr;
-
 use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_definitions::pointer;
 use syncdef_definitions::{Member, Node};
@@ -18,7 +16,7 @@ pub(crate) struct Operation<'a> {
     /// The `paths` key.
     pub template: &'a str,
     pub method: HttpMethod,
-    pub node: &'a Node,
+    pub node: Node<'a>,
     /// `/paths/<template>/<method>`.
     pub place: Place,
 }
@@ -34,13 +32,13 @@ pub(crate) enum HolderKind {
 /// A parameter, header or media type object written inline (not a `$ref`).
 pub(crate) struct Holder<'a> {
     pub kind: HolderKind,
-    pub node: &'a Node,
+    pub node: Node<'a>,
     pub place: Place,
 }
 
 /// A schema object written inline (not a `$ref`).
 pub(crate) struct Schema<'a> {
-    pub node: &'a Node,
+    pub node: Node<'a>,
     pub place: Place,
     /// Whether it is a member of an `allOf`, whose `required` may name its siblings'
     /// properties.
@@ -70,7 +68,7 @@ struct Step<'a> {
     parent: u32,
     index: u32,
     /// The member's key; `None` for an item, at `index`.
-    key: Option<&'a ArcStr>,
+    key: Option<&'a str>,
 }
 
 const NO_PARENT: u32 = u32::MAX;
@@ -127,7 +125,7 @@ impl<'a> Steps<'a> {
 /// A member (by its key in the tree) or an item's index.
 #[derive(Clone, Copy)]
 enum Token<'a> {
-    Key(&'a ArcStr),
+    Key(&'a str),
     Index(u32),
 }
 
@@ -138,13 +136,13 @@ struct Path<'a> {
 }
 
 /// How a kind of object under `components` is walked.
-type Visit<'a> = fn(&mut OpenApiObjects<'a>, &'a Node, &mut Path<'a>);
+type Visit<'a> = fn(&mut OpenApiObjects<'a>, Node<'a>, &mut Path<'a>);
 
 /// Schemas nest; a document deeper than this is SD103's finding, not ours to walk.
 const MAX_SCHEMA_DEPTH: u32 = 64;
 
 impl<'a> OpenApiObjects<'a> {
-    pub fn of(root: &'a Node) -> Self {
+    pub fn of(root: Node<'a>) -> Self {
         let mut found = OpenApiObjects::default();
         let mut at = Path::default();
         if let Some(paths_member) = root.member("paths")
@@ -162,8 +160,8 @@ impl<'a> OpenApiObjects<'a> {
                 .sum();
             found.operations.reserve_exact(operations);
             for member in paths {
-                with(&mut at, &[key(paths_member), key(member)], |at| {
-                    found.path_item(&member.key.name, &member.value, at);
+                with(&mut at, &[key(&paths_member), key(&member)], |at| {
+                    found.path_item(&member.key.name, member.value, at);
                 });
             }
         }
@@ -177,7 +175,7 @@ impl<'a> OpenApiObjects<'a> {
         found
     }
 
-    fn components(&mut self, components: &'a Member, at: &mut Path<'a>) {
+    fn components(&mut self, components: Member<'a>, at: &mut Path<'a>) {
         let kinds: [(&str, Visit<'a>); 5] = [
             ("schemas", |s, n, at| s.schema(n, at, false, 0)),
             ("parameters", |s, n, at| {
@@ -191,37 +189,37 @@ impl<'a> OpenApiObjects<'a> {
             let Some(group) = components.value.member(kind) else {
                 continue;
             };
-            for member in members(Some(&group.value)) {
-                with(at, &[key(components), key(group), key(member)], |at| {
-                    visit(self, &member.value, at);
+            for member in members(Some(group.value)) {
+                with(at, &[key(&components), key(&group), key(&member)], |at| {
+                    visit(self, member.value, at);
                 });
             }
         }
     }
 
-    fn path_item(&mut self, template: &'a str, item: &'a Node, at: &mut Path<'a>) {
+    fn path_item(&mut self, template: &'a str, item: Node<'a>, at: &mut Path<'a>) {
         self.parameters(item.member("parameters"), at);
         for method in HttpMethod::ALL {
             let Some(operation) = item.member(method.as_str()) else {
                 continue;
             };
             let node = &operation.value;
-            with(at, &[key(operation)], |at| {
+            with(at, &[key(&operation)], |at| {
                 let place = self.place(at);
                 self.operations.push(Operation {
                     template,
                     method,
-                    node,
+                    node: *node,
                     place,
                 });
                 self.parameters(node.member("parameters"), at);
                 if let Some(body) = node.member("requestBody") {
-                    with(at, &[key(body)], |at| self.content_of(&body.value, at));
+                    with(at, &[key(&body)], |at| self.content_of(body.value, at));
                 }
                 if let Some(responses) = node.member("responses") {
-                    for member in members(Some(&responses.value)) {
-                        with(at, &[key(responses), key(member)], |at| {
-                            self.response(&member.value, at);
+                    for member in members(Some(responses.value)) {
+                        with(at, &[key(&responses), key(&member)], |at| {
+                            self.response(member.value, at);
                         });
                     }
                 }
@@ -229,22 +227,22 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn parameters(&mut self, list: Option<&'a Member>, at: &mut Path<'a>) {
+    fn parameters(&mut self, list: Option<Member<'a>>, at: &mut Path<'a>) {
         let Some(list) = list else {
             return;
         };
         for (i, parameter) in list.value.as_array().unwrap_or_default().iter().enumerate() {
-            with(at, &[key(list), index(i)], |at| {
+            with(at, &[key(&list), index(i)], |at| {
                 self.holder(HolderKind::Parameter, parameter, at);
             });
         }
     }
 
-    fn response(&mut self, response: &'a Node, at: &mut Path<'a>) {
+    fn response(&mut self, response: Node<'a>, at: &mut Path<'a>) {
         if let Some(headers) = response.member("headers") {
-            for member in members(Some(&headers.value)) {
-                with(at, &[key(headers), key(member)], |at| {
-                    self.holder(HolderKind::Header, &member.value, at);
+            for member in members(Some(headers.value)) {
+                with(at, &[key(&headers), key(&member)], |at| {
+                    self.holder(HolderKind::Header, member.value, at);
                 });
             }
         }
@@ -252,26 +250,26 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     /// The media types under `content` of a request body, response, parameter or header.
-    fn content_of(&mut self, holder: &'a Node, at: &mut Path<'a>) {
+    fn content_of(&mut self, holder: Node<'a>, at: &mut Path<'a>) {
         let Some(content) = holder.member("content") else {
             return;
         };
-        for member in members(Some(&content.value)) {
-            with(at, &[key(content), key(member)], |at| {
-                self.holder(HolderKind::MediaType, &member.value, at);
+        for member in members(Some(content.value)) {
+            with(at, &[key(&content), key(&member)], |at| {
+                self.holder(HolderKind::MediaType, member.value, at);
             });
         }
     }
 
-    fn holder(&mut self, kind: HolderKind, node: &'a Node, at: &mut Path<'a>) {
+    fn holder(&mut self, kind: HolderKind, node: Node<'a>, at: &mut Path<'a>) {
         if node.get("$ref").is_some() || node.as_object().is_none() {
             return;
         }
         let place = self.place(at);
         self.holders.push(Holder { kind, node, place });
         if let Some(schema) = node.member("schema") {
-            with(at, &[key(schema)], |at| {
-                self.schema(&schema.value, at, false, 0);
+            with(at, &[key(&schema)], |at| {
+                self.schema(schema.value, at, false, 0);
             });
         }
         if kind != HolderKind::MediaType {
@@ -279,7 +277,7 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn schema(&mut self, node: &'a Node, at: &mut Path<'a>, in_all_of: bool, depth: u32) {
+    fn schema(&mut self, node: Node<'a>, at: &mut Path<'a>, in_all_of: bool, depth: u32) {
         if depth > MAX_SCHEMA_DEPTH || node.get("$ref").is_some() || node.as_object().is_none() {
             return;
         }
@@ -291,8 +289,8 @@ impl<'a> OpenApiObjects<'a> {
         });
         for name in ["items", "additionalProperties", "not"] {
             if let Some(child) = node.member(name) {
-                with(at, &[key(child)], |at| {
-                    self.schema(&child.value, at, false, depth + 1);
+                with(at, &[key(&child)], |at| {
+                    self.schema(child.value, at, false, depth + 1);
                 });
             }
         }
@@ -300,9 +298,9 @@ impl<'a> OpenApiObjects<'a> {
             let Some(group) = node.member(name) else {
                 continue;
             };
-            for member in members(Some(&group.value)) {
-                with(at, &[key(group), key(member)], |at| {
-                    self.schema(&member.value, at, false, depth + 1);
+            for member in members(Some(group.value)) {
+                with(at, &[key(&group), key(&member)], |at| {
+                    self.schema(member.value, at, false, depth + 1);
                 });
             }
         }
@@ -311,7 +309,7 @@ impl<'a> OpenApiObjects<'a> {
                 continue;
             };
             for (i, child) in list.value.as_array().unwrap_or_default().iter().enumerate() {
-                with(at, &[key(list), index(i)], |at| {
+                with(at, &[key(&list), index(i)], |at| {
                     self.schema(child, at, name == "allOf", depth + 1);
                 });
             }
@@ -356,7 +354,7 @@ impl<'a> OpenApiObjects<'a> {
     }
 }
 
-fn key(member: &Member) -> Token<'_> {
+fn key<'t>(member: &Member<'t>) -> Token<'t> {
     Token::Key(&member.key.name)
 }
 
@@ -365,7 +363,7 @@ fn index(i: usize) -> Token<'static> {
 }
 
 /// The members of an object node; none for anything else.
-fn members(node: Option<&Node>) -> &[syncdef_definitions::Member] {
+fn members(node: Option<Node<'_>>) -> syncdef_definitions::Members<'_> {
     node.and_then(Node::as_object).unwrap_or_default()
 }
 
@@ -402,10 +400,10 @@ components:
     S: {type: array, items: {type: integer}}
 ";
         let file = Arc::new(SourceFile::new("t.yaml", text));
-        let root = syncdef_definitions::load::load_with(file, &LoadOptions::default())
-            .expect("loads")
-            .root;
-        let found = OpenApiObjects::of(&root);
+        let doc =
+            syncdef_definitions::load::load_with(file, &LoadOptions::default()).expect("loads");
+        let root = doc.root();
+        let found = OpenApiObjects::of(root);
         let schemas: Vec<String> = found
             .schemas
             .iter()
@@ -423,17 +421,18 @@ components:
             ]
         );
         for schema in &found.schemas {
-            assert!(std::ptr::eq(
+            assert_eq!(
                 root.pointer(&found.pointer(schema.place))
-                    .expect("resolves"),
-                schema.node
-            ));
+                    .expect("resolves")
+                    .identity(),
+                schema.node.identity()
+            );
         }
         assert_eq!(
             found.pointer(found.operations[0].place),
             "/paths/~1a~1{id}/get"
         );
         // One per object of the walk: kept small.
-        assert_eq!(std::mem::size_of::<Step<'_>>(), 16);
+        assert_eq!(std::mem::size_of::<Step<'_>>(), 24);
     }
 }

@@ -13,10 +13,10 @@ use syncdef_transform::{PathContext, Settings, Template as TransformTemplate};
 /// A template's tree and how to locate its characters in the file.
 pub(crate) enum Tree<'a> {
     /// Written as YAML/JSON inside the document: spans are file spans already.
-    Inline(&'a Node),
+    Inline(&'a syncdef_definitions::Tree),
     /// A string holding JSON text: spans are offsets into the string's value.
     Parsed {
-        root: Node,
+        root: syncdef_definitions::Tree,
         inner: Arc<SourceFile>,
         outer: &'a Text,
     },
@@ -81,7 +81,7 @@ impl<'a> Template<'a> {
                 match load_as(Arc::clone(&inner), Format::Json, &LoadOptions::default()) {
                     Ok(doc) => {
                         template.tree = Some(Tree::Parsed {
-                            root: doc.root,
+                            root: doc.tree,
                             inner,
                             outer: text,
                         });
@@ -120,10 +120,10 @@ impl<'a> Template<'a> {
 }
 
 impl Tree<'_> {
-    pub fn root(&self) -> &Node {
+    pub fn root(&self) -> Node<'_> {
         match self {
-            Tree::Inline(node) => node,
-            Tree::Parsed { root, .. } => root,
+            Tree::Inline(tree) => tree.root(),
+            Tree::Parsed { root, .. } => root.root(),
         }
     }
 
@@ -145,7 +145,7 @@ impl Tree<'_> {
         let root = self.root();
         match location.part {
             NodePart::Value => match root.pointer(&location.pointer) {
-                Some(node) => self.span_in(file_text, node, range),
+                Some(node) => self.span_in(file_text, &node, range),
                 None => self.node_span(file_text, root.span),
             },
             NodePart::Key => match root.pointer_key_span(&location.pointer) {

@@ -47,15 +47,15 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     for schema in &ctx.openapi.schemas {
-        if !illustrated(schema.node) {
+        if !illustrated(&schema.node) {
             continue;
         }
         let at = &ctx.openapi.pointer(schema.place);
         for key in ["default", "example"] {
             if let Some(value) = schema.node.get(key) {
-                validate(ctx, sink, schema.node, value, &format!("{at}/{key}"), key);
+                validate(ctx, sink, &schema.node, &value, &format!("{at}/{key}"), key);
             }
         }
         // In 3.1 a schema's `examples` is a list of values; in 3.0 it is not a keyword.
@@ -64,8 +64,8 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             validate(
                 ctx,
                 sink,
-                schema.node,
-                value,
+                &schema.node,
+                &value,
                 &format!("{at}/examples/{i}"),
                 "examples",
             );
@@ -75,7 +75,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Some(schema) = holder.node.get("schema") else {
             continue;
         };
-        if !illustrated(holder.node) {
+        if !illustrated(&holder.node) {
             continue;
         }
         let at = &ctx.openapi.pointer(holder.place);
@@ -83,21 +83,21 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             validate(
                 ctx,
                 sink,
-                schema,
-                value,
+                &schema,
+                &value,
                 &format!("{at}/example"),
                 "example",
             );
         }
         let named = holder.node.get("examples").and_then(Node::as_object);
         for member in named.unwrap_or_default() {
-            let Some(value) = resolve(root, Some(&member.value)).and_then(|e| e.get("value"))
+            let Some(value) = resolve(*root, Some(member.value)).and_then(|e| e.get("value"))
             else {
                 continue;
             };
             let name = syncdef_definitions::pointer::escape(&member.key.name);
             let pointer = format!("{at}/examples/{name}/value");
-            validate(ctx, sink, schema, value, &pointer, "example");
+            validate(ctx, sink, &schema, &value, &pointer, "example");
         }
     }
 }
@@ -108,35 +108,35 @@ fn illustrated(node: &Node) -> bool {
     node.as_object()
         .unwrap_or_default()
         .iter()
-        .any(|m| matches!(&*m.key.name, "default" | "example" | "examples"))
+        .any(|m| matches!(m.key.name, "default" | "example" | "examples"))
 }
 
 /// Reports the first way `value` breaks `schema` (as a request and as a response).
 fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &str, what: &str) {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     // Examples of one component (`schema: {$ref: ...}` in every media type that returns it)
     // share one converted and compiled schema: the cache is keyed by the node resolved to.
-    let schema = crate::typecheck::openapi::resolve(root, Some(schema)).unwrap_or(schema);
+    let schema = crate::typecheck::openapi::resolve(*root, Some(*schema)).unwrap_or(*schema);
     // Most examples are decided by walking the schema in place; only the rest are checked by
     // the converted and compiled schema.
-    let request = fits::verdict(root, schema, value, Direction::Request);
+    let request = fits::verdict(root, &schema, value, Direction::Request);
     if request == Verdict::Fits {
         return;
     }
-    let response = fits::verdict(root, schema, value, Direction::Response);
+    let response = fits::verdict(root, &schema, value, Direction::Response);
     if response == Verdict::Fits {
         return;
     }
     if request == Verdict::Breaks
         && response == Verdict::Breaks
-        && let Some(found) = fits::mismatch(root, schema, value, Direction::Request)
+        && let Some(found) = fits::mismatch(root, &schema, *value, Direction::Request)
     {
-        report(sink, &found.pointer, found.node, &found.reason, at, what);
+        report(sink, &found.pointer, &found.node, &found.reason, at, what);
         return;
     }
     let json = value.to_json();
     let fits = |direction| {
-        let converted = ctx.schemas.get(root, schema, direction);
+        let converted = ctx.schemas.get(root, &schema, direction);
         // A schema that does not compile is SD125's or SD106's finding.
         converted
             .validator
@@ -146,7 +146,7 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
     if fits(Direction::Request) || fits(Direction::Response) {
         return;
     }
-    let converted = ctx.schemas.get(root, schema, Direction::Request);
+    let converted = ctx.schemas.get(root, &schema, Direction::Request);
     let Some(error) = converted
         .validator
         .as_ref()
@@ -155,9 +155,9 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
         return;
     };
     let inner = error.instance_path().as_str().to_owned();
-    let node = value.pointer(&inner).unwrap_or(value);
+    let node = value.pointer(&inner).unwrap_or(*value);
     let reason = crate::request_schema::describe(error.kind(), error.instance());
-    report(sink, &inner, node, &reason, at, what);
+    report(sink, &inner, &node, &reason, at, what);
 }
 
 /// Reports `value` (the part `node` at `inner` of it) breaking its schema for `reason`.

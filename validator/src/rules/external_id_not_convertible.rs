@@ -186,7 +186,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         let Some(id) = tree.root().member("id") else {
-            if only_plain_keys(tree.root()) {
+            if only_plain_keys(&tree.root()) {
                 let d = sink
                     .diagnostic(
                         Rule::ExternalIdNotConvertible,
@@ -229,7 +229,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Ok(parsed) = JsonPath::parse(path) else {
             continue;
         };
-        let schemas = response_schemas(ctx, operation, true);
+        let schemas = response_schemas(ctx, &operation, true);
         let mut verdicts = Vec::new();
         for converted in &schemas {
             let Some(root) = converted.root() else {

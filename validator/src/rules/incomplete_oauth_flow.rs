@@ -43,7 +43,7 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    for scheme in schemes(&ctx.doc.root) {
+    for scheme in schemes(&ctx.doc.root()) {
         if scheme.value.get("type").and_then(Node::as_str) != Some("oauth2") {
             continue;
         }

@@ -68,14 +68,14 @@ pub fn is_insecure_http(url: &str) -> bool {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     let servers = root
         .get("servers")
         .and_then(Node::as_array)
         .unwrap_or_default();
     for (i, server) in servers.iter().enumerate() {
         if let Some(url) = server.get("url") {
-            report(sink, url, &format!("/servers/{i}/url"), "the server URL");
+            report(sink, &url, &format!("/servers/{i}/url"), "the server URL");
         }
     }
     for scheme in schemes(root) {
@@ -98,7 +98,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     "the `{key}` (flow `{}` of `{}`)",
                     flow.key.name, scheme.key.name
                 );
-                report(sink, url, &pointer, &what);
+                report(sink, &url, &pointer, &what);
             }
         }
     }

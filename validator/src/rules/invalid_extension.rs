@@ -70,7 +70,7 @@ fn check_lookup_paths(ctx: &Context, sink: &mut Sink, extension: &Extension) {
         }
         let node = ctx
             .doc
-            .root
+            .root()
             .get(EXTENSION_KEY)
             .and_then(|x| x.get("lookup"))
             .and_then(|l| l.get(entry))

@@ -61,7 +61,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             if !compiles(text) {
                 report(
                     sink,
-                    pattern,
+                    &pattern,
                     text,
                     format!("{}/pattern", ctx.openapi.pointer(schema.place)),
                 );

@@ -41,7 +41,7 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let servers = ctx.doc.root.get("servers").and_then(Node::as_array);
+    let servers = ctx.doc.root().get("servers").and_then(Node::as_array);
     for (i, server) in servers.unwrap_or_default().iter().enumerate() {
         let variables = server.get("variables").and_then(Node::as_object);
         for variable in variables.unwrap_or_default() {

@@ -37,7 +37,7 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     let (span, pointer) = match root.member("security") {
         Some(m) if m.value.as_array().is_some_and(|a| !a.is_empty()) => return,
         Some(m) => (m.key.span, "/security"),

@@ -113,14 +113,14 @@ fn template_parameters(template: &str) -> Vec<&str> {
 /// The `in: path` parameters of a `parameters` list, `$ref`s followed.
 fn declared<'a>(
     ctx: &Context<'a>,
-    list: Option<&'a Node>,
+    list: Option<Node<'a>>,
     method: Option<&'a str>,
 ) -> Vec<Declared<'a>> {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     let items = list.and_then(Node::as_array).unwrap_or_default();
     let mut found = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let Some(parameter) = resolve(root, Some(item)) else {
+        let Some(parameter) = resolve(*root, Some(item)) else {
             continue;
         };
         if parameter.get("in").and_then(Node::as_str) != Some("path") {

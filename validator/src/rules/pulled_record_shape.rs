@@ -47,10 +47,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         let Some(module) = info.module else { continue };
         for (template, tree_root) in pull_templates(info) {
-            let Some(element) = record_element(tree_root) else {
+            let Some(element) = record_element(&tree_root) else {
                 continue;
             };
-            check_element(ctx, sink, template, element, module.root);
+            check_element(ctx, sink, template, &element, module.root);
         }
     }
 }
@@ -58,7 +58,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 /// The entry's pull response templates that parsed, with their tree roots.
 pub(crate) fn pull_templates<'i, 'a>(
     info: &'i EntryInfo<'a>,
-) -> impl Iterator<Item = (&'i Template<'a>, &'i Node)> {
+) -> impl Iterator<Item = (&'i Template<'a>, Node<'i>)> {
     PULL_OPERATIONS.into_iter().filter_map(move |op| {
         info.entry.pull.as_ref()?;
         let template = info.template(&response_name(op))?;
@@ -86,7 +86,7 @@ fn check_element(ctx: &Context, sink: &mut Sink, template: &Template, element: &
     };
     let wrap =
         format!("write each record under `{root}`: `{{\"{root}\": {{\"integrationId\": …, …}}}}`");
-    let Some(record) = members.iter().find(|m| &*m.key.name == root) else {
+    let Some(record) = members.iter().find(|m| m.key.name == root) else {
         report(
             element.span,
             format!(
@@ -96,7 +96,7 @@ fn check_element(ctx: &Context, sink: &mut Sink, template: &Template, element: &
         );
         return;
     };
-    for other in members.iter().filter(|m| &*m.key.name != root) {
+    for other in members.iter().filter(|m| m.key.name != root) {
         report(
             other.key.span,
             format!(
@@ -109,7 +109,7 @@ fn check_element(ctx: &Context, sink: &mut Sink, template: &Template, element: &
     let Some(fields) = written_members(&record.value) else {
         return;
     };
-    if !fields.iter().any(|m| &*m.key.name == "integrationId") {
+    if !fields.iter().any(|m| m.key.name == "integrationId") {
         report(
             record.key.span,
             format!(

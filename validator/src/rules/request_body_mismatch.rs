@@ -90,7 +90,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
-            let root = &ctx.doc.root;
+            let root = &ctx.doc.root();
             // The schema the engine checks bodies against: one it cannot compile refuses the
             // definition's load, so it is an error here too.
             // A broken `$ref` is reported where it is written (SD106); the schema that
@@ -104,12 +104,12 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let Some(body) = operation.get("requestBody") else {
                 continue;
             };
-            let Some(schema) = json_content_schema(root, body) else {
+            let Some(schema) = json_content_schema(*root, body) else {
                 continue;
             };
             // The conversion and compilation `RequestBodySchema::of_operation` makes for the
             // engine, shared with the rest of this rule (once per schema, not twice).
-            let converted = ctx.schemas.get(root, schema, Direction::Request);
+            let converted = ctx.schemas.get(root, &schema, Direction::Request);
             if let (true, Some(error)) = (checked, &converted.compile_error) {
                 let why = format!("its request body schema does not compile: {error}");
                 let d = sink
@@ -123,7 +123,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 sink.push(d);
                 continue;
             }
-            check_template(ctx, sink, info, module, template, schema, site.text.span);
+            check_template(ctx, sink, info, module, template, &schema, site.text.span);
         }
     }
 }
@@ -138,7 +138,7 @@ fn check_template(
     operation_span: Span,
 ) {
     let Some(tree) = &template.tree else { return };
-    let converted = ctx.schemas.get(&ctx.doc.root, schema, Direction::Request);
+    let converted = ctx.schemas.get(&ctx.doc.root(), schema, Direction::Request);
     let Some(schema_root) = converted.root() else {
         return;
     };
@@ -155,7 +155,7 @@ fn check_template(
         records: &ctx.records.schemas,
         root: module.root,
     };
-    let findings = shape::check(tree.root(), NAME_MARKER, schema_root, &types, &span_of);
+    let findings = shape::check(&tree.root(), NAME_MARKER, schema_root, &types, &span_of);
     let mut seen: HashSet<(Span, String)> = HashSet::new();
     for f in findings {
         seen.insert((f.span, f.category.clone()));
@@ -268,7 +268,7 @@ fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
     let mut vars = Map::new();
     for server in ctx
         .doc
-        .root
+        .root()
         .get("servers")
         .and_then(Node::as_array)
         .unwrap_or_default()

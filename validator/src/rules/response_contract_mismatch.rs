@@ -101,7 +101,7 @@ fn check_template(ctx: &Context, sink: &mut Sink, info: &EntryInfo, op: &str, te
                     continue;
                 };
                 let Some(operation) = operation else { continue };
-                read_type(ctx, operation, path, want)
+                read_type(ctx, &operation, path, want)
             }
             NodeKind::Bool(_) | NodeKind::Null if matches!(want, Want::Boolean) => None,
             NodeKind::Array(_) | NodeKind::Null if matches!(want, Want::Strings) => None,

@@ -1,16 +1,16 @@
 //! Shared reading of `components.securitySchemes` and `security` requirements for the `SD7xx`
 //! rules.
 
-use syncdef_definitions::{Member, Node, pointer};
+use syncdef_definitions::{Member, Members, Node, pointer};
 
 /// One `scheme: [scopes]` member of a security requirement, with its JSON pointer.
 pub(crate) struct Requirement<'a> {
-    pub member: &'a Member,
+    pub member: Member<'a>,
     pub pointer: String,
 }
 
 /// The schemes of `components.securitySchemes`.
-pub(crate) fn schemes(root: &Node) -> &[Member] {
+pub(crate) fn schemes<'t>(root: &Node<'t>) -> Members<'t> {
     root.get("components")
         .and_then(|c| c.get("securitySchemes"))
         .and_then(Node::as_object)
@@ -18,7 +18,7 @@ pub(crate) fn schemes(root: &Node) -> &[Member] {
 }
 
 /// Every requirement of the top-level `security` and of each operation's `security`.
-pub(crate) fn requirements(root: &Node) -> Vec<Requirement<'_>> {
+pub(crate) fn requirements<'t>(root: &Node<'t>) -> Vec<Requirement<'t>> {
     let mut out = Vec::new();
     collect(root.get("security"), "/security", &mut out);
     for path in root
@@ -37,7 +37,7 @@ pub(crate) fn requirements(root: &Node) -> Vec<Requirement<'_>> {
     out
 }
 
-fn collect<'a>(security: Option<&'a Node>, base: &str, out: &mut Vec<Requirement<'a>>) {
+fn collect<'a>(security: Option<Node<'a>>, base: &str, out: &mut Vec<Requirement<'a>>) {
     for (i, requirement) in security
         .and_then(Node::as_array)
         .unwrap_or_default()

@@ -51,7 +51,7 @@ declare_rule! {
 const MAX_DEPTH: u32 = 16;
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     for schema in &ctx.openapi.schemas {
         let node = schema.node;
         let Some(required) = node.get("required").and_then(Node::as_array) else {
@@ -61,10 +61,10 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         }
         let mut names = Vec::new();
-        declared(root, node, &mut names, 0);
+        declared(*root, node, &mut names, 0);
         for (i, item) in required.iter().enumerate() {
             let Some(name) = item.as_str() else { continue };
-            if names.contains(&name) || matches_pattern(node, name) {
+            if names.contains(&name) || matches_pattern(&node, name) {
                 continue;
             }
             let help = hint(name, names.iter().copied()).unwrap_or_else(|| {
@@ -87,7 +87,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 }
 
 /// The property names `schema` declares, its combined schemas' included.
-fn declared<'n>(root: &'n Node, schema: &'n Node, names: &mut Vec<&'n str>, depth: u32) {
+fn declared<'n>(root: Node<'n>, schema: Node<'n>, names: &mut Vec<&'n str>, depth: u32) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -95,7 +95,7 @@ fn declared<'n>(root: &'n Node, schema: &'n Node, names: &mut Vec<&'n str>, dept
         return;
     };
     if let Some(properties) = schema.get("properties").and_then(Node::as_object) {
-        names.extend(properties.iter().map(|m| &*m.key.name));
+        names.extend(properties.iter().map(|m| m.key.name));
     }
     for key in ["allOf", "anyOf", "oneOf"] {
         for member in schema.get(key).and_then(Node::as_array).unwrap_or_default() {

@@ -35,8 +35,8 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let schemes = schemes(&ctx.doc.root);
-    for requirement in requirements(&ctx.doc.root) {
+    let schemes = schemes(&ctx.doc.root());
+    for requirement in requirements(&ctx.doc.root()) {
         let Some(scheme) = schemes
             .iter()
             .find(|s| s.key.name == requirement.member.key.name)
@@ -55,7 +55,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             .iter()
             .filter_map(|flow| flow.value.get("scopes").and_then(Node::as_object))
             .flatten()
-            .map(|m| &*m.key.name)
+            .map(|m| m.key.name)
             .collect();
         for (i, scope) in requirement
             .member

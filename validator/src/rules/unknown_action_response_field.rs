@@ -57,8 +57,8 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
-            let bodies = response_schemas(ctx, operation, true);
-            let headers = response_headers(&ctx.doc.root, operation);
+            let bodies = response_schemas(ctx, &operation, true);
+            let headers = response_headers(ctx.doc.root(), operation);
             if bodies.is_empty() && headers.is_empty() {
                 continue;
             }

@@ -49,12 +49,12 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         for (template, tree_root) in pull_templates(info) {
-            let record = record_element(tree_root)
+            let record = record_element(&tree_root)
                 .and_then(|element| element.get(module.root))
                 .filter(|r| r.as_object().is_some());
             if let Some(record) = record {
                 let written = Written { ctx, template };
-                written.fields(sink, record, schema, module.root);
+                written.fields(sink, &record, schema, module.root);
             }
         }
     }
@@ -74,7 +74,7 @@ impl Written<'_, '_> {
             return;
         };
         for member in members {
-            let name = &*member.key.name;
+            let name = member.key.name;
             let path = format!("{at}.{name}");
             match schema.property(name) {
                 Property::Known(field) => self.value(sink, &member.value, field, &path),
@@ -90,8 +90,8 @@ impl Written<'_, '_> {
         let Some(members) = value.as_object() else {
             return;
         };
-        match members {
-            [only] if is_loop(only) => {
+        match members.first() {
+            Some(only) if members.len() == 1 && is_loop(&only) => {
                 if let Some(items) = field.items() {
                     self.fields(sink, &only.value, items, &format!("{at}[]"));
                 }

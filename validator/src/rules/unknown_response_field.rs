@@ -57,7 +57,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
-            let schemas = response_schemas(ctx, operation, false);
+            let schemas = response_schemas(ctx, &operation, false);
             if schemas.is_empty() {
                 continue;
             }

@@ -37,8 +37,8 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let schemes = schemes(&ctx.doc.root);
-    for requirement in requirements(&ctx.doc.root) {
+    let schemes = schemes(&ctx.doc.root());
+    for requirement in requirements(&ctx.doc.root()) {
         let name: &str = &requirement.member.key.name;
         if schemes.iter().any(|s| &*s.key.name == name) {
             continue;

@@ -91,10 +91,10 @@ fn declared_operations<'a>(ctx: &Context<'a>, info: &EntryInfo<'a>) -> Vec<&'sta
         info.entry.push.as_ref().map(|p| p.pointer.as_str()),
         info.entry.pull.as_ref().map(|p| p.pointer.as_str()),
     ];
-    let nodes: Vec<&Node> = objects
+    let nodes: Vec<Node<'_>> = objects
         .into_iter()
         .flatten()
-        .filter_map(|p| ctx.doc.root.pointer(p))
+        .filter_map(|p| ctx.doc.root().pointer(p))
         .collect();
     OPERATIONS
         .iter()

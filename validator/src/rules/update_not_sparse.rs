@@ -40,7 +40,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
             continue;
         };
-        if !body_has_sparse(&ctx.doc.root, operation) {
+        if !body_has_sparse(&ctx.doc.root(), &operation) {
             continue;
         }
         let Some(template) = info.template(&request_name("update")) else {
@@ -71,7 +71,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 /// Whether a JSON request body schema of `operation` declares a `sparse` property (directly,
 /// through local `$ref`s or in an `allOf` part).
 fn body_has_sparse(root: &Node, operation: &Node) -> bool {
-    let Some(content) = resolve(root, operation.get("requestBody"))
+    let Some(content) = resolve(*root, operation.get("requestBody"))
         .and_then(|b| b.get("content"))
         .and_then(Node::as_object)
     else {
@@ -79,10 +79,10 @@ fn body_has_sparse(root: &Node, operation: &Node) -> bool {
     };
     content
         .iter()
-        .any(|media| schema_has(root, resolve(root, media.value.get("schema")), 0))
+        .any(|media| schema_has(root, resolve(*root, media.value.get("schema")), 0))
 }
 
-fn schema_has(root: &Node, schema: Option<&Node>, depth: u32) -> bool {
+fn schema_has(root: &Node, schema: Option<Node<'_>>, depth: u32) -> bool {
     let Some(schema) = schema else { return false };
     if depth > 16 {
         return false;
@@ -99,5 +99,5 @@ fn schema_has(root: &Node, schema: Option<&Node>, depth: u32) -> bool {
         .and_then(Node::as_array)
         .unwrap_or_default()
         .iter()
-        .any(|part| schema_has(root, resolve(root, Some(part)), depth + 1))
+        .any(|part| schema_has(root, resolve(*root, Some(part)), depth + 1))
 }

@@ -154,8 +154,8 @@ impl IgnoreFile {
             entries: Vec::new(),
             unknown_codes: Vec::new(),
         };
-        let root = match load_as(Arc::clone(&source), Format::Yaml, &LoadOptions::default()) {
-            Ok(doc) => doc.root,
+        let doc = match load_as(Arc::clone(&source), Format::Yaml, &LoadOptions::default()) {
+            Ok(doc) => doc,
             // Only comments: nothing is ignored yet.
             Err(e) if e.kind == LoadErrorKind::EmptyDocument => return Ok(file),
             Err(e) => {
@@ -163,6 +163,7 @@ impl IgnoreFile {
                 return Err(file.error(e.span.unwrap_or_default(), &e.message, help));
             }
         };
+        let root = doc.root();
         if root.is_null() {
             return Ok(file);
         }
@@ -174,7 +175,7 @@ impl IgnoreFile {
             ));
         };
         for member in files {
-            file.read_file(member)?;
+            file.read_file(&member)?;
         }
         Ok(file)
     }
@@ -212,9 +213,9 @@ impl IgnoreFile {
                 return Err(self.error(member.value.span, &what, SHAPE));
             }
         };
-        let file = relative(&self.dir.join(&*member.key.name), &self.dir);
+        let file = relative(&self.dir.join(member.key.name), &self.dir);
         for code in rules {
-            self.read_rule(member, &file, code)?;
+            self.read_rule(member, &file, &code)?;
         }
         Ok(())
     }
@@ -222,8 +223,8 @@ impl IgnoreFile {
     /// The pointers of one rule of one file (`SD602: ['#/...']`).
     fn read_rule(&mut self, file: &Member, key: &str, code: &Member) -> Result<(), LintError> {
         let items = match &code.value.kind {
-            NodeKind::Array(items) => &items[..],
-            NodeKind::Null => &[][..],
+            NodeKind::Array(items) => items,
+            NodeKind::Null => &syncdef_definitions::Items::default(),
             _ => {
                 let what = format!(
                     "`{}` of `{}` must be a list of JSON pointers",
@@ -233,7 +234,7 @@ impl IgnoreFile {
             }
         };
         let rule = Rule::from_code(&code.key.name);
-        let mut at = syncdef_definitions::pointer::join([&*file.key.name, &*code.key.name]);
+        let mut at = syncdef_definitions::pointer::join([file.key.name, code.key.name]);
         if rule.is_none() {
             self.unknown_codes.push(invalid_suppression::unknown_code(
                 Arc::clone(&self.source),
@@ -243,7 +244,7 @@ impl IgnoreFile {
             ));
         }
         for (i, item) in items.iter().enumerate() {
-            let pointer = self.pointer(item)?;
+            let pointer = self.pointer(&item)?;
             let Some(rule) = rule else { continue };
             let len = at.len();
             syncdef_definitions::pointer::push_index(&mut at, i);

@@ -100,9 +100,10 @@ fn read<'d>(ignores: &'d [InlineIgnore], sink: &mut Sink<'_>) -> Vec<Item<'d>> {
             Err(problem) if first => sink.push(problem(sink, &ignore.pointer, node)),
             Err(_) => {}
         };
-        match &ignore.value.kind {
-            NodeKind::Array(list) => list.iter().for_each(|node| code(node, sink)),
-            _ => code(&ignore.value, sink),
+        let value = ignore.value();
+        match value.kind {
+            NodeKind::Array(list) => list.iter().for_each(|node| code(&node, sink)),
+            _ => code(&value, sink),
         }
     }
     items

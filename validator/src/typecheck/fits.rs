@@ -13,7 +13,7 @@ mod reason;
 
 use std::cell::{Cell, RefCell};
 
-use syncdef_definitions::{Member, Node, NodeKind, NumberValue};
+use syncdef_definitions::{Items, Member, Node, NodeKind, NumberValue};
 
 use super::openapi::Direction;
 
@@ -59,13 +59,13 @@ const ANNOTATIONS: &[&str] = &[
 /// Whether `value` fits `schema` (an OpenAPI schema of document `root`) on the `direction`
 /// side of an exchange.
 pub(crate) fn verdict(root: &Node, schema: &Node, value: &Node, direction: Direction) -> Verdict {
-    Walk::new(root, direction, false).fits(schema, value, 0)
+    Walk::new(*root, direction, false).fits(schema, value, 0)
 }
 
 /// How a value breaks its schema: the part at fault and the rule it breaks.
 pub(crate) struct Mismatch<'v> {
     /// The node of the value at fault.
-    pub node: &'v Node,
+    pub node: Node<'v>,
     /// Its JSON pointer inside the value (`""` for the value itself).
     pub pointer: String,
     /// The rule broken, worded as [`crate::request_schema::describe`] words a compiled
@@ -77,15 +77,15 @@ pub(crate) struct Mismatch<'v> {
 pub(crate) fn mismatch<'v>(
     root: &Node,
     schema: &Node,
-    value: &'v Node,
+    value: Node<'v>,
     direction: Direction,
 ) -> Option<Mismatch<'v>> {
-    let walk = Walk::new(root, direction, true);
-    if walk.fits(schema, value, 0) != Breaks {
+    let walk = Walk::new(*root, direction, true);
+    if walk.fits(schema, &value, 0) != Breaks {
         return None;
     }
     let (at, reason) = walk.cause.into_inner()?;
-    // The cause was recorded by address; find that node in the value to lend it out.
+    // The cause was recorded by identity; find that node in the value to lend it out.
     let mut pointer = String::new();
     let node = find_node(value, at, &mut pointer)?;
     Some(Mismatch {
@@ -95,12 +95,12 @@ pub(crate) fn mismatch<'v>(
     })
 }
 
-fn find_node<'v>(value: &'v Node, at: *const Node, pointer: &mut String) -> Option<&'v Node> {
-    if std::ptr::eq(value, at) {
+fn find_node<'v>(value: Node<'v>, at: Identity, pointer: &mut String) -> Option<Node<'v>> {
+    if value.identity() == at {
         return Some(value);
     }
     let len = pointer.len();
-    let children: Vec<(String, &Node)> = match &value.kind {
+    let children: Vec<(String, Node<'v>)> = match value.kind {
         NodeKind::Array(items) => items
             .iter()
             .enumerate()
@@ -110,8 +110,8 @@ fn find_node<'v>(value: &'v Node, at: *const Node, pointer: &mut String) -> Opti
             .iter()
             .map(|m| {
                 (
-                    syncdef_definitions::pointer::escape(&m.key.name).into_owned(),
-                    &m.value,
+                    syncdef_definitions::pointer::escape(m.key.name).into_owned(),
+                    m.value,
                 )
             })
             .collect(),
@@ -128,22 +128,25 @@ fn find_node<'v>(value: &'v Node, at: *const Node, pointer: &mut String) -> Opti
     None
 }
 
+/// What tells a node of one tree apart from the others ([`Node::identity`]).
+type Identity = (syncdef_definitions::Span, u32, u32);
+
 struct Walk<'n> {
-    root: &'n Node,
+    root: Node<'n>,
     direction: Direction,
     steps: Cell<u32>,
     /// The schema-and-value pairs being decided: meeting one again is a cycle that consumes
     /// no value (`A: {allOf: [$ref: A]}`), which only the compiled validator can judge.
-    open: RefCell<Vec<(*const Node, *const Node)>>,
+    open: RefCell<Vec<(Identity, Identity)>>,
     /// Whether to record why a value breaks (only when a mismatch is reported: the wording
     /// costs allocations the plain verdict does without).
     explain: bool,
     /// The first cause recorded: the value node at fault and the rule it breaks.
-    cause: RefCell<Option<(*const Node, String)>>,
+    cause: RefCell<Option<(Identity, String)>>,
 }
 
 impl<'n> Walk<'n> {
-    fn new(root: &'n Node, direction: Direction, explain: bool) -> Self {
+    fn new(root: Node<'n>, direction: Direction, explain: bool) -> Self {
         Walk {
             root,
             direction,
@@ -157,7 +160,7 @@ impl<'n> Walk<'n> {
     /// Records `reason` at `value` unless a cause was recorded already.
     fn blame(&self, value: &Node, reason: impl FnOnce() -> String) {
         if self.explain && self.cause.borrow().is_none() {
-            *self.cause.borrow_mut() = Some((std::ptr::from_ref(value), reason()));
+            *self.cause.borrow_mut() = Some((value.identity(), reason()));
         }
     }
 
@@ -175,7 +178,7 @@ impl<'n> Walk<'n> {
         if depth > MAX_DEPTH || self.steps.get() > MAX_STEPS {
             return Unknown;
         }
-        let pair = (std::ptr::from_ref(schema), std::ptr::from_ref(value));
+        let pair = (schema.identity(), value.identity());
         if self.open.borrow().contains(&pair) {
             return Unknown;
         }
@@ -199,7 +202,7 @@ impl<'n> Walk<'n> {
             // OpenAPI 3.0 ignores a reference's siblings, and so does the conversion.
             return match reference.as_str().and_then(|r| r.strip_prefix('#')) {
                 Some(pointer) => match self.root.pointer(pointer) {
-                    Some(target) => self.fits(target, value, depth + 1),
+                    Some(target) => self.fits(&target, value, depth + 1),
                     None => Unknown,
                 },
                 None => Unknown,
@@ -208,7 +211,7 @@ impl<'n> Walk<'n> {
         let nullable = schema.get("nullable").and_then(Node::as_bool) == Some(true);
         let mut result = Fits;
         for member in members {
-            let one = self.keyword(schema, member, value, nullable, depth);
+            let one = self.keyword(schema, &member, value, nullable, depth);
             result = all(result, one);
             if result == Breaks {
                 // Breaking is certain whatever the other keywords say.
@@ -227,7 +230,7 @@ impl<'n> Walk<'n> {
         depth: u32,
     ) -> Verdict {
         let arg = &member.value;
-        let name = &*member.key.name;
+        let name = member.key.name;
         if name.starts_with("x-") || ANNOTATIONS.contains(&name) {
             return Fits;
         }
@@ -248,9 +251,11 @@ impl<'n> Walk<'n> {
             "const" => equal(arg, value),
             "required" => self.required_fits(schema, arg, value),
             "minLength" | "maxLength" => length_fits(name, arg, value),
-            "minItems" | "maxItems" => count_fits(name, arg, value.as_array().map(<[Node]>::len)),
+            "minItems" | "maxItems" => {
+                count_fits(name, arg, value.as_array().map(|items| items.len()))
+            }
             "minProperties" | "maxProperties" => {
-                count_fits(name, arg, value.as_object().map(<[Member]>::len))
+                count_fits(name, arg, value.as_object().map(|members| members.len()))
             }
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
                 bound_fits(schema, name, arg, value)
@@ -304,7 +309,7 @@ impl<'n> Walk<'n> {
         let mut result = Fits;
         for member in members {
             if let Some(schema) = properties.get(&member.key.name) {
-                result = all(result, self.fits(schema, &member.value, depth + 1));
+                result = all(result, self.fits(&schema, &member.value, depth + 1));
                 if result == Breaks {
                     return Breaks;
                 }
@@ -370,7 +375,7 @@ impl<'n> Walk<'n> {
                 .filter(move |m| declared.is_none_or(|d| d.get(&m.key.name).is_none()))
         };
         if additional.as_bool() == Some(false) {
-            let names: Vec<&str> = undeclared().map(|m| &*m.key.name).collect();
+            let names: Vec<&str> = undeclared().map(|m| m.key.name).collect();
             if names.is_empty() {
                 return Fits;
             }
@@ -397,7 +402,7 @@ impl<'n> Walk<'n> {
         }
         let mut result = Fits;
         for element in elements {
-            result = all(result, self.fits(items, element, depth + 1));
+            result = all(result, self.fits(items, &element, depth + 1));
             if result == Breaks {
                 return Breaks;
             }
@@ -420,13 +425,13 @@ impl<'n> Walk<'n> {
         }
         let verdicts: Vec<Verdict> = schemas
             .iter()
-            .map(|s| self.fits(s, value, depth + 1))
+            .map(|s| self.fits(&s, value, depth + 1))
             .collect();
         combine(&verdicts)
     }
 }
 
-fn has_duplicates(names: &[Node]) -> bool {
+fn has_duplicates(names: Items<'_>) -> bool {
     let mut sorted: Vec<Option<&str>> = names.iter().map(Node::as_str).collect();
     sorted.sort_unstable();
     sorted.windows(2).any(|w| w[0] == w[1])
@@ -524,7 +529,7 @@ fn enum_fits(allowed: &Node, value: &Node, nullable: bool) -> Verdict {
     }
     let mut result = Breaks;
     for candidate in allowed {
-        match equal(candidate, value) {
+        match equal(&candidate, value) {
             Fits => return Fits,
             Unknown => result = Unknown,
             Breaks => {}
@@ -556,7 +561,7 @@ fn equal(a: &Node, b: &Node) -> Verdict {
             if x.len() != y.len() {
                 return Breaks;
             }
-            x.iter().zip(y).map(|(p, q)| equal(p, q)).fold(Fits, all)
+            x.iter().zip(y).map(|(p, q)| equal(&p, &q)).fold(Fits, all)
         }
         (NodeKind::Object(x), NodeKind::Object(y)) => {
             if x.len() != y.len() {

@@ -28,15 +28,15 @@ pub struct Samples {
 
 /// The platform record schema of one definition: the shipped one, or the shipped one with the
 /// definition's `x-syncdef-records` applied.
-pub(crate) struct Records {
+pub(crate) struct Records<'d> {
     pub schemas: Cow<'static, RecordSchemas>,
     /// Problems of the extension, with its node.
     pub problems: Vec<ExtensionProblem>,
-    pub extension: Option<Node>,
+    pub extension: Option<Node<'d>>,
 }
 
-impl Records {
-    pub fn of(root: &Node) -> Records {
+impl<'d> Records<'d> {
+    pub fn of(root: &Node<'d>) -> Records<'d> {
         match root.get(platform::EXTENSION_KEY) {
             None => Records {
                 schemas: Cow::Borrowed(platform::builtin()),
@@ -48,7 +48,7 @@ impl Records {
                 Records {
                     schemas: Cow::Owned(schemas),
                     problems,
-                    extension: Some(ext.clone()),
+                    extension: Some(ext),
                 }
             }
         }
@@ -114,26 +114,26 @@ pub(crate) fn response_schemas(
     operation: &Node,
     success_only: bool,
 ) -> Vec<std::sync::Arc<openapi::Converted>> {
-    let root = &ctx.doc.root;
+    let root = &ctx.doc.root();
     let responses = if success_only {
-        openapi::success_responses(root, operation)
+        openapi::success_responses(*root, *operation)
     } else {
-        openapi::all_responses(root, operation)
+        openapi::all_responses(*root, *operation)
     };
     responses
         .into_iter()
-        .filter_map(|r| openapi::json_content_schema(root, r))
-        .map(|s| ctx.schemas.get(root, s, openapi::Direction::Response))
+        .filter_map(|r| openapi::json_content_schema(*root, r))
+        .map(|s| ctx.schemas.get(root, &s, openapi::Direction::Response))
         .collect()
 }
 
 /// Header names the 2xx responses of an operation declare.
-pub(crate) fn response_headers<'n>(root: &'n Node, operation: &'n Node) -> Vec<&'n str> {
+pub(crate) fn response_headers<'n>(root: Node<'n>, operation: Node<'n>) -> Vec<&'n str> {
     openapi::success_responses(root, operation)
         .into_iter()
         .filter_map(|r| r.get("headers").and_then(Node::as_object))
         .flatten()
-        .map(|m| &*m.key.name)
+        .map(|m| m.key.name)
         .collect()
 }
 

@@ -43,7 +43,7 @@ impl Converted {
 pub(crate) struct SchemaCache {
     /// Shared by the rules, which may run on two threads: a schema both want is converted
     /// once (the second waits for it), two different ones at the same time.
-    converted: Mutex<HashMap<(usize, Direction), Arc<Slot>>>,
+    converted: Mutex<HashMap<((syncdef_definitions::Span, u32, u32), Direction), Arc<Slot>>>,
 }
 
 /// One schema's place in the cache: filled by the first rule that wants it.
@@ -53,7 +53,7 @@ impl SchemaCache {
     /// The JSON Schema of OpenAPI schema `schema` of document `root`, converted and compiled
     /// on first use.
     pub fn get(&self, root: &Node, schema: &Node, direction: Direction) -> Arc<Converted> {
-        let key = (std::ptr::from_ref(schema) as usize, direction);
+        let key = (schema.identity(), direction);
         // A rule that panicked while holding the lock left the map whole (an insert is the
         // only write): keep using it.
         let cell = Arc::clone(
@@ -119,7 +119,7 @@ pub(crate) fn convert_document(root: &Node, schema: &Node, direction: Direction)
             // only the static walk runs).
             continue;
         };
-        let value = convert(target, direction, &mut refs);
+        let value = convert(&target, direction, &mut refs);
         insert_at(&mut doc, &pointer, value);
     }
     doc
@@ -277,18 +277,18 @@ fn convert_value(v: &Value, direction: Direction, refs: &mut Vec<String>, depth:
 
 /// The JSON schema of a request body or response `content`: `application/json` first, then
 /// any `+json`/`json` media type.
-pub(crate) fn json_content_schema<'n>(root: &'n Node, holder: &'n Node) -> Option<&'n Node> {
+pub(crate) fn json_content_schema<'n>(root: Node<'n>, holder: Node<'n>) -> Option<Node<'n>> {
     openapi::json_content(root, holder)?.schema
 }
 
 /// The success (2xx) responses of an operation, in document order.
-pub(crate) fn success_responses<'n>(root: &'n Node, operation: &'n Node) -> Vec<&'n Node> {
+pub(crate) fn success_responses<'n>(root: Node<'n>, operation: Node<'n>) -> Vec<Node<'n>> {
     OpenApi::new(root).operation(operation).success_responses()
 }
 
 /// Every declared response (success, error and `default`): response templates are applied
 /// to whatever the system answers.
-pub(crate) fn all_responses<'n>(root: &'n Node, operation: &'n Node) -> Vec<&'n Node> {
+pub(crate) fn all_responses<'n>(root: Node<'n>, operation: Node<'n>) -> Vec<Node<'n>> {
     let operation = OpenApi::new(root).operation(operation);
     operation.responses().map(|(_, r)| r).collect()
 }
@@ -304,16 +304,16 @@ mod tests {
     use std::sync::Arc;
     use syncdef_definitions::{LoadOptions, SourceFile};
 
-    fn doc(text: &str) -> Node {
+    fn doc(text: &str) -> syncdef_definitions::Tree {
         let file = Arc::new(SourceFile::new("t.yaml", text));
         syncdef_definitions::load::load_with(file, &LoadOptions::default())
             .expect("loads")
-            .root
+            .tree
     }
 
     #[test]
     fn converts_nullable_refs_bounds_and_read_only() {
-        let root = doc(r##"
+        let root_tree = doc(r##"
 components:
   schemas:
     Body:
@@ -326,8 +326,9 @@ components:
         tags: {type: array, items: {$ref: "#/components/schemas/Tag"}}
     Tag: {type: string, maxLength: 3}
 "##);
+        let root = root_tree.root();
         let schema = root.pointer("/components/schemas/Body").expect("schema");
-        let converted = convert_document(&root, schema, Direction::Request);
+        let converted = convert_document(&root, &schema, Direction::Request);
         let body = &converted["x-syncdef-root"];
         assert_eq!(body["required"], json!(["name"]));
         assert_eq!(
@@ -351,7 +352,7 @@ components:
         assert!(!validator.is_valid(&json!({"tags": []})));
         assert!(!validator.is_valid(&json!({"name": "a", "size": 0})));
         // In a response the read-only id is required again.
-        let response = convert_document(&root, schema, Direction::Response);
+        let response = convert_document(&root, &schema, Direction::Response);
         assert_eq!(
             response["x-syncdef-root"]["required"],
             json!(["id", "name"])
@@ -360,11 +361,12 @@ components:
 
     #[test]
     fn the_cache_converts_a_shared_schema_once() {
-        let root = doc("components: {schemas: {A: {type: object}}}\n");
+        let root_tree = doc("components: {schemas: {A: {type: object}}}\n");
+        let root = root_tree.root();
         let schema = root.pointer("/components/schemas/A").expect("schema");
         let cache = SchemaCache::default();
-        let a = cache.get(&root, schema, Direction::Request);
-        let b = cache.get(&root, schema, Direction::Request);
+        let a = cache.get(&root, &schema, Direction::Request);
+        let b = cache.get(&root, &schema, Direction::Request);
         assert!(Arc::ptr_eq(&a, &b));
         assert!(a.validator.is_some());
     }

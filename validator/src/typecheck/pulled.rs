@@ -4,6 +4,7 @@
 //! `#ifgroup` keys are written when their condition holds; other function keys (`#eval`) make
 //! a level unknown: nothing there is judged.
 
+use syncdef_definitions::Members;
 use syncdef_definitions::Node;
 use syncdef_definitions::node::Member;
 
@@ -11,11 +12,11 @@ use syncdef_definitions::node::Member;
 pub(crate) const PULL_OPERATIONS: [&str; 2] = ["batchRead", "read"];
 
 /// A template's record element: the object each output element is made from.
-pub(crate) fn record_element(root: &Node) -> Option<&Node> {
+pub(crate) fn record_element<'t>(root: &Node<'t>) -> Option<Node<'t>> {
     let members = root.as_object()?;
-    match members {
-        [only] if is_loop(only) => only.value.as_object().map(|_| &only.value),
-        _ => Some(root),
+    match members.only() {
+        Some(only) if is_loop(&only) => only.value.as_object().map(|_| only.value),
+        _ => Some(*root),
     }
 }
 
@@ -27,14 +28,14 @@ pub(crate) fn is_loop(member: &Member) -> bool {
 /// The members an object writes, the contents of `#ifgroup` keys included (they are written
 /// when their condition holds); `None` when another key is a function (`#eval`): then what
 /// the level writes is not known.
-pub(crate) fn written_members(node: &Node) -> Option<Vec<&Member>> {
+pub(crate) fn written_members<'t>(node: &Node<'t>) -> Option<Vec<Member<'t>>> {
     let mut out = Vec::new();
     collect(node.as_object()?, &mut out).then_some(out)
 }
 
-fn collect<'n>(members: &'n [Member], out: &mut Vec<&'n Member>) -> bool {
+fn collect<'n>(members: Members<'n>, out: &mut Vec<Member<'n>>) -> bool {
     for member in members {
-        let key = &*member.key.name;
+        let key = member.key.name;
         if key.starts_with("#ifgroup(") {
             match member.value.as_object() {
                 Some(inner) if collect(inner, out) => {}

@@ -41,20 +41,20 @@ pub(crate) fn check(
 struct Produced<'n> {
     key: &'n str,
     key_span: Span,
-    value: &'n Node,
+    value: Node<'n>,
     conditional: bool,
 }
 
 /// The members an object template produces, `#ifgroup` contents inlined; `None` when a key
 /// is computed (`#eval`, bulk functions): then the member set is unknown.
-fn produced<'n>(node: &'n Node, conditional: bool, out: &mut Vec<Produced<'n>>) -> bool {
+fn produced<'n>(node: Node<'n>, conditional: bool, out: &mut Vec<Produced<'n>>) -> bool {
     let Some(members) = node.as_object() else {
         return true;
     };
     for m in members {
         let key: &str = &m.key.name;
         if let Some(_cond) = key.strip_prefix("#ifgroup(") {
-            if !produced(&m.value, true, out) {
+            if !produced(m.value, true, out) {
                 return false;
             }
         } else if key.starts_with('#') {
@@ -63,7 +63,7 @@ fn produced<'n>(node: &'n Node, conditional: bool, out: &mut Vec<Produced<'n>>) 
             out.push(Produced {
                 key,
                 key_span: m.key.span,
-                value: &m.value,
+                value: m.value,
                 conditional,
             });
         }
@@ -72,9 +72,12 @@ fn produced<'n>(node: &'n Node, conditional: bool, out: &mut Vec<Produced<'n>>) 
 }
 
 /// Whether an object template is a `#loop` (one `#loop(...)` key: it renders as an array).
-fn loop_body(node: &Node) -> Option<&Node> {
+fn loop_body<'t>(node: &Node<'t>) -> Option<Node<'t>> {
     match node.as_object() {
-        Some([only]) if only.key.name.starts_with("#loop(") => Some(&only.value),
+        Some(members) => members
+            .only()
+            .filter(|only| only.key.name.starts_with("#loop("))
+            .map(|only| only.value),
         _ => None,
     }
 }
@@ -101,7 +104,7 @@ fn produced_type(node: &Node, types: &dyn ValueTypes, loop_depth: usize) -> Opti
         NodeKind::Object(_) if loop_body(node).is_some() => Some(JsonType::Array),
         NodeKind::Object(_) => {
             let mut members = Vec::new();
-            produced(node, false, &mut members).then_some(JsonType::Object)
+            produced(*node, false, &mut members).then_some(JsonType::Object)
         }
     }
 }
@@ -165,7 +168,7 @@ fn node(
     if let Some(body) = loop_body(tpl) {
         if let Some(items) = schema.items() {
             node(
-                body,
+                &body,
                 at,
                 &format!("{pointer}/0"),
                 items,
@@ -183,7 +186,7 @@ fn node(
                 for (i, item) in items.iter().enumerate() {
                     let p = format!("{pointer}/{i}");
                     node(
-                        item,
+                        &item,
                         item.span,
                         &p,
                         item_schema,
@@ -215,14 +218,16 @@ fn object(
     out: &mut Vec<ShapeFinding>,
 ) {
     let mut members = Vec::new();
-    if !produced(tpl, false, &mut members) {
+    if !produced(*tpl, false, &mut members) {
         return;
     }
     let closed = schema_closed(schema);
     for m in &members {
         let p = format!("{pointer}/{}", m.key.replace('~', "~0").replace('/', "~1"));
         match schema.property(m.key) {
-            Property::Known(s) => node(m.value, m.key_span, &p, s, types, span_of, loop_depth, out),
+            Property::Known(s) => {
+                node(&m.value, m.key_span, &p, s, types, span_of, loop_depth, out)
+            }
             Property::Unknown if closed => {
                 let names = schema.property_names();
                 let help = match crate::suggest::did_you_mean(m.key, names.iter().copied()) {
@@ -404,12 +409,12 @@ pub(crate) fn display(pointer: &str) -> String {
 /// The template node that produced the output at `pointer` (RFC 6901), with the span of the
 /// key that names it: `#ifgroup` contents are looked through, an index of a `#loop` array is
 /// the loop's body. Stops at the deepest node found.
-pub(crate) fn producer<'n>(root: &'n Node, root_span: Span, pointer: &str) -> (&'n Node, Span) {
+pub(crate) fn producer<'n>(root: Node<'n>, root_span: Span, pointer: &str) -> (Node<'n>, Span) {
     let mut at = root;
     let mut span = root_span;
     for token in pointer.split('/').skip(1) {
         let token = token.replace("~1", "/").replace("~0", "~");
-        if let Some(body) = loop_body(at) {
+        if let Some(body) = loop_body(&at) {
             at = body;
             continue;
         }
@@ -455,15 +460,16 @@ mod tests {
         }
     }
 
-    fn tree(text: &str) -> Node {
+    fn tree(text: &str) -> syncdef_definitions::Tree {
         let file = Arc::new(SourceFile::new("t.yaml", text));
         syncdef_definitions::load::load_with(file, &LoadOptions::default())
             .expect("loads")
-            .root
+            .tree
     }
 
     fn findings(template: &str, schema: &serde_json::Value) -> Vec<String> {
-        let root = tree(template);
+        let root_tree = tree(template);
+        let root = root_tree.root();
         let schema = FieldSchema::in_document(schema, schema);
         check(&root, Span::empty(0), schema, &NoTypes, &|s| s)
             .into_iter()
@@ -503,13 +509,14 @@ mod tests {
     #[test]
     fn output_pointers_map_back_to_template_keys() {
         let text = "\"#ifgroup(#exists($.x))\":\n  Addr: {City: x}\nLine:\n  \"#loop($.l)\":\n    Qty: 1\n";
-        let root = tree(text);
-        let (_, span) = producer(&root, Span::empty(0), "/Addr/City");
+        let root_tree = tree(text);
+        let root = root_tree.root();
+        let (_, span) = producer(root, Span::empty(0), "/Addr/City");
         assert_eq!(&text[span.range()], "City");
-        let (_, span) = producer(&root, Span::empty(0), "/Line/3/Qty");
+        let (_, span) = producer(root, Span::empty(0), "/Line/3/Qty");
         assert_eq!(&text[span.range()], "Qty");
         // An output the template does not produce stops at the deepest producer.
-        let (_, span) = producer(&root, Span::empty(0), "/Nope");
+        let (_, span) = producer(root, Span::empty(0), "/Nope");
         assert_eq!(span, Span::empty(0));
     }
 }

@@ -42,12 +42,12 @@ pub(super) fn of(
         "minItems" | "maxItems" => format!(
             "{name} {}, the array has {} items",
             limit(),
-            value.as_array().map_or(0, <[Node]>::len)
+            value.as_array().map_or(0, |items| items.len())
         ),
         "minProperties" | "maxProperties" => format!(
             "{name} {}, the object has {} members",
             limit(),
-            value.as_object().map_or(0, <[_]>::len)
+            value.as_object().map_or(0, |members| members.len())
         ),
         "minimum" | "maximum" => format!("{name} {}, the value is {}", limit(), number_text(value)),
         "exclusiveMinimum" | "exclusiveMaximum" => {
@@ -99,7 +99,7 @@ fn types(arg: &Node, nullable: bool) -> String {
 }
 
 fn enumeration(arg: &Node, value: &Node, nullable: bool) -> String {
-    let listed = arg.as_array().map_or(0, <[Node]>::len);
+    let listed = arg.as_array().map_or(0, |items| items.len());
     let has_null = arg.as_array().into_iter().flatten().any(Node::is_null);
     let count = listed + usize::from(nullable && !has_null);
     match &value.kind {

@@ -5,16 +5,16 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use syncdef_definitions::{LoadOptions, Node, SourceFile};
+use syncdef_definitions::{LoadOptions, SourceFile, Tree};
 
 use super::{Verdict, mismatch, verdict};
 use crate::typecheck::openapi::{Direction, convert_document};
 
-fn load(value: &Value) -> Node {
+fn load(value: &Value) -> Tree {
     let file = Arc::new(SourceFile::new("t.json", value.to_string()));
     syncdef_definitions::load::load_with(file, &LoadOptions::default())
         .expect("generated JSON loads")
-        .root
+        .tree
 }
 
 fn small_value() -> impl Strategy<Value = Value> {
@@ -136,25 +136,30 @@ fn schema() -> impl Strategy<Value = Value> {
 }
 
 fn check(s: &Value, t: &Value, value: &Value) -> Result<(), TestCaseError> {
-    let root = load(&json!({"components": {"schemas": {"S": s, "T": t}}}));
-    let value_node = load(value);
+    let root_tree = load(&json!({"components": {"schemas": {"S": s, "T": t}}}));
+    let root = root_tree.root();
+    let value_node_tree = load(value);
+    let value_node = value_node_tree.root();
     let schema = root.pointer("/components/schemas/S").expect("S");
     for direction in [Direction::Request, Direction::Response] {
-        let answer = verdict(&root, schema, &value_node, direction);
+        let answer = verdict(&root, &schema, &value_node, direction);
         if answer == Verdict::Unknown {
             continue;
         }
         if answer == Verdict::Breaks {
             // Every decided break has a cause, at a part of the value its pointer addresses.
-            let found = mismatch(&root, schema, &value_node, direction);
+            let found = mismatch(&root, &schema, value_node, direction);
             let found =
                 found.ok_or_else(|| TestCaseError::fail(format!("no cause for {value}")))?;
-            prop_assert!(std::ptr::eq(
-                value_node.pointer(&found.pointer).unwrap_or(&value_node),
-                found.node
-            ));
+            prop_assert_eq!(
+                value_node
+                    .pointer(&found.pointer)
+                    .unwrap_or(value_node)
+                    .identity(),
+                found.node.identity()
+            );
         }
-        let doc = convert_document(&root, schema, direction);
+        let doc = convert_document(&root, &schema, direction);
         let Ok(validator) = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .build(&doc)
@@ -274,7 +279,7 @@ proptest! {
 
 #[test]
 fn decides_what_examples_usually_are() {
-    let root = load(&json!({"components": {"schemas": {
+    let root_tree = load(&json!({"components": {"schemas": {
         "User": {
             "type": "object",
             "required": ["id", "login"],
@@ -288,28 +293,32 @@ fn decides_what_examples_usually_are() {
         },
         "Plan": {"type": "object", "properties": {"name": {"enum": ["free", "pro"]}}}
     }}}));
+    let root = root_tree.root();
     let user = root.pointer("/components/schemas/User").expect("User");
-    let fits = load(&json!({"login": "octocat", "email": null, "plan": {"name": "pro"}}));
+    let fits_tree = load(&json!({"login": "octocat", "email": null, "plan": {"name": "pro"}}));
+    let fits = fits_tree.root();
     assert_eq!(
-        verdict(&root, user, &fits, Direction::Request),
+        verdict(&root, &user, &fits, Direction::Request),
         Verdict::Fits
     );
     // In a response the read-only id is required.
     assert_eq!(
-        verdict(&root, user, &fits, Direction::Response),
+        verdict(&root, &user, &fits, Direction::Response),
         Verdict::Breaks
     );
-    let wrong_plan = load(&json!({"login": "octocat", "plan": {"name": "team"}}));
+    let wrong_plan_tree = load(&json!({"login": "octocat", "plan": {"name": "team"}}));
+    let wrong_plan = wrong_plan_tree.root();
     assert_eq!(
-        verdict(&root, user, &wrong_plan, Direction::Request),
+        verdict(&root, &user, &wrong_plan, Direction::Request),
         Verdict::Breaks
     );
-    let with_pattern = load(&json!({"type": "string", "pattern": "^[A-Z]{3}$"}));
+    let with_pattern_tree = load(&json!({"type": "string", "pattern": "^[A-Z]{3}$"}));
+    let with_pattern = with_pattern_tree.root();
     assert_eq!(
         verdict(
             &root,
             &with_pattern,
-            &load(&json!("EUR")),
+            &load(&json!("EUR")).root(),
             Direction::Request
         ),
         Verdict::Unknown
@@ -328,8 +337,9 @@ fn shared_schemas_under_combinators_are_not_walked_exponentially() {
         );
     }
     schemas.insert("L40".into(), json!({"type": "string"}));
-    let root = load(&json!({"components": {"schemas": schemas}}));
+    let root_tree = load(&json!({"components": {"schemas": schemas}}));
+    let root = root_tree.root();
     let top = root.pointer("/components/schemas/L0").expect("L0");
-    let answer = verdict(&root, top, &load(&json!("a")), Direction::Request);
+    let answer = verdict(&root, &top, &load(&json!("a")).root(), Direction::Request);
     assert_ne!(answer, Verdict::Breaks);
 }
