@@ -97,7 +97,7 @@ impl<'a> NodeDeserializer<'a> {
                 NumberValue::NegInt(i) => de::Unexpected::Signed(i),
                 NumberValue::Float(f) => de::Unexpected::Float(f),
             },
-            NodeKind::String(s) => de::Unexpected::Str(&s.value),
+            NodeKind::String(s) => de::Unexpected::Str(s.value),
             NodeKind::Array(_) => de::Unexpected::Seq,
             NodeKind::Object(_) => de::Unexpected::Map,
         }
@@ -116,7 +116,7 @@ impl<'de> de::Deserializer<'de> for NodeDeserializer<'de> {
                 NumberValue::NegInt(i) => visitor.visit_i64(i),
                 NumberValue::Float(f) => visitor.visit_f64(f),
             },
-            NodeKind::String(s) => visitor.visit_borrowed_str(&s.value),
+            NodeKind::String(s) => visitor.visit_borrowed_str(s.value),
             NodeKind::Array(items) => visitor.visit_seq(Seq {
                 items: items.iter(),
                 index: 0,

@@ -1,5 +1,10 @@
 //! The items of an array node: a view into its [`Tree`], in document order.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "a position below a list's length, which the tree counts in `u32`"
+)]
+
 use std::fmt;
 
 use crate::node::Node;

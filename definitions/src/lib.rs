@@ -61,6 +61,8 @@ pub use definition::Definition;
 pub use items::{Items, ItemsIter};
 pub use load::{Document, Format, LoadError, LoadErrorKind, LoadOptions, load, load_path};
 pub use members::{Members, MembersIter};
-pub use node::{Key, Member, Node, NodeKind, Number, NumberValue, ScalarStyle, StringValue};
+pub use node::{
+    Key, Member, Node, NodeIdentity, NodeKind, Number, NumberValue, ScalarStyle, StringValue,
+};
 pub use source::{LineCol, LineIndex, Location, SourceFile, Span};
 pub use tree::Tree;

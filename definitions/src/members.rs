@@ -7,6 +7,11 @@
 //! of the members sorted by key, searched by bisection. Linear search there made resolving
 //! references quadratic in the size of the document.
 
+#![expect(
+    clippy::cast_possible_truncation,
+    reason = "a position below a list's length, which the tree counts in `u32`"
+)]
+
 use std::fmt;
 
 use crate::node::{Key, Member};

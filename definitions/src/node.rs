@@ -20,6 +20,15 @@ pub struct Node<'t> {
     pub kind: NodeKind<'t>,
 }
 
+/// What tells a node of a tree apart from every other node of that tree
+/// ([`Node::identity`]): a key for maps of nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeIdentity {
+    span: Span,
+    first: u32,
+    len: u32,
+}
+
 /// The value of a [`Node`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NodeKind<'t> {
@@ -238,17 +247,19 @@ impl<'t> Node<'t> {
     /// What tells this node apart from every other of its tree: its span, and for an object
     /// or an array where its contents are (a parent and its only child can share a span).
     #[must_use]
-    pub fn identity(self) -> (Span, u32, u32) {
-        match self.kind {
-            NodeKind::Object(members) => {
-                let (first, len) = members.range();
-                (self.span, first, len)
-            }
+    pub fn identity(self) -> NodeIdentity {
+        let (first, len) = match self.kind {
+            NodeKind::Object(members) => members.range(),
             NodeKind::Array(items) => {
                 let (first, len) = items.range();
-                (self.span, first, len | (1 << 31))
+                (first, len | (1 << 31))
             }
-            _ => (self.span, u32::MAX, u32::MAX),
+            _ => (u32::MAX, u32::MAX),
+        };
+        NodeIdentity {
+            span: self.span,
+            first,
+            len,
         }
     }
 

@@ -143,7 +143,7 @@ impl<'a> PathIndex<'a> {
         index.entries.reserve_exact(members.len());
         index.ranks.reserve_exact(members.len());
         for member in members {
-            let template: &'a str = &member.key.name;
+            let template: &'a str = member.key.name;
             let literal_len: usize = template
                 .split('/')
                 .flat_map(pieces)

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::model::{LoadProblem, ProblemKind};
-use crate::node::{Node, NodeKind};
+use crate::node::{Node, NodeIdentity, NodeKind};
 use crate::pointer;
 use crate::source::Span;
 
@@ -63,7 +63,7 @@ struct Site<'a> {
 
 impl Site<'_> {
     /// The site with its pointer, taken from `pointers` (by the holder's identity).
-    fn located(&self, pointers: &HashMap<Identity, String>) -> RefSite {
+    fn located(&self, pointers: &HashMap<NodeIdentity, String>) -> RefSite {
         RefSite {
             target: self.target.to_owned(),
             span: self.span,
@@ -152,15 +152,12 @@ fn collect_sites<'a>(node: Node<'a>, out: &mut Vec<Site<'a>>) {
     }
 }
 
-/// What tells a node apart from the others ([`Node::identity`]).
-type Identity = (crate::source::Span, u32, u32);
-
 /// The JSON pointers of `holders`, found in one walk of the tree.
 fn pointers_of<'a>(
     root: &Node,
     holders: impl Iterator<Item = Node<'a>>,
-) -> HashMap<Identity, String> {
-    let wanted: HashSet<Identity> = holders.map(Node::identity).collect();
+) -> HashMap<NodeIdentity, String> {
+    let wanted: HashSet<NodeIdentity> = holders.map(Node::identity).collect();
     let mut found = HashMap::new();
     root.walk(&mut |ptr, node| {
         let at = node.identity();

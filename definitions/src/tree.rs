@@ -623,7 +623,7 @@ impl TreeBuilder {
             }
             NodeKind::Object(members) => {
                 let mut pending = Vec::with_capacity(members.len());
-                for m in members.iter() {
+                for m in members {
                     let key = self.key(m.key.span, m.key.name);
                     let value = self.copy_node(&m.value);
                     pending.push(PendingMember { key, value });

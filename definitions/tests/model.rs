@@ -344,7 +344,7 @@ synchronization:
     let schemas = def
         .root()
         .pointer("/components/schemas")
-        .and_then(|s| s.as_object());
+        .and_then(syncdef_definitions::Node::as_object);
     let names: Vec<&str> = schemas
         .unwrap_or_default()
         .iter()

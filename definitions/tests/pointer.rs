@@ -47,7 +47,9 @@ fn yaml_pointers_and_key_spans() {
     );
     assert_eq!(at(&d, "/tags/1"), (lc(13, 15), lc(13, 15)));
     assert_eq!(
-        d.root().pointer("/info/title").and_then(|n| n.as_str()),
+        d.root()
+            .pointer("/info/title")
+            .and_then(syncdef_definitions::Node::as_str),
         Some("Café ☕ API")
     );
     // Quoted scalars span their quotes.
@@ -77,7 +79,9 @@ fn json_pointers_and_key_spans() {
     );
     assert_eq!(at(&d, "/tags/1"), (lc(8, 21), lc(8, 21)));
     assert_eq!(
-        d.root().pointer("/info/title").and_then(|n| n.as_str()),
+        d.root()
+            .pointer("/info/title")
+            .and_then(syncdef_definitions::Node::as_str),
         Some("Café ☕ API")
     );
     // The column after a multi-byte character counts characters: `"version"` follows "☕".
@@ -90,7 +94,7 @@ fn json_numbers_keep_text_and_value() {
     let numbers: Vec<(String, NumberValue)> = d
         .root()
         .pointer("/numbers")
-        .and_then(|n| n.as_array())
+        .and_then(syncdef_definitions::Node::as_array)
         .unwrap_or_default()
         .iter()
         .filter_map(|n| match &n.kind {
@@ -122,7 +126,9 @@ fn missing_pointers() {
     assert!(d.root().pointer_key_span("").is_none());
     assert_eq!(d.root().pointer("").map(|n| n.span.start), Some(0));
     assert_eq!(
-        d.root().pointer("#/openapi").and_then(|n| n.as_str()),
+        d.root()
+            .pointer("#/openapi")
+            .and_then(syncdef_definitions::Node::as_str),
         Some("3.0.3")
     );
 }

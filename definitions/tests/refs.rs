@@ -59,7 +59,7 @@ fn resolve_follows_chains() {
     assert_eq!(
         customer
             .and_then(|n| n.get("type"))
-            .and_then(|t| t.as_str()),
+            .and_then(syncdef_definitions::Node::as_str),
         Some("object")
     );
     assert!(refs::resolve(d.root(), "#/components/schemas/PingA").is_none());

@@ -46,8 +46,7 @@ fn main() {
     let op = def
         .root()
         .pointer("/paths/~1v3~1company~1{realmId}~1customer/post")
-        .expect("the fixture")
-        .clone();
+        .expect("the fixture");
     let schema = RequestBodySchema::of_operation(&def.root(), &op)
         .expect("the fixture")
         .expect("the fixture");

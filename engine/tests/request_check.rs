@@ -262,8 +262,7 @@ fn customer_schema() -> syncdef_validator::request_schema::RequestBodySchema {
     let operation = definition
         .root()
         .pointer("/paths/~1customer/post")
-        .expect("the create operation")
-        .clone();
+        .expect("the create operation");
     syncdef_validator::request_schema::RequestBodySchema::of_operation(
         &definition.root(),
         &operation,

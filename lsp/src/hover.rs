@@ -105,12 +105,18 @@ fn operation(def: &Definition, offset: usize) -> Option<String> {
                 path.template
             );
             for key in ["summary", "description"] {
-                if let Some(text) = operation.get(key).and_then(|n| n.as_str()) {
+                if let Some(text) = operation
+                    .get(key)
+                    .and_then(syncdef_definitions::Node::as_str)
+                {
                     out.push_str("\n\n");
                     out.push_str(text);
                 }
             }
-            if let Some(id) = operation.get("operationId").and_then(|n| n.as_str()) {
+            if let Some(id) = operation
+                .get("operationId")
+                .and_then(syncdef_definitions::Node::as_str)
+            {
                 out.push_str(&format!("\n\noperationId: `{id}`"));
             }
             Some(out)

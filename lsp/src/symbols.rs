@@ -103,10 +103,13 @@ impl Symbols<'_> {
                     .into_iter()
                     .filter_map(|method| path.value.member(method.as_str()))
                     .map(|op| {
-                        let summary = op.value.get("summary").and_then(|s| s.as_str());
+                        let summary = op
+                            .value
+                            .get("summary")
+                            .and_then(syncdef_definitions::Node::as_str);
                         let whole = op.key.span.cover(op.value.span);
                         self.symbol(
-                            &op.key.name,
+                            op.key.name,
                             summary,
                             SymbolKind::METHOD,
                             op.key.span,
@@ -117,7 +120,7 @@ impl Symbols<'_> {
                     .collect();
                 let whole = path.key.span.cover(path.value.span);
                 self.symbol(
-                    &path.key.name,
+                    path.key.name,
                     None,
                     SymbolKind::OBJECT,
                     path.key.span,

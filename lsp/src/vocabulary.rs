@@ -67,7 +67,11 @@ impl Vocabulary {
 }
 
 fn operations(def: &Definition) -> Vec<OperationName> {
-    let Some(paths) = def.root().get("paths").and_then(|p| p.as_object()) else {
+    let Some(paths) = def
+        .root()
+        .get("paths")
+        .and_then(syncdef_definitions::Node::as_object)
+    else {
         return Vec::new();
     };
     let mut found = Vec::new();
@@ -79,7 +83,7 @@ fn operations(def: &Definition) -> Vec<OperationName> {
             let summary = operation
                 .get("summary")
                 .or_else(|| operation.get("operationId"))
-                .and_then(|s| s.as_str());
+                .and_then(syncdef_definitions::Node::as_str);
             found.push(OperationName {
                 path: path.key.name.to_string(),
                 method,

@@ -317,8 +317,7 @@ synchronization:
         let op = def
             .root()
             .pointer(&format!("/paths/{}/post", path.replace('/', "~1")))
-            .expect("operation")
-            .clone();
+            .expect("operation");
         let schema = RequestBodySchema::of_operation(&def.root(), &op);
         (def, schema)
     }

@@ -12,7 +12,7 @@ use crate::source::SourceFile;
 use crate::tree::DuplicateKey;
 
 /// The error for the first key (in document order) that repeats an earlier one.
-pub(super) fn error(duplicate: DuplicateKey, source: &Arc<SourceFile>) -> LoadError {
+pub(super) fn error(duplicate: &DuplicateKey, source: &Arc<SourceFile>) -> LoadError {
     LoadError::new(
         LoadErrorKind::DuplicateKey,
         source,

@@ -174,7 +174,7 @@ impl Parser<'_> {
         let span = self.span_from(start);
         self.builder
             .object(span, &mut self.members, base)
-            .map_err(|d| duplicates::error(d, self.source))
+            .map_err(|d| duplicates::error(&d, self.source))
     }
 
     fn array(&mut self) -> Result<Slot, LoadError> {

@@ -118,39 +118,10 @@ impl Builder<'_> {
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
-                if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
-                    // Keys are taken as text whatever they look like: OpenAPI response codes are
-                    // written `200:` in YAML and mean the string "200".
-                    let name = self.tree.key(span, &value);
-                    if anchor != 0 {
-                        let node = self.tree.string(span, &value, scalar_style(style));
-                        self.set_anchor(anchor, node);
-                    }
-                    if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
-                        *key = Some(name);
-                    }
-                    return Ok(false);
-                }
                 let forced_string = tag
                     .as_ref()
                     .is_some_and(|t| t.is_yaml_core_schema() && t.suffix == "str");
-                let style = scalar_style(style);
-                let node = match yaml_scalar::resolve(&value, style, forced_string) {
-                    Scalar::Null => TreeBuilder::null(span),
-                    Scalar::Bool(b) => TreeBuilder::bool(span, b),
-                    Scalar::Number(number) => {
-                        let text = value.as_ref().into();
-                        self.tree.number(
-                            span,
-                            Number {
-                                text,
-                                value: number,
-                            },
-                        )
-                    }
-                    Scalar::String => self.tree.string(span, &value, style),
-                };
-                self.finish(node, anchor)?;
+                self.scalar(&value, scalar_style(style), anchor, forced_string, span)?;
             }
             Event::SequenceStart(anchor, _) => {
                 self.open(span)?;
@@ -203,13 +174,53 @@ impl Builder<'_> {
                     let node = self
                         .tree
                         .object(span, &mut members, 0)
-                        .map_err(|d| duplicates::error(d, self.source))?;
+                        .map_err(|d| duplicates::error(&d, self.source))?;
                     self.finish(node, anchor)?;
                 }
             }
             Event::Alias(id) => self.alias(id, span)?,
         }
         Ok(false)
+    }
+
+    /// A scalar: a key when a mapping waits for one, else a value.
+    fn scalar(
+        &mut self,
+        value: &str,
+        style: ScalarStyle,
+        anchor: usize,
+        forced_string: bool,
+        span: Span,
+    ) -> Result<(), LoadError> {
+        if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
+            // Keys are taken as text whatever they look like: OpenAPI response codes are
+            // written `200:` in YAML and mean the string "200".
+            let name = self.tree.key(span, value);
+            if anchor != 0 {
+                let node = self.tree.string(span, value, style);
+                self.set_anchor(anchor, node);
+            }
+            if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+                *key = Some(name);
+            }
+            return Ok(());
+        }
+        let node = match yaml_scalar::resolve(value, style, forced_string) {
+            Scalar::Null => TreeBuilder::null(span),
+            Scalar::Bool(b) => TreeBuilder::bool(span, b),
+            Scalar::Number(number) => {
+                let text = value.into();
+                self.tree.number(
+                    span,
+                    Number {
+                        text,
+                        value: number,
+                    },
+                )
+            }
+            Scalar::String => self.tree.string(span, value, style),
+        };
+        self.finish(node, anchor)
     }
 
     /// Checks a collection may start here: not as a mapping key, not too deep.

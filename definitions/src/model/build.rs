@@ -65,9 +65,9 @@ fn key_as<'m>(
     known: &[&'static str],
     object: &Node,
 ) -> (&'m str, Option<&'static str>) {
-    match keys::near_miss(&f.key.name, known, |k| object.get(k).is_some()) {
+    match keys::near_miss(f.key.name, known, |k| object.get(k).is_some()) {
         Some(meant) => (meant, Some(meant)),
-        None => (&f.key.name, None),
+        None => (f.key.name, None),
     }
 }
 
@@ -140,11 +140,11 @@ impl Builder<'_> {
     }
 
     fn section(&mut self, m: &Member) -> Option<Synchronization> {
-        let ptr = child("", &m.key.name);
+        let ptr = child("", m.key.name);
         let members = self.object(m.value, &ptr, "the synchronization section")?;
         let entries = members
             .iter()
-            .filter_map(|e| self.entry(&e, &child(&ptr, &e.key.name)))
+            .filter_map(|e| self.entry(&e, &child(&ptr, e.key.name)))
             .collect();
         Some(Synchronization {
             key: key_text(m),
@@ -168,7 +168,7 @@ impl Builder<'_> {
             unknown: Vec::new(),
         };
         for f in members {
-            let p = child(ptr, &f.key.name);
+            let p = child(ptr, f.key.name);
             let (name, meant) = key_as(f, ENTRY_KEYS, &m.value);
             if meant.is_some() {
                 entry.unknown.push(unknown(&f, p.clone(), meant));
@@ -215,7 +215,7 @@ impl Builder<'_> {
             common: MethodCommon::default(),
         };
         for f in members {
-            let p = child(ptr, &f.key.name);
+            let p = child(ptr, f.key.name);
             let (name, meant) = key_as(f, PUSH_KEYS, node);
             if meant.is_some() {
                 push.common.unknown.push(unknown(&f, p.clone(), meant));
@@ -240,7 +240,7 @@ impl Builder<'_> {
             common: MethodCommon::default(),
         };
         for f in members {
-            let p = child(ptr, &f.key.name);
+            let p = child(ptr, f.key.name);
             let (name, meant) = key_as(f, PULL_KEYS, node);
             if meant.is_some() {
                 pull.common.unknown.push(unknown(&f, p.clone(), meant));
@@ -292,7 +292,7 @@ impl Builder<'_> {
         };
         members
             .iter()
-            .filter_map(|m| self.action(&m, &child(ptr, &m.key.name)))
+            .filter_map(|m| self.action(&m, &child(ptr, m.key.name)))
             .collect()
     }
 
@@ -310,7 +310,7 @@ impl Builder<'_> {
             unknown: Vec::new(),
         };
         for f in members {
-            let p = child(ptr, &f.key.name);
+            let p = child(ptr, f.key.name);
             let (name, meant) = key_as(f, ACTION_KEYS, &m.value);
             if meant.is_some() {
                 action.unknown.push(unknown(&f, p.clone(), meant));
@@ -374,7 +374,7 @@ impl Builder<'_> {
             fields: Vec::new(),
         };
         for f in members {
-            let p = child(ptr, &f.key.name);
+            let p = child(ptr, f.key.name);
             let what = format!("`{}`", f.key.name);
             let Some(text) = self.text(&f.value, &p, &what) else {
                 continue;
@@ -398,7 +398,7 @@ impl Builder<'_> {
         };
         let mut out = Vec::with_capacity(members.len());
         for m in members {
-            let p = child(ptr, &m.key.name);
+            let p = child(ptr, m.key.name);
             let body = match &m.value.kind {
                 NodeKind::String(_) => Text::from_node(&m.value).map(TemplateBody::JsonText),
                 NodeKind::Object(_) | NodeKind::Array(_) => {

@@ -91,14 +91,14 @@ impl<'d> OpenApi<'d> {
     pub fn security_schemes(&self) -> impl Iterator<Item = SecurityScheme<'d>> + use<'d> {
         let root = self.root;
         members(self.component("securitySchemes"))
-            .filter_map(move |m| SecurityScheme::read(&m.key.name, resolve(root, Some(m.value))?))
+            .filter_map(move |m| SecurityScheme::read(m.key.name, resolve(root, Some(m.value))?))
     }
 
     /// The security scheme named `name`.
     #[must_use]
     pub fn security_scheme(&self, name: &str) -> Option<SecurityScheme<'d>> {
         let member = self.component("securitySchemes")?.member(name)?;
-        SecurityScheme::read(&member.key.name, resolve(self.root, Some(member.value))?)
+        SecurityScheme::read(member.key.name, resolve(self.root, Some(member.value))?)
     }
 
     /// The operation object `node` of this document, for reading its parts.

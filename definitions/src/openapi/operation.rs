@@ -94,7 +94,7 @@ pub fn json_content<'d>(root: Node<'d>, holder: Node<'d>) -> Option<MediaType<'d
         .find(|m| m.key.name.starts_with("application/json"))
         .or_else(|| content.iter().find(|m| m.key.name.contains("json")))?;
     Some(MediaType {
-        name: &pick.key.name,
+        name: pick.key.name,
         schema: pick.value.get("schema"),
         node: pick.value,
     })

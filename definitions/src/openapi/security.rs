@@ -16,7 +16,7 @@ impl<'d> SecurityRequirement<'d> {
     pub(super) fn read_alternative(node: Node<'d>) -> Vec<SecurityRequirement<'d>> {
         super::members(Some(node))
             .map(|m| SecurityRequirement {
-                scheme: &m.key.name,
+                scheme: m.key.name,
                 scopes: super::array(Some(m.value))
                     .filter_map(Node::as_str)
                     .collect(),

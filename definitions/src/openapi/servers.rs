@@ -32,7 +32,7 @@ impl<'d> Server<'d> {
         let url = node.get("url")?.as_str()?;
         let variables = super::members(node.get("variables"))
             .map(|m| ServerVariable {
-                name: &m.key.name,
+                name: m.key.name,
                 default: m.value.get("default").and_then(Node::as_str),
                 allowed: super::array(m.value.get("enum"))
                     .filter_map(Node::as_str)

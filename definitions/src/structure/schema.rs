@@ -171,7 +171,7 @@ impl Walk {
             TYPES.to_vec()
         };
         match &value.kind {
-            NodeKind::String(s) => self.expect_one_of(value, &s.value, &allowed, pointer),
+            NodeKind::String(s) => self.expect_one_of(value, s.value, &allowed, pointer),
             NodeKind::Array(items) if v31 => {
                 for (i, item) in items.iter().enumerate() {
                     let len = pointer.len();

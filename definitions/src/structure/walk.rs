@@ -67,9 +67,7 @@ impl Walk {
         known: &[&'static str],
         members: Members<'_>,
     ) {
-        let meant = near_miss(&key.name, known, |k| {
-            members.iter().any(|m| m.key.name == k)
-        });
+        let meant = near_miss(key.name, known, |k| members.iter().any(|m| m.key.name == k));
         let help = match meant {
             Some(meant) => format!("did you mean `{meant}`?"),
             None => "remove it, or prefix it with `x-` to make it an extension".to_owned(),
@@ -144,7 +142,7 @@ impl Walk {
         self.required(object, members, pointer, place);
         for m in members {
             let len = pointer.len();
-            pointer::push(pointer, &m.key.name);
+            pointer::push(pointer, m.key.name);
             self.member(object, &m, members, pointer);
             pointer.truncate(len);
         }
@@ -305,7 +303,7 @@ impl Walk {
         };
         for m in members {
             let len = pointer.len();
-            pointer::push(pointer, &m.key.name);
+            pointer::push(pointer, m.key.name);
             item(self, &m.value, pointer);
             pointer.truncate(len);
         }

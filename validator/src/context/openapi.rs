@@ -161,7 +161,7 @@ impl<'a> OpenApiObjects<'a> {
             found.operations.reserve_exact(operations);
             for member in paths {
                 with(&mut at, &[key(&paths_member), key(&member)], |at| {
-                    found.path_item(&member.key.name, member.value, at);
+                    found.path_item(member.key.name, member.value, at);
                 });
             }
         }
@@ -355,7 +355,7 @@ impl<'a> OpenApiObjects<'a> {
 }
 
 fn key<'t>(member: &Member<'t>) -> Token<'t> {
-    Token::Key(&member.key.name)
+    Token::Key(member.key.name)
 }
 
 fn index(i: usize) -> Token<'static> {

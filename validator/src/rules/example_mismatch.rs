@@ -95,7 +95,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             else {
                 continue;
             };
-            let name = syncdef_definitions::pointer::escape(&member.key.name);
+            let name = syncdef_definitions::pointer::escape(member.key.name);
             let pointer = format!("{at}/examples/{name}/value");
             validate(ctx, sink, &schema, &value, &pointer, "example");
         }

@@ -72,7 +72,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 flow.key.span,
                 format!("the `authorizationCode` flow of `{}` has no {list}", scheme.key.name),
             )
-            .with_pointer(format!("/components/securitySchemes/{}/flows/authorizationCode", syncdef_definitions::pointer::escape(&scheme.key.name)))
+            .with_pointer(format!("/components/securitySchemes/{}/flows/authorizationCode", syncdef_definitions::pointer::escape(scheme.key.name)))
             .with_help("an authorization code flow needs the URL users grant access at (`authorizationUrl`), the URL the code is exchanged at (`tokenUrl`) and the `scopes` it may request");
         sink.push(d);
     }

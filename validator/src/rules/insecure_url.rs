@@ -91,8 +91,8 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 };
                 let pointer = format!(
                     "/components/securitySchemes/{}/flows/{}/{key}",
-                    escape(&scheme.key.name),
-                    escape(&flow.key.name)
+                    escape(scheme.key.name),
+                    escape(flow.key.name)
                 );
                 let what = format!(
                     "the `{key}` (flow `{}` of `{}`)",

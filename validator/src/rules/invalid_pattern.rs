@@ -73,14 +73,14 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             .and_then(Node::as_object)
             .unwrap_or_default();
         for member in keys {
-            if !compiles(&member.key.name) {
+            if !compiles(member.key.name) {
                 let at = format!(
                     "{}/patternProperties/{}",
                     ctx.openapi.pointer(schema.place),
-                    syncdef_definitions::pointer::escape(&member.key.name)
+                    syncdef_definitions::pointer::escape(member.key.name)
                 );
                 let key = Node::new(member.key.span, syncdef_definitions::NodeKind::Null);
-                report(sink, &key, &member.key.name, at);
+                report(sink, &key, member.key.name, at);
             }
         }
     }

@@ -41,7 +41,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             continue;
         };
         for member in responses {
-            let key: &str = &member.key.name;
+            let key: &str = member.key.name;
             if is_response_key(key) {
                 continue;
             }

@@ -97,7 +97,7 @@ fn check_template(ctx: &Context, sink: &mut Sink, info: &EntryInfo, op: &str, te
         let value = &found.value;
         let problem = match &value.kind {
             NodeKind::String(s) if s.value.starts_with('#') => {
-                let Some(path) = valueof_path(&s.value) else {
+                let Some(path) = valueof_path(s.value) else {
                     continue;
                 };
                 let Some(operation) = operation else { continue };

@@ -28,8 +28,8 @@ pub(crate) fn requirements<'t>(root: &Node<'t>) -> Vec<Requirement<'t>> {
     {
         for op in path.value.as_object().unwrap_or_default() {
             let mut p = String::from("/paths");
-            pointer::push(&mut p, &path.key.name);
-            pointer::push(&mut p, &op.key.name);
+            pointer::push(&mut p, path.key.name);
+            pointer::push(&mut p, op.key.name);
             p.push_str("/security");
             collect(op.value.get("security"), &p, &mut out);
         }
@@ -46,7 +46,7 @@ fn collect<'a>(security: Option<Node<'a>>, base: &str, out: &mut Vec<Requirement
     {
         for member in requirement.as_object().unwrap_or_default() {
             let mut p = format!("{base}/{i}");
-            pointer::push(&mut p, &member.key.name);
+            pointer::push(&mut p, member.key.name);
             out.push(Requirement { member, pointer: p });
         }
     }

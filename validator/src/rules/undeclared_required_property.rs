@@ -111,7 +111,7 @@ fn matches_pattern(schema: &Node, name: &str) -> bool {
         return false;
     };
     patterns.iter().any(|m| {
-        super::invalid_pattern::compile(&m.key.name)
+        super::invalid_pattern::compile(m.key.name)
             .map_or(true, |re| re.is_valid(&serde_json::Value::from(name)))
     })
 }

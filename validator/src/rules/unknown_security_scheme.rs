@@ -39,11 +39,11 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let schemes = schemes(&ctx.doc.root());
     for requirement in requirements(&ctx.doc.root()) {
-        let name: &str = &requirement.member.key.name;
-        if schemes.iter().any(|s| &*s.key.name == name) {
+        let name: &str = requirement.member.key.name;
+        if schemes.iter().any(|s| s.key.name == name) {
             continue;
         }
-        let help = hint(name, schemes.iter().map(|s| &*s.key.name)).unwrap_or_else(|| {
+        let help = hint(name, schemes.iter().map(|s| s.key.name)).unwrap_or_else(|| {
             if schemes.is_empty() {
                 format!("define `{name}` under `components.securitySchemes`")
             } else {

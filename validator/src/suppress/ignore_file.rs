@@ -233,14 +233,14 @@ impl IgnoreFile {
                 return Err(self.error(code.value.span, &what, SHAPE));
             }
         };
-        let rule = Rule::from_code(&code.key.name);
+        let rule = Rule::from_code(code.key.name);
         let mut at = syncdef_definitions::pointer::join([file.key.name, code.key.name]);
         if rule.is_none() {
             self.unknown_codes.push(invalid_suppression::unknown_code(
                 Arc::clone(&self.source),
                 code.key.span,
                 at.clone(),
-                &code.key.name,
+                code.key.name,
             ));
         }
         for (i, item) in items.iter().enumerate() {

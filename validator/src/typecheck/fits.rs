@@ -13,7 +13,7 @@ mod reason;
 
 use std::cell::{Cell, RefCell};
 
-use syncdef_definitions::{Items, Member, Node, NodeKind, NumberValue};
+use syncdef_definitions::{Items, Member, Node, NodeIdentity, NodeKind, NumberValue};
 
 use super::openapi::Direction;
 
@@ -95,7 +95,7 @@ pub(crate) fn mismatch<'v>(
     })
 }
 
-fn find_node<'v>(value: Node<'v>, at: Identity, pointer: &mut String) -> Option<Node<'v>> {
+fn find_node<'v>(value: Node<'v>, at: NodeIdentity, pointer: &mut String) -> Option<Node<'v>> {
     if value.identity() == at {
         return Some(value);
     }
@@ -128,21 +128,18 @@ fn find_node<'v>(value: Node<'v>, at: Identity, pointer: &mut String) -> Option<
     None
 }
 
-/// What tells a node of one tree apart from the others ([`Node::identity`]).
-type Identity = (syncdef_definitions::Span, u32, u32);
-
 struct Walk<'n> {
     root: Node<'n>,
     direction: Direction,
     steps: Cell<u32>,
     /// The schema-and-value pairs being decided: meeting one again is a cycle that consumes
     /// no value (`A: {allOf: [$ref: A]}`), which only the compiled validator can judge.
-    open: RefCell<Vec<(Identity, Identity)>>,
+    open: RefCell<Vec<(NodeIdentity, NodeIdentity)>>,
     /// Whether to record why a value breaks (only when a mismatch is reported: the wording
     /// costs allocations the plain verdict does without).
     explain: bool,
     /// The first cause recorded: the value node at fault and the rule it breaks.
-    cause: RefCell<Option<(Identity, String)>>,
+    cause: RefCell<Option<(NodeIdentity, String)>>,
 }
 
 impl<'n> Walk<'n> {
@@ -308,7 +305,7 @@ impl<'n> Walk<'n> {
         }
         let mut result = Fits;
         for member in members {
-            if let Some(schema) = properties.get(&member.key.name) {
+            if let Some(schema) = properties.get(member.key.name) {
                 result = all(result, self.fits(&schema, &member.value, depth + 1));
                 if result == Breaks {
                     return Breaks;
@@ -372,7 +369,7 @@ impl<'n> Walk<'n> {
         let undeclared = || {
             members
                 .iter()
-                .filter(move |m| declared.is_none_or(|d| d.get(&m.key.name).is_none()))
+                .filter(move |m| declared.is_none_or(|d| d.get(m.key.name).is_none()))
         };
         if additional.as_bool() == Some(false) {
             let names: Vec<&str> = undeclared().map(|m| m.key.name).collect();
@@ -569,7 +566,7 @@ fn equal(a: &Node, b: &Node) -> Verdict {
             }
             let mut result = Fits;
             for member in x {
-                match y.get(&member.key.name) {
+                match y.get(member.key.name) {
                     Some(other) => result = all(result, equal(&member.value, &other.value)),
                     None => return Breaks,
                 }
@@ -599,7 +596,7 @@ fn count_fits(keyword: &str, limit: &Node, count: Option<usize>) -> Verdict {
         return Fits;
     };
     let limit = match limit.kind {
-        NodeKind::Number(ref n) => match n.value {
+        NodeKind::Number(n) => match n.value {
             NumberValue::PosInt(l) => l,
             _ => return Unknown,
         },

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
-use syncdef_definitions::Node;
 use syncdef_definitions::openapi::{self, OpenApi};
 use syncdef_definitions::platform::FieldSchema;
+use syncdef_definitions::{Node, NodeIdentity};
 
 /// Where the converted root schema sits in its document (refs keep their own pointers).
 const ROOT_POINTER: &str = "/x-syncdef-root";
@@ -43,7 +43,7 @@ impl Converted {
 pub(crate) struct SchemaCache {
     /// Shared by the rules, which may run on two threads: a schema both want is converted
     /// once (the second waits for it), two different ones at the same time.
-    converted: Mutex<HashMap<((syncdef_definitions::Span, u32, u32), Direction), Arc<Slot>>>,
+    converted: Mutex<HashMap<(NodeIdentity, Direction), Arc<Slot>>>,
 }
 
 /// One schema's place in the cache: filled by the first rule that wants it.

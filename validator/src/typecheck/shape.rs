@@ -52,7 +52,7 @@ fn produced<'n>(node: Node<'n>, conditional: bool, out: &mut Vec<Produced<'n>>) 
         return true;
     };
     for m in members {
-        let key: &str = &m.key.name;
+        let key: &str = m.key.name;
         if let Some(_cond) = key.strip_prefix("#ifgroup(") {
             if !produced(m.value, true, out) {
                 return false;
@@ -93,7 +93,7 @@ fn produced_type(node: &Node, types: &dyn ValueTypes, loop_depth: usize) -> Opti
             JsonType::Number
         }),
         NodeKind::String(s) => {
-            let text: &str = &s.value;
+            let text: &str = s.value;
             if text.starts_with('#') {
                 types.expression_type(text, loop_depth)
             } else {
@@ -144,7 +144,7 @@ fn node(
     {
         let what = match (&tpl.kind, t) {
             (NodeKind::String(s), _) if !s.value.starts_with('#') => {
-                format!("the constant string {:?}", &*s.value)
+                format!("the constant string {:?}", s.value)
             }
             (NodeKind::String(_), t) => format!("{} value", article(t.name())),
             (_, JsonType::Array) => "an array".to_owned(),
@@ -226,7 +226,7 @@ fn object(
         let p = format!("{pointer}/{}", m.key.replace('~', "~0").replace('/', "~1"));
         match schema.property(m.key) {
             Property::Known(s) => {
-                node(&m.value, m.key_span, &p, s, types, span_of, loop_depth, out)
+                node(&m.value, m.key_span, &p, s, types, span_of, loop_depth, out);
             }
             Property::Unknown if closed => {
                 let names = schema.property_names();
