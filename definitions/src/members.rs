@@ -53,6 +53,7 @@ impl<'t> Members<'t> {
     pub fn iter(&self) -> MembersIter<'t> {
         MembersIter {
             tree: self.tree,
+            first: self.first,
             next: self.first,
             end: self.first.saturating_add(self.len),
         }
@@ -89,7 +90,7 @@ impl<'t> Members<'t> {
     }
 
     fn member(&self, at: u32) -> Member<'t> {
-        member_at(self.tree, at)
+        member_at(self.tree, at, at - self.first)
     }
 
     /// The first member named `key`.
@@ -124,8 +125,8 @@ impl<'t> Members<'t> {
     }
 }
 
-/// The view of member `at` of `tree`'s list.
-fn member_at(tree: &Tree, at: u32) -> Member<'_> {
+/// The view of member `at` of `tree`'s list, the `position`th of its object.
+fn member_at(tree: &Tree, at: u32, position: u32) -> Member<'_> {
     let slot = tree.member_slot(at);
     Member {
         key: Key {
@@ -133,6 +134,7 @@ fn member_at(tree: &Tree, at: u32) -> Member<'_> {
             span: slot.key_span(),
         },
         value: tree.view(slot.value_slot()),
+        position,
     }
 }
 
@@ -147,6 +149,7 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 #[derive(Clone)]
 pub struct MembersIter<'t> {
     tree: &'t Tree,
+    first: u32,
     next: u32,
     end: u32,
 }
@@ -160,7 +163,7 @@ impl<'t> Iterator for MembersIter<'t> {
         }
         let at = self.next;
         self.next += 1;
-        Some(member_at(self.tree, at))
+        Some(member_at(self.tree, at, at - self.first))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -183,7 +186,7 @@ impl DoubleEndedIterator for MembersIter<'_> {
             return None;
         }
         self.end -= 1;
-        Some(member_at(self.tree, self.end))
+        Some(member_at(self.tree, self.end, self.end - self.first))
     }
 }
 

@@ -118,6 +118,17 @@ pub struct Member<'t> {
     pub key: Key<'t>,
     /// The value.
     pub value: Node<'t>,
+    /// Where the member is in its object.
+    pub(crate) position: u32,
+}
+
+impl Member<'_> {
+    /// Where the member is in its object (document order): what
+    /// [`Members::at`](crate::Members::at) finds it by.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.position as usize
+    }
 }
 
 /// An object key and its span (quotes included).

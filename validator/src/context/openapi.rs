@@ -47,29 +47,32 @@ pub(crate) struct Schema<'a> {
 
 /// The operations, parameter-like objects and schemas of one document, in document order
 /// within each list.
-#[derive(Default)]
 pub(crate) struct OpenApiObjects<'a> {
+    /// The document, which pointers are written from.
+    root: Node<'a>,
     pub operations: Vec<Operation<'a>>,
     pub holders: Vec<Holder<'a>>,
     pub schemas: Vec<Schema<'a>>,
     /// The steps of every place recorded, each naming its parent: places share their prefixes,
     /// and a pointer is written out only when a rule asks for it (a pointer string per schema
     /// was a tenth of the memory of linting GitHub's description).
-    steps: Steps<'a>,
+    steps: Steps,
 }
 
 /// Where an object was found; [`OpenApiObjects::pointer`] writes its JSON pointer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Place(u32);
 
-/// One step of a place below its parent (`NO_PARENT` for the root): a member, named by its
-/// key in the tree, or an item (16 bytes: there is one per schema of the document).
-struct Step<'a> {
+/// One step of a place below its parent (`NO_PARENT` for the root): the position of a member
+/// in its object, or of an item in its array (`ITEM` set). Eight bytes: there is one per
+/// schema of the document; the key is read from the tree when a pointer is written.
+struct Step {
     parent: u32,
-    index: u32,
-    /// The member's key; `None` for an item, at `index`.
-    key: Option<&'a str>,
+    position: u32,
 }
+
+/// Marks the position of an item (positions are below 2^29: see the tree's limits).
+const ITEM: u32 = 1 << 31;
 
 const NO_PARENT: u32 = u32::MAX;
 
@@ -78,19 +81,19 @@ const NO_PARENT: u32 = u32::MAX;
 /// up to half of its last size unused: on Microsoft Graph's description that was the lint's
 /// peak of memory.
 #[derive(Default)]
-struct Steps<'a> {
-    chunks: Vec<Vec<Step<'a>>>,
+struct Steps {
+    chunks: Vec<Vec<Step>>,
 }
 
 /// 64 KiB of steps.
 const STEPS_PER_CHUNK: usize = 4096;
 
-impl<'a> Steps<'a> {
+impl Steps {
     #[expect(
         clippy::cast_possible_truncation,
         reason = "one step per member or item of the definition, which the loader refuses past 4 GiB, so fewer than `u32::MAX`"
     )]
-    fn push(&mut self, step: Step<'a>) -> u32 {
+    fn push(&mut self, step: Step) -> u32 {
         let full = self
             .chunks
             .last()
@@ -106,7 +109,7 @@ impl<'a> Steps<'a> {
         (before + chunk.len() - 1) as u32
     }
 
-    fn get(&self, at: u32) -> Option<&Step<'a>> {
+    fn get(&self, at: u32) -> Option<&Step> {
         let at = at as usize;
         self.chunks
             .get(at / STEPS_PER_CHUNK)?
@@ -124,26 +127,32 @@ impl<'a> Steps<'a> {
 
 /// A member (by its key in the tree) or an item's index.
 #[derive(Clone, Copy)]
-enum Token<'a> {
-    Key(&'a str),
+enum Token {
+    Member(u32),
     Index(u32),
 }
 
 /// The path being walked: its tokens, each with the step it was recorded as, once it was.
 #[derive(Default)]
-struct Path<'a> {
-    tokens: Vec<(Token<'a>, Option<u32>)>,
+struct Path {
+    tokens: Vec<(Token, Option<u32>)>,
 }
 
 /// How a kind of object under `components` is walked.
-type Visit<'a> = fn(&mut OpenApiObjects<'a>, Node<'a>, &mut Path<'a>);
+type Visit<'a> = fn(&mut OpenApiObjects<'a>, Node<'a>, &mut Path);
 
 /// Schemas nest; a document deeper than this is SD103's finding, not ours to walk.
 const MAX_SCHEMA_DEPTH: u32 = 64;
 
 impl<'a> OpenApiObjects<'a> {
     pub fn of(root: Node<'a>) -> Self {
-        let mut found = OpenApiObjects::default();
+        let mut found = OpenApiObjects {
+            root,
+            operations: Vec::new(),
+            holders: Vec::new(),
+            schemas: Vec::new(),
+            steps: Steps::default(),
+        };
         let mut at = Path::default();
         if let Some(paths_member) = root.member("paths")
             && let Some(paths) = paths_member.value.as_object()
@@ -175,7 +184,7 @@ impl<'a> OpenApiObjects<'a> {
         found
     }
 
-    fn components(&mut self, components: Member<'a>, at: &mut Path<'a>) {
+    fn components(&mut self, components: Member<'a>, at: &mut Path) {
         let kinds: [(&str, Visit<'a>); 5] = [
             ("schemas", |s, n, at| s.schema(n, at, false, 0)),
             ("parameters", |s, n, at| {
@@ -197,7 +206,7 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn path_item(&mut self, template: &'a str, item: Node<'a>, at: &mut Path<'a>) {
+    fn path_item(&mut self, template: &'a str, item: Node<'a>, at: &mut Path) {
         self.parameters(item.member("parameters"), at);
         for method in HttpMethod::ALL {
             let Some(operation) = item.member(method.as_str()) else {
@@ -227,7 +236,7 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn parameters(&mut self, list: Option<Member<'a>>, at: &mut Path<'a>) {
+    fn parameters(&mut self, list: Option<Member<'a>>, at: &mut Path) {
         let Some(list) = list else {
             return;
         };
@@ -238,7 +247,7 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn response(&mut self, response: Node<'a>, at: &mut Path<'a>) {
+    fn response(&mut self, response: Node<'a>, at: &mut Path) {
         if let Some(headers) = response.member("headers") {
             for member in members(Some(headers.value)) {
                 with(at, &[key(&headers), key(&member)], |at| {
@@ -250,7 +259,7 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     /// The media types under `content` of a request body, response, parameter or header.
-    fn content_of(&mut self, holder: Node<'a>, at: &mut Path<'a>) {
+    fn content_of(&mut self, holder: Node<'a>, at: &mut Path) {
         let Some(content) = holder.member("content") else {
             return;
         };
@@ -261,7 +270,7 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn holder(&mut self, kind: HolderKind, node: Node<'a>, at: &mut Path<'a>) {
+    fn holder(&mut self, kind: HolderKind, node: Node<'a>, at: &mut Path) {
         if node.get("$ref").is_some() || node.as_object().is_none() {
             return;
         }
@@ -277,7 +286,7 @@ impl<'a> OpenApiObjects<'a> {
         }
     }
 
-    fn schema(&mut self, node: Node<'a>, at: &mut Path<'a>, in_all_of: bool, depth: u32) {
+    fn schema(&mut self, node: Node<'a>, at: &mut Path, in_all_of: bool, depth: u32) {
         if depth > MAX_SCHEMA_DEPTH || node.get("$ref").is_some() || node.as_object().is_none() {
             return;
         }
@@ -317,17 +326,17 @@ impl<'a> OpenApiObjects<'a> {
     }
 
     /// Records the path being walked as a place, sharing the steps its prefix already has.
-    fn place(&mut self, at: &mut Path<'a>) -> Place {
+    fn place(&mut self, at: &mut Path) -> Place {
         let mut parent = NO_PARENT;
         for (token, recorded) in &mut at.tokens {
             parent = if let Some(step) = recorded {
                 *step
             } else {
-                let (key, index) = match *token {
-                    Token::Key(name) => (Some(name), 0),
-                    Token::Index(i) => (None, i),
+                let position = match *token {
+                    Token::Member(at) => at,
+                    Token::Index(i) => i | ITEM,
                 };
-                let step = self.steps.push(Step { parent, index, key });
+                let step = self.steps.push(Step { parent, position });
                 *recorded = Some(step);
                 step
             };
@@ -344,21 +353,29 @@ impl<'a> OpenApiObjects<'a> {
             at = step.parent;
         }
         let mut out = String::new();
+        let mut node = Some(self.root);
         for step in steps.iter().rev() {
-            match step.key {
-                Some(name) => pointer::push(&mut out, name),
-                None => pointer::push_index(&mut out, step.index as usize),
+            let position = (step.position & !ITEM) as usize;
+            if step.position & ITEM == 0 {
+                let member = node.and_then(Node::as_object).and_then(|m| m.at(position));
+                pointer::push(&mut out, member.map_or("", |m| m.key.name));
+                node = member.map(|m| m.value);
+            } else {
+                pointer::push_index(&mut out, position);
+                node = node
+                    .and_then(Node::as_array)
+                    .and_then(|items| items.get(position));
             }
         }
         out
     }
 }
 
-fn key<'t>(member: &Member<'t>) -> Token<'t> {
-    Token::Key(member.key.name)
+fn key(member: &Member<'_>) -> Token {
+    Token::Member(u32::try_from(member.position()).unwrap_or(u32::MAX))
 }
 
-fn index(i: usize) -> Token<'static> {
+fn index(i: usize) -> Token {
     Token::Index(u32::try_from(i).unwrap_or(u32::MAX))
 }
 
@@ -368,7 +385,7 @@ fn members(node: Option<Node<'_>>) -> syncdef_definitions::Members<'_> {
 }
 
 /// Runs `f` with `tokens` appended to the path `at`, then restores it.
-fn with<'a>(at: &mut Path<'a>, tokens: &[Token<'a>], f: impl FnOnce(&mut Path<'a>)) {
+fn with(at: &mut Path, tokens: &[Token], f: impl FnOnce(&mut Path)) {
     let len = at.tokens.len();
     at.tokens.extend(tokens.iter().map(|t| (*t, None)));
     f(at);
@@ -433,6 +450,6 @@ components:
             "/paths/~1a~1{id}/get"
         );
         // One per object of the walk: kept small.
-        assert_eq!(std::mem::size_of::<Step<'_>>(), 24);
+        assert_eq!(std::mem::size_of::<Step>(), 8);
     }
 }
