@@ -33,7 +33,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::node::Node;
+use crate::members::Members;
+use crate::node::{Member, Node};
 use crate::operation_ref::{HttpMethod, OperationRef};
 use crate::source::Span;
 
@@ -49,6 +50,15 @@ pub struct PathEntry<'a> {
 }
 
 impl<'a> PathEntry<'a> {
+    /// The path of member `member` of `paths`.
+    fn of(member: Member<'a>) -> Self {
+        PathEntry {
+            template: member.key.name,
+            key_span: member.key.span,
+            item: member.value,
+        }
+    }
+
     /// The operation object of `method`, with the span of its key.
     #[must_use]
     pub fn operation(&self, method: HttpMethod) -> Option<(Node<'a>, Span)> {
@@ -126,7 +136,9 @@ struct Rank {
 /// resolve every reference against it.
 #[derive(Debug, Default)]
 pub struct PathIndex<'a> {
-    entries: Vec<PathEntry<'a>>,
+    /// The members of `paths`: entries are read from them when asked for (a list of entries
+    /// was most of the index on a document of 200,000 paths).
+    paths: Members<'a>,
     ranks: Vec<Rank>,
     by_len: HashMap<usize, Vec<u32>>,
 }
@@ -140,7 +152,7 @@ impl<'a> PathIndex<'a> {
         let Some(members) = root.get("paths").and_then(Node::as_object) else {
             return index;
         };
-        index.entries.reserve_exact(members.len());
+        index.paths = members;
         index.ranks.reserve_exact(members.len());
         for member in members {
             let template: &'a str = member.key.name;
@@ -156,12 +168,7 @@ impl<'a> PathIndex<'a> {
                 .by_len
                 .entry(template.split('/').count())
                 .or_default()
-                .push(index.entries.len() as u32);
-            index.entries.push(PathEntry {
-                template,
-                key_span: member.key.span,
-                item: member.value,
-            });
+                .push(index.ranks.len() as u32);
             index.ranks.push(Rank {
                 literal_len: literal_len as u32,
             });
@@ -170,9 +177,13 @@ impl<'a> PathIndex<'a> {
     }
 
     /// All paths, in document order.
-    #[must_use]
-    pub fn entries(&self) -> &[PathEntry<'a>] {
-        &self.entries
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = PathEntry<'a>> + use<'a> {
+        self.paths.iter().map(PathEntry::of)
+    }
+
+    /// The path at `position` of `paths`.
+    fn entry(&self, position: usize) -> Option<PathEntry<'a>> {
+        self.paths.at(position).map(PathEntry::of)
     }
 
     /// Resolves `reference`: the best matching path (see the module documentation), then its
@@ -211,22 +222,25 @@ impl<'a> PathIndex<'a> {
             let score = self.ranks[i].literal_len;
             if let Some((best_score, current)) = &best {
                 let better = score > *best_score
-                    || (score == *best_score && !has(current.entry) && has(self.entries[i]));
+                    || (score == *best_score
+                        && !has(current.entry)
+                        && self.entry(i).is_some_and(has));
                 if !better {
                     continue;
                 }
             }
+            let Some(entry) = self.entry(i) else {
+                continue;
+            };
             let mut bindings = Vec::new();
-            let matched =
-                self.entries[i]
-                    .template
-                    .split('/')
-                    .zip(&segments)
-                    .all(|(tpl, (offset, text))| {
-                        match_template_segment(tpl, text, *offset, &mut bindings)
-                    });
+            let matched = entry
+                .template
+                .split('/')
+                .zip(&segments)
+                .all(|(tpl, (offset, text))| {
+                    match_template_segment(tpl, text, *offset, &mut bindings)
+                });
             if matched {
-                let entry = self.entries[i];
                 best = Some((score, PathMatch { entry, bindings }));
             }
         }

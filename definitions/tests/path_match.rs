@@ -233,7 +233,7 @@ fn matches_carry_spans() {
 fn the_index_lists_every_key_in_document_order() {
     let def = definition();
     let paths = def.paths();
-    let templates: Vec<&str> = paths.entries().iter().map(|e| e.template).collect();
+    let templates: Vec<&str> = paths.entries().map(|e| e.template).collect();
     assert_eq!(templates.len(), 10);
     assert_eq!(templates[0], "/v3/company/{realmId}/customer");
     assert_eq!(templates[9], "x-note");

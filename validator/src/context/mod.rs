@@ -15,7 +15,7 @@ use syncdef_definitions::path_match::PathIndex;
 pub(crate) use syncdef_definitions::path_match::{PathEntry, Resolution};
 use syncdef_definitions::{Definition, SourceFile, Span};
 
-pub(crate) use openapi::{HolderKind, OpenApiObjects};
+pub(crate) use openapi::{HolderKind, OpenApiObjects, Operation};
 pub(crate) use templates::Template;
 
 use crate::codes::Rule;

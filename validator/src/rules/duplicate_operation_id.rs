@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use syncdef_definitions::Span;
 
 use crate::codes::Rule;
-use crate::context::{Context, Sink};
+use crate::context::{Context, Operation, Sink};
 use crate::rule::declare_rule;
 
 declare_rule! {
@@ -43,22 +43,20 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let operations = &ctx.openapi.operations;
     // Grown as ids turn up rather than sized for every operation: a description whose
     // operations have no ids (200,000 generated paths) held 8 MiB of empty table at its peak.
-    let mut first: HashMap<&str, (Span, usize)> = HashMap::new();
+    let mut first: HashMap<&str, (Span, Operation<'_>)> = HashMap::new();
     // The method and path of an operation, written only for the ones reported.
-    let name = |i: usize| {
-        let operation = &operations[i];
+    let name = |operation: &Operation<'_>| {
         format!("{} {}", operation.method.as_upper_str(), operation.template)
     };
-    for (i, operation) in operations.iter().enumerate() {
+    for operation in ctx.openapi.operations() {
         let Some(node) = operation.node.get("operationId") else {
             continue;
         };
         let Some(id) = node.as_str() else { continue };
         let Some(&(span, there)) = first.get(id) else {
-            first.insert(id, (node.span, i));
+            first.insert(id, (node.span, operation));
             continue;
         };
         let d = sink
@@ -67,14 +65,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 node.span,
                 format!(
                     "`operationId: {id}` of `{}` is already the id of `{}`",
-                    name(i),
-                    name(there)
+                    name(&operation),
+                    name(&there)
                 ),
             )
-            .with_pointer(format!(
-                "{}/operationId",
-                ctx.openapi.pointer(operation.place)
-            ))
+            .with_pointer(format!("{}/operationId", operation.pointer()))
             .with_span_label("the second use")
             .with_label(span, "first used here")
             .with_help("give each operation its own `operationId`");

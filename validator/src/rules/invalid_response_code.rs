@@ -36,7 +36,7 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    for operation in &ctx.openapi.operations {
+    for operation in ctx.openapi.operations() {
         let Some(responses) = operation.node.get("responses").and_then(Node::as_object) else {
             continue;
         };
@@ -64,7 +64,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 )
                 .with_pointer(format!(
                     "{}/responses/{}",
-                    ctx.openapi.pointer(operation.place),
+                    operation.pointer(),
                     syncdef_definitions::pointer::escape(key)
                 ))
                 .with_help(help);

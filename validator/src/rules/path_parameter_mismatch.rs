@@ -88,8 +88,8 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let method = method.as_str();
             scopes.push((Some((method, key)), declared(ctx, list, Some(method))));
         }
-        let misnamed = report_unknown(sink, entry, &template, &scopes);
-        report_undeclared(ctx, sink, entry, &template, &scopes, &misnamed);
+        let misnamed = report_unknown(sink, &entry, &template, &scopes);
+        report_undeclared(ctx, sink, &entry, &template, &scopes, &misnamed);
     }
 }
 

@@ -55,7 +55,6 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 &wanted,
                 ctx.paths
                     .entries()
-                    .iter()
                     .map(|e| Candidate(blank_placeholders(e.template), e)),
             );
             let mut d = sink
@@ -76,9 +75,9 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     }
 }
 
-struct Candidate<'e, 'a>(String, &'e crate::context::PathEntry<'a>);
+struct Candidate<'a>(String, crate::context::PathEntry<'a>);
 
-impl AsRef<str> for Candidate<'_, '_> {
+impl AsRef<str> for Candidate<'_> {
     fn as_ref(&self) -> &str {
         &self.0
     }
