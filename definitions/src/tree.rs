@@ -635,3 +635,73 @@ impl TreeBuilder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Tree;
+    use crate::SourceFile;
+    use crate::node::NodeKind;
+
+    fn load(name: &str, text: &str) -> Tree {
+        crate::load::load(SourceFile::new(name, text))
+            .unwrap_or_else(|e| panic!("{}", e.render()))
+            .tree
+    }
+
+    /// Every way a key or a string can be written reads back as its decoded value: as its
+    /// text, inside its quotes, or decoded beside the text.
+    #[test]
+    fn keys_and_strings_read_back_decoded_whatever_their_style() {
+        let yaml = "plain: a b\n'single': 'it''s'\n\"dou\\tble\": \"x\\ny\"\nfolded: >\n  one\n  two\nlit: |\n  l\n";
+        assert_eq!(
+            load("t.yaml", yaml).root().to_json(),
+            json!({"plain": "a b", "single": "it's", "dou\tble": "x\ny", "folded": "one two\n", "lit": "l\n"})
+        );
+        let text = r#"{"a\"b": "\u00e9", "plain": "text", "": ""}"#;
+        assert_eq!(
+            load("t.json", text).root().to_json(),
+            json!({"a\"b": "é", "plain": "text", "": ""})
+        );
+    }
+
+    /// An alias reads as its anchor's value at the alias's place; a string read from its text
+    /// keeps its value there (the alias's own text is `*name`), as a value and as a key.
+    #[test]
+    fn aliases_share_their_anchor_and_keep_its_strings() {
+        let tree = load(
+            "t.yaml",
+            "a: &k name\nb: *k\n*k : 1\nc: &o {x: [1, 2]}\nd: *o\n",
+        );
+        let root = tree.root();
+        assert_eq!(
+            root.to_json(),
+            json!({"a": "name", "b": "name", "name": 1, "c": {"x": [1, 2]}, "d": {"x": [1, 2]}})
+        );
+        let b = root.get("b").expect("b");
+        assert_eq!(tree.source().slice(b.span), "*k");
+        let (c, d) = (root.get("c").expect("c"), root.get("d").expect("d"));
+        assert_ne!(c.identity(), d.identity(), "an alias is a node of its own");
+        assert_eq!(c.get("x").map(|x| x.span), d.get("x").map(|x| x.span));
+    }
+
+    /// A copy holds the value with the spans it had, and nothing else of the document.
+    #[test]
+    fn a_copy_keeps_values_and_spans() {
+        let tree = load(
+            "t.yaml",
+            "keep: {\"a b\": [1, 'x', {c: null}]}\nother: [2]\n",
+        );
+        let original = tree.root().get("keep").expect("keep");
+        let copy = tree.copy(&original);
+        assert_eq!(copy.root(), original);
+        assert_eq!(copy.root().to_json(), json!({"a b": [1, "x", {"c": null}]}));
+        assert_eq!(
+            copy.root().member("a b").map(|m| m.key.span),
+            original.member("a b").map(|m| m.key.span)
+        );
+        assert!(copy.heap_size() < tree.heap_size());
+        assert!(matches!(copy.root().kind, NodeKind::Object(_)));
+    }
+}
