@@ -77,7 +77,14 @@ impl Document {
     /// Applies the changes of one `didChange`, in order: a change with a range replaces that
     /// range (UTF-16 positions of the text as the previous change left it), one without
     /// replaces the whole text.
+    ///
+    /// A large text's definition is let go first, so that the edit is made in the text in
+    /// place instead of beside a copy the definition still holds (freeing its tree is a few
+    /// large blocks); completion keeps what it offered from it ([`Document::vocabulary`]).
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>) {
+        if self.text.len() > crate::analysis::SMALL_TEXT {
+            self.forget_definition();
+        }
         for change in changes {
             match change.range {
                 Some(range) => {
@@ -254,6 +261,38 @@ mod tests {
         );
         assert!(d.text().starts_with("LINE: three"));
         assert_eq!(d.text().len(), held.len());
+    }
+
+    /// The definition of a large text holds that text: kept across an edit, it would make
+    /// the edit copy the whole text.
+    #[test]
+    fn a_large_text_is_edited_in_place_its_definition_let_go_and_its_vocabulary_kept() {
+        let text = format!(
+            "openapi: 3.0.3\npaths: {{}}\n#{}\n",
+            "x".repeat(crate::analysis::SMALL_TEXT)
+        );
+        let mut d = doc(&text);
+        d.apply(2, vec![edit((0, 14, 0, 14), " ")]);
+        let definition = syncdef_definitions::Definition::load(
+            syncdef_definitions::SourceFile::shared("t.yaml", d.shared_text()),
+        )
+        .expect("loads");
+        d.remember(2, Arc::new(definition));
+        let before = d.text().as_ptr();
+        d.apply(3, vec![edit((0, 14, 0, 15), "")]);
+        assert_eq!(d.text().as_ptr(), before, "edited where it was");
+        assert!(d.loaded().is_none());
+        assert_eq!(d.vocabulary().map(|(version, _)| version), Some(2));
+
+        // A small text keeps its definition until the next lint replaces it.
+        let mut small = doc("openapi: 3.0.3\n");
+        let definition = syncdef_definitions::Definition::load(
+            syncdef_definitions::SourceFile::shared("t.yaml", small.shared_text()),
+        )
+        .expect("loads");
+        small.remember(1, Arc::new(definition));
+        small.apply(2, vec![edit((0, 0, 0, 0), " ")]);
+        assert!(small.loaded().is_some());
     }
 
     #[test]

@@ -204,13 +204,6 @@ impl<W: Write> Server<W> {
                 if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(params) {
                     let uri = p.text_document.uri;
                     if let Some(doc) = self.documents.get_mut(&uri) {
-                        // A large text's last definition goes before the edit, so that the
-                        // edit is made in the text in place instead of beside a copy the
-                        // definition still holds (freeing its tree is a few large blocks);
-                        // completion keeps what it offered from it (`Document::vocabulary`).
-                        if doc.text().len() > analysis::SMALL_TEXT {
-                            doc.forget_definition();
-                        }
                         doc.apply(p.text_document.version, p.content_changes);
                         self.debounce.changed(uri, Instant::now());
                     }
