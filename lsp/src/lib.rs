@@ -21,6 +21,7 @@ pub mod diagnostics;
 pub mod document;
 mod hover;
 mod locate;
+mod open_frame;
 pub mod position;
 mod requests;
 mod server;

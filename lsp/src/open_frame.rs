@@ -1,0 +1,162 @@
+//! A `textDocument/didOpen` frame that carries a large text, read without the copies a
+//! generic reading makes.
+//!
+//! Read as a `serde_json::Value`, the text of a 13 MB description is decoded into serde_json's
+//! scratch buffer (grown by doubling, to 16 MiB) and copied from there into its `String`,
+//! while the frame itself is still held: at that moment the server held three times the text,
+//! the most it ever held. Here the frame is read with the text borrowed as raw JSON, and the
+//! text is decoded once into a string of its final size.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// Frames from this size are read here; smaller ones cost little either way.
+pub const LARGE_FRAME: usize = 1 << 20;
+
+#[derive(Deserialize)]
+struct Frame<'a> {
+    jsonrpc: String,
+    method: String,
+    #[serde(borrow)]
+    params: Params<'a>,
+}
+
+#[derive(Deserialize)]
+struct Params<'a> {
+    #[serde(borrow, rename = "textDocument")]
+    text_document: Item<'a>,
+}
+
+#[derive(Deserialize)]
+struct Item<'a> {
+    uri: Value,
+    #[serde(rename = "languageId")]
+    language_id: Value,
+    version: Value,
+    #[serde(borrow)]
+    text: &'a RawValue,
+}
+
+/// The `didOpen` notification `body` holds, as a JSON value: `None` when the body is
+/// anything else (the generic reading then answers it).
+pub fn read(body: &[u8]) -> Option<Value> {
+    let frame: Frame<'_> = serde_json::from_slice(body).ok()?;
+    if frame.method != "textDocument/didOpen" {
+        return None;
+    }
+    let item = frame.params.text_document;
+    let text = decode_string(item.text.get())?;
+    let mut document = Map::new();
+    document.insert("uri".into(), item.uri);
+    document.insert("languageId".into(), item.language_id);
+    document.insert("version".into(), item.version);
+    document.insert("text".into(), Value::String(text));
+    let mut params = Map::new();
+    params.insert("textDocument".into(), Value::Object(document));
+    let mut message = Map::new();
+    message.insert("jsonrpc".into(), Value::String(frame.jsonrpc));
+    message.insert("method".into(), Value::String(frame.method));
+    message.insert("params".into(), Value::Object(params));
+    Some(Value::Object(message))
+}
+
+/// The value of JSON string literal `raw` (quotes included), decoded into a string no larger
+/// than the literal; `None` when `raw` is not a valid JSON string.
+fn decode_string(raw: &str) -> Option<String> {
+    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let mut chars = rest[at + 1..].chars();
+        let escaped = chars.next()?;
+        rest = chars.as_str();
+        match escaped {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '/' => out.push('/'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'u' => {
+                let (c, after) = unicode_escape(rest)?;
+                out.push(c);
+                rest = after;
+            }
+            _ => return None,
+        }
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// The character of a `\u` escape whose four hex digits start `rest` (a surrogate pair takes
+/// a second escape), and what follows it.
+fn unicode_escape(rest: &str) -> Option<(char, &str)> {
+    let first = hex4(rest)?;
+    let rest = &rest[4..];
+    if (0xD800..0xDC00).contains(&first) {
+        let low = hex4(rest.strip_prefix("\\u")?)?;
+        if !(0xDC00..0xE000).contains(&low) {
+            return None;
+        }
+        let c = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
+        return Some((char::from_u32(c)?, &rest[6..]));
+    }
+    Some((char::from_u32(first)?, rest))
+}
+
+fn hex4(text: &str) -> Option<u32> {
+    let digits = text.get(..4)?;
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::{decode_string, read};
+
+    #[test]
+    fn a_did_open_reads_as_the_generic_reading_reads_it() {
+        let message = json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {
+                "uri": "file:///a.yaml", "languageId": "yaml", "version": 3,
+                "text": "openapi: 3.0.3\n\t\"é\" \u{1F600} \\ /\u{0}",
+            }},
+        });
+        let body = message.to_string();
+        assert_eq!(read(body.as_bytes()), Some(message));
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_generic_reading() {
+        let change = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {}});
+        assert_eq!(read(change.to_string().as_bytes()), None);
+        assert_eq!(read(b"{not json"), None);
+        assert_eq!(
+            decode_string(r#""\ud83d\ude00 \u00e9""#).as_deref(),
+            Some("\u{1F600} é")
+        );
+        assert_eq!(decode_string(r#""\x""#), None);
+        assert_eq!(decode_string(r#""\ud800x""#), None);
+        assert_eq!(decode_string(r#""\u12""#), None);
+    }
+
+    proptest! {
+        #[test]
+        fn strings_decode_as_serde_json_decodes_them(text in "\\PC{0,40}|[\\x00-\\x7f]{0,40}") {
+            let raw = serde_json::to_string(&text).expect("a string serializes");
+            prop_assert_eq!(decode_string(&raw), Some(text));
+        }
+    }
+}
