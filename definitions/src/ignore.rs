@@ -122,6 +122,27 @@ mod tests {
     }
 
     #[test]
+    fn a_text_loaded_as_data_keeps_the_key() {
+        let options = crate::LoadOptions {
+            take_ignores: false,
+            ..crate::LoadOptions::default()
+        };
+        let doc = crate::load::load_with(
+            std::sync::Arc::new(SourceFile::new(
+                "t.json",
+                r#"{"x-syncdef-ignore": "SD202"}"#,
+            )),
+            &options,
+        )
+        .expect("valid JSON");
+        assert!(taken(&doc).is_empty());
+        assert_eq!(
+            doc.root().get(IGNORE_KEY).and_then(Node::as_str),
+            Some("SD202")
+        );
+    }
+
+    #[test]
     fn a_document_without_ignores_is_left_as_it_is() {
         let doc = load("a: {b: [1, {c: d}]}\n");
         assert!(taken(&doc).is_empty());

@@ -167,7 +167,7 @@ impl Tree {
     /// (into the same file): for a part that must outlive the document it came from.
     #[must_use]
     pub fn copy(&self, node: &Node<'_>) -> Tree {
-        let mut builder = TreeBuilder::new(self.source.clone());
+        let mut builder = TreeBuilder::new(self.source.clone(), false);
         let root = builder.copy_node(node);
         builder.finish(root)
     }
@@ -262,7 +262,8 @@ impl Tree {
 /// A tree of nothing, which empty views borrow (an absent object reads as one without
 /// members).
 pub(crate) static EMPTY: std::sync::LazyLock<Tree> = std::sync::LazyLock::new(|| {
-    TreeBuilder::new(Arc::new(SourceFile::new("", ""))).finish(TreeBuilder::null(Span::empty(0)))
+    TreeBuilder::new(Arc::new(SourceFile::new("", "")), false)
+        .finish(TreeBuilder::null(Span::empty(0)))
 });
 
 impl fmt::Debug for Tree {
@@ -350,14 +351,17 @@ pub(crate) struct DuplicateKey {
 /// Builds a [`Tree`] value by value, children before their parent: what the loaders call.
 pub(crate) struct TreeBuilder {
     tree: Tree,
+    /// Whether `x-syncdef-ignore` members are taken out.
+    take_ignores: bool,
     /// The members taken out as `x-syncdef-ignore`, in the order their objects closed.
     pub ignores: Vec<TakenIgnore>,
     scratch: Vec<u32>,
 }
 
 impl TreeBuilder {
-    pub(crate) fn new(source: Arc<SourceFile>) -> TreeBuilder {
+    pub(crate) fn new(source: Arc<SourceFile>, take_ignores: bool) -> TreeBuilder {
         TreeBuilder {
+            take_ignores,
             tree: Tree {
                 source,
                 root: Slot::new(Span::empty(0), NULL, 0, 0),
@@ -530,6 +534,9 @@ impl TreeBuilder {
     /// Takes an `x-syncdef-ignore` member out of `members[from..]`; its value, when there
     /// was one.
     fn take_ignore(&self, members: &mut Vec<PendingMember>, from: usize) -> Option<PendingMember> {
+        if !self.take_ignores {
+            return None;
+        }
         let at = members[from..]
             .iter()
             .position(|m| self.pending_name(m.key) == crate::ignore::IGNORE_KEY)?;

@@ -1,7 +1,7 @@
 //! A `textDocument/didOpen` frame that carries a large text, read without the copies a
 //! generic reading makes.
 //!
-//! Read as a `serde_json::Value`, the text of a 13 MB description is decoded into serde_json's
+//! Read as a `serde_json::Value`, the text of a 13 MB description is decoded into `serde_json`'s
 //! scratch buffer (grown by doubling, to 16 MiB) and copied from there into its `String`,
 //! while the frame itself is still held: at that moment the server held three times the text,
 //! the most it ever held. Here the frame is read with the text borrowed as raw JSON, and the

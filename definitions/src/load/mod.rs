@@ -72,6 +72,10 @@ pub struct LoadOptions {
     pub max_alias_nodes: u64,
     /// Most alias uses (`*anchor`) in one document.
     pub max_aliases: u64,
+    /// Whether `x-syncdef-ignore` members are taken out of their objects (see
+    /// [`crate::ignore`]): yes for a definition; no for a text that is data, such as a
+    /// template written as a string, whose keys are part of the body it sends.
+    pub take_ignores: bool,
 }
 
 impl Default for LoadOptions {
@@ -80,6 +84,7 @@ impl Default for LoadOptions {
             max_depth: 256,
             max_alias_nodes: 1_000_000,
             max_aliases: 100_000,
+            take_ignores: true,
         }
     }
 }
@@ -141,7 +146,7 @@ pub fn load_as(
         )
         .with_help("split the definition into smaller files"));
     }
-    let mut builder = TreeBuilder::new(source.clone());
+    let mut builder = TreeBuilder::new(source.clone(), options.take_ignores);
     let root = match format {
         Format::Json => json::parse(&source, options, &mut builder)?,
         Format::Yaml => yaml::parse(&source, options, &mut builder)?,

@@ -78,7 +78,12 @@ impl<'a> Template<'a> {
                     source.name.value.clone(),
                     text.value.clone(),
                 ));
-                match load_as(Arc::clone(&inner), Format::Json, &LoadOptions::default()) {
+                // A key of the text is part of the body, `x-syncdef-ignore` included.
+                let data = LoadOptions {
+                    take_ignores: false,
+                    ..LoadOptions::default()
+                };
+                match load_as(Arc::clone(&inner), Format::Json, &data) {
                     Ok(doc) => {
                         template.tree = Some(Tree::Parsed {
                             root: doc.tree,
