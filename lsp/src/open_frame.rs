@@ -4,9 +4,12 @@
 //! Read as a `serde_json::Value`, the text of a 13 MB description is decoded into `serde_json`'s
 //! scratch buffer (grown by doubling, to 16 MiB) and copied from there into its `String`,
 //! while the frame itself is still held: at that moment the server held three times the text,
-//! the most it ever held. Here the frame is read with the text borrowed as raw JSON, and the
-//! text is decoded once into a string of its final size.
+//! the most it ever held, and reading that value as an `lsp_server::Message` (an untagged
+//! enum, which serde reads through a buffered copy of the value) copied the text once more.
+//! Here the frame is read with the text borrowed as raw JSON, the text is decoded once into a
+//! string of its final size, and the notification is made directly.
 
+use lsp_server::{Message, Notification};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -16,7 +19,7 @@ pub const LARGE_FRAME: usize = 1 << 20;
 
 #[derive(Deserialize)]
 struct Frame<'a> {
-    jsonrpc: String,
+    jsonrpc: &'a str,
     method: String,
     #[serde(borrow)]
     params: Params<'a>,
@@ -38,11 +41,11 @@ struct Item<'a> {
     text: &'a RawValue,
 }
 
-/// The `didOpen` notification `body` holds, as a JSON value: `None` when the body is
-/// anything else (the generic reading then answers it).
-pub fn read(body: &[u8]) -> Option<Value> {
+/// The `didOpen` notification `body` holds: `None` when the body is anything else (the
+/// generic reading then answers it).
+pub fn read(body: &[u8]) -> Option<Message> {
     let frame: Frame<'_> = serde_json::from_slice(body).ok()?;
-    if frame.method != "textDocument/didOpen" {
+    if frame.method != "textDocument/didOpen" || frame.jsonrpc != "2.0" {
         return None;
     }
     let item = frame.params.text_document;
@@ -54,18 +57,17 @@ pub fn read(body: &[u8]) -> Option<Value> {
     document.insert("text".into(), Value::String(text));
     let mut params = Map::new();
     params.insert("textDocument".into(), Value::Object(document));
-    let mut message = Map::new();
-    message.insert("jsonrpc".into(), Value::String(frame.jsonrpc));
-    message.insert("method".into(), Value::String(frame.method));
-    message.insert("params".into(), Value::Object(params));
-    Some(Value::Object(message))
+    Some(Message::Notification(Notification {
+        method: frame.method,
+        params: Value::Object(params),
+    }))
 }
 
-/// The value of JSON string literal `raw` (quotes included), decoded into a string no larger
-/// than the literal; `None` when `raw` is not a valid JSON string.
+/// The value of JSON string literal `raw` (quotes included), decoded into a string of its
+/// exact size; `None` when `raw` is not a valid JSON string.
 fn decode_string(raw: &str) -> Option<String> {
     let body = raw.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(body.len());
+    let mut out = String::with_capacity(decoded_len(body)?);
     let mut rest = body;
     while let Some(at) = rest.find('\\') {
         out.push_str(&rest[..at]);
@@ -91,6 +93,30 @@ fn decode_string(raw: &str) -> Option<String> {
     }
     out.push_str(rest);
     Some(out)
+}
+
+/// The length `body` (a JSON string literal's content) decodes to, counted without decoding:
+/// each escape is two bytes of text (`\n`) or six (`\u00e9`) for the bytes of one character.
+fn decoded_len(body: &str) -> Option<usize> {
+    let bytes = body.as_bytes();
+    let mut len = 0;
+    let mut at = 0;
+    while let Some(skip) = memchr::memchr(b'\\', &bytes[at..]) {
+        len += skip;
+        at += skip;
+        match bytes.get(at + 1)? {
+            b'u' => {
+                let (c, rest) = unicode_escape(body.get(at + 2..)?)?;
+                len += c.len_utf8();
+                at = body.len() - rest.len();
+            }
+            _ => {
+                len += 1;
+                at += 2;
+            }
+        }
+    }
+    Some(len + bytes.len() - at)
 }
 
 /// The character of a `\u` escape whose four hex digits start `rest` (a surrogate pair takes
@@ -119,6 +145,7 @@ fn hex4(text: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    use lsp_server::Message;
     use proptest::prelude::*;
     use serde_json::json;
 
@@ -135,14 +162,18 @@ mod tests {
             }},
         });
         let body = message.to_string();
-        assert_eq!(read(body.as_bytes()), Some(message));
+        let Some(Message::Notification(read)) = read(body.as_bytes()) else {
+            panic!("a notification");
+        };
+        assert_eq!(read.method, "textDocument/didOpen");
+        assert_eq!(read.params, message["params"]);
     }
 
     #[test]
     fn anything_else_is_left_to_the_generic_reading() {
         let change = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {}});
-        assert_eq!(read(change.to_string().as_bytes()), None);
-        assert_eq!(read(b"{not json"), None);
+        assert!(read(change.to_string().as_bytes()).is_none());
+        assert!(read(b"{not json").is_none());
         assert_eq!(
             decode_string(r#""\ud83d\ude00 \u00e9""#).as_deref(),
             Some("\u{1F600} é")
@@ -156,7 +187,9 @@ mod tests {
         #[test]
         fn strings_decode_as_serde_json_decodes_them(text in "\\PC{0,40}|[\\x00-\\x7f]{0,40}") {
             let raw = serde_json::to_string(&text).expect("a string serializes");
-            prop_assert_eq!(decode_string(&raw), Some(text));
+            let decoded = decode_string(&raw);
+            prop_assert_eq!(decoded.as_ref().map(String::capacity), Some(text.len()));
+            prop_assert_eq!(decoded, Some(text));
         }
     }
 }

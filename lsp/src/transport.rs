@@ -113,12 +113,12 @@ fn read_headers(input: &mut impl BufRead) -> io::Result<Headers> {
 
 /// The message a frame's body holds, or the error to answer it with.
 fn decode(body: &[u8]) -> Incoming {
-    let large_open = if body.len() >= open_frame::LARGE_FRAME {
-        open_frame::read(body)
-    } else {
-        None
-    };
-    let value: Value = match large_open.map_or_else(|| serde_json::from_slice(body), Ok) {
+    if body.len() >= open_frame::LARGE_FRAME
+        && let Some(message) = open_frame::read(body)
+    {
+        return Incoming::Message(message);
+    }
+    let value: Value = match serde_json::from_slice(body) {
         Ok(value) => value,
         Err(e) => return malformed(-32700, format!("the message is not JSON: {e}"), Value::Null),
     };
