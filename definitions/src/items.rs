@@ -9,6 +9,7 @@ use std::fmt;
 
 use crate::node::Node;
 use crate::tree::Tree;
+use crate::view_iter::ViewIter;
 
 /// The items of an array, in document order.
 #[derive(Clone, Copy)]
@@ -64,59 +65,17 @@ impl<'t> Items<'t> {
     /// The items, in document order.
     #[must_use]
     pub fn iter(&self) -> ItemsIter<'t> {
-        ItemsIter {
-            tree: self.tree,
-            next: self.first,
-            end: self.first + self.len,
-        }
+        ViewIter::new(self.tree, self.first, self.len, item_at)
     }
 }
 
 /// The items of an array, in document order.
-#[derive(Clone)]
-pub struct ItemsIter<'t> {
-    tree: &'t Tree,
-    next: u32,
-    end: u32,
+pub type ItemsIter<'t> = ViewIter<'t, Node<'t>>;
+
+/// The view of item `at` of `tree`'s list.
+fn item_at(tree: &Tree, at: u32, _position: u32) -> Node<'_> {
+    tree.view(tree.item_slot(at))
 }
-
-impl<'t> Iterator for ItemsIter<'t> {
-    type Item = Node<'t>;
-
-    fn next(&mut self) -> Option<Node<'t>> {
-        if self.next >= self.end {
-            return None;
-        }
-        let at = self.next;
-        self.next += 1;
-        Some(self.tree.view(self.tree.item_slot(at)))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.end - self.next) as usize;
-        (left, Some(left))
-    }
-
-    fn nth(&mut self, n: usize) -> Option<Node<'t>> {
-        self.next = self
-            .next
-            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX))
-            .min(self.end);
-        self.next()
-    }
-}
-
-impl DoubleEndedIterator for ItemsIter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        if self.next >= self.end {
-            return None;
-        }
-        self.end -= 1;
-        Some(self.tree.view(self.tree.item_slot(self.end)))
-    }
-}
-
-impl ExactSizeIterator for ItemsIter<'_> {}
 
 impl<'t> IntoIterator for Items<'t> {
     type Item = Node<'t>;

@@ -56,6 +56,7 @@ pub mod string_map;
 pub mod structure;
 pub mod template_names;
 pub mod tree;
+pub mod view_iter;
 
 pub use definition::Definition;
 pub use items::{Items, ItemsIter};

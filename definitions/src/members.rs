@@ -16,6 +16,7 @@ use std::fmt;
 
 use crate::node::{Key, Member};
 use crate::tree::Tree;
+use crate::view_iter::ViewIter;
 
 /// The members of an object, in document order: a view into its [`Tree`].
 #[derive(Clone, Copy)]
@@ -51,12 +52,7 @@ impl<'t> Members<'t> {
     /// The members, in document order.
     #[must_use]
     pub fn iter(&self) -> MembersIter<'t> {
-        MembersIter {
-            tree: self.tree,
-            first: self.first,
-            next: self.first,
-            end: self.first.saturating_add(self.len),
-        }
+        ViewIter::new(self.tree, self.first, self.len, member_at)
     }
 
     /// The member at `position` (document order).
@@ -146,51 +142,7 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 }
 
 /// The members of an object, in document order.
-#[derive(Clone)]
-pub struct MembersIter<'t> {
-    tree: &'t Tree,
-    first: u32,
-    next: u32,
-    end: u32,
-}
-
-impl<'t> Iterator for MembersIter<'t> {
-    type Item = Member<'t>;
-
-    fn next(&mut self) -> Option<Member<'t>> {
-        if self.next >= self.end {
-            return None;
-        }
-        let at = self.next;
-        self.next += 1;
-        Some(member_at(self.tree, at, at - self.first))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = (self.end - self.next) as usize;
-        (left, Some(left))
-    }
-
-    fn nth(&mut self, n: usize) -> Option<Member<'t>> {
-        self.next = self
-            .next
-            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX))
-            .min(self.end);
-        self.next()
-    }
-}
-
-impl DoubleEndedIterator for MembersIter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        if self.next >= self.end {
-            return None;
-        }
-        self.end -= 1;
-        Some(member_at(self.tree, self.end, self.end - self.first))
-    }
-}
-
-impl ExactSizeIterator for MembersIter<'_> {}
+pub type MembersIter<'t> = ViewIter<'t, Member<'t>>;
 
 impl<'t> IntoIterator for Members<'t> {
     type Item = Member<'t>;
