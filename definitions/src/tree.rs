@@ -355,7 +355,6 @@ pub(crate) struct TreeBuilder {
     take_ignores: bool,
     /// The members taken out as `x-syncdef-ignore`, in the order their objects closed.
     pub ignores: Vec<TakenIgnore>,
-    scratch: Vec<u32>,
 }
 
 impl TreeBuilder {
@@ -379,7 +378,6 @@ impl TreeBuilder {
                 indexes: Vec::new(),
             },
             ignores: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -549,20 +547,16 @@ impl TreeBuilder {
     }
 
     /// The positions of `list` sorted by key (stable), for an object large enough to index.
-    fn sorted_positions(&mut self, list: &[PendingMember]) -> Option<Vec<u32>> {
+    fn sorted_positions(&self, list: &[PendingMember]) -> Option<Vec<u32>> {
         if list.len() < INDEXED_FROM {
             return None;
         }
-        let mut order = std::mem::take(&mut self.scratch);
-        order.clear();
-        order.extend(0..list.len() as u32);
+        let mut order: Vec<u32> = (0..list.len() as u32).collect();
         order.sort_by(|&a, &b| {
             self.pending_name(list[a as usize].key)
                 .cmp(self.pending_name(list[b as usize].key))
         });
-        let exact = order.clone();
-        self.scratch = order;
-        Some(exact)
+        Some(order)
     }
 
     /// The first key (in document order) that repeats an earlier one, with that earlier one.
