@@ -1,6 +1,7 @@
-//! The OpenAPI objects the semantic rules look at, found once over the spanned tree: every
-//! operation, every parameter-like object (parameters, headers, media types, which carry a
-//! `schema` and examples of it) and every schema, each with its JSON pointer.
+//! The OpenAPI objects the semantic rules look at: every parameter-like object (parameters,
+//! headers, media types, which carry a `schema` and examples of it) and every schema, found
+//! once over the spanned tree, each with its place (which writes its JSON pointer); and every
+//! operation, read from `paths` as it is asked for.
 //!
 //! The walk follows the fields OpenAPI defines (`paths`, `components`, `properties`, `items`,
 //! ...), never arbitrary members: an example value shaped like a schema is not a schema. A
