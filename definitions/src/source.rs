@@ -116,7 +116,7 @@ const LINES_PER_MARK: usize = 16;
 ///
 /// `memchr2` looks for both line ends a machine word or more at a time: a minified document is
 /// one line of megabytes, which a position past its start scans in full.
-fn next_line_start(bytes: &[u8], from: usize) -> Option<usize> {
+pub fn next_line_start(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     loop {
         let found = at + memchr::memchr2(b'\n', b'\r', bytes.get(at..)?)?;

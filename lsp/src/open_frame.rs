@@ -104,16 +104,13 @@ fn decoded_len(body: &str) -> Option<usize> {
     while let Some(skip) = memchr::memchr(b'\\', &bytes[at..]) {
         len += skip;
         at += skip;
-        match bytes.get(at + 1)? {
-            b'u' => {
-                let (c, rest) = unicode_escape(body.get(at + 2..)?)?;
-                len += c.len_utf8();
-                at = body.len() - rest.len();
-            }
-            _ => {
-                len += 1;
-                at += 2;
-            }
+        if *bytes.get(at + 1)? == b'u' {
+            let (c, rest) = unicode_escape(body.get(at + 2..)?)?;
+            len += c.len_utf8();
+            at = body.len() - rest.len();
+        } else {
+            len += 1;
+            at += 2;
         }
     }
     Some(len + bytes.len() - at)

@@ -7,15 +7,22 @@
 
 use lsp_types::{Position, Range};
 
-/// Where each line of one text starts, in bytes.
+/// Where the lines of one text start, in bytes: every 16th line's start, the lines between
+/// found from it when asked for.
 #[derive(Clone, Debug)]
 pub struct LineMap {
-    /// Four bytes a line, and exactly as many as there are lines: on GitHub's 13 MB
-    /// description (347,000 lines) a list of `usize` grown by doubling held up to 8 MiB at
-    /// its peak, for 1.4 MB of starts. Lines starting past 4 GiB (in a text the definition
-    /// loader refuses anyway) are left out: positions there mean the end of the text.
-    starts: Vec<u32>,
+    /// The start of lines 0, 16, 32, ...: a quarter of a byte a line. A start for every line
+    /// was 1.4 MB on GitHub's 13 MB description (347,000 lines), a tenth of the server's
+    /// margin under four times the text; a position now scans at most 15 line ends, which
+    /// `memchr` finds. Lines starting past 4 GiB (in a text the definition loader refuses
+    /// anyway) are left out: positions there mean the end of the text.
+    marks: Vec<u32>,
+    /// How many lines there are (up to the last start that fits a `u32`).
+    lines: usize,
 }
+
+/// One mark every this many lines.
+const EVERY: usize = 16;
 
 impl LineMap {
     /// The line starts of `text`.
@@ -23,14 +30,42 @@ impl LineMap {
     pub fn new(text: &str) -> LineMap {
         let starts =
             || syncdef_definitions::source::line_starts(text).map_while(|s| u32::try_from(s).ok());
-        let mut exact = Vec::with_capacity(starts().count());
-        exact.extend(starts());
-        LineMap { starts: exact }
+        let lines = starts().count();
+        let mut marks = Vec::with_capacity(lines.div_ceil(EVERY));
+        marks.extend(starts().step_by(EVERY));
+        LineMap { marks, lines }
     }
 
-    /// Where line `line` starts.
-    fn start(&self, line: usize) -> Option<usize> {
-        self.starts.get(line).map(|&s| s as usize)
+    /// Where line `line` of `text` starts.
+    fn start(&self, text: &str, line: usize) -> Option<usize> {
+        if line >= self.lines {
+            return None;
+        }
+        let mut at = *self.marks.get(line / EVERY)? as usize;
+        for _ in 0..line % EVERY {
+            at = syncdef_definitions::source::next_line_start(text.as_bytes(), at)?;
+        }
+        Some(at)
+    }
+
+    /// The line holding byte `offset` of `text`, and where it starts.
+    fn line_of(&self, text: &str, offset: usize) -> (usize, usize) {
+        let mark = self
+            .marks
+            .partition_point(|&s| s as usize <= offset)
+            .saturating_sub(1);
+        let mut line = mark * EVERY;
+        let mut start = self.marks.get(mark).map_or(0, |&s| s as usize);
+        while line + 1 < self.lines {
+            match syncdef_definitions::source::next_line_start(text.as_bytes(), start) {
+                Some(next) if next <= offset => {
+                    line += 1;
+                    start = next;
+                }
+                _ => break,
+            }
+        }
+        (line, start)
     }
 
     /// The LSP position of byte `offset` of `text` (clamped to the text, and back to the
@@ -38,8 +73,7 @@ impl LineMap {
     #[must_use]
     pub fn position(&self, text: &str, offset: usize) -> Position {
         let offset = floor_char_boundary(text, offset.min(text.len()));
-        let line = self.starts.partition_point(|&s| s as usize <= offset) - 1;
-        let start = self.start(line).unwrap_or(0);
+        let (line, start) = self.line_of(text, offset);
         let character = text[start..offset].encode_utf16().count();
         Position::new(to_u32(line), to_u32(character))
     }
@@ -55,7 +89,7 @@ impl LineMap {
     /// and a position inside a surrogate pair is the start of that character.
     #[must_use]
     pub fn offset(&self, text: &str, position: Position) -> usize {
-        let Some(start) = self.start(position.line as usize) else {
+        let Some(start) = self.start(text, position.line as usize) else {
             return text.len();
         };
         let end = self.line_content_end(text, position.line as usize);
@@ -71,8 +105,8 @@ impl LineMap {
 
     /// The end of line `line`'s content: before its `\n`, `\r\n` or `\r`.
     fn line_content_end(&self, text: &str, line: usize) -> usize {
-        let end = self.start(line + 1).unwrap_or(text.len());
-        let start = self.start(line).unwrap_or(0);
+        let end = self.start(text, line + 1).unwrap_or(text.len());
+        let start = self.start(text, line).unwrap_or(0);
         let content = &text.as_bytes()[..end];
         let mut at = end;
         if at > start && content.get(at - 1) == Some(&b'\n') {
@@ -138,13 +172,37 @@ mod tests {
     }
 
     #[test]
-    fn a_large_texts_line_starts_take_four_bytes_a_line_and_no_spare_room() {
+    fn a_large_texts_line_starts_take_a_quarter_of_a_byte_a_line() {
         let text = "key: value\n".repeat(100_000);
         let map = LineMap::new(&text);
-        assert_eq!(map.starts.len(), 100_001);
-        assert_eq!(map.starts.capacity(), map.starts.len());
-        assert_eq!(std::mem::size_of_val(&map.starts[0]), 4);
+        assert_eq!(map.lines, 100_001);
+        assert_eq!(map.marks.len(), 6_251);
+        assert_eq!(map.marks.capacity(), map.marks.len());
         assert_eq!(map.offset(&text, Position::new(99_999, 3)), 99_999 * 11 + 3);
+        assert_eq!(
+            map.position(&text, 99_999 * 11 + 3),
+            Position::new(99_999, 3)
+        );
+    }
+
+    proptest::proptest! {
+        /// Every offset and every position reads as it does with a start for every line.
+        #[test]
+        fn positions_agree_with_every_line_start(text in "([ab]{0,2}(\n|\r\n|\r)){0,40}[ab]{0,2}") {
+            let map = LineMap::new(&text);
+            let starts: Vec<usize> = syncdef_definitions::source::line_starts(&text).collect();
+            for offset in 0..=text.len() + 1 {
+                let at = offset.min(text.len());
+                let line = starts.partition_point(|&s| s <= at) - 1;
+                let position = map.position(&text, offset);
+                proptest::prop_assert_eq!(position.line as usize, line);
+                proptest::prop_assert_eq!(position.character as usize, at - starts[line]);
+            }
+            for (line, &start) in starts.iter().enumerate() {
+                proptest::prop_assert_eq!(map.offset(&text, Position::new(u32::try_from(line).unwrap_or(0), 0)), start);
+            }
+            proptest::prop_assert_eq!(map.offset(&text, Position::new(u32::try_from(starts.len()).unwrap_or(0), 0)), text.len());
+        }
     }
 
     #[test]
@@ -152,7 +210,13 @@ mod tests {
         // Both texts go through the linter's line rule: `\r\n` is one line end, not two.
         let plain = "\na: 1\n\nb: é\nc\n";
         let crlf = plain.replace('\n', "\r\n");
-        assert_eq!(LineMap::new(plain).starts, [0, 1, 6, 7, 13, 15]);
-        assert_eq!(LineMap::new(&crlf).starts, [0, 2, 8, 10, 17, 20]);
+        let starts = |text: &str| {
+            let map = LineMap::new(text);
+            (0..map.lines)
+                .filter_map(|l| map.start(text, l))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(starts(plain), [0, 1, 6, 7, 13, 15]);
+        assert_eq!(starts(&crlf), [0, 2, 8, 10, 17, 20]);
     }
 }
