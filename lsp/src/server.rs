@@ -33,7 +33,8 @@ pub enum Exit {
     WithoutShutdown,
 }
 
-/// How long a document must stay unchanged before it is linted again.
+/// The longest a document must stay unchanged before it is linted again (a document whose
+/// lint is quick waits less: see [`Debounce`]).
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// Serves one client speaking LSP on `input` and `output` until it sends `exit` or closes the
@@ -213,7 +214,7 @@ impl<W: Write> Server<W> {
                 if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(params) {
                     let uri = p.text_document.uri;
                     self.documents.remove(&uri);
-                    self.debounce.cancel(&uri);
+                    self.debounce.forget(&uri);
                     self.published.remove(&uri);
                     self.publish(uri, Vec::new(), None)?;
                 }
@@ -240,10 +241,12 @@ impl<W: Write> Server<W> {
         if doc.text().len() > analysis::SMALL_TEXT {
             doc.forget_definition();
         }
+        let started = Instant::now();
         let Ok((found, definition)) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc)))
         else {
             return Ok(());
         };
+        self.debounce.linted(uri, started.elapsed());
         if let Some(definition) = definition {
             doc.remember(version, Arc::new(definition));
         }
