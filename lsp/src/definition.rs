@@ -1,8 +1,11 @@
 //! Go to definition: from an operation reference to its operation, from a `$ref` to its
-//! target, from `{Entry.IntegrationId}` or an `ApiSynchronization` target to the entry.
+//! target, from `{Entry.IntegrationId}` or an `ApiSynchronization` target to the entry, from
+//! a template's name to the operation that uses it.
 
 use lsp_types::{GotoDefinitionResponse, Location, Position};
+use syncdef_definitions::operation_ref::OperationRef;
 use syncdef_definitions::path_match::Resolution;
+use syncdef_definitions::template_names::split_template_name;
 use syncdef_definitions::{Definition, Span};
 
 use crate::analysis;
@@ -15,10 +18,7 @@ pub fn definition(doc: &Document, position: Position) -> Option<GotoDefinitionRe
     let text = doc.text();
     let offset = doc.lines().offset(text, position);
     let def = analysis::current(doc)?;
-    let span = placeholder_entry(&def, text, offset)
-        .or_else(|| operation(&def, offset))
-        .or_else(|| synchronization_target(&def, offset))
-        .or_else(|| reference(&def, offset))?;
+    let span = target(&def, text, offset)?;
     let range = doc
         .lines()
         .range(text, span.start as usize, span.end as usize);
@@ -26,6 +26,15 @@ pub fn definition(doc: &Document, position: Position) -> Option<GotoDefinitionRe
         doc.uri.clone(),
         range,
     )))
+}
+
+/// Where what is written at `offset` of `text` is defined.
+pub(crate) fn target(def: &Definition, text: &str, offset: usize) -> Option<Span> {
+    placeholder_entry(def, text, offset)
+        .or_else(|| operation(def, offset))
+        .or_else(|| synchronization_target(def, offset))
+        .or_else(|| template_operation(def, offset))
+        .or_else(|| reference(def, offset))
 }
 
 /// The operation (its method key) an operation reference at `offset` resolves to; the path
@@ -37,6 +46,12 @@ fn operation(def: &Definition, offset: usize) -> Option<Span> {
         let action = locate::action_path_at(def, offset)?;
         action.path_ref.as_ref()?.as_ref().ok()?
     };
+    resolved(def, parsed)
+}
+
+/// The operation of `paths` an operation reference names: its method key, or the path's key
+/// when the path has no such method.
+pub(crate) fn resolved(def: &Definition, parsed: &OperationRef) -> Option<Span> {
     match def.resolve(parsed) {
         Resolution::Found { path, .. } => Some(
             path.operation(parsed.method)
@@ -67,7 +82,26 @@ fn synchronization_target(def: &Definition, offset: usize) -> Option<Span> {
     entry_key(def, name)
 }
 
-fn entry_key(def: &Definition, name: &str) -> Option<Span> {
+/// The operation that uses the template whose name is at `offset` (`createRequest`: the
+/// entry's `create`), resolved in `paths`; the reference itself when it resolves to nothing.
+fn template_operation(def: &Definition, offset: usize) -> Option<Span> {
+    let (entry, template) = locate::entries(def).find_map(|entry| {
+        locate::commons(entry)
+            .flat_map(|common| common.templates.iter())
+            .find(|t| locate::contains(t.name.span, offset))
+            .map(|t| (entry, t))
+    })?;
+    let (operation, _) = split_template_name(&template.name.value)?;
+    let field = locate::operation_fields(entry).find(|f| f.name.value == operation)?;
+    let parsed = field.parsed.as_ref().ok();
+    Some(
+        parsed
+            .and_then(|p| resolved(def, p))
+            .unwrap_or(field.text.span),
+    )
+}
+
+pub(crate) fn entry_key(def: &Definition, name: &str) -> Option<Span> {
     locate::entries(def)
         .find(|e| e.key.as_str() == name)
         .map(|e| e.key.span)

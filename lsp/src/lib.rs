@@ -23,6 +23,7 @@ mod hover;
 mod locate;
 mod open_frame;
 pub mod position;
+mod references;
 mod requests;
 mod server;
 mod suppression;

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 
 use lsp_server::ErrorCode;
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest,
+    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References,
     Request as _,
 };
 use lsp_types::{
     CodeActionParams, CompletionParams, Diagnostic, DocumentSymbolParams, DocumentSymbolResponse,
-    GotoDefinitionParams, HoverParams, Url,
+    GotoDefinitionParams, HoverParams, ReferenceParams, Url,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -53,6 +53,15 @@ pub fn answer(
             let found = published.get(uri).map_or(&[][..], Vec::as_slice);
             open(documents, uri)
                 .and_then(|doc| crate::hover::hover(doc, at.position, found))
+                .map(to_json)
+        }
+        References::METHOD => {
+            let p: ReferenceParams = read(method, params)?;
+            let at = p.text_document_position;
+            open(documents, &at.text_document.uri)
+                .and_then(|doc| {
+                    crate::references::references(doc, at.position, p.context.include_declaration)
+                })
                 .map(to_json)
         }
         GotoDefinition::METHOD => {

@@ -242,6 +242,76 @@ fn go_to_definition_finds_operations_refs_and_entries() {
 }
 
 #[test]
+fn a_template_name_leads_to_the_operation_that_uses_it() {
+    let mut s = session();
+    let post =
+        s.text.find("  /customer:\n    post:").expect("the path") + "  /customer:\n    ".len();
+    let (line, character) = support::position_of(&s.text, post);
+    let position = s.position("        createRequest:", 10);
+    let found = s.ask("textDocument/definition", position);
+    assert_eq!(found["range"]["start"], at(line, character), "{found}");
+}
+
+#[test]
+fn references_list_what_names_an_operation_a_schema_or_an_entry() {
+    let mut s = session();
+    let references = |s: &mut Session, needle: &str, offset: usize, declaration: bool| {
+        let position = s.position(needle, offset);
+        let params = json!({
+            "textDocument": {"uri": s.uri},
+            "position": position,
+            "context": {"includeDeclaration": declaration},
+        });
+        let found = s.client.call("textDocument/references", params);
+        let starts: Vec<Value> = found
+            .as_array()
+            .unwrap_or_else(|| panic!("a list of locations: {found}"))
+            .iter()
+            .map(|l| l["range"]["start"].clone())
+            .collect();
+        starts
+    };
+    // On the operation: the references that name it (QuickBooks creates and updates a
+    // customer with the same POST); from one of them, the same and the operation itself.
+    let post =
+        s.text.find("  /customer:\n    post:").expect("the path") + "  /customer:\n    ".len();
+    let (line, character) = support::position_of(&s.text, post);
+    let create = find(&s.text, "create: /customer/post", "create: ".len());
+    let update = find(&s.text, "update: /customer/post", "update: ".len());
+    let naming = vec![at(create.0, create.1), at(update.0, update.1)];
+    let on_operation = references(
+        &mut s,
+        "  /customer:\n    post:",
+        "  /customer:\n    ".len(),
+        false,
+    );
+    assert_eq!(on_operation, naming);
+    let mut with_declaration = vec![at(line, character)];
+    with_declaration.extend(naming);
+    let on_reference = references(&mut s, "create: /customer/post", 10, true);
+    assert_eq!(on_reference, with_declaration);
+    // On a schema: every `$ref` to it.
+    let refs = references(&mut s, "    CustomerWrite:", 6, false);
+    let written = s
+        .text
+        .matches("\"#/components/schemas/CustomerWrite\"")
+        .count();
+    assert_eq!(refs.len(), written, "{refs:?}");
+    // On an entry: its placeholders.
+    s.replace(
+        2,
+        "path: /customer/{IntegrationId}/get",
+        "path: /customer/{Account.IntegrationId}/get",
+    );
+    let placeholder = find(&s.text, "{Account.IntegrationId}", 0);
+    let named = references(&mut s, "\n  Account:\n", 3, false);
+    assert!(
+        named.contains(&at(placeholder.0, placeholder.1)),
+        "{named:?}"
+    );
+}
+
+#[test]
 fn go_to_definition_reads_the_text_of_a_change_not_yet_linted() {
     definition_and_completion_before_the_lint(session());
 }
