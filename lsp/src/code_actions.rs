@@ -1,5 +1,6 @@
-//! Quick fixes: apply a finding's did-you-mean, or silence the finding where it is with the
-//! `x-syncdef-ignore` the validator reads.
+//! Quick fixes: apply a finding's did-you-mean, write the template a finding asks for
+//! ([`crate::template_fixes`]), or silence the finding where it is with the `x-syncdef-ignore`
+//! the validator reads.
 
 use std::collections::HashMap;
 
@@ -12,6 +13,7 @@ use crate::analysis;
 use crate::diagnostics::{FindingData, SOURCE};
 use crate::document::Document;
 use crate::suppression;
+use crate::template_fixes;
 
 /// The quick fixes of the findings the client sends (those of the requested range).
 #[must_use]
@@ -32,6 +34,19 @@ pub fn code_actions(doc: &Document, findings: &[Diagnostic]) -> Vec<CodeActionOr
             .unwrap_or_default();
         if let Some(fix) = did_you_mean(doc, finding, code, data.help.as_deref()) {
             out.push(fix);
+        }
+        if let (Some(def), Some(pointer), true) =
+            (&def, &data.pointer, template_fixes::applies(code))
+            && let Some((title, edit)) =
+                template_fixes::fix(doc, def, code, pointer, data.help.as_deref())
+        {
+            out.push(action(
+                format!("{title} ({code})"),
+                doc,
+                finding,
+                edit,
+                true,
+            ));
         }
         let suppress = match (&def, &data.pointer) {
             (Some(def), Some(pointer)) => suppression::insert(doc, def, pointer, code),

@@ -28,6 +28,7 @@ mod requests;
 mod server;
 mod suppression;
 mod symbols;
+mod template_fixes;
 pub mod transport;
 pub mod vocabulary;
 

@@ -23,7 +23,7 @@ pub fn insert(doc: &Document, def: &Definition, at: &str, code: &str) -> Option<
     };
     let (start, end, new_text) = match def.ignores.iter().find(|i| i.pointer == object_pointer) {
         Some(existing) => add_to_existing(doc.text(), &existing.value(), &quoted)?,
-        None => new_member(doc.text(), &object, &quoted, json)?,
+        None => new_member(doc.text(), &object, KEY, &format!("[{quoted}]"), json)?,
     };
     Some(TextEdit {
         range: doc.lines().range(doc.text(), start, end),
@@ -63,24 +63,31 @@ fn add_to_existing(text: &str, value: &Node, code: &str) -> Option<(usize, usize
     matches!(value.kind, NodeKind::String(_)).then(|| (start, end, format!("[{written}, {code}]")))
 }
 
-/// A new `x-syncdef-ignore` member as the object's first, in the object's own style.
-fn new_member(text: &str, object: &Node, code: &str, json: bool) -> Option<(usize, usize, String)> {
+/// A new member `key: value` (`value` written as it must appear) as the object's first, in
+/// the object's own style: the range replaced (empty) and its text.
+pub(crate) fn new_member(
+    text: &str,
+    object: &Node,
+    key: &str,
+    value: &str,
+    json: bool,
+) -> Option<(usize, usize, String)> {
     let NodeKind::Object(members) = &object.kind else {
         return None;
     };
     let key = if json {
-        format!("\"{KEY}\"")
+        format!("\"{key}\"")
     } else {
-        KEY.to_owned()
+        key.to_owned()
     };
     let open = object.span.start as usize;
     let flow = text.as_bytes().get(open) == Some(&b'{');
     if flow {
         let sep = if members.is_empty() { "" } else { ", " };
-        return Some((open + 1, open + 1, format!("{key}: [{code}]{sep}")));
+        return Some((open + 1, open + 1, format!("{key}: {value}{sep}")));
     }
     let first = members.first()?.key.span.start as usize;
     let line_start = text[..first].rfind('\n').map_or(0, |i| i + 1);
     let indent = " ".repeat(text[line_start..first].chars().count());
-    Some((first, first, format!("{key}: [{code}]\n{indent}")))
+    Some((first, first, format!("{key}: {value}\n{indent}")))
 }

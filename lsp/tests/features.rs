@@ -458,6 +458,72 @@ fn quick_fixes_apply_the_suggestion_or_suppress_the_finding() {
     }
 }
 
+/// The quick fix named `title` of the first finding of `code` in `published`, applied; the
+/// findings of the text it leaves.
+fn fix_first(s: &mut Session, published: &Value, code: &str, title: &str, version: i32) -> Value {
+    let finding = published["diagnostics"]
+        .as_array()
+        .and_then(|all| all.iter().find(|d| d["code"] == code).cloned())
+        .unwrap_or_else(|| panic!("a {code} finding in {published}"));
+    let actions = s.client.call(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": s.uri}, "range": finding["range"], "context": {"diagnostics": [finding]}}),
+    );
+    let action = actions
+        .as_array()
+        .and_then(|a| a.iter().find(|x| x["title"] == title).cloned())
+        .unwrap_or_else(|| panic!("`{title}` in {actions}"));
+    apply(s, version, &action)
+}
+
+#[test]
+fn quick_fixes_add_a_missing_template_and_mark_an_update_sparse() {
+    let codes = |published: &Value| -> Vec<String> {
+        published["diagnostics"]
+            .as_array()
+            .map(|all| {
+                all.iter()
+                    .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut s = session();
+    let published = s.replace(
+        2,
+        "      update: /customer/post\n",
+        "      update: /customer/post\n      delete: /customer/post\n",
+    );
+    assert!(
+        codes(&published).contains(&"SD401".to_owned()),
+        "{published}"
+    );
+    let after = fix_first(
+        &mut s,
+        &published,
+        "SD401",
+        "Add the `deleteRequest` template (SD401)",
+        3,
+    );
+    assert!(!codes(&after).contains(&"SD401".to_owned()), "{after}");
+
+    let mut s = session();
+    let published = s.replace(
+        2,
+        "          sparse: true\n          DisplayName",
+        "          DisplayName",
+    );
+    assert_eq!(codes(&published), ["SD604"], "{published}");
+    let after = fix_first(
+        &mut s,
+        &published,
+        "SD604",
+        "Mark the update sparse (`sparse: true`) (SD604)",
+        3,
+    );
+    assert_eq!(after["diagnostics"], json!([]), "{after}");
+}
+
 #[test]
 fn json_definitions_complete_and_fix_in_json() {
     let (_, uri, text) = catalog("business-central-odata/definition.json");
