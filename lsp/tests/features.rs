@@ -439,17 +439,8 @@ fn quick_fixes_apply_the_suggestion_or_suppress_the_finding() {
     ] {
         let mut s = session();
         let published = s.replace(2, "module: Accounts", "module: Acounts");
-        let finding = published["diagnostics"][0].clone();
-        assert_eq!(finding["code"], "SD601");
-        let actions = s.client.call(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": s.uri}, "range": finding["range"], "context": {"diagnostics": [finding]}}),
-        );
-        let action = actions
-            .as_array()
-            .and_then(|a| a.iter().find(|x| x["title"] == choice).cloned())
-            .unwrap_or_else(|| panic!("`{choice}` in {actions}"));
-        let after = apply(&mut s, version, &action);
+        assert_eq!(published["diagnostics"][0]["code"], "SD601");
+        let after = fix_first(&mut s, &published, "SD601", choice, version);
         assert_eq!(
             after["diagnostics"],
             json!([]),
