@@ -6,6 +6,8 @@
 //! that name the same thing.
 
 use lsp_types::{Location, Position};
+use syncdef_definitions::model::Text;
+use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 use syncdef_definitions::{Definition, Node, NodeKind, Span, refs};
 
 use crate::document::Document;
@@ -47,27 +49,22 @@ fn sites(def: &Definition, text: &str) -> Vec<(Span, Span)> {
     let mut sites = Vec::new();
     for entry in locate::entries(def) {
         for field in locate::operation_fields(entry) {
-            if let Some(to) = field
-                .parsed
-                .as_ref()
-                .ok()
-                .and_then(|p| definition::resolved(def, p))
-            {
-                sites.push((field.text.span, to));
+            if let Ok(parsed) = &field.parsed {
+                reference_sites(def, text, &field.text, parsed, &mut sites);
             }
         }
         for action in locate::actions(entry) {
             let Some(path) = &action.path else { continue };
-            let operation = action.path_ref.as_ref().and_then(|r| r.as_ref().ok());
-            let to = operation
-                .and_then(|p| definition::resolved(def, p))
-                .or_else(|| definition::entry_key(def, &path.value));
-            if let Some(to) = to {
-                sites.push((path.span, to));
+            match action.path_ref.as_ref().and_then(|r| r.as_ref().ok()) {
+                Some(parsed) => reference_sites(def, text, path, parsed, &mut sites),
+                None => {
+                    if let Some(to) = definition::entry_key(def, &path.value) {
+                        sites.push((path.span, to));
+                    }
+                }
             }
         }
     }
-    placeholders(def, text, &mut sites);
     let root = def.root();
     for site in refs::ref_sites(&root) {
         let Some(pointer) = site.target.strip_prefix('#') else {
@@ -83,35 +80,23 @@ fn sites(def: &Definition, text: &str) -> Vec<(Span, Span)> {
     sites
 }
 
-/// The `{Entry.IntegrationId}` placeholders of the `synchronization` section, each with the
-/// entry it names.
-fn placeholders(def: &Definition, text: &str, sites: &mut Vec<(Span, Span)>) {
-    let root = def.root();
-    let Some(section) = ["synchronization", "x-synchronization"]
-        .into_iter()
-        .find_map(|key| root.get(key))
-    else {
-        return;
-    };
-    let (start, end) = (section.span.start as usize, section.span.end as usize);
-    let Some(body) = text.get(start..end) else {
-        return;
-    };
-    for open in memchr::memchr_iter(b'{', body.as_bytes()) {
-        let rest = &body[open + 1..];
-        let Some(close) = rest
-            .find(['}', '\n', '{'])
-            .filter(|&i| rest.as_bytes()[i] == b'}')
-        else {
-            continue;
-        };
-        let Some(name) = rest[..close].strip_suffix(".IntegrationId") else {
-            continue;
-        };
-        if let Some(to) = definition::entry_key(def, name) {
-            let from = u32::try_from(start + open).unwrap_or(u32::MAX);
-            let to_end = u32::try_from(start + open + close + 2).unwrap_or(u32::MAX);
-            sites.push((Span::new(from, to_end), to));
+/// The operation reference written as `written`: the operation it resolves to, and each
+/// `{Entry.IntegrationId}` placeholder of its path with the entry it names.
+fn reference_sites(
+    def: &Definition,
+    text: &str,
+    written: &Text,
+    parsed: &OperationRef,
+    sites: &mut Vec<(Span, Span)>,
+) {
+    if let Some(to) = definition::resolved(def, parsed) {
+        sites.push((written.span, to));
+    }
+    for placeholder in &parsed.placeholders {
+        if let PlaceholderKind::EntryIntegrationId { entry } = &placeholder.kind
+            && let Some(to) = definition::entry_key(def, entry)
+        {
+            sites.push((written.span_of(text, placeholder.range.clone()), to));
         }
     }
 }
