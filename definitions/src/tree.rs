@@ -359,22 +359,12 @@ pub(crate) struct TreeBuilder {
 
 impl TreeBuilder {
     pub(crate) fn new(source: Arc<SourceFile>, take_ignores: bool) -> TreeBuilder {
-        // Every member is written with a `:` after its key, so their count bounds the members
-        // (colons inside strings make it an overestimate, given back by `finish`): the list
-        // is allocated once instead of doubling, which held up to twice its size and left
-        // the blocks of each step to the allocator. A text of colons alone (a hostile string)
-        // would make that 24 bytes a byte: a member takes 8 bytes of text or more in every
-        // real document (14 in the densest we measure), so no more is reserved than that.
-        let text = source.text();
-        let members = memchr::memchr_iter(b':', text.as_bytes())
-            .count()
-            .min(text.len() / 8);
         TreeBuilder {
             take_ignores,
             tree: Tree {
                 source,
                 root: Slot::new(Span::empty(0), NULL, 0, 0),
-                members: Vec::with_capacity(members),
+                members: Vec::new(),
                 items: Vec::new(),
                 numbers: Vec::new(),
                 decoded: String::new(),
@@ -384,6 +374,24 @@ impl TreeBuilder {
             },
             ignores: Vec::new(),
         }
+    }
+
+    /// A builder for loading the whole text of `source`, with room for its members.
+    ///
+    /// Every member is written with a `:` after its key, so their count bounds the members
+    /// (colons inside strings make it an overestimate, given back by `finish`): the list is
+    /// allocated once instead of doubling, which held up to twice its size and left the
+    /// blocks of each step to the allocator. A text of colons alone (a hostile string) would
+    /// make that 24 bytes a byte: a member takes 8 bytes of text or more in every real
+    /// document (14 in the densest we measure), so no more is reserved than that.
+    pub(crate) fn for_text(source: Arc<SourceFile>, take_ignores: bool) -> TreeBuilder {
+        let text = source.text();
+        let members = memchr::memchr_iter(b':', text.as_bytes())
+            .count()
+            .min(text.len() / 8);
+        let mut builder = TreeBuilder::new(source, take_ignores);
+        builder.tree.members.reserve_exact(members);
+        builder
     }
 
     /// The tree whose root is `root`, its lists cut to their size.
@@ -703,7 +711,7 @@ mod tests {
     fn members_are_reserved_from_the_colons_and_bounded_by_the_size() {
         let reserved = |text: &str| {
             let source = std::sync::Arc::new(SourceFile::new("t.yaml", text));
-            super::TreeBuilder::new(source, true)
+            super::TreeBuilder::for_text(source, true)
                 .tree
                 .members
                 .capacity()

@@ -146,7 +146,7 @@ pub fn load_as(
         )
         .with_help("split the definition into smaller files"));
     }
-    let mut builder = TreeBuilder::new(source.clone(), options.take_ignores);
+    let mut builder = TreeBuilder::for_text(source.clone(), options.take_ignores);
     let root = match format {
         Format::Json => json::parse(&source, options, &mut builder)?,
         Format::Yaml => yaml::parse(&source, options, &mut builder)?,
