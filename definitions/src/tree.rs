@@ -208,11 +208,8 @@ impl Tree {
 
     fn string(&self, slot: Slot) -> &str {
         if slot.a == FROM_SOURCE {
-            let text = self.source.text();
-            match style_from_bits(slot.low()) {
-                ScalarStyle::Plain => &text[slot.start as usize..slot.end as usize],
-                _ => &text[slot.start as usize + 1..slot.end as usize - 1],
-            }
+            let quoted = style_from_bits(slot.low()) != ScalarStyle::Plain;
+            written(self.source.text(), slot.span(), quoted)
         } else {
             self.decoded_str(slot.a)
         }
@@ -236,8 +233,8 @@ impl Tree {
         let member = self.members[at as usize];
         let span = member.key_span();
         match member.key_mode() {
-            KEY_PLAIN => &self.source.text()[span.start as usize..span.end as usize],
-            KEY_QUOTED => &self.source.text()[span.start as usize + 1..span.end as usize - 1],
+            KEY_PLAIN => written(self.source.text(), span, false),
+            KEY_QUOTED => written(self.source.text(), span, true),
             _ => {
                 let found = self.decoded_keys.binary_search_by_key(&at, |&(m, _)| m);
                 match found {
@@ -276,6 +273,19 @@ impl PartialEq for Tree {
     fn eq(&self, other: &Self) -> bool {
         self.root() == other.root()
     }
+}
+
+/// The text written at `span`, inside its quotes when `quoted`: the value of a key or a string
+/// read from its source. Builders make such spans only where the text has them; any other
+/// reads as empty, on reading and on deciding alike.
+fn written(text: &str, span: Span, quoted: bool) -> &str {
+    let (start, end) = (span.start as usize, span.end as usize);
+    let range = if quoted {
+        start + 1..end.saturating_sub(1)
+    } else {
+        start..end
+    };
+    text.get(range).unwrap_or("")
 }
 
 fn style_bits(style: ScalarStyle) -> u32 {
@@ -440,9 +450,8 @@ impl TreeBuilder {
     pub(crate) fn string(&mut self, span: Span, value: &str, style: ScalarStyle) -> Slot {
         let text = self.tree.source.text();
         let source = match style {
-            ScalarStyle::Plain => text.get(span.start as usize..span.end as usize),
             ScalarStyle::Literal | ScalarStyle::Folded => None,
-            _ => text.get(span.start as usize + 1..(span.end as usize).saturating_sub(1)),
+            _ => Some(written(text, span, style != ScalarStyle::Plain)),
         };
         let a = if source == Some(value) {
             FROM_SOURCE
@@ -455,11 +464,9 @@ impl TreeBuilder {
     /// A key whose decoded name is `name`, written at `span` (quotes included when quoted).
     pub(crate) fn key(&mut self, span: Span, name: &str) -> PendingKey {
         let text = self.tree.source.text();
-        let whole = text.get(span.start as usize..span.end as usize);
-        let inner = text.get(span.start as usize + 1..(span.end as usize).saturating_sub(1));
-        let mode = if whole == Some(name) {
+        let mode = if written(text, span, false) == name {
             PendingMode::Plain
-        } else if span.len() >= 2 && inner == Some(name) {
+        } else if span.len() >= 2 && written(text, span, true) == name {
             PendingMode::Quoted
         } else {
             PendingMode::Decoded(self.decode(name))
@@ -480,10 +487,9 @@ impl TreeBuilder {
     /// The decoded name of a key read but not yet stored.
     pub(crate) fn pending_name(&self, key: PendingKey) -> &str {
         let text = self.tree.source.text();
-        let span = key.span;
         match key.mode {
-            PendingMode::Plain => &text[span.start as usize..span.end as usize],
-            PendingMode::Quoted => &text[span.start as usize + 1..span.end as usize - 1],
+            PendingMode::Plain => written(text, key.span, false),
+            PendingMode::Quoted => written(text, key.span, true),
             PendingMode::Decoded(at) => self.tree.decoded_str(at),
         }
     }
