@@ -35,8 +35,7 @@ pub fn code_actions(doc: &Document, findings: &[Diagnostic]) -> Vec<CodeActionOr
         if let Some(fix) = did_you_mean(doc, finding, code, data.help.as_deref()) {
             out.push(fix);
         }
-        if let (Some(def), Some(pointer), true) =
-            (&def, &data.pointer, template_fixes::applies(code))
+        if let (Some(def), Some(pointer)) = (&def, &data.pointer)
             && let Some((title, edit)) =
                 template_fixes::fix(doc, def, code, pointer, data.help.as_deref())
         {

@@ -23,14 +23,6 @@ pub fn fix(
     }
 }
 
-/// The fixes a finding of rule `code` may have, for a finding without one to skip the work.
-pub fn applies(code: &str) -> bool {
-    matches!(
-        Rule::from_code(code),
-        Some(Rule::MissingTemplate | Rule::UpdateNotSparse)
-    )
-}
-
 /// An empty template `name` under the `schemasTransformer` of the section holding the
 /// operation at `at` (created when the section has none).
 fn add_template(
