@@ -28,11 +28,18 @@ impl LineMap {
     /// The line starts of `text`.
     #[must_use]
     pub fn new(text: &str) -> LineMap {
+        // One pass over the text (it is made again at every change); the marks are few.
+        let mut marks = Vec::new();
+        let mut lines = 0;
         let starts =
-            || syncdef_definitions::source::line_starts(text).map_while(|s| u32::try_from(s).ok());
-        let lines = starts().count();
-        let mut marks = Vec::with_capacity(lines.div_ceil(EVERY));
-        marks.extend(starts().step_by(EVERY));
+            syncdef_definitions::source::line_starts(text).map_while(|s| u32::try_from(s).ok());
+        for start in starts {
+            if lines % EVERY == 0 {
+                marks.push(start);
+            }
+            lines += 1;
+        }
+        marks.shrink_to_fit();
         LineMap { marks, lines }
     }
 
