@@ -130,14 +130,15 @@ impl Document {
         self.vocabulary.borrow().clone()
     }
 
-    /// Whether the text is JSON (by name or language), where inserted text must be JSON too.
+    /// Whether the text is JSON (by name or language, or a text that opens an object), where
+    /// inserted text must be JSON too.
     #[must_use]
     #[expect(
         clippy::case_sensitive_file_extension_comparisons,
         reason = "kept as it answers: the loader chooses the format ignoring case (`SourceFile::extension`), and making the two agree is a change of behaviour of its own"
     )]
     pub fn is_json(&self) -> bool {
-        self.lint_name().ends_with(".json")
+        self.lint_name().ends_with(".json") || self.text.trim_start().starts_with('{')
     }
 
     /// The name the linter reports and reads the format from: the file's path, or for a

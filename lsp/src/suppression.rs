@@ -15,7 +15,7 @@ const KEY: &str = "x-syncdef-ignore";
 #[must_use]
 pub fn insert(doc: &Document, def: &Definition, at: &str, code: &str) -> Option<TextEdit> {
     let (object_pointer, object) = nearest_object(def.root(), at)?;
-    let json = doc.is_json() || doc.text().trim_start().starts_with('{');
+    let json = doc.is_json();
     let quoted = if json {
         format!("\"{code}\"")
     } else {

@@ -33,7 +33,7 @@ fn add_template(
 ) -> Option<(String, TextEdit)> {
     let (section, _) = pointer::split_last(at)?;
     let section = def.root().pointer(section)?;
-    let json = is_json(doc);
+    let json = doc.is_json();
     let (start, end, new_text) = match section.get("schemasTransformer") {
         Some(templates) if matches!(templates.kind, NodeKind::Object(_)) => {
             new_member(doc.text(), &templates, name, "{}", json)?
@@ -64,7 +64,7 @@ fn mark_sparse(doc: &Document, def: &Definition, at: &str) -> Option<(String, Te
             member.value.span.end as usize,
             "true".to_owned(),
         ),
-        None => new_member(doc.text(), &template, "sparse", "true", is_json(doc))?,
+        None => new_member(doc.text(), &template, "sparse", "true", doc.is_json())?,
     };
     Some((
         "Mark the update sparse (`sparse: true`)".to_owned(),
@@ -77,10 +77,6 @@ fn edit(doc: &Document, start: usize, end: usize, new_text: String) -> TextEdit 
         range: doc.lines().range(doc.text(), start, end),
         new_text,
     }
-}
-
-fn is_json(doc: &Document) -> bool {
-    doc.is_json() || doc.text().trim_start().starts_with('{')
 }
 
 /// The first name in backquotes of a help text (`add `createRequest` under ...`).
