@@ -9,7 +9,9 @@
 #
 # For each scenario the table gives, over the whole windows from each company's first request,
 # the requests admitted as a share of LIMIT per window (worst and median company), the 429
-# answers, and the total requests a second.
+# answers, and the total requests a second. On stderr, to tell where a low share comes from:
+# the worst company's requests in each whole window beside the machine's CPU time in it (busy,
+# idle, stolen by other guests), sampled every half second from /proc/stat.
 #
 # Usage: benches/pool-throughput.sh [COMPANIES:PROCESSES ...]  (default: 1:1 1:2 1:4 1:8 10:1)
 # Env: LIMIT (500), WINDOW (6), CONCURRENCY (10), LATENCY_MS (20), RECORDS (3 windows' worth),
@@ -17,6 +19,8 @@
 #      PAGE_SIZE (the listing's --page-size, 40),
 #      MAX_CONNECTIONS (the server's max_connections, 400; a process holds up to 4),
 #      COUNT_CALLS (when set: how often the workers asked the request budget, on stderr),
+#      CPUS (when set, e.g. 1.25: the whole run gets that many cores through a cgroup's CPU
+#      quota, to see how the share follows the CPU the machine gives; needs root),
 #      BIN (directory of syncdef and syncdef-mock; default: build them with cargo, PROFILE=release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,10 +45,15 @@ pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 
 work=$(mktemp -d /tmp/syncdef-pool-bench.XXXXXX)
 chmod 711 "$work" # the server user (nobody, as root) must reach its directory
-pids=()
+pids=() groups=()
 cleanup() {
     for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
     [ -f "$work/pg/data/postmaster.pid" ] && as_pg "$pg_bin/pg_ctl" -D "$work/pg/data" -m immediate -w stop >/dev/null 2>&1
+    # A group goes once its last process has (the sampler's sleep ends within half a second).
+    for group in "${groups[@]}"; do
+        echo $$ >"$(dirname "$group")/cgroup.procs" || continue
+        for _ in $(seq 50); do rmdir "$group" 2>/dev/null && break; sleep 0.1; done
+    done
     [ -n "${KEEP:-}" ] && echo "kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -53,6 +62,27 @@ trap cleanup EXIT
 as_pg() {
     if [ "$(id -u)" = 0 ]; then (cd "$work/pg" && runuser -u nobody -- "$@"); else (cd "$work/pg" && "$@"); fi
 }
+
+# CPUS: this script and everything it starts move into a cgroup with that CPU quota (v2's
+# cpu.max, or v1's cpu and cpuacct hierarchies); `usage_ns` reads what the group used.
+if [ -n "${CPUS:-}" ]; then
+    quota=$(python3 -c "import sys; print(max(1000, int(float(sys.argv[1]) * 100000)))" "$CPUS" 2>/dev/null) ||
+        { echo "CPUS takes a number of cores (1.25), not '$CPUS'" >&2; exit 1; }
+    if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+        groups=(/sys/fs/cgroup/syncdef-bench-$$)
+        mkdir "${groups[0]}" && echo "$quota 100000" >"${groups[0]}/cpu.max"
+        usage_ns() { awk '$1 == "usage_usec" { print $2 * 1000 }' "${groups[0]}/cpu.stat"; }
+    elif [ -d /sys/fs/cgroup/cpu ] && [ -d /sys/fs/cgroup/cpuacct ]; then
+        groups=(/sys/fs/cgroup/cpu/syncdef-bench-$$ /sys/fs/cgroup/cpuacct/syncdef-bench-$$)
+        mkdir "${groups[@]}" && echo "$quota" >"${groups[0]}/cpu.cfs_quota_us"
+        usage_ns() { cat "${groups[1]}/cpuacct.usage"; }
+    else
+        echo "CPUS needs a cgroup CPU controller under /sys/fs/cgroup" >&2; exit 1
+    fi
+    for group in "${groups[@]}"; do
+        echo $$ >"$group/cgroup.procs" || { echo "CPUS: cannot move into $group (run as root)" >&2; exit 1; }
+    done
+fi
 
 # The accounts, one file each (the platform fake's format), with distinct names.
 mkdir -p "$work/records" "$work/pg"
@@ -86,13 +116,24 @@ platform_port=$(free_port) qbo_port=$(free_port)
 pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$qbo_port/stats" >/dev/null && break; sleep 0.1; done
 
+# The CPU time every half second (Unix ms, then /proc/stat's `cpu` line, or with CPUS the
+# group's nanoseconds used and its cores), so that the report can say whether the cores were
+# busy, idle or stolen in a short window.
+if [ -n "${CPUS:-}" ]; then
+    while :; do echo "$(date +%s%3N) group $(usage_ns) $CPUS"; sleep 0.5; done >"$work/cpu.log" &
+else
+    while :; do echo "$(date +%s%3N) $(head -1 /proc/stat)"; sleep 0.5; done >"$work/cpu.log" &
+fi
+pids+=($!)
+
 export SYNCDEF_PLATFORM_CLIENT_KEY=bench SYNCDEF_PLATFORM_CLIENT_SECRET=bench
 export SYNCDEF_PLATFORM_USERNAME=bench SYNCDEF_PLATFORM_PASSWORD=bench
 export RUST_LOG=warn NO_COLOR=1
 
 # Runs COMPANIES x PROCESSES workers; the company ids are prefixed with the scenario.
 run_scenario() {
-    local companies=$1 processes=$2 prefix="c${1}p${2}x" workers=() failed=0
+    local companies=$1 processes=$2 prefix="c${1}p${2}x" workers=() failed=0 started
+    started=$(date +%s%3N)
     for c in $(seq "$companies"); do
         as_pg "$pg_bin/createdb" -h "$work/pg" -p 5499 -U syncdef "$prefix$c"
         for _ in $(seq "$processes"); do
@@ -120,7 +161,8 @@ run_scenario() {
         echo "$companies:$processes: syncdef_take_slot called $calls times" >&2
     fi
     curl -sf "http://127.0.0.1:$qbo_port/stats" |
-        python3 "$root/benches/pool-throughput-report.py" "$prefix" "$companies" "$processes x ${PUSHERS:-1}" "$records" "$failed"
+        python3 "$root/benches/pool-throughput-report.py" "$prefix" "$companies" "$processes x ${PUSHERS:-1}" "$records" "$failed" \
+            "$started" "$work/cpu.log"
 }
 
 echo "| companies | processes per company x pushers each | records per company | share of the limit (worst company) | share (median company) | 429 answers (of which over the window) | total requests/s | workers failed |"

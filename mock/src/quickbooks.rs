@@ -66,6 +66,7 @@ impl QuickBooks {
             limits,
             traffic: Arc::new(Mutex::new(crate::throttle::Companies::new())),
             start: Instant::now(),
+            started_unix_ms: unix_ms_now(),
         });
         Mock::given(path_regex(
             r"^/v3/company/[^/]+/((customer|invoice)(/[0-9]+)?|query)$",
@@ -114,6 +115,15 @@ struct Throttle {
     limits: Limits,
     traffic: Arc<Mutex<crate::throttle::Companies>>,
     start: Instant,
+    /// `start` on the wall clock, so that a benchmark can set the arrivals beside what it
+    /// sampled of the machine (its CPU time) over the same seconds.
+    started_unix_ms: u64,
+}
+
+fn unix_ms_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 impl Throttle {
@@ -130,9 +140,10 @@ impl Throttle {
     }
 }
 
-/// `GET /stats`: per company, the requests admitted (and when) and those answered 429.
-impl Respond for Throttle {
-    fn respond(&self, _: &Request) -> ResponseTemplate {
+impl Throttle {
+    /// Per company, the requests admitted (and when) and those answered 429, with the limits
+    /// and when the arrivals' clock started.
+    fn stats(&self) -> Value {
         let traffic = self
             .traffic
             .lock()
@@ -141,15 +152,23 @@ impl Respond for Throttle {
             .iter()
             .map(|(id, t)| (id.clone(), t.report(self.start)))
             .collect();
-        ResponseTemplate::new(200).set_body_json(json!({
+        json!({
             "limits": {
                 "requests": self.limits.requests,
                 "windowMs": u64::try_from(self.limits.window.as_millis()).unwrap_or(u64::MAX),
                 "concurrency": self.limits.concurrency,
                 "latencyMs": u64::try_from(self.limits.latency.as_millis()).unwrap_or(u64::MAX),
             },
+            "startedAtUnixMs": self.started_unix_ms,
             "companies": companies,
-        }))
+        })
+    }
+}
+
+/// `GET /stats`: [`Throttle::stats`].
+impl Respond for Throttle {
+    fn respond(&self, _: &Request) -> ResponseTemplate {
+        ResponseTemplate::new(200).set_body_json(self.stats())
     }
 }
 
@@ -366,4 +385,30 @@ fn fault(message: &str, detail: &str, code: &str) -> ResponseTemplate {
         "Fault": {"Error": [{"Message": message, "Detail": detail, "code": code}],
                   "type": "ValidationFault"}
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_say_when_the_arrivals_clock_started_on_the_wall_clock() {
+        let before = unix_ms_now();
+        let throttle = Throttle {
+            limits: Limits::parse("2/60", "1", "0").expect("limits"),
+            traffic: Arc::default(),
+            start: Instant::now(),
+            started_unix_ms: unix_ms_now(),
+        };
+        let after = unix_ms_now();
+        assert!(throttle.admit("c1"));
+        let stats = throttle.stats();
+        let started = stats["startedAtUnixMs"].as_u64().expect("a number");
+        assert!(
+            (before..=after).contains(&started),
+            "{started} not in {before}..={after}"
+        );
+        assert_eq!(stats["companies"]["c1"]["requests"], 1);
+        assert_eq!(stats["limits"]["requests"], 2);
+    }
 }
