@@ -11,7 +11,8 @@
 # the requests admitted as a share of LIMIT per window (worst and median company), the 429
 # answers, and the total requests a second. On stderr, to tell where a low share comes from:
 # the worst company's requests in each whole window beside the machine's CPU time in it (busy,
-# idle, stolen by other guests), sampled every half second from /proc/stat.
+# idle, stolen by other guests), sampled every half second from /proc/stat (with CPUS, from
+# the cgroup).
 #
 # Usage: benches/pool-throughput.sh [COMPANIES:PROCESSES ...]  (default: 1:1 1:2 1:4 1:8 10:1)
 # Env: LIMIT (500), WINDOW (6), CONCURRENCY (10), LATENCY_MS (20), RECORDS (3 windows' worth),

@@ -138,9 +138,7 @@ impl Throttle {
             .or_default()
             .admit(&self.limits, Instant::now())
     }
-}
 
-impl Throttle {
     /// Per company, the requests admitted (and when) and those answered 429, with the limits
     /// and when the arrivals' clock started.
     fn stats(&self) -> Value {
