@@ -355,10 +355,18 @@ impl miette::SourceCode for SourceFile {
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
         let text = self.text();
         let offset = span.offset().min(text.len());
-        let base = context_start(text.as_bytes(), offset, context_lines_before);
+        let (line, _) = self
+            .lines
+            .line_of(text, u32::try_from(offset).unwrap_or(u32::MAX));
+        // From one line more than the context above: miette ends an empty span's snippet by
+        // the byte before it, which may end the line above.
+        let lines_before = line.saturating_sub(context_lines_before + 1);
+        let base = u32::try_from(lines_before + 1)
+            .ok()
+            .and_then(|first| self.lines.line_start(text, first))
+            .map_or(0, |start| start as usize);
         let local = miette::SourceSpan::new((offset - base).into(), span.len());
         let inner = text[base..].read_span(&local, context_lines_before, context_lines_after)?;
-        let lines_before = memchr::memchr_iter(b'\n', &text.as_bytes()[..base]).count();
         let start = inner.span().offset() + base;
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.clone(),
@@ -366,23 +374,20 @@ impl miette::SourceCode for SourceFile {
             miette::SourceSpan::new(start.into(), inner.span().len()),
             inner.line() + lines_before,
             inner.column(),
-            // Counted from the start of the text, as the line is.
-            inner.line_count() + lines_before,
+            lines_covered(inner.data()),
         )))
     }
 }
 
-/// Where the line `before` lines above the one holding `offset` starts (lines end at `\n`, as
-/// miette reads them).
-fn context_start(bytes: &[u8], offset: usize, before: usize) -> usize {
-    let mut start = offset;
-    for _ in 0..=before {
-        match memchr::memrchr(b'\n', &bytes[..start]) {
-            Some(newline) if start > 0 => start = newline,
-            _ => return 0,
-        }
-    }
-    start + 1
+/// The lines `data` covers, as `SpanContents::line_count` documents it. miette's reading of a
+/// `str` gives instead the lines from the start of the text to the snippet's end, and its
+/// report takes two labels' snippets for overlapping when the first's line plus that count
+/// reaches the second's line: with it, every label of a finding joined the snippets between
+/// them, and a label two hundred lines from the finding printed those two hundred lines.
+fn lines_covered(data: &[u8]) -> usize {
+    let body = data.strip_suffix(b"\n").unwrap_or(data);
+    let body = body.strip_suffix(b"\r").unwrap_or(body);
+    std::iter::successors(Some(0), |&at| next_line_start(body, at)).count()
 }
 
 #[cfg(test)]
@@ -390,10 +395,11 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// Snippets read from the span's line are what miette reads from the whole text.
+        /// Snippets read from the span's line are what miette reads from the whole text, and
+        /// say how many lines they cover.
         #[test]
         fn snippets_read_as_miette_reads_them(
-            text in "([a-c]{0,3}(\n|\r\n)){0,12}[a-c]{0,3}",
+            text in "([a-c]{0,3}(\n|\r\n|\r)){0,12}[a-c]{0,3}",
             at in 0usize..60,
             len in 0usize..20,
             before in 0usize..3,
@@ -403,13 +409,19 @@ mod tests {
             let at = at.min(text.len());
             let span = miette::SourceSpan::new(at.into(), len.min(text.len() - at));
             let ours = SourceFile::new("t", text.clone());
-            let ours = ours.read_span(&span, before, after).map(|c| {
-                (c.data().to_vec(), *c.span(), c.line(), c.column(), c.line_count())
-            });
-            let theirs = text.as_str().read_span(&span, before, after).map(|c| {
-                (c.data().to_vec(), *c.span(), c.line(), c.column(), c.line_count())
-            });
-            proptest::prop_assert_eq!(format!("{ours:?}"), format!("{theirs:?}"));
+            let ours = ours.read_span(&span, before, after);
+            let theirs = text.as_str().read_span(&span, before, after);
+            if let Ok(ours) = &ours {
+                // The lines the snippet covers (miette's `str` counts from the text's start).
+                let data = std::str::from_utf8(ours.data()).unwrap_or_default();
+                let data = data.replace("\r\n", "\n").replace('\r', "\n");
+                let lines = data.strip_suffix('\n').unwrap_or(&data).split('\n').count();
+                proptest::prop_assert_eq!(ours.line_count(), lines);
+            }
+            let seen = |c: Result<Box<dyn miette::SpanContents<'_> + '_>, miette::MietteError>| {
+                c.map(|c| (c.data().to_vec(), *c.span(), c.line(), c.column()))
+            };
+            proptest::prop_assert_eq!(format!("{:?}", seen(ours)), format!("{:?}", seen(theirs)));
         }
     }
 
