@@ -87,6 +87,24 @@ fn directories_are_searched_for_definitions() {
     assert_eq!(out.code, 1);
 }
 
+/// A summary "in 2 files" for findings of one file of two would send the reader looking
+/// through both.
+#[test]
+fn the_summary_says_how_many_of_the_files_linted_have_findings() {
+    let one_of_two = syncdef(&["lint", &fixture("lint")]);
+    assert!(
+        one_of_two
+            .stdout
+            .ends_with("Found 2 errors in 1 of 2 files.\n"),
+        "{}",
+        one_of_two.stdout
+    );
+    let project = project_with_findings();
+    let both = syncdef_in(project.path(), &["lint", "defs"]);
+    let last = both.stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" in 2 files."), "{}", both.stdout);
+}
+
 #[test]
 fn unreadable_paths_exit_with_2() {
     let out = syncdef(&[

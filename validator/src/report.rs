@@ -60,6 +60,8 @@ pub struct LintReport {
 pub struct Summary {
     /// Files linted (those holding a synchronization section, or named explicitly).
     pub files: usize,
+    /// Files with at least one diagnostic (suppressed findings not counted).
+    pub files_with_findings: usize,
     /// Diagnostics of severity error.
     pub errors: usize,
     /// Diagnostics of severity warning.
@@ -119,6 +121,11 @@ impl LintReport {
     pub fn summary(&self) -> Summary {
         let mut summary = Summary {
             files: self.files.len(),
+            files_with_findings: self
+                .files
+                .iter()
+                .filter(|f| !f.diagnostics.is_empty())
+                .count(),
             suppressed: self.suppressed().count(),
             ..Summary::default()
         };

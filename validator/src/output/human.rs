@@ -64,12 +64,16 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
     out
 }
 
-/// "Found 2 errors and 1 warning in 3 files." or "No problems found in 3 files.", with
+/// "Found 2 errors and 1 warning in 3 files.", "Found 1 info in 1 of 4 files." (the findings'
+/// files when they are not all the files linted) or "No problems found in 3 files.", with
 /// " (4 suppressed)" before the period when suppressions silenced findings.
 #[must_use]
 pub fn summary_line(report: &LintReport) -> String {
     let s = report.summary();
     let mut files = plural(s.files, "file", "files");
+    if (1..s.files).contains(&s.files_with_findings) {
+        files = format!("{} of {files}", s.files_with_findings);
+    }
     if s.suppressed > 0 {
         files.push_str(&format!(" ({} suppressed)", s.suppressed));
     }
