@@ -85,7 +85,7 @@ pub struct StateArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "state")]
     pub definition: Option<PathBuf>,
 
-    /// The state to use instead of the `SQLite` file beside the definition: another `SQLite`
+    /// The state to use instead of the SQLite file beside the definition: another SQLite
     /// file, or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
     #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
     pub state: Option<String>,
@@ -107,7 +107,7 @@ impl StateArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The platform's base URL (`https://bss.example.com`). Credentials come from the
-    /// `SYNCDEF_PLATFORM`_* variables or the file named by `SYNCDEF_PLATFORM_CREDENTIALS`.
+    /// `SYNCDEF_PLATFORM_*` variables or the file named by `SYNCDEF_PLATFORM_CREDENTIALS`.
     #[arg(long, value_name = "URL", required = true)]
     pub platform: Option<String>,
 
@@ -115,7 +115,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", required = true)]
     pub definition: Option<PathBuf>,
 
-    /// The state: a `SQLite` file (default `<definition>.sync.sqlite` beside the definition)
+    /// The state: an SQLite file (default `<definition>.sync.sqlite` beside the definition)
     /// or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
     #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
     pub state: Option<String>,
