@@ -70,6 +70,7 @@ fn json_format_has_the_documented_shape() {
             "endColumn",
             "pointer",
             "help",
+            "related",
         ] {
             assert!(d.get(key).is_some(), "missing {key} in {d}");
         }
@@ -77,6 +78,48 @@ fn json_format_has_the_documented_shape() {
     }
     assert_eq!(report["summary"]["files"], 1);
     assert!(report["summary"]["errors"].as_u64().is_some_and(|e| e >= 2));
+}
+
+/// The catalog's notes: counted in the JSON summary as the human summary counts them, each
+/// with the place that tells it from the others at the same line (a response template that
+/// five entries share through a YAML alias), in the JSON and GitHub formats too.
+#[test]
+fn shared_findings_name_what_tells_them_apart_in_every_format() {
+    let catalog = root().join("catalog");
+    let catalog = catalog.to_string_lossy();
+    let json = syncdef(&["lint", "--format", "json", &catalog]);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
+    let infos = diagnostics
+        .iter()
+        .filter(|d| d["severity"] == "info")
+        .count();
+    assert!(infos > 1, "{}", json.stdout);
+    assert_eq!(report["summary"]["infos"], serde_json::json!(infos));
+    let creates: std::collections::BTreeSet<String> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "SD809")
+        .map(|d| d["related"][0]["line"].to_string())
+        .collect();
+    assert_eq!(
+        creates.len(),
+        infos,
+        "one create operation a note: {}",
+        json.stdout
+    );
+
+    let github = syncdef(&["lint", "--format", "github", &catalog]);
+    let notes: std::collections::BTreeSet<&str> = github
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::notice"))
+        .collect();
+    assert_eq!(
+        notes.len(),
+        infos,
+        "identical annotations: {}",
+        github.stdout
+    );
 }
 
 #[test]

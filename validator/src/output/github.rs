@@ -2,6 +2,9 @@
 //!
 //! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=SD202::message`
 //!
+//! An annotation has one place: the other places that explain a finding (the human format's
+//! labels) are lines of its message, `line 11, column 7: in this operation`, before the help.
+//!
 //! Escaping follows the runner's rules (actions/toolkit `command.ts`): in the message `%`, `\r`
 //! and `\n` are percent-encoded; in property values `:` and `,` are too, since they delimit
 //! properties.
@@ -23,6 +26,14 @@ pub fn render(report: &LintReport) -> String {
         };
         let location = d.location();
         let mut message = d.message.clone();
+        for label in &d.labels {
+            let at = d.file.line_col(label.span.start);
+            let _ = write!(
+                message,
+                "\nline {}, column {}: {}",
+                at.line, at.column, label.message
+            );
+        }
         if let Some(help) = &d.help {
             message.push_str("\nhelp: ");
             message.push_str(help);

@@ -3,9 +3,14 @@
 //! ```json
 //! {"diagnostics": [{"code": "SD202", "severity": "error", "message": "...", "file": "qbo.yaml",
 //!   "line": 12, "column": 13, "endLine": 12, "endColumn": 40,
-//!   "pointer": "/synchronization/Customer/push/create", "help": "did you mean ...?"}],
-//!  "summary": {"files": 1, "errors": 1, "warnings": 0, "suppressed": 0}}
+//!   "pointer": "/synchronization/Customer/push/create", "help": "did you mean ...?",
+//!   "related": [{"message": "in this operation", "line": 11, "column": 7, "endLine": 11,
+//!                "endColumn": 13}]}],
+//!  "summary": {"files": 1, "errors": 1, "warnings": 0, "infos": 0, "suppressed": 0}}
 //! ```
+//!
+//! `related` lists the other places that explain the finding (the human format's labels,
+//! SARIF's `relatedLocations`), in the same file; it is empty when there are none.
 //!
 //! `suppressed` counts the findings an `x-syncdef-ignore` or the ignore file silenced; they are
 //! not listed.
@@ -40,6 +45,18 @@ struct JsonDiagnostic<'a> {
     end_column: u32,
     pointer: Option<&'a str>,
     help: Option<&'a str>,
+    related: Vec<JsonRelated<'a>>,
+}
+
+/// A place that explains a finding, located as the finding is.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonRelated<'a> {
+    message: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
 }
 
 #[derive(Serialize)]
@@ -47,6 +64,7 @@ struct JsonSummary {
     files: usize,
     errors: usize,
     warnings: usize,
+    infos: usize,
     suppressed: usize,
 }
 
@@ -68,6 +86,20 @@ pub fn to_string(report: &LintReport) -> String {
                 end_column: location.end.column,
                 pointer: d.pointer.as_deref(),
                 help: d.help.as_deref(),
+                related: d
+                    .labels
+                    .iter()
+                    .map(|label| {
+                        let at = d.file.location(label.span);
+                        JsonRelated {
+                            message: &label.message,
+                            line: at.start.line,
+                            column: at.start.column,
+                            end_line: at.end.line,
+                            end_column: at.end.column,
+                        }
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -78,6 +110,7 @@ pub fn to_string(report: &LintReport) -> String {
             files: summary.files,
             errors: summary.errors,
             warnings: summary.warnings,
+            infos: summary.infos,
             suppressed: summary.suppressed,
         },
     };
