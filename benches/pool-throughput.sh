@@ -70,6 +70,10 @@ if [ -n "${CPUS:-}" ]; then
     quota=$(python3 -c "import sys; print(max(1000, int(float(sys.argv[1]) * 100000)))" "$CPUS" 2>/dev/null) ||
         { echo "CPUS takes a number of cores (1.25), not '$CPUS'" >&2; exit 1; }
     if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+        # cgroup v2: child groups have cpu.max only where the parent hands them the controller.
+        grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
+            echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null ||
+            { echo "CPUS: cannot give child groups of /sys/fs/cgroup the cpu controller (run as root, outside a container)" >&2; exit 1; }
         groups=(/sys/fs/cgroup/syncdef-bench-$$)
         mkdir "${groups[0]}" && echo "$quota 100000" >"${groups[0]}/cpu.max"
         usage_ns() { awk '$1 == "usage_usec" { print $2 * 1000 }' "${groups[0]}/cpu.stat"; }
