@@ -23,6 +23,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use syncdef_definitions::Location;
+
 use crate::report::LintReport;
 
 /// The document, with fields in the documented order.
@@ -39,24 +41,41 @@ struct JsonDiagnostic<'a> {
     severity: &'static str,
     message: &'a str,
     file: &'a str,
-    line: u32,
-    column: u32,
-    end_line: u32,
-    end_column: u32,
+    #[serde(flatten)]
+    place: JsonPlace,
     pointer: Option<&'a str>,
     help: Option<&'a str>,
     related: Vec<JsonRelated<'a>>,
 }
 
-/// A place that explains a finding, located as the finding is.
+/// A place that explains a finding.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct JsonRelated<'a> {
     message: &'a str,
+    #[serde(flatten)]
+    place: JsonPlace,
+}
+
+/// Where a finding or a related place starts and ends (1-based, columns in characters, the end
+/// just past the last character).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonPlace {
     line: u32,
     column: u32,
     end_line: u32,
     end_column: u32,
+}
+
+impl From<Location> for JsonPlace {
+    fn from(at: Location) -> Self {
+        JsonPlace {
+            line: at.start.line,
+            column: at.start.column,
+            end_line: at.end.line,
+            end_column: at.end.column,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -73,34 +92,22 @@ struct JsonSummary {
 pub fn to_string(report: &LintReport) -> String {
     let diagnostics = report
         .diagnostics()
-        .map(|d| {
-            let location = d.location();
-            JsonDiagnostic {
-                code: d.code(),
-                severity: d.severity.as_str(),
-                message: &d.message,
-                file: d.file.name(),
-                line: location.start.line,
-                column: location.start.column,
-                end_line: location.end.line,
-                end_column: location.end.column,
-                pointer: d.pointer.as_deref(),
-                help: d.help.as_deref(),
-                related: d
-                    .labels
-                    .iter()
-                    .map(|label| {
-                        let at = d.file.location(label.span);
-                        JsonRelated {
-                            message: &label.message,
-                            line: at.start.line,
-                            column: at.start.column,
-                            end_line: at.end.line,
-                            end_column: at.end.column,
-                        }
-                    })
-                    .collect(),
-            }
+        .map(|d| JsonDiagnostic {
+            code: d.code(),
+            severity: d.severity.as_str(),
+            message: &d.message,
+            file: d.file.name(),
+            place: d.location().into(),
+            pointer: d.pointer.as_deref(),
+            help: d.help.as_deref(),
+            related: d
+                .labels
+                .iter()
+                .map(|label| JsonRelated {
+                    message: &label.message,
+                    place: d.file.location(label.span).into(),
+                })
+                .collect(),
         })
         .collect();
     let summary = report.summary();
