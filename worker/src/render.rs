@@ -9,7 +9,13 @@ use crate::status::StatusReport;
 pub fn summary(report: &SyncReport) -> String {
     let mut out = String::new();
     if report.dry_run {
-        out.push_str("dry-run: nothing was sent and the state was not changed\n\n");
+        // Without the note, the id of a customer created earlier in the run (the example's,
+        // the same for every customer) reads as the system's in each invoice that names it.
+        out.push_str(
+            "dry-run: nothing was sent and the state was not changed\n\
+             dry-run: the answers, and the external ids later requests take from them, are made \
+             from the definition's examples\n\n",
+        );
         for planned in &report.planned {
             out.push_str(&format!(
                 "{} {}: {}\n",
