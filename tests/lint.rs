@@ -82,7 +82,8 @@ fn json_format_has_the_documented_shape() {
 
 /// The catalog's notes: counted in the JSON summary as the human summary counts them, each
 /// with the place that tells it from the others at the same line (a response template that
-/// five entries share through a YAML alias), in the JSON and GitHub formats too.
+/// six entries share through a YAML anchor and its aliases), in the JSON and GitHub formats
+/// too.
 #[test]
 fn shared_findings_name_what_tells_them_apart_in_every_format() {
     let catalog = root().join("catalog");
