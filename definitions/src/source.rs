@@ -140,6 +140,17 @@ impl LineIndex {
     /// Indexes `text`.
     #[must_use]
     pub fn new(text: &str) -> Self {
+        LineIndex {
+            ascii: text.is_ascii(),
+            ..LineIndex::starts_of(text)
+        }
+    }
+
+    /// Indexes the line starts of `text` alone, for a reader that counts columns its own way
+    /// (the language server counts UTF-16 units): without the pass over the text that tells
+    /// whether columns are byte differences.
+    #[must_use]
+    pub fn starts_of(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut marks = vec![0];
         let mut lines = 1;
@@ -155,7 +166,7 @@ impl LineIndex {
         LineIndex {
             marks,
             lines,
-            ascii: text.is_ascii(),
+            ascii: false,
         }
     }
 
@@ -165,8 +176,16 @@ impl LineIndex {
         self.lines
     }
 
-    /// The 0-based line holding byte `offset` of `text`, and where that line starts.
-    fn line_of(&self, text: &str, offset: u32) -> (usize, u32) {
+    /// The bytes the index holds on the heap (its line marks).
+    #[must_use]
+    pub fn heap_size(&self) -> usize {
+        self.marks.capacity() * std::mem::size_of::<u32>()
+    }
+
+    /// The 0-based line holding byte `offset` of `text` (the text this index was built
+    /// from), and where that line starts.
+    #[must_use]
+    pub fn line_of(&self, text: &str, offset: u32) -> (usize, u32) {
         let mark = match self.marks.binary_search(&offset) {
             Ok(mark) => mark,
             Err(next) => next.saturating_sub(1),

@@ -6,73 +6,37 @@
 //! text, so an edit from a client that is one step ahead never panics.
 
 use lsp_types::{Position, Range};
+use syncdef_definitions::LineIndex;
 
-/// Where the lines of one text start, in bytes: every 16th line's start, the lines between
-/// found from it when asked for.
+/// Where the lines of one text start: the linter's own line index (every 16th line's start,
+/// the lines between found from it when asked for), so that both read lines by one rule.
 #[derive(Clone, Debug)]
 pub struct LineMap {
-    /// The start of lines 0, 16, 32, ...: a quarter of a byte a line. A start for every line
-    /// was 1.4 MB on GitHub's 13 MB description (347,000 lines), a tenth of the server's
-    /// margin under four times the text; a position now scans at most 15 line ends, which
-    /// `memchr` finds. Lines starting past 4 GiB (in a text the definition loader refuses
-    /// anyway) are left out: positions there mean the end of the text.
-    marks: Vec<u32>,
-    /// How many lines there are (up to the last start that fits a `u32`).
-    lines: usize,
+    /// Its starts only: columns here count UTF-16 units, not the bytes the index's ASCII
+    /// fast path counts, so the pass over the text that enables it is not made at every
+    /// change.
+    index: LineIndex,
 }
-
-/// One mark every this many lines.
-const EVERY: usize = 16;
 
 impl LineMap {
     /// The line starts of `text`.
     #[must_use]
     pub fn new(text: &str) -> LineMap {
-        // One pass over the text (it is made again at every change); the marks are few.
-        let mut marks = Vec::new();
-        let mut lines = 0;
-        let starts =
-            syncdef_definitions::source::line_starts(text).map_while(|s| u32::try_from(s).ok());
-        for start in starts {
-            if lines % EVERY == 0 {
-                marks.push(start);
-            }
-            lines += 1;
+        LineMap {
+            index: LineIndex::starts_of(text),
         }
-        marks.shrink_to_fit();
-        LineMap { marks, lines }
     }
 
     /// Where line `line` of `text` starts.
     fn start(&self, text: &str, line: usize) -> Option<usize> {
-        if line >= self.lines {
-            return None;
-        }
-        let mut at = *self.marks.get(line / EVERY)? as usize;
-        for _ in 0..line % EVERY {
-            at = syncdef_definitions::source::next_line_start(text.as_bytes(), at)?;
-        }
-        Some(at)
+        let line = u32::try_from(line.checked_add(1)?).ok()?;
+        self.index.line_start(text, line).map(|s| s as usize)
     }
 
     /// The line holding byte `offset` of `text`, and where it starts.
     fn line_of(&self, text: &str, offset: usize) -> (usize, usize) {
-        let mark = self
-            .marks
-            .partition_point(|&s| s as usize <= offset)
-            .saturating_sub(1);
-        let mut line = mark * EVERY;
-        let mut start = self.marks.get(mark).map_or(0, |&s| s as usize);
-        while line + 1 < self.lines {
-            match syncdef_definitions::source::next_line_start(text.as_bytes(), start) {
-                Some(next) if next <= offset => {
-                    line += 1;
-                    start = next;
-                }
-                _ => break,
-            }
-        }
-        (line, start)
+        let (line, start) = self.index.line_of(text, to_u32(offset));
+        (line, start as usize)
     }
 
     /// The LSP position of byte `offset` of `text` (clamped to the text, and back to the
@@ -182,9 +146,8 @@ mod tests {
     fn a_large_texts_line_starts_take_a_quarter_of_a_byte_a_line() {
         let text = "key: value\n".repeat(100_000);
         let map = LineMap::new(&text);
-        assert_eq!(map.lines, 100_001);
-        assert_eq!(map.marks.len(), 6_251);
-        assert_eq!(map.marks.capacity(), map.marks.len());
+        assert_eq!(map.index.line_count(), 100_001);
+        assert_eq!(map.index.heap_size(), 6_251 * 4);
         assert_eq!(map.offset(&text, Position::new(99_999, 3)), 99_999 * 11 + 3);
         assert_eq!(
             map.position(&text, 99_999 * 11 + 3),
@@ -219,7 +182,7 @@ mod tests {
         let crlf = plain.replace('\n', "\r\n");
         let starts = |text: &str| {
             let map = LineMap::new(text);
-            (0..map.lines)
+            (0..map.index.line_count())
                 .filter_map(|l| map.start(text, l))
                 .collect::<Vec<_>>()
         };
