@@ -13,6 +13,7 @@ use lsp_server::{Message, Notification};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use syncdef_definitions::load::json_escape;
 
 /// Frames from this size are read here; smaller ones cost little either way.
 pub const LARGE_FRAME: usize = 1 << 20;
@@ -67,77 +68,31 @@ pub fn read(body: &[u8]) -> Option<Message> {
 /// exact size; `None` when `raw` is not a valid JSON string.
 fn decode_string(raw: &str) -> Option<String> {
     let body = raw.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(decoded_len(body)?);
-    let mut rest = body;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let mut chars = rest[at + 1..].chars();
-        let escaped = chars.next()?;
-        rest = chars.as_str();
-        match escaped {
-            '"' => out.push('"'),
-            '\\' => out.push('\\'),
-            '/' => out.push('/'),
-            'b' => out.push('\u{8}'),
-            'f' => out.push('\u{c}'),
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
-            'u' => {
-                let (c, after) = unicode_escape(rest)?;
-                out.push(c);
-                rest = after;
-            }
-            _ => return None,
-        }
+    let bytes = body.as_bytes();
+    let mut out = String::with_capacity(decoded_len(bytes)?);
+    let mut run = 0;
+    while let Some(skip) = memchr::memchr(b'\\', &bytes[run..]) {
+        let at = run + skip;
+        out.push_str(&body[run..at]);
+        let (c, next) = json_escape::decode(bytes, at).ok()?;
+        out.push(c);
+        run = next;
     }
-    out.push_str(rest);
+    out.push_str(&body[run..]);
     Some(out)
 }
 
 /// The length `body` (a JSON string literal's content) decodes to, counted without decoding:
-/// each escape is two bytes of text (`\n`) or six (`\u00e9`) for the bytes of one character.
-fn decoded_len(body: &str) -> Option<usize> {
-    let bytes = body.as_bytes();
+/// the text between escapes, and the bytes of each escape's character.
+fn decoded_len(body: &[u8]) -> Option<usize> {
     let mut len = 0;
     let mut at = 0;
-    while let Some(skip) = memchr::memchr(b'\\', &bytes[at..]) {
-        len += skip;
-        at += skip;
-        if *bytes.get(at + 1)? == b'u' {
-            let (c, rest) = unicode_escape(body.get(at + 2..)?)?;
-            len += c.len_utf8();
-            at = body.len() - rest.len();
-        } else {
-            len += 1;
-            at += 2;
-        }
+    while let Some(skip) = memchr::memchr(b'\\', &body[at..]) {
+        let (c, next) = json_escape::decode(body, at + skip).ok()?;
+        len += skip + c.len_utf8();
+        at = next;
     }
-    Some(len + bytes.len() - at)
-}
-
-/// The character of a `\u` escape whose four hex digits start `rest` (a surrogate pair takes
-/// a second escape), and what follows it.
-fn unicode_escape(rest: &str) -> Option<(char, &str)> {
-    let first = hex4(rest)?;
-    let rest = &rest[4..];
-    if (0xD800..0xDC00).contains(&first) {
-        let low = hex4(rest.strip_prefix("\\u")?)?;
-        if !(0xDC00..0xE000).contains(&low) {
-            return None;
-        }
-        let c = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
-        return Some((char::from_u32(c)?, &rest[6..]));
-    }
-    Some((char::from_u32(first)?, rest))
-}
-
-fn hex4(text: &str) -> Option<u32> {
-    let digits = text.get(..4)?;
-    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(digits, 16).ok()
+    Some(len + body.len() - at)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use super::json_escape::{self, EscapeError};
 use super::{LoadError, LoadErrorKind, LoadOptions, duplicates};
 use crate::node::{Number, NumberValue, ScalarStyle};
 use crate::source::{SourceFile, Span};
@@ -252,67 +253,22 @@ impl Parser<'_> {
 
     /// Decodes the escape at `at` (a backslash) into `out`; returns the offset after it.
     fn escape(&self, at: usize, out: &mut String) -> Result<usize, LoadError> {
-        let c = match self.bytes.get(at + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => return self.unicode_escape(at, out),
-            _ => {
-                return Err(self
-                    .error_span(Span::new(at as u32, self.char_end(at + 1) as u32), LoadErrorKind::Syntax, "invalid escape in a string")
-                    .with_help(r#"valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX; write a backslash as \\"#));
-            }
-        };
-        out.push(c);
-        Ok(at + 2)
-    }
-
-    fn unicode_escape(&self, at: usize, out: &mut String) -> Result<usize, LoadError> {
-        let first = self.hex4(at)?;
-        if (0xD800..0xDC00).contains(&first) {
-            // A high surrogate must be followed by `\u` and a low surrogate.
-            if self.bytes.get(at + 6) == Some(&b'\\') && self.bytes.get(at + 7) == Some(&b'u') {
-                let second = self.hex4(at + 6)?;
-                if (0xDC00..0xE000).contains(&second) {
-                    let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-                    if let Some(c) = char::from_u32(c) {
-                        out.push(c);
-                        return Ok(at + 12);
-                    }
-                }
-            }
-            return Err(self.lone_surrogate(at));
-        }
-        match char::from_u32(first) {
-            Some(c) => {
+        match json_escape::decode(self.bytes, at) {
+            Ok((c, next)) => {
                 out.push(c);
-                Ok(at + 6)
+                Ok(next)
             }
-            None => Err(self.lone_surrogate(at)),
-        }
-    }
-
-    fn hex4(&self, at: usize) -> Result<u32, LoadError> {
-        let digits = self
-            .bytes
-            .get(at + 2..at + 6)
-            .filter(|d| d.iter().all(u8::is_ascii_hexdigit));
-        match digits {
-            Some(d) => Ok(d.iter().fold(0, |acc, &b| {
-                acc * 16 + (b as char).to_digit(16).unwrap_or(0)
-            })),
-            None => Err(self
+            Err(EscapeError::Unknown) => Err(self
+                .error_span(Span::new(at as u32, self.char_end(at + 1) as u32), LoadErrorKind::Syntax, "invalid escape in a string")
+                .with_help(r#"valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX; write a backslash as \\"#)),
+            Err(EscapeError::NotHex { at }) => Err(self
                 .error_span(
                     Span::new(at as u32, (at as u32 + 2).min(self.bytes.len() as u32)),
                     LoadErrorKind::Syntax,
                     "`\\u` must be followed by four hexadecimal digits",
                 )
                 .with_help("write the character as \\uXXXX, e.g. \\u00e9")),
+            Err(EscapeError::LoneSurrogate) => Err(self.lone_surrogate(at)),
         }
     }
 

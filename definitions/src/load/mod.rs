@@ -8,6 +8,7 @@ mod char_offsets;
 mod duplicates;
 mod error;
 mod json;
+pub mod json_escape;
 mod yaml;
 mod yaml_scalar;
 
