@@ -371,6 +371,7 @@ fn fail(core: &Core, key: &RecordKey, message: &str, unknown: bool) -> Result<()
         unknown,
         updated_at: None,
         next_attempt_at: core.now(),
+        external_id: None,
     };
     core.state.record_failed(key, &failed, core.now())?;
     Ok(())

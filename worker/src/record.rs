@@ -140,10 +140,7 @@ async fn handle_owned(
                 core,
                 &key,
                 row.as_ref(),
-                "platform",
-                &message,
-                unknown,
-                listed_stamp,
+                Attempt::failed("platform", &message, unknown, listed_stamp),
             )?;
             return Ok(Handled::new(RecordResult::Failed, None, Some(message)));
         }
@@ -384,10 +381,12 @@ fn settle(
                     core,
                     key,
                     row,
-                    ErrorClass::UnknownOutcome.as_str(),
-                    &message,
-                    true,
-                    updated_at,
+                    Attempt::failed(
+                        ErrorClass::UnknownOutcome.as_str(),
+                        &message,
+                        true,
+                        updated_at,
+                    ),
                 )?;
                 return Ok(Handled::new(RecordResult::Unknown, None, Some(message)));
             };
@@ -415,23 +414,25 @@ fn settle(
                     "the push failed without an error".to_owned(),
                 ),
             };
+            // The record's id when this push learnt it before failing (a create carried out,
+            // then the update bringing it up to date failed): the record exists there, and the
+            // next attempt updates it.
+            let learnt = outcome
+                .external_id
+                .clone()
+                .filter(|_| state.external_id.is_none());
             // Only a create can be duplicated; an update of unknown outcome is re-sent. A record
-            // whose earlier create is unresolved stays so until a push of it succeeds, whatever
-            // this one met: the earlier create may still have been carried out.
-            let unknown = (class == ErrorClass::UnknownOutcome
-                && outcome.operation != Some(OperationKind::Update)
-                && outcome.operation != Some(OperationKind::Delete))
-                || state.unresolved_create.is_some();
+            // whose earlier create is unresolved stays so until a push of it succeeds or finds
+            // its id, whatever this one met: the earlier create may still have been carried out.
+            let unknown = learnt.is_none()
+                && ((class == ErrorClass::UnknownOutcome
+                    && outcome.operation != Some(OperationKind::Update)
+                    && outcome.operation != Some(OperationKind::Delete))
+                    || state.unresolved_create.is_some());
             tracing::warn!(entry = %entry.name, id = %key.platform_id, class = %class, error = %message, "push failed");
-            fail(
-                core,
-                key,
-                row,
-                class.as_str(),
-                &message,
-                unknown,
-                updated_at,
-            )?;
+            let mut attempt = Attempt::failed(class.as_str(), &message, unknown, updated_at);
+            attempt.external_id.clone_from(&learnt);
+            fail(core, key, row, attempt)?;
             if class == ErrorClass::Authentication && !core.options.dry_run {
                 return Err(WorkerError::Authentication(message));
             }
@@ -442,7 +443,7 @@ fn settle(
             };
             Ok(Handled::new(
                 result,
-                state.external_id.clone(),
+                learnt.or_else(|| state.external_id.clone()),
                 Some(message),
             ))
         }
@@ -457,14 +458,33 @@ fn shown(message: String) -> String {
     }
 }
 
+/// A failed attempt as the worker stores it: [`Failed`] less its next attempt, which [`fail`]
+/// sets from the attempts so far.
+struct Attempt {
+    class: String,
+    message: String,
+    unknown: bool,
+    updated_at: Option<String>,
+    external_id: Option<String>,
+}
+
+impl Attempt {
+    fn failed(class: &str, message: &str, unknown: bool, updated_at: Option<String>) -> Self {
+        Attempt {
+            class: class.to_owned(),
+            message: message.to_owned(),
+            unknown,
+            updated_at,
+            external_id: None,
+        }
+    }
+}
+
 fn fail(
     core: &Core,
     key: &RecordKey,
     row: Option<&RecordRow>,
-    class: &str,
-    message: &str,
-    unknown: bool,
-    updated_at: Option<String>,
+    attempt: Attempt,
 ) -> Result<(), WorkerError> {
     let now = core.now();
     let attempts = row
@@ -472,11 +492,12 @@ fn fail(
         .map_or(0, |r| r.attempts)
         .saturating_add(1);
     let failed = Failed {
-        class: class.to_owned(),
-        message: message.to_owned(),
-        unknown,
-        updated_at,
+        class: attempt.class,
+        message: attempt.message,
+        unknown: attempt.unknown,
+        updated_at: attempt.updated_at,
         next_attempt_at: core.options.backoff.next_attempt(attempts, now),
+        external_id: attempt.external_id,
     };
     core.state.record_failed(key, &failed, now)?;
     Ok(())

@@ -319,7 +319,12 @@ fn without_lookups(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_create_killed_in_flight_is_found_by_the_lookup_and_updated_not_created_again() {
     let rig = Rig::start(200, 0).await;
-    let second = killed_during_create_77(&rig, |_| ()).await;
+    let second = killed_during_create_77(&rig, |rig| {
+        rig.platform.touch_account(77, 99_000, |account| {
+            account["phone"] = json!("+30 210 000 0077");
+        });
+    })
+    .await;
     assert!(second.is_clean(), "{second:#?}");
     assert_eq!(second.entries["Account"].updated, 1, "{second:#?}");
     let state = rig.state();
@@ -329,10 +334,14 @@ async fn a_create_killed_in_flight_is_found_by_the_lookup_and_updated_not_create
         .books
         .id_of("Customer", "Account 77")
         .expect("created once");
-    let updated = &rig.books.books.lock().expect("books").updates;
+    let updated = rig.books.books.lock().expect("books").updates.clone();
     assert!(
         updated.contains(&("Customer".to_owned(), id)),
         "{updated:?}"
+    );
+    assert_eq!(
+        customer_phone(&rig, "Account 77"),
+        Some("+30 210 000 0077".to_owned())
     );
 }
 
@@ -352,6 +361,25 @@ async fn a_create_killed_in_flight_is_sent_again_with_its_kept_key_and_quickbook
     assert!(second.is_clean(), "{second:#?}");
     assert!(unknown_records(&rig.state()).is_empty());
     assert_eq!(done(&rig.state(), "Account"), 200);
+    // QuickBooks answered the repeat with the first create, made before the change: the change
+    // still arrives, as an update of the customer that create made.
+    assert_eq!(
+        customer_phone(&rig, "Account 77"),
+        Some("+30 210 000 0000".to_owned())
+    );
+}
+
+/// The phone QuickBooks holds for the customer named `name`.
+fn customer_phone(rig: &Rig, name: &str) -> Option<String> {
+    let id = rig
+        .books
+        .id_of("Customer", name)
+        .expect("the customer exists");
+    let books = rig.books.books.lock().expect("books");
+    let (_, body) = &books.records[&("Customer".to_owned(), id)];
+    body["PrimaryPhone"]["FreeFormNumber"]
+        .as_str()
+        .map(str::to_owned)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -363,7 +391,12 @@ async fn a_create_killed_in_flight_waits_for_an_operator_when_nothing_can_tell()
             "",
         )
     });
-    let second = killed_during_create_77(&rig, |_| ()).await;
+    let second = killed_during_create_77(&rig, |rig| {
+        rig.platform.touch_account(77, 99_000, |account| {
+            account["phone"] = json!("+30 210 000 0078");
+        });
+    })
+    .await;
     assert_eq!(second.entries["Account"].skipped, 1, "{second:#?}");
     let state = rig.state();
     let unknown = unknown_records(&state);
@@ -391,6 +424,10 @@ async fn a_create_killed_in_flight_waits_for_an_operator_when_nothing_can_tell()
             .expect("books")
             .updates
             .contains(&("Customer".to_owned(), id))
+    );
+    assert_eq!(
+        customer_phone(&rig, &name),
+        Some("+30 210 000 0078".to_owned())
     );
 }
 

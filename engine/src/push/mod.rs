@@ -7,6 +7,7 @@
 //! record what they do in the [`Run`](run::Run), the push's audit trail.
 
 pub(crate) mod actions;
+pub(crate) mod catch_up;
 pub(crate) mod compose;
 pub(crate) mod connectors;
 pub(crate) mod operation;
@@ -24,7 +25,7 @@ use syncdef_transform::Value;
 use crate::engine::Engine;
 use crate::error::PushError;
 use crate::outcome::{PushOutcome, PushStatus};
-use crate::plan::EntryPlan;
+use crate::plan::{EntryPlan, OperationKind};
 use crate::state::RecordState;
 use actions::Phase;
 use connectors::Connectors;
@@ -71,12 +72,15 @@ async fn execute(
     };
     let mut scope = Scope::new(state, server);
     let resolved = resolve::unresolved_create(run, &push, &mut scope).await?;
-    if let resolve::Resolved::Found(id) = resolved
-        && !entry.has(crate::plan::OperationKind::Update)
+    if let resolve::Resolved::Found(id) = &resolved
+        && !entry.has(OperationKind::Update)
     {
         // The create was carried out and nothing can bring the record up to date: it stands.
-        run.operation = Some(crate::plan::OperationKind::Create);
-        run.external_id = Some(id);
+        run.note(format!(
+            "the entry has no `push.update`: the record {id} the earlier create made may hold the version that create sent"
+        ));
+        run.operation = Some(OperationKind::Create);
+        run.external_id = Some(id.clone());
         return Ok(PushStatus::Created);
     }
     let kind = prepare::operation(entry, state.intent, scope.external_id.as_deref())?;
@@ -93,10 +97,16 @@ async fn execute(
     response::check_status(run, &call.step, &answer)?;
     let extracted = response::extract(run, kind, call, &answer)?;
     let id = extracted.id.or_else(|| scope.external_id.clone());
+    // Known before anything else is sent: a failure after the create still names the record.
+    run.external_id.clone_from(&id);
+    if let (OperationKind::Create, resolve::Resolved::CreateAgain, Some(id)) =
+        (kind, &resolved, &id)
+    {
+        catch_up::after_repeat(run, &push, &mut scope, id).await?;
+    }
     if !entry.post_actions.is_empty() {
         scope.external_id.clone_from(&id);
     }
-    run.external_id = id;
     if let Err(e) = actions::run_all(run, &push, Phase::Post, &mut scope).await {
         run.post_action_error = Some(e);
     }

@@ -72,6 +72,7 @@ pub(crate) async fn carry_out(
         )?;
         if kind == OperationKind::Create {
             run.idempotency_key.clone_from(&outgoing.idempotency_key);
+            run.create_body = outgoing.body.as_ref().map(|b| b.bytes.clone());
         }
         let answer = send::send(run, push.conn, call, outgoing, nature).await?;
         let Some(rule) = conflict_in(push, kind, &answer) else {
@@ -129,7 +130,7 @@ fn second_conflict(status: u16, rereads: bool) -> PushError {
 
 /// Runs again the pre-actions that read tokens. Related records pushed by
 /// `ApiSynchronization` actions already have their ids in the scope.
-async fn reread_tokens(
+pub(crate) async fn reread_tokens(
     run: &mut Run,
     push: &Pushing<'_>,
     scope: &mut Scope<'_>,

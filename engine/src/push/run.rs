@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
+
 use crate::error::PushError;
 use crate::extract;
 use crate::outcome::{Exchange, MaskedJson, PushOutcome, PushStatus, TemplateOutput};
@@ -22,6 +24,8 @@ pub(crate) struct Run {
     notes: Vec<String>,
     /// The idempotency key the record's create carried, when it carried one.
     pub idempotency_key: Option<Arc<str>>,
+    /// The body the record's create carried, as sent.
+    pub create_body: Option<Bytes>,
 }
 
 impl Run {
@@ -37,6 +41,7 @@ impl Run {
             templates: Vec::new(),
             notes: Vec::new(),
             idempotency_key: None,
+            create_body: None,
         }
     }
 

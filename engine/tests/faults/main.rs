@@ -654,6 +654,12 @@ async fn the_next_create_of_an_unresolved_record_carries_the_kept_key_whatever_i
     let outcome = engine.push("Account", &changed, &state).await;
     assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
     assert_eq!(request_ids(&server), vec![kept.to_owned()]);
+    // What the earlier create sent is not known: the record is brought up to date after it.
+    assert!(
+        outcome.exchanges.iter().any(|e| &*e.step == "update"),
+        "{:?}",
+        request_lines(&server)
+    );
     assert!(
         outcome
             .notes
@@ -662,6 +668,97 @@ async fn the_next_create_of_an_unresolved_record_carries_the_kept_key_whatever_i
         "{:?}",
         outcome.notes
     );
+}
+
+/// The catalog's QuickBooks definition without its lookups: a kept key alone settles a create
+/// of unknown outcome.
+fn quickbooks_without_lookups() -> Engine {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../catalog/quickbooks-online/definition.yaml");
+    let text = std::fs::read_to_string(&path).expect("the catalog definition");
+    let (head, rest) = text
+        .split_once("  lookup:\n")
+        .expect("the catalog declares lookups");
+    let tail = &rest[rest
+        .find("synchronization:")
+        .expect("the synchronization section")..];
+    common::load("qbo.yaml", format!("{head}{tail}"))
+}
+
+/// The request heads `server` received, as `METHOD path` without the query.
+fn request_lines(server: &RawServer) -> Vec<String> {
+    server
+        .requests()
+        .iter()
+        .filter_map(|head| head.lines().next())
+        .map(|line| {
+            let mut parts = line.split(' ');
+            let method = parts.next().unwrap_or_default();
+            let target = parts.next().unwrap_or_default();
+            let path = target.split('?').next().unwrap_or_default();
+            format!("{method} {path}")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_change_made_while_a_create_was_unresolved_arrives_after_the_repeat_is_answered() {
+    // The create reaches QuickBooks, its answer is lost, and every repeat is throttled: the
+    // record is unknown, its key and body kept.
+    let lost = RawServer::start(vec![
+        Fault::Reset,
+        Fault::Throttle,
+        Fault::Throttle,
+        Fault::Throttle,
+    ])
+    .await;
+    let engine = quickbooks_without_lookups();
+    let first = connect(&engine, &lost.url())
+        .with_transport(transport(300))
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_class(&first, ErrorClass::UnknownOutcome);
+    let kept = UnresolvedCreate {
+        idempotency_key: first.idempotency_key.clone(),
+        body: Some(first.exchanges[0].request.body.to_string()),
+    };
+    // The account then changes on the platform. QuickBooks answers the repeated requestid
+    // with the first create (made before the change), so the change must go as an update.
+    let server = RawServer::start(Vec::new()).await;
+    let changed = common::json(
+        r#"{"id": 42, "name": "Acme", "corpEmail": "ap@acme.example", "phone": "+30 210 000 0000"}"#,
+    );
+    let state = RecordState::new().with_unresolved_create(kept.clone());
+    let outcome = connect(&engine, &server.url())
+        .push("Account", &changed, &state)
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(outcome.external_id.as_deref(), Some("7"));
+    let lines = request_lines(&server);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[1].starts_with("GET ") && lines[1].ends_with("/customer/7"),
+        "{lines:?}"
+    );
+    assert!(lines[2].starts_with("POST "), "{lines:?}");
+    let update = outcome
+        .exchanges
+        .iter()
+        .find(|e| &*e.step == "update")
+        .expect("an update was sent");
+    assert!(update.request.body.to_string().contains("+30 210 000 0000"));
+    assert_eq!(
+        request_ids(&server),
+        vec![kept.idempotency_key.clone().expect("a key")]
+    );
+
+    // Nothing changed since the create: the repeat's answer is the record, nothing follows.
+    let same = RawServer::start(Vec::new()).await;
+    let outcome = connect(&engine, &same.url())
+        .push("Account", &account(), &state)
+        .await;
+    assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
+    assert_eq!(request_lines(&same).len(), 1, "{:?}", request_lines(&same));
 }
 
 #[tokio::test]
@@ -807,7 +904,10 @@ async fn a_lookup_that_finds_nothing_creates_the_record_with_the_kept_key() {
         .await;
     assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
     let posts = requests(&server, "POST").await;
-    assert_eq!(posts.len(), 1);
+    // The create carries the kept key; the record sent now differs from the one the earlier
+    // create sent, so an update follows: QuickBooks' query service lags behind its writes, and a
+    // lookup that found nothing may have missed a create it then answers as a repeat.
+    assert_eq!(posts.len(), 2);
     assert!(
         posts[0]
             .url

@@ -162,6 +162,11 @@ pub struct Failed {
     pub updated_at: Option<String>,
     /// When to try again (unix seconds); for an unknown outcome, when to try finding out.
     pub next_attempt_at: i64,
+    /// The record's id in the external system, when this attempt learnt it before failing (a
+    /// create carried out, then the update that brings it up to date failed): stored, and the
+    /// stored hash forgotten, so that the next attempt updates the record instead of creating
+    /// it again.
+    pub external_id: Option<String>,
 }
 
 /// How an operator settles a record in the `unknown` state.
@@ -266,7 +271,9 @@ pub trait State: Send + Sync {
     /// Notes that `create` of `key` is about to be sent, with its idempotency key and body.
     /// Must be durable before the request leaves: a crash after it leaves the record
     /// `InFlight`, which [`State::recover_in_flight`] turns into `Unknown`, with the create
-    /// kept for finding out.
+    /// kept for finding out. A create sent again under the kept key with a different body
+    /// keeps no body: the external system answers a repeat with the first create it received,
+    /// and which body that was is unknown.
     fn mark_in_flight(
         &self,
         key: &RecordKey,

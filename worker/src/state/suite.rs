@@ -9,6 +9,7 @@ macro_rules! state_suite {
     ($open:path) => {
         $crate::state::suite::state_suite!(@each $open;
             a_create_cut_short_becomes_unknown_keeps_what_it_sent_and_is_due_for_finding_out,
+            a_create_sent_again_under_its_key_keeps_its_body_only_while_the_body_is_the_same,
             resolving_by_hand_forgets_the_create,
             only_unknown_or_failed_records_can_be_resolved,
             failures_count_attempts_and_success_resets_them,
@@ -51,6 +52,7 @@ fn transient(next_attempt_at: i64) -> Failed {
         unknown: false,
         updated_at: Some("2026-01-01T00:00:00Z".into()),
         next_attempt_at,
+        external_id: None,
     }
 }
 
@@ -85,6 +87,7 @@ pub(crate) fn a_create_cut_short_becomes_unknown_keeps_what_it_sent_and_is_due_f
         unknown: true,
         updated_at: None,
         next_attempt_at: 50,
+        external_id: None,
     };
     state.record_failed(&key("1"), &failed, 30).expect("fail");
     let row = state.record(&key("1")).expect("read").expect("row");
@@ -97,6 +100,48 @@ pub(crate) fn a_create_cut_short_becomes_unknown_keeps_what_it_sent_and_is_due_f
     state.record_failed(&key("1"), &failed, 40).expect("fail");
     let row = state.record(&key("1")).expect("read").expect("row");
     assert_eq!((row.status, row.create), (RecordStatus::Failed, None));
+}
+
+/// The external system answers a create sent again under the same idempotency key with what the
+/// first one it received did. The kept body must say what that create may have written: one body
+/// while every send carried it, none (unknown) once two sends under the key differed, so that the
+/// engine brings the record up to date after the repeat whatever was written.
+pub(crate) fn a_create_sent_again_under_its_key_keeps_its_body_only_while_the_body_is_the_same(
+    state: &dyn State,
+) {
+    let kept = |state: &dyn State| state.record(&key("1")).expect("read").expect("row").create;
+    state
+        .mark_in_flight(&key("1"), &create(), 10)
+        .expect("mark");
+    state.recover_in_flight(11).expect("recover");
+    state
+        .mark_in_flight(&key("1"), &create(), 12)
+        .expect("mark");
+    assert_eq!(kept(state), Some(create()));
+    let changed = InFlightCreate {
+        idempotency_key: Some("k1".into()),
+        body: Some(r#"{"DisplayName":"Acme Renamed"}"#.into()),
+    };
+    state.recover_in_flight(13).expect("recover");
+    state.mark_in_flight(&key("1"), &changed, 14).expect("mark");
+    let ambiguous = InFlightCreate {
+        idempotency_key: Some("k1".into()),
+        body: None,
+    };
+    assert_eq!(kept(state), Some(ambiguous.clone()));
+    // Once unknown, it stays unknown, even when a later send carries the first body again.
+    state.recover_in_flight(15).expect("recover");
+    state
+        .mark_in_flight(&key("1"), &create(), 16)
+        .expect("mark");
+    assert_eq!(kept(state), Some(ambiguous));
+    // A create under another key (the record was resolved meanwhile) keeps its own body.
+    let fresh = InFlightCreate {
+        idempotency_key: Some("k2".into()),
+        body: Some(r#"{"DisplayName":"Acme"}"#.into()),
+    };
+    state.mark_in_flight(&key("1"), &fresh, 17).expect("mark");
+    assert_eq!(kept(state), Some(fresh));
 }
 
 pub(crate) fn resolving_by_hand_forgets_the_create(state: &dyn State) {
@@ -180,6 +225,7 @@ pub(crate) fn stored_failures_are_redacted_and_bounded(state: &dyn State) {
         unknown: false,
         updated_at: None,
         next_attempt_at: 100,
+        external_id: None,
     };
     state.record_failed(&key("1"), &failed, 1).expect("fail");
     let row = state.record(&key("1")).expect("read").expect("row");

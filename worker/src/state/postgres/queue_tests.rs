@@ -234,6 +234,7 @@ fn one_lister_per_entry_until_its_lease_ends_and_due_retries_are_enqueued() {
         unknown: false,
         updated_at: None,
         next_attempt_at: 20,
+        external_id: None,
     };
     state
         .record_failed(&account("1"), &failed, 1)

@@ -88,7 +88,14 @@ impl State for PostgresState {
                  VALUES ($1, $2, 'inFlight', $3, $4, $5)
                  ON CONFLICT (entry, platform_id) DO UPDATE
                  SET status = 'inFlight', changed_at = excluded.changed_at,
-                     create_key = excluded.create_key, create_body = excluded.create_body",
+                     create_key = excluded.create_key,
+                     -- Sent again under its key with another body: which one the external
+                     -- system acted on is unknown, so no body is kept (the engine then
+                     -- updates the record after the repeat, whatever it holds).
+                     create_body = CASE
+                         WHEN records.create_key = excluded.create_key
+                              AND records.create_body IS DISTINCT FROM excluded.create_body THEN NULL
+                         ELSE excluded.create_body END",
                     &[
                         &key.entry,
                         &key.platform_id,
@@ -165,10 +172,14 @@ impl State for PostgresState {
             async move {
                 c.execute_cached(
                     "INSERT INTO records (entry, platform_id, updated_at, status, error_class,
-                                      last_error, attempts, next_attempt_at, changed_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8)
+                                      last_error, attempts, next_attempt_at, changed_at,
+                                      external_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, $9)
                  ON CONFLICT (entry, platform_id) DO UPDATE
                  SET updated_at = coalesce(excluded.updated_at, records.updated_at),
+                     external_id = coalesce(excluded.external_id, records.external_id),
+                     body_hash = CASE WHEN excluded.external_id IS NULL
+                                      THEN records.body_hash END,
                      status = excluded.status, error_class = excluded.error_class,
                      last_error = excluded.last_error, attempts = records.attempts + 1,
                      next_attempt_at = excluded.next_attempt_at,
@@ -186,6 +197,7 @@ impl State for PostgresState {
                         &message,
                         &failed.next_attempt_at,
                         &now,
+                        &failed.external_id,
                     ],
                 )
                 .await?;

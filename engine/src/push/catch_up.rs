@@ -1,0 +1,84 @@
+//! After a create sent again under the idempotency key of an earlier create whose outcome was
+//! unknown: the external system answers such a repeat with what the earlier create did
+//! (QuickBooks does for a repeated `requestid`), so the record there holds the body *that*
+//! create sent, not the one sent now. When the two differ, or when what the earlier create sent
+//! is not known, the record is brought up to date at once with an update: a change made while
+//! the create was unresolved must still arrive.
+
+use serde_json::Value as Json;
+
+use crate::error::PushError;
+use crate::plan::OperationKind;
+use crate::push::operation::{self, Pushing};
+use crate::push::response;
+use crate::push::run::Run;
+use crate::push::scope::Scope;
+
+/// Brings the record created as `id` up to date when the create just sent repeated an earlier
+/// one under its kept key with another body.
+pub(crate) async fn after_repeat(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    scope: &mut Scope<'_>,
+    id: &str,
+) -> Result<(), PushError> {
+    let Some(unresolved) = &push.state.unresolved_create else {
+        return Ok(());
+    };
+    let kept_key = unresolved.idempotency_key.as_deref();
+    if kept_key.is_none() || run.idempotency_key.as_deref() != kept_key {
+        // Sent under a fresh key (or none): a new create, whose answer is this body's.
+        return Ok(());
+    }
+    if same_body(unresolved.body.as_deref(), run.create_body.as_deref()) {
+        return Ok(());
+    }
+    let Some(call) = push.entry.operation(OperationKind::Update) else {
+        run.note(format!(
+            "the external system may have answered with the earlier create, made before the record changed, and the entry has no `push.update` to send the change: the record {id} there may hold the earlier version"
+        ));
+        return Ok(());
+    };
+    run.note(format!(
+        "the external system may have answered with the earlier create, made before the record changed: the record {id} is updated to the record as it is now"
+    ));
+    scope.external_id = Some(id.to_owned());
+    operation::reread_tokens(run, push, scope).await?;
+    let answer = operation::carry_out(run, push, OperationKind::Update, call, scope).await?;
+    response::check_status(run, &call.step, &answer)?;
+    response::extract(run, OperationKind::Update, call, &answer)?;
+    Ok(())
+}
+
+/// Whether the body kept of the earlier create is the one sent now: the same JSON value, or the
+/// same bytes where either is not JSON. An unknown kept body is never the same.
+fn same_body(kept: Option<&str>, sent: Option<&[u8]>) -> bool {
+    let (Some(kept), Some(sent)) = (kept, sent) else {
+        return false;
+    };
+    match (
+        serde_json::from_str::<Json>(kept),
+        serde_json::from_slice::<Json>(sent),
+    ) {
+        (Ok(kept), Ok(sent)) => kept == sent,
+        _ => kept.as_bytes() == sent,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_body;
+
+    #[test]
+    fn bodies_compare_as_json_and_an_unknown_one_differs() {
+        assert!(same_body(
+            Some(r#"{"a": 1, "b": 2}"#),
+            Some(br#"{"b":2,"a":1}"#)
+        ));
+        assert!(!same_body(Some(r#"{"a": 1}"#), Some(br#"{"a":2}"#)));
+        assert!(same_body(Some("a=1&b=2"), Some(b"a=1&b=2")));
+        assert!(!same_body(Some("a=1"), Some(b"a=2")));
+        assert!(!same_body(None, Some(b"{}")));
+        assert!(!same_body(Some("{}"), None));
+    }
+}
