@@ -314,7 +314,9 @@ fn skip_without_reading(
                 row.last_error.clone(),
             ))
         }
-        (RecordStatus::Failed, Trigger::Dependency)
+        // A retry found due when the run started whose record was handled since (listed as
+        // changed, or needed by another record) waits for its new backoff.
+        (RecordStatus::Failed, Trigger::Dependency | Trigger::Retry)
             if row.next_attempt_at.is_some_and(|t| t > now) =>
         {
             Some(Handled::new(

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use serde_json::json;
-use sync_support::{Data, Platform, QuickBooks};
+use sync_support::{Data, Platform, QuickBooks, without_lookups};
 use syncdef_definitions::Definition;
 use syncdef_engine::{
     Engine, RateLimitPolicy, RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken,
@@ -305,22 +305,11 @@ fn unknown_records(state: &SqliteState) -> Vec<RecordRow> {
         .collect()
 }
 
-/// The catalog without its lookups.
-fn without_lookups(text: &str) -> String {
-    let (head, rest) = text
-        .split_once("  lookup:\n")
-        .expect("the catalog declares lookups");
-    let tail = &rest[rest
-        .find("synchronization:")
-        .expect("the synchronization section")..];
-    format!("{head}{tail}")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_create_killed_in_flight_is_found_by_the_lookup_and_updated_not_created_again() {
     let rig = Rig::start(200, 0).await;
     let second = killed_during_create_77(&rig, |rig| {
-        rig.platform.touch_account(77, 99_000, |account| {
+        rig.platform.touch_account(77, 80_000, |account| {
             account["phone"] = json!("+30 210 000 0077");
         });
     })
@@ -369,6 +358,43 @@ async fn a_create_killed_in_flight_is_sent_again_with_its_kept_key_and_quickbook
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_create_whose_update_fails_keeps_the_id_and_is_updated_later() {
+    let mut rig = Rig::start(200, 0).await;
+    rig.edit_definition(|text| without_lookups(&text));
+    let second = killed_during_create_77(&rig, |rig| {
+        rig.platform.touch_account(77, 80_000, |account| {
+            account["phone"] = json!("+30 210 000 0079");
+        });
+        rig.books.books.lock().expect("books").fail_updates = true;
+    })
+    .await;
+    assert_eq!(second.entries["Account"].failed, 1, "{second:#?}");
+    // The create's id is known now: the record is failed, not unknown, and keeps it.
+    let id = rig
+        .books
+        .id_of("Customer", "Account 77")
+        .expect("created once");
+    let row = rig
+        .state()
+        .record(&RecordKey::new("Account", "77"))
+        .expect("read")
+        .expect("row");
+    assert_eq!(row.status, RecordStatus::Failed, "{row:?}");
+    assert_eq!(row.external_id.as_deref(), Some(id.as_str()));
+    assert_eq!(row.create, None);
+    rig.books.books.lock().expect("books").fail_updates = false;
+    rig.advance(3_600);
+    let third = rig.run(options(&["Account"])).await;
+    assert!(third.is_clean(), "{third:#?}");
+    assert_eq!(third.entries["Account"].updated, 1, "{third:#?}");
+    assert_eq!(rig.books.creates("Customer"), 200);
+    assert_eq!(
+        customer_phone(&rig, "Account 77"),
+        Some("+30 210 000 0079".to_owned())
+    );
+}
+
 /// The phone QuickBooks holds for the customer named `name`.
 fn customer_phone(rig: &Rig, name: &str) -> Option<String> {
     let id = rig
@@ -392,7 +418,7 @@ async fn a_create_killed_in_flight_waits_for_an_operator_when_nothing_can_tell()
         )
     });
     let second = killed_during_create_77(&rig, |rig| {
-        rig.platform.touch_account(77, 99_000, |account| {
+        rig.platform.touch_account(77, 80_000, |account| {
             account["phone"] = json!("+30 210 000 0078");
         });
     })

@@ -33,6 +33,9 @@ struct Rig {
     url: String,
     /// The most requests the workers had on their way at once.
     at_once: Arc<AtOnce>,
+    /// The definition the workers load: the catalog's, or an edited copy.
+    definition: PathBuf,
+    dir: tempfile::TempDir,
     _server: Arc<PgServer>,
 }
 
@@ -75,8 +78,19 @@ impl Rig {
             now: Arc::new(AtomicI64::new(1_800_000_000)),
             url,
             at_once: Arc::default(),
+            definition: definition_path(),
+            dir: tempfile::tempdir().expect("temp dir"),
             _server: server,
         }
+    }
+
+    /// The catalog definition without its lookups, used from now on: a kept idempotency key
+    /// alone settles a create of unknown outcome.
+    fn without_lookups(&mut self) {
+        let text = std::fs::read_to_string(definition_path()).expect("the catalog definition");
+        let path = self.dir.path().join("definition.yaml");
+        std::fs::write(&path, sync_support::without_lookups(&text)).expect("write");
+        self.definition = path;
     }
 
     fn state(&self) -> PostgresState {
@@ -90,7 +104,7 @@ impl Rig {
 
     /// [`Rig::worker`], or why the options are refused.
     fn try_worker(&self, options: SyncOptions) -> Result<Worker, syncdef_worker::WorkerError> {
-        let definition = Definition::load_path(&definition_path()).expect("definition");
+        let definition = Definition::load_path(&self.definition).expect("definition");
         let dependencies = Dependencies::from_definition(&definition);
         // No request budget: the local fakes answer at once (the shared budget has its own
         // tests).
@@ -307,9 +321,13 @@ async fn an_invoice_pushes_its_missing_account_first_under_its_lease() {
     assert_eq!(accounts.entries["Account"].unchanged, 10);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_never_created_again() {
-    let rig = Rig::start(100, 0).await;
+/// Runs a worker that is killed while QuickBooks carries out create 37, whose answer never
+/// arrives; checks that its lease keeps the record from others until it ends, then runs
+/// `between` and a second worker after the lease. The key of the record that was in flight.
+async fn killed_mid_create_37(
+    rig: &Rig,
+    between: impl FnOnce(&Rig, &RecordKey),
+) -> (SyncReport, RecordKey) {
     rig.books.books.lock().expect("books").stall_create = Some(37);
     {
         let worker = rig.worker(options(&["Account"]));
@@ -344,6 +362,7 @@ async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_nev
             .expect("recover"),
         0
     );
+    between(rig, &in_flight[0]);
     rig.advance(61);
     let second = rig.run(options(&["Account"])).await;
     assert!(second.is_clean(), "{second:#?}");
@@ -353,8 +372,6 @@ async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_nev
         100,
         "nothing is created twice"
     );
-    // The catalog's lookup found the create carried out: the record is updated instead.
-    assert!(second.entries["Account"].updated >= 1, "{second:#?}");
     assert_eq!(rig.done("Account"), 100);
     let row = rig
         .state()
@@ -362,6 +379,34 @@ async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_nev
         .expect("read")
         .expect("row");
     assert_eq!(row.status, RecordStatus::Done);
+    (second, in_flight[0].clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_create_hands_it_over_after_its_lease_as_unknown_never_created_again() {
+    let rig = Rig::start(100, 0).await;
+    let (second, _) = killed_mid_create_37(&rig, |_, _| ()).await;
+    // The catalog's lookup found the create carried out: the record is updated instead.
+    assert!(second.entries["Account"].updated >= 1, "{second:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_inheriting_a_create_repeated_under_its_key_sends_the_change_made_meanwhile() {
+    let mut rig = Rig::start(100, 0).await;
+    rig.without_lookups();
+    let (_, key) = killed_mid_create_37(&rig, |rig, key| {
+        let id = key.platform_id.parse().expect("a numeric account id");
+        rig.platform.touch_account(id, 80_000, |account| {
+            account["phone"] = serde_json::json!("+30 210 000 0037");
+        });
+    })
+    .await;
+    // QuickBooks answered the repeated requestid with the create made before the change.
+    let name = format!("Account {}", key.platform_id);
+    let id = rig.books.id_of("Customer", &name).expect("created once");
+    let books = rig.books.books.lock().expect("books");
+    let (_, body) = &books.records[&("Customer".to_owned(), id)];
+    assert_eq!(body["PrimaryPhone"]["FreeFormNumber"], "+30 210 000 0037");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

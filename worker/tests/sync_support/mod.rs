@@ -49,6 +49,18 @@ pub struct Data {
     pub create_delay: Option<std::time::Duration>,
 }
 
+/// The catalog definition `text` without its lookups: a kept idempotency key alone then settles
+/// a create of unknown outcome.
+pub fn without_lookups(text: &str) -> String {
+    let (head, rest) = text
+        .split_once("  lookup:\n")
+        .expect("the catalog declares lookups");
+    let tail = &rest[rest
+        .find("synchronization:")
+        .expect("the synchronization section")..];
+    format!("{head}{tail}")
+}
+
 /// `n` seconds after 2026-01-01T00:00:00Z, as the platform writes it.
 pub fn stamp(n: u32) -> String {
     format!(
@@ -476,6 +488,8 @@ pub struct Books {
     pub updates: Vec<(String, String)>,
     /// Creates of these names answer 400 with a Fault.
     pub refuse: HashSet<String>,
+    /// Every update answers 500 without doing anything (the company's service is failing).
+    pub fail_updates: bool,
     /// The create with this number (1-based) is carried out but its answer never comes in
     /// time: the caller sees a create of unknown outcome.
     pub stall_create: Option<usize>,
@@ -661,6 +675,9 @@ impl Respond for BooksResponder {
                     return fault(400, "Request has invalid or unsupported property", "2010");
                 };
                 if let Some(id) = body["Id"].as_str() {
+                    if books.fail_updates {
+                        return fault(500, "Internal Server Error", "500");
+                    }
                     let key = (kind.to_owned(), id.to_owned());
                     let Some((token, stored)) = books.records.get(&key).cloned() else {
                         return fault(400, "Object Not Found", "610");
