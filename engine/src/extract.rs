@@ -236,9 +236,20 @@ pub(crate) fn id_number(id: &str) -> Option<i64> {
     id.parse().ok()
 }
 
+/// Whether a 2xx answer's body says the step failed (spec 7.1): its `success` member is false
+/// (or the string `"false"`), whatever the response template makes of it.
+pub(crate) fn says_failed(body: &Json) -> bool {
+    match body.get("success") {
+        Some(Json::Bool(b)) => !b,
+        Some(Json::String(s)) => s.eq_ignore_ascii_case("false"),
+        _ => false,
+    }
+}
+
 /// The external system's messages in a failed answer, for the known shapes: QuickBooks'
 /// `Fault.Error[]` (`Message: Detail (code N)`), Business Central's and OData's
-/// `error.message (error.code)`, an `errors` array, RFC 9457 problem details
+/// `error.message (error.code)`, an `errors` array or string, Zuora's `reasons[].message`,
+/// RFC 9457 problem details
 /// (`application/problem+json`: `title: detail`), a `message`. Unknown shapes give nothing;
 /// the body is in the audit trail. Each message is redacted and bounded ([`shown_errors`]).
 pub(crate) fn error_messages(body: &Json) -> Vec<String> {
@@ -272,15 +283,23 @@ fn vendor_messages(body: &Json) -> Vec<String> {
             None => m,
         }];
     }
-    if let Some(Json::Array(items)) = body.get("errors") {
-        return items
-            .iter()
-            .filter_map(|e| {
-                e.get("message")
-                    .and_then(lookup::scalar_text)
-                    .or_else(|| json_error_text(e))
-            })
-            .collect();
+    // An `errors` array (strings, or objects with a `message`) or one string; Zuora's
+    // `reasons[]` of `{code, message}`.
+    for list in ["errors", "reasons"] {
+        match body.get(list) {
+            Some(Json::Array(items)) => {
+                return items
+                    .iter()
+                    .filter_map(|e| {
+                        e.get("message")
+                            .and_then(lookup::scalar_text)
+                            .or_else(|| json_error_text(e))
+                    })
+                    .collect();
+            }
+            Some(Json::String(one)) if !one.is_empty() => return vec![one.clone()],
+            _ => {}
+        }
     }
     let text = |k: &str| body.get(k).and_then(lookup::scalar_text);
     if let Some(title) = text("title") {

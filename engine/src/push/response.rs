@@ -93,7 +93,8 @@ pub(crate) fn extract(
         PushError::new(class, message).at(step)
     };
     let Some(template) = &call.response else {
-        // Without a response template nothing is read from the body.
+        // Without a response template nothing is read from the body but its `success`.
+        reported_failure(run, step, answer)?;
         return extract::extract(None, &Value::Null);
     };
     let body = answer
@@ -118,24 +119,57 @@ pub(crate) fn extract(
         );
     }
     if !extracted.success {
-        run.errors.clone_from(&extracted.errors);
-        let detail = if extracted.errors.is_empty() {
-            "no error message given".to_owned()
-        } else {
-            extracted.errors.join("; ")
-        };
-        return Err(PushError::new(
-            ErrorClass::ExternalValidation,
-            format!("the external system reports the {step} failed: {detail}"),
-        )
-        .at(step));
+        let mut errors = std::mem::take(&mut extracted.errors);
+        if errors.is_empty() {
+            errors = answer
+                .body()
+                .json()
+                .map(extract::error_messages)
+                .unwrap_or_default();
+        }
+        return Err(failed(run, step, errors));
     }
+    reported_failure(run, step, answer)?;
     if kind == OperationKind::Create && extracted.id.is_none() {
         return Err(unreadable(format!(
             "`{step}Response` extracted no `id` from it: fix the template if the answer has one"
         )));
     }
     Ok(extracted)
+}
+
+/// Spec 7.1: a 2xx answer whose body says `success: false` is a failed step whatever the
+/// response template maps (a template reading only the id drops it), and when there is none;
+/// the reasons are read from the body ([`extract::error_messages`]). Only a body that names
+/// `success` is parsed whole for it.
+fn reported_failure(run: &mut Run, step: &str, answer: &Answer) -> Result<(), PushError> {
+    let named = answer
+        .body()
+        .bytes()
+        .windows(b"success".len())
+        .any(|w| w == b"success");
+    match answer.body().json() {
+        Ok(body) if named && extract::says_failed(body) => {
+            Err(failed(run, step, extract::error_messages(body)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The failure of a step the external system answered 2xx with `success: false`, with its
+/// reasons, which the outcome keeps too.
+fn failed(run: &mut Run, step: &str, errors: Vec<String>) -> PushError {
+    let detail = if errors.is_empty() {
+        "no error message given".to_owned()
+    } else {
+        errors.join("; ")
+    };
+    run.errors = errors;
+    PushError::new(
+        ErrorClass::ExternalValidation,
+        format!("the external system reports the {step} failed: {detail}"),
+    )
+    .at(step)
 }
 
 /// The status of a successful `kind` push.
