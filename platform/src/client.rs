@@ -227,6 +227,15 @@ pub(crate) enum Body {
 }
 
 impl PlatformClient {
+    /// What the client met that a person should know, each once (a token endpoint that says
+    /// its tokens expire at once): a sync run reports them.
+    #[must_use]
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.tokens.warnings()
+    }
+}
+
+impl PlatformClient {
     /// Starts configuring a client for the platform at `base_url` (scheme, host and optional
     /// path prefix; `/api/...` and `/oauth/token` are appended).
     pub fn builder(base_url: impl Into<String>, credentials: Credentials) -> PlatformClientBuilder {

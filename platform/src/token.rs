@@ -11,6 +11,9 @@ use crate::credentials::Credentials;
 use crate::error::{PlatformError, truncate_body};
 use crate::secret::Secret;
 
+/// The shortest time a token with a lifetime is used before it is replaced.
+const MIN_REUSE: Duration = Duration::from_secs(1);
+
 /// A token and when to stop using it.
 #[derive(Debug)]
 struct CachedToken {
@@ -36,6 +39,7 @@ pub(crate) struct TokenProvider {
     credentials: Credentials,
     skew: Duration,
     current: Mutex<Option<CachedToken>>,
+    warnings: std::sync::Mutex<Vec<String>>,
     /// The HTTP Basic encodings of the client key and secret, held so that they are masked by
     /// value while the client lives (a token endpoint may echo its `Authorization` header).
     _basic: Vec<Secret>,
@@ -58,6 +62,7 @@ impl TokenProvider {
             credentials,
             skew,
             current: Mutex::new(None),
+            warnings: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -71,6 +76,20 @@ impl TokenProvider {
         let value = fresh.value.clone();
         *current = Some(fresh);
         Ok(value)
+    }
+
+    /// What the token endpoint did that a person should know, each once.
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        self.warnings.lock().map(|w| w.clone()).unwrap_or_default()
+    }
+
+    fn warn(&self, warning: String) {
+        tracing::warn!("{warning}");
+        if let Ok(mut warnings) = self.warnings.lock()
+            && !warnings.contains(&warning)
+        {
+            warnings.push(warning);
+        }
     }
 
     /// Forgets `rejected` after a 401, unless another caller already replaced it: then
@@ -119,10 +138,21 @@ impl TokenProvider {
             url: self.url.to_string(),
             reason: reason.to_owned(),
         })?;
-        let refresh_at = token.lifetime.map(|lifetime| {
-            // Half the lifetime at most, so a short-lived token is still reused at all.
+        // A lifetime of 0 says nothing usable (a token that expired before it arrived): asked
+        // for again before every call, the endpoint would get a request per call. Such a token
+        // is used until a 401, like one without a lifetime, and the oddity is reported.
+        let lifetime = token.lifetime.filter(|l| !l.is_zero());
+        if token.lifetime.is_some_and(|l| l.is_zero()) {
+            self.warn(format!(
+                "the platform's token endpoint ({}) answered `expires_in: 0`: each token is used until the platform refuses it (401), then replaced",
+                self.url
+            ));
+        }
+        let refresh_at = lifetime.map(|lifetime| {
+            // Half the lifetime at most, so a short-lived token is still reused at all; and
+            // never less than a floor, so a token of a second is not asked for before each call.
             let margin = self.skew.min(lifetime / 2);
-            requested_at + lifetime.saturating_sub(margin)
+            requested_at + lifetime.saturating_sub(margin).max(MIN_REUSE)
         });
         if token.lifetime.is_none() {
             tracing::warn!("the token response has no expires_in; the token is used until a 401");

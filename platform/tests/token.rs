@@ -126,6 +126,29 @@ async fn token_is_replaced_shortly_before_expiry() {
 }
 
 #[tokio::test]
+async fn a_token_said_to_expire_at_once_is_used_until_refused_and_reported() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/oauth/token"))
+        .respond_with(token_response("token-1", 0))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/accounts/1"))
+        .respond_with(account_ok())
+        .mount(&server)
+        .await;
+    let client = builder(&server).build().expect("client");
+    for _ in 0..49 {
+        client.account(AccountId(1)).await.expect("account");
+    }
+    assert_eq!(token_requests(&server).await.len(), 1);
+    let warnings = client.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("`expires_in: 0`"), "{warnings:?}");
+}
+
+#[tokio::test]
 async fn a_401_refreshes_the_token_and_retries_once() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))

@@ -22,6 +22,18 @@ pub enum WorkerError {
         /// The platform error (boxed: it is large and rare).
         source: Box<PlatformError>,
     },
+    /// The listing of an entry makes no progress (the platform ignores `$filter` or paging):
+    /// listing again would list the same records forever. The cursor stays where the last
+    /// complete group left it.
+    #[error(
+        "the listing of `{entry}` makes no progress: {why}. Nothing was lost (the cursor stays where it was); check that the platform, and any proxy before it, honours `$filter`, `$orderby` and paging, then run again"
+    )]
+    Stalled {
+        /// The entry.
+        entry: String,
+        /// What showed it.
+        why: String,
+    },
     /// The external system refused the credentials: every further push would fail the same
     /// way, so the run stops. The record that met it is stored as failed.
     #[error("{0}; re-authorize (`syncdef auth login`) and run again")]

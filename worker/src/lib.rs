@@ -24,6 +24,7 @@ mod modules;
 mod observer;
 mod order;
 mod pool;
+mod progress;
 mod pull;
 mod record;
 mod related;

@@ -88,10 +88,27 @@ pub fn summary(report: &SyncReport) -> String {
             ));
         }
     }
+    out.push_str(&warnings(report));
     if let Some(stopped) = &report.stopped {
         out.push_str(&format!("stopped: {stopped}\n"));
     }
     out
+}
+
+/// The run's warnings, then each entry's, a line each.
+fn warnings(report: &SyncReport) -> String {
+    let run = report.warnings.iter().map(|w| (None, w));
+    let entries = report
+        .order
+        .iter()
+        .filter_map(|name| report.entries.get(name).map(|s| (name, s)))
+        .flat_map(|(name, s)| s.warnings.iter().map(move |w| (Some(name), w)));
+    run.chain(entries)
+        .map(|(name, warning)| match name {
+            Some(name) => format!("warning: {name}: {warning}\n"),
+            None => format!("warning: {warning}\n"),
+        })
+        .collect()
 }
 
 /// The table of what the pulls did.
@@ -165,6 +182,22 @@ pub fn status(report: &StatusReport) -> String {
     }
     if report.truncated {
         out.push_str("(more records; raise --limit to list them)\n");
+    }
+    if !report.warnings.is_empty() {
+        out.push_str("\nwarnings of the last run:\n");
+    }
+    for row in &report.warnings {
+        let scope = if row.entry.is_empty() {
+            "the run".to_owned()
+        } else {
+            row.entry.clone()
+        };
+        for message in &row.messages {
+            out.push_str(&format!(
+                "{scope} ({}): {message}\n",
+                utc_text(row.changed_at)
+            ));
+        }
     }
     out
 }

@@ -45,11 +45,25 @@ pub struct EntrySummary {
     pub unknown: u64,
     /// Skipped.
     pub skipped: u64,
+    /// Listed but impossible to sync (no usable `id`): also counted as skipped, and a reason
+    /// the run is not clean.
+    pub unusable: u64,
     /// The cursor after the run.
     pub cursor: Option<String>,
+    /// What the run met that a person should know, each once: records without an id, paging
+    /// numbers that disagree. Kept in the state for `syncdef sync status`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl EntrySummary {
+    /// Notes `warning`, once however often it comes.
+    pub(crate) fn warn(&mut self, warning: String) {
+        if !self.warnings.contains(&warning) {
+            self.warnings.push(warning);
+        }
+    }
+
     /// Created plus updated.
     pub fn pushed(&self) -> u64 {
         self.created + self.updated
@@ -141,6 +155,10 @@ pub struct SyncReport {
     pub planned: Vec<PlannedPush>,
     /// Why the run stopped early, if it did (the counts are what was done until then).
     pub stopped: Option<String>,
+    /// What the run met outside any entry that a person should know (the platform's token
+    /// endpoint); each entry's are in its summary.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl SyncReport {
@@ -149,11 +167,12 @@ impl SyncReport {
         self.stopped.is_none() && self.records_clean()
     }
 
-    /// Whether no record failed or ended unknown (whether or not the run was stopped).
+    /// Whether no record failed, ended unknown or could not be synced (whether or not the run
+    /// was stopped).
     pub fn records_clean(&self) -> bool {
         self.entries
             .values()
-            .all(|s| s.failed == 0 && s.unknown == 0)
+            .all(|s| s.failed == 0 && s.unknown == 0 && s.unusable == 0)
             && self
                 .pulled
                 .values()

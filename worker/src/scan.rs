@@ -10,6 +10,7 @@ use syncdef_platform::query::{Direction, Filter, Query};
 
 use crate::error::WorkerError;
 use crate::observer::Event;
+use crate::progress::Progress;
 use crate::record::{Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::shared::{Core, EntryInfo};
@@ -28,52 +29,24 @@ use crate::state::RecordKey;
 /// (same `updatedAt` as stored, or handled in this run) without a read or a push. Only
 /// when a whole page shares one timestamp does the listing follow the next page.
 pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), WorkerError> {
-    let since = core.options.since.as_deref().map(Stamp::parse).transpose();
-    let since = since.map_err(WorkerError::Usage)?;
-    let (mut cursor, mut inclusive) = match since {
-        Some(since) => (Some(since), true),
-        None => match core.state.cursor(&entry.name)? {
-            Some(text) => {
-                let stamp = Stamp::parse(&text).map_err(|e| {
-                    WorkerError::Usage(format!(
-                        "the saved cursor of `{}` is unreadable ({e}); reset it with `syncdef sync reset-cursor --entry {}`",
-                        entry.name, entry.name
-                    ))
-                })?;
-                (Some(stamp), false)
-            }
-            None => (None, false),
-        },
-    };
+    let (mut cursor, mut inclusive) = starting_cursor(core, entry)?;
     let page_size = core.options.page_size;
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut announced = false;
     loop {
-        let cursor_field = entry.module.change_cursor();
-        // The cursor needs the change order. Where the spec shows no order properties for a
-        // collection (payments), ordering by `updatedAt` is assumed to work as it does on
-        // every collection that lists them; a platform that refuses it fails the listing with
-        // its answer (docs/platform-records.md).
-        let mut query = Query::new(entry.module.collection())
-            .order_by(cursor_field, Direction::Asc)
-            .allow_unlisted_order()
-            .page_size(page_size);
-        if let Some(c) = &cursor {
-            query = query.filter(if inclusive {
-                Filter::ge(cursor_field, c.literal())
-            } else {
-                Filter::gt(cursor_field, c.literal())
-            });
-        }
+        let query = listing_query(entry, cursor.as_ref(), inclusive, page_size);
         let listing = |source| WorkerError::Listing {
             entry: entry.name.clone(),
             source: Box::new(source),
         };
         let mut pages = core.platform.pages(&query).map_err(|e| listing(e.into()))?;
+        let mut progress = Progress::new(entry, cursor.as_ref(), inclusive);
         let mut group: Option<Stamp> = None;
         let mut committed: Option<Stamp> = None;
         let mut requery = false;
         while let Some(page) = pages.try_next().await.map_err(listing)? {
+            progress.page(&page.records)?;
+            note_page_count(core, entry, &page);
             if !announced {
                 announced = true;
                 core.observer.event(&Event::EntryStarted {
@@ -96,6 +69,7 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
                     None => None,
                 };
                 if let Some(s) = &stamp {
+                    progress.record(record, s)?;
                     match &group {
                         Some(g) if s > g => {
                             core.state.set_cursor(&entry.name, &g.text, core.now())?;
@@ -129,8 +103,55 @@ pub(crate) async fn scan(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), Work
             }
             return Ok(());
         }
+        if let Some(next) = &committed {
+            progress.next_from(next)?;
+        }
         cursor = committed;
         inclusive = false;
+    }
+}
+
+/// Where the listing starts: `--since` (inclusive), else after the saved cursor.
+fn starting_cursor(core: &Core, entry: &EntryInfo) -> Result<(Option<Stamp>, bool), WorkerError> {
+    let since = core.options.since.as_deref().map(Stamp::parse).transpose();
+    let since = since.map_err(WorkerError::Usage)?;
+    Ok(match since {
+        Some(since) => (Some(since), true),
+        None => match core.state.cursor(&entry.name)? {
+            Some(text) => {
+                let stamp = Stamp::parse(&text).map_err(|e| {
+                    WorkerError::Usage(format!(
+                        "the saved cursor of `{}` is unreadable ({e}); reset it with `syncdef sync reset-cursor --entry {}`",
+                        entry.name, entry.name
+                    ))
+                })?;
+                (Some(stamp), false)
+            }
+            None => (None, false),
+        },
+    })
+}
+
+/// The records of `entry` changed since `cursor` (at it too when `inclusive`), oldest first.
+fn listing_query(
+    entry: &EntryInfo,
+    cursor: Option<&Stamp>,
+    inclusive: bool,
+    page_size: u32,
+) -> Query {
+    let cursor_field = entry.module.change_cursor();
+    // The cursor needs the change order. Where the spec shows no order properties for a
+    // collection (payments), ordering by `updatedAt` is assumed to work as it does on every
+    // collection that lists them; a platform that refuses it fails the listing with its
+    // answer (docs/platform-records.md).
+    let query = Query::new(entry.module.collection())
+        .order_by(cursor_field, Direction::Asc)
+        .allow_unlisted_order()
+        .page_size(page_size);
+    match cursor {
+        Some(c) if inclusive => query.filter(Filter::ge(cursor_field, c.literal())),
+        Some(c) => query.filter(Filter::gt(cursor_field, c.literal())),
+        None => query,
     }
 }
 
@@ -145,6 +166,12 @@ async fn handle_listed(
         Ok(id) => id,
         Err(e) => {
             tracing::warn!(entry = %entry.name, error = %e, "listed record skipped: no usable id");
+            core.summary(&entry.name, |s| {
+                s.unusable += 1;
+                s.warn(format!(
+                    "listed records without a usable `id` cannot be synced and were skipped ({e}); the platform's listing must give each record its id"
+                ));
+            });
             core.count(&entry.name, "?", RecordResult::Skipped, Some(&e));
             return Ok(());
         }
@@ -170,6 +197,25 @@ async fn handle_listed(
     )
     .await
     .map(drop)
+}
+
+/// Warns when a page's numbers disagree: fewer pages than the records need at the page's size.
+/// The walk trusts `pageCount`, so the records past it wait for the next listing.
+fn note_page_count(core: &Core, entry: &EntryInfo, page: &Page) {
+    let Some(info) = page.info else { return };
+    let (Some(count), Some(size), Some(total)) = (info.page_count, info.size, info.total_count)
+    else {
+        return;
+    };
+    if size == 0 || count.saturating_mul(size) >= total {
+        return;
+    }
+    tracing::warn!(entry = %entry.name, count, size, total, "the platform's pageCount is smaller than its totalCount needs");
+    core.summary(&entry.name, |s| {
+        s.warn(format!(
+            "the platform said {count} pages of {size} for {total} records: records past page {count} are listed by a later run only"
+        ));
+    });
 }
 
 /// Whether pages follow this one. Without an envelope (API version below 2) the answer is the

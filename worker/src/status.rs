@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::state::{CursorRow, RecordRow, State, StateError};
+use crate::state::{CursorRow, RecordRow, State, StateError, WarningRow};
 
 /// Counts, cursors and problem records of a state.
 #[derive(Clone, Debug, Serialize)]
@@ -19,6 +19,8 @@ pub struct StatusReport {
     pub problems: Vec<RecordRow>,
     /// Whether more problem records exist than listed.
     pub truncated: bool,
+    /// What the last runs met that a person should know, by entry (`""`: the run itself).
+    pub warnings: Vec<WarningRow>,
 }
 
 impl StatusReport {
@@ -39,6 +41,7 @@ impl StatusReport {
             cursors: state.cursors()?,
             problems,
             truncated,
+            warnings: state.warnings()?,
         })
     }
 

@@ -352,6 +352,12 @@ impl Worker {
             tracing::error!(%error, "sync stopped");
             report.stopped = Some(error.to_string());
         }
+        report.warnings = core.platform.warnings();
+        if !core.options.dry_run
+            && let Err(error) = core.state.set_warnings("", &report.warnings, core.now())
+        {
+            tracing::warn!(%error, "the run's warnings could not be kept in the state");
+        }
         report.entries = core
             .summaries
             .lock()
@@ -528,10 +534,10 @@ impl Worker {
                 core.summary(name, |_| ());
             }
             let result = crate::pool::run(core, queue, &order).await;
-            for name in &order {
-                self.finish_entry(name);
-            }
+            let finished: Result<Vec<()>, WorkerError> =
+                order.iter().map(|name| self.finish_entry(name)).collect();
             result?;
+            finished?;
             if core.limit_reached() {
                 return Err(WorkerError::Usage(core.limit_message()));
             }
@@ -543,8 +549,9 @@ impl Worker {
             };
             core.summary(name, |_| ());
             let result = self.run_entry(&entry).await;
-            self.finish_entry(name);
+            let finished = self.finish_entry(name);
             result?;
+            finished?;
             if core.limit_reached() {
                 return Err(WorkerError::Usage(core.limit_message()));
             }
@@ -552,14 +559,19 @@ impl Worker {
         Ok(())
     }
 
-    /// Completes an entry's summary with its cursor, and reports it.
-    fn finish_entry(&self, name: &str) {
+    /// Completes an entry's summary with its cursor, keeps its warnings in the state (for
+    /// `syncdef sync status`), and reports it.
+    fn finish_entry(&self, name: &str) -> Result<(), WorkerError> {
         let core = &self.core;
         let cursor = core.state.cursor(name).ok().flatten();
         let summary = core.summary(name, |s| {
             s.cursor = cursor;
             s.clone()
         });
+        if !core.options.dry_run {
+            core.state
+                .set_warnings(name, &summary.warnings, core.now())?;
+        }
         core.observer.event(&Event::EntryFinished {
             entry: name,
             summary: &summary,
@@ -574,6 +586,7 @@ impl Worker {
             unknown = summary.unknown,
             "entry done"
         );
+        Ok(())
     }
 
     async fn run_entry(&self, entry: &EntryInfo) -> Result<(), WorkerError> {

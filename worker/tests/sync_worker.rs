@@ -9,14 +9,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use serde_json::json;
-use sync_support::{Data, Platform, QuickBooks, without_lookups};
+use sync_support::{Data, ListingFault, Platform, QuickBooks, without_lookups};
 use syncdef_definitions::Definition;
 use syncdef_engine::{
     Engine, RateLimitPolicy, RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken,
     Transport,
 };
 use syncdef_platform::{Credentials, PlatformClient};
-use syncdef_worker::state::{CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount};
+use syncdef_worker::state::{
+    CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount, WarningRow,
+};
 use syncdef_worker::{
     Clock, Dependencies, InFlightCreate, RecordKey, RecordStatus, Resolution, SqliteState,
     SyncOptions, SyncReport, Worker,
@@ -705,6 +707,12 @@ impl State for NoInFlight {
     fn reset_cursor(&self, entry: &str) -> Result<bool, StateError> {
         self.0.reset_cursor(entry)
     }
+    fn set_warnings(&self, entry: &str, warnings: &[String], now: i64) -> Result<(), StateError> {
+        self.0.set_warnings(entry, warnings, now)
+    }
+    fn warnings(&self) -> Result<Vec<WarningRow>, StateError> {
+        self.0.warnings()
+    }
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
         self.0.due_retries(entry, now)
     }
@@ -933,4 +941,145 @@ async fn a_product_retired_after_its_push_is_updated_as_inactive() {
         .1
         .clone();
     assert_eq!(item["Active"], json!(false));
+}
+
+/// A rig of 120 accounts whose platform lists them with `fault`.
+async fn misbehaving_listing(fault: ListingFault) -> Rig {
+    let rig = Rig::start(120, 0).await;
+    rig.platform.data.lock().expect("data").listing_fault = Some(fault);
+    rig
+}
+
+async fn listings(rig: &Rig) -> usize {
+    rig.platform
+        .server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.url.path() == "/api/accounts")
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_that_ignores_the_filter_stops_the_run_instead_of_listing_forever() {
+    let rig = misbehaving_listing(ListingFault::IgnoresFilter).await;
+    let run = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        rig.run(options(&["Account"])),
+    )
+    .await
+    .expect("the run ends");
+    let stopped = run.stopped.as_deref().expect("the run stopped");
+    assert!(stopped.contains("makes no progress"), "{stopped}");
+    assert!(
+        stopped.contains("ignore `$filter` on `updatedAt`"),
+        "{stopped}"
+    );
+    assert!(listings(&rig).await <= 3, "{}", listings(&rig).await);
+    // What was handled stays handled: the first page is pushed once, the cursor kept.
+    assert_eq!(rig.books.creates("Customer"), 50);
+    rig.books.assert_each_created_once();
+    assert!(!run.is_clean());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_that_ignores_the_page_asked_for_stops_the_run() {
+    let rig = misbehaving_listing(ListingFault::IgnoresPage).await;
+    // Equal timestamps over whole pages make the walk follow the platform's pages.
+    for account in rig
+        .platform
+        .data
+        .lock()
+        .expect("data")
+        .accounts
+        .values_mut()
+    {
+        account["updatedAt"] = json!(sync_support::stamp(7));
+    }
+    let run = rig.run(options(&["Account"])).await;
+    let stopped = run.stopped.as_deref().expect("the run stopped");
+    assert!(
+        stopped.contains("page 2 of the listing holds the same 50 records as page 1"),
+        "{stopped}"
+    );
+    assert_eq!(rig.books.creates("Customer"), 50);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_without_an_id_and_paging_that_disagrees_are_warnings_and_not_clean() {
+    let rig = misbehaving_listing(ListingFault::OnePageCount).await;
+    rig.platform
+        .data
+        .lock()
+        .expect("data")
+        .accounts
+        .get_mut(&3)
+        .and_then(|a| a.as_object_mut())
+        .map(|a| a.remove("id"));
+    let run = rig.run(options(&["Account"])).await;
+    let summary = &run.entries["Account"];
+    assert_eq!(summary.unusable, 1, "{run:#?}");
+    assert!(
+        !run.records_clean(),
+        "a record that cannot be synced is not clean"
+    );
+    assert_eq!(summary.warnings.len(), 2, "{:#?}", summary.warnings);
+    let warned = |text: &str| summary.warnings.iter().any(|w| w.contains(text));
+    assert!(warned("without a usable `id`"), "{:#?}", summary.warnings);
+    assert!(
+        warned("1 pages of 50 for 120 records"),
+        "{:#?}",
+        summary.warnings
+    );
+    // `syncdef sync status` shows them from the state.
+    let status = syncdef_worker::status::StatusReport::read(&rig.state(), 10).expect("status");
+    assert_eq!(status.warnings.len(), 1, "{:#?}", status.warnings);
+    assert_eq!(status.warnings[0].messages, summary.warnings);
+    let shown = syncdef_worker::render::status(&status);
+    assert!(shown.contains("warnings of the last run:"), "{shown}");
+    assert!(shown.contains("Account ("), "{shown}");
+    let printed = syncdef_worker::render::summary(&run);
+    assert!(
+        printed.contains("warning: Account: the platform said 1 pages"),
+        "{printed}"
+    );
+    // The records past the first page wait for the next run; none is lost.
+    assert_eq!(rig.books.creates("Customer"), 49);
+    let second = rig.run(options(&["Account"])).await;
+    assert_eq!(second.entries["Account"].created, 50, "{second:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_token_said_to_expire_at_once_is_asked_for_once_and_reported() {
+    let rig = Rig::start(30, 0).await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .and(wiremock::matchers::path("/oauth/token"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(
+            json!({"access_token": "platform-token", "token_type": "bearer", "expires_in": 0}),
+        ))
+        .with_priority(1)
+        .mount(&rig.platform.server)
+        .await;
+    let run = rig.run(options(&["Account"])).await;
+    assert!(run.is_clean(), "{run:#?}");
+    let tokens = rig
+        .platform
+        .server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| r.url.path() == "/oauth/token")
+        .count();
+    assert_eq!(tokens, 1, "one token for the whole run");
+    assert_eq!(run.warnings.len(), 1, "{:?}", run.warnings);
+    assert!(
+        run.warnings[0].contains("`expires_in: 0`"),
+        "{:?}",
+        run.warnings
+    );
+    let status = syncdef_worker::status::StatusReport::read(&rig.state(), 10).expect("status");
+    assert_eq!(status.warnings[0].entry, "");
+    assert!(syncdef_worker::render::status(&status).contains("the run ("));
 }

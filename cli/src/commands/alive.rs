@@ -164,7 +164,12 @@ fn verdict(file: &Path, within: u64, now: u64) -> Result<(), String> {
         .as_u64()
         .ok_or_else(|| format!("{} has no `updatedAtUnix`", file.display()))?;
     if value["doing"] == "stopped" {
-        return Err(format!("the worker (pid {}) stopped", value["pid"]));
+        // A run that stopped on a failure (a listing that makes no progress: stalled) says why.
+        let why = value["lastRun"]["stopped"]
+            .as_str()
+            .map(|why| format!(": {why}"))
+            .unwrap_or_default();
+        return Err(format!("the worker (pid {}) stopped{why}", value["pid"]));
     }
     let age = now.saturating_sub(updated);
     if age > within {
@@ -216,6 +221,14 @@ mod tests {
         alive.stopped();
         let stopped = verdict(&path, 60, now).expect_err("stopped");
         assert!(stopped.contains("stopped"), "{stopped}");
+        // A run that stopped on a stalled listing: the probe says why.
+        alive.run_ended(&SyncReport {
+            stopped: Some("the listing of `Account` makes no progress: …".to_owned()),
+            ..SyncReport::default()
+        });
+        alive.stopped();
+        let stalled = verdict(&path, 60, now).expect_err("stalled");
+        assert!(stalled.contains("makes no progress"), "{stalled}");
         assert!(
             !dir.join("alive.json.tmp").exists(),
             "renamed, not left beside"

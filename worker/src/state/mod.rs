@@ -202,6 +202,40 @@ pub struct CursorRow {
     pub changed_at: i64,
 }
 
+/// What the last run of an entry met that a person should know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WarningRow {
+    /// The entry; empty for the run's own (the platform's token endpoint).
+    pub entry: String,
+    /// The warnings, each once.
+    pub messages: Vec<String>,
+    /// Unix seconds of the run that met them.
+    pub changed_at: i64,
+}
+
+impl WarningRow {
+    /// The stored form of `messages`: a JSON array, each text redacted and bounded.
+    pub(crate) fn stored(messages: &[String]) -> String {
+        let shown: Vec<String> = messages
+            .iter()
+            .map(|m| syncdef_secrets::shown(m).into_owned())
+            .collect();
+        serde_json::Value::from(shown).to_string()
+    }
+
+    /// A row read back; text that is not an array of strings is shown as one warning.
+    pub(crate) fn read(entry: String, stored: &str, changed_at: i64) -> Self {
+        let messages =
+            serde_json::from_str::<Vec<String>>(stored).unwrap_or_else(|_| vec![stored.to_owned()]);
+        WarningRow {
+            entry,
+            messages,
+            changed_at,
+        }
+    }
+}
+
 /// A failure of the state store. Fatal for the run: without state the worker cannot promise
 /// "no duplicate".
 #[derive(Debug, thiserror::Error)]
@@ -318,6 +352,13 @@ pub trait State: Send + Sync {
 
     /// Forgets the cursor of `entry`: the next run starts from `--since` or the beginning.
     fn reset_cursor(&self, entry: &str) -> Result<bool, StateError>;
+
+    /// Replaces what the last run met of `entry` (`""`: the run itself) with `warnings`; none
+    /// forgets them.
+    fn set_warnings(&self, entry: &str, warnings: &[String], now: i64) -> Result<(), StateError>;
+
+    /// The warnings of the last runs, by entry.
+    fn warnings(&self) -> Result<Vec<WarningRow>, StateError>;
 
     /// Failed and unknown records of `entry` whose next attempt is due at `now`, oldest first.
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError>;

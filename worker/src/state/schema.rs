@@ -35,6 +35,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     WHERE status = 'unknown' AND next_attempt_at IS NULL;",
     // 3: pulls find platform records by their external id.
     "CREATE INDEX records_by_external_id ON records (external_id);",
+    // 4: what the last run of each entry met that a person should know (a JSON array of
+    // texts), for `syncdef sync status`.
+    "CREATE TABLE warnings (
+        entry      TEXT    NOT NULL PRIMARY KEY,
+        messages   TEXT    NOT NULL,
+        changed_at INTEGER NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// The newest schema version this build knows.

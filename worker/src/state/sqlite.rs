@@ -9,7 +9,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params}
 use super::schema::{CURRENT, MIGRATIONS, VERSION_TABLE};
 use super::{
     CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
-    State, StateError, StatusCount,
+    State, StateError, StatusCount, WarningRow,
 };
 
 /// How the file is opened.
@@ -504,6 +504,38 @@ impl State for SqliteState {
             .execute("DELETE FROM cursors WHERE entry = ?1", [entry])
             .map(|n| n > 0)
             .map_err(self.err())
+    }
+
+    fn set_warnings(&self, entry: &str, warnings: &[String], now: i64) -> Result<(), StateError> {
+        let conn = self.lock();
+        let done = if warnings.is_empty() {
+            conn.execute("DELETE FROM warnings WHERE entry = ?1", [entry])
+        } else {
+            conn.execute(
+                "INSERT INTO warnings (entry, messages, changed_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (entry) DO UPDATE
+                 SET messages = excluded.messages, changed_at = excluded.changed_at",
+                params![entry, WarningRow::stored(warnings), now],
+            )
+        };
+        done.map(drop).map_err(self.err())
+    }
+
+    fn warnings(&self) -> Result<Vec<WarningRow>, StateError> {
+        let conn = self.lock();
+        let mut statement = conn
+            .prepare_cached("SELECT entry, messages, changed_at FROM warnings ORDER BY entry")
+            .map_err(self.err())?;
+        let rows = statement
+            .query_map([], |r| {
+                Ok(WarningRow::read(
+                    r.get(0)?,
+                    &r.get::<_, String>(1)?,
+                    r.get(2)?,
+                ))
+            })
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
     }
 
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {

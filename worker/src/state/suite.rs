@@ -20,6 +20,7 @@ macro_rules! state_suite {
             due_retries_are_per_entry_and_oldest_first,
             a_record_is_found_by_its_external_id_among_the_entries_asked,
             a_forgotten_row_is_gone,
+            warnings_are_replaced_per_entry_by_each_run,
         );
     };
     (@each $open:path; $($test:ident),* $(,)?) => {
@@ -391,4 +392,33 @@ pub(crate) fn a_forgotten_row_is_gone(state: &dyn State) {
     assert!(state.forget(&key("pull:58")).expect("forget"));
     assert!(state.record(&key("pull:58")).expect("read").is_none());
     assert!(!state.forget(&key("pull:58")).expect("forget again"));
+}
+
+pub(crate) fn warnings_are_replaced_per_entry_by_each_run(state: &dyn State) {
+    let one = vec!["listed records without a usable `id`".to_owned()];
+    state.set_warnings("Account", &one, 10).expect("set");
+    state
+        .set_warnings("", &["token said `expires_in: 0`".to_owned()], 10)
+        .expect("set");
+    let rows = state.warnings().expect("read");
+    assert_eq!(
+        rows.iter().map(|r| r.entry.as_str()).collect::<Vec<_>>(),
+        ["", "Account"]
+    );
+    assert_eq!(rows[1].messages, one);
+    // The next run met nothing: nothing stays.
+    state.set_warnings("Account", &[], 20).expect("set");
+    let rows = state.warnings().expect("read");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].entry, "");
+    // Secrets never reach the state.
+    let _held = syncdef_secrets::Secret::new("warning-secret-77ab");
+    state
+        .set_warnings("Account", &["echo warning-secret-77ab".to_owned()], 30)
+        .expect("set");
+    let rows = state.warnings().expect("read");
+    assert!(
+        !rows[1].messages[0].contains("warning-secret-77ab"),
+        "{rows:?}"
+    );
 }

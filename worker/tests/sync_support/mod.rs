@@ -41,6 +41,8 @@ pub struct Data {
     pub listing_down: bool,
     /// The largest page the platform serves, whatever `size` asks for.
     pub page_cap: Option<usize>,
+    /// How the listing misbehaves, if it does.
+    pub listing_fault: Option<ListingFault>,
     /// Every JSON Patch the platform took: (account id, the operations).
     pub patches: Vec<(i64, Value)>,
     /// Every account the platform created, as posted.
@@ -220,6 +222,17 @@ impl Data {
         }
         data
     }
+}
+
+/// A listing that does not do what it is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListingFault {
+    /// `$filter` is ignored: every listing starts from the oldest record.
+    IgnoresFilter,
+    /// The page asked for is ignored: every page holds the first page's records.
+    IgnoresPage,
+    /// `pageCount` says 1 whatever the records need.
+    OnePageCount,
 }
 
 /// The fake platform.
@@ -419,7 +432,7 @@ impl Respond for PlatformResponder {
                     "contacts" => data.contacts.values().cloned().collect(),
                     _ => data.invoices.values().cloned().collect(),
                 };
-                let response = list(request, records, data.page_cap);
+                let response = list(request, records, data.page_cap, data.listing_fault);
                 if *collection == "accounts"
                     && let Some((id, at)) = data.edit_after_listing.take()
                     && let Some(account) = data.accounts.get_mut(&id)
@@ -435,9 +448,17 @@ impl Respond for PlatformResponder {
 }
 
 /// `$filter=updatedAt gt|ge datetime'…'`, `$orderby=updatedAt asc`, `page`, `size`.
-fn list(request: &Request, mut records: Vec<Value>, cap: Option<usize>) -> ResponseTemplate {
+fn list(
+    request: &Request,
+    mut records: Vec<Value>,
+    cap: Option<usize>,
+    fault: Option<ListingFault>,
+) -> ResponseTemplate {
     let query: HashMap<String, String> = request.url.query_pairs().into_owned().collect();
-    if let Some(filter) = query.get("$filter") {
+    if let Some(filter) = query
+        .get("$filter")
+        .filter(|_| fault != Some(ListingFault::IgnoresFilter))
+    {
         let parts: Vec<&str> = filter.splitn(3, ' ').collect();
         let [property, op, literal] = parts.as_slice() else {
             return ResponseTemplate::new(400).set_body_string("bad filter");
@@ -473,7 +494,39 @@ fn list(request: &Request, mut records: Vec<Value>, cap: Option<usize>) -> Respo
         .unwrap_or(records.len().max(1));
     let size = cap.map_or(size, |c| size.min(c));
     let page: usize = query.get("page").and_then(|s| s.parse().ok()).unwrap_or(1);
-    syncdef_mock::platform::page_of(records, request, size, page)
+    let total = records.len();
+    match fault {
+        Some(ListingFault::IgnoresPage) => {
+            // Every page the first one, under the numbers of the page asked for.
+            let first: Vec<Value> = records.into_iter().take(size).collect();
+            envelope(&first, page, size, total, total.div_ceil(size))
+        }
+        Some(ListingFault::OnePageCount) => {
+            let data: Vec<Value> = records
+                .into_iter()
+                .skip((page - 1) * size)
+                .take(size)
+                .collect();
+            envelope(&data, page, size, total, 1)
+        }
+        _ => syncdef_mock::platform::page_of(records, request, size, page),
+    }
+}
+
+/// A page with its numbers and no links: the client asks for the next page by number.
+fn envelope(
+    data: &[Value],
+    page: usize,
+    size: usize,
+    total: usize,
+    count: usize,
+) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "data": data,
+        "paging": {"page": page, "size": size, "offset": (page - 1) * size,
+                   "totalCount": total, "pageCount": count},
+        "links": {"self": null, "first": null, "last": null, "next": null, "previous": null},
+    }))
 }
 
 /// What the fake QuickBooks company holds and how it misbehaves.

@@ -128,6 +128,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         DELETE FROM account_slots WHERE id = p_slot;
     END
     $$;",
+    // 6: what the last run of each entry met that a person should know (a JSON array of
+    // texts), for `syncdef sync status`.
+    "CREATE TABLE warnings (
+        entry      TEXT   NOT NULL PRIMARY KEY,
+        messages   TEXT   NOT NULL,
+        changed_at BIGINT NOT NULL
+    );",
 ];
 
 /// The newest schema version this build knows.

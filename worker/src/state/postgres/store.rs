@@ -8,7 +8,7 @@ use super::bridge::PgError;
 use super::cached::Cached;
 use crate::state::{
     CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
-    State, StateError, StatusCount,
+    State, StateError, StatusCount, WarningRow,
 };
 
 pub(super) const COLUMNS: &str = "entry, platform_id, external_id, body_hash, updated_at, status, \
@@ -281,6 +281,49 @@ impl State for PostgresState {
                     .await?;
                 Ok(removed > 0)
             }
+        })
+    }
+
+    fn set_warnings(&self, entry: &str, warnings: &[String], now: i64) -> Result<(), StateError> {
+        let entry = entry.to_owned();
+        let stored = (!warnings.is_empty()).then(|| WarningRow::stored(warnings));
+        self.run(move |c| {
+            let (entry, stored) = (entry.clone(), stored.clone());
+            async move {
+                match stored {
+                    None => {
+                        c.execute_cached("DELETE FROM warnings WHERE entry = $1", &[&entry])
+                            .await?;
+                    }
+                    Some(stored) => {
+                        c.execute_cached(
+                            "INSERT INTO warnings (entry, messages, changed_at) VALUES ($1, $2, $3)
+                             ON CONFLICT (entry) DO UPDATE
+                             SET messages = excluded.messages, changed_at = excluded.changed_at",
+                            &[&entry, &stored, &now],
+                        )
+                        .await?;
+                    }
+                }
+                Ok(())
+            }
+        })
+    }
+
+    fn warnings(&self) -> Result<Vec<WarningRow>, StateError> {
+        self.run(move |c| async move {
+            let rows = c
+                .query_cached(
+                    "SELECT entry, messages, changed_at FROM warnings ORDER BY entry COLLATE \"C\"",
+                    &[],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    let stored: String = r.try_get(1)?;
+                    Ok(WarningRow::read(r.try_get(0)?, &stored, r.try_get(2)?))
+                })
+                .collect()
         })
     }
 
