@@ -469,3 +469,19 @@ async fn two_workers_pull_an_entry_once_and_push_nothing_back() {
         "no pulled change was pushed back"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_that_ignores_the_filter_stops_the_pool_instead_of_listing_forever() {
+    let rig = Rig::start(120, 0).await;
+    rig.platform.data.lock().expect("data").listing_fault =
+        Some(sync_support::ListingFault::IgnoresFilter);
+    let run = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        rig.run(options(&["Account"])),
+    )
+    .await
+    .expect("the run ends");
+    let stopped = run.stopped.as_deref().expect("the run stopped");
+    assert!(stopped.contains("makes no progress"), "{stopped}");
+    rig.books.assert_each_created_once();
+}
