@@ -155,6 +155,10 @@ pub struct SyncReport {
     pub planned: Vec<PlannedPush>,
     /// Why the run stopped early, if it did (the counts are what was done until then).
     pub stopped: Option<String>,
+    /// The run stopped because a listing made no progress: run again, the worker would list
+    /// the same records again (`syncdef sync alive` reports such a worker stalled).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stalled: bool,
     /// What the run met outside any entry that a person should know (the platform's token
     /// endpoint); each entry's are in its summary.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -350,6 +350,7 @@ impl Worker {
         let result = self.run_entries(&mut report).await;
         if let Err(error) = result {
             tracing::error!(%error, "sync stopped");
+            report.stalled = matches!(error, WorkerError::Stalled { .. });
             report.stopped = Some(error.to_string());
         }
         report.warnings = core.platform.warnings();

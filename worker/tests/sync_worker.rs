@@ -976,6 +976,7 @@ async fn a_platform_that_ignores_the_filter_stops_the_run_instead_of_listing_for
         stopped.contains("ignore `$filter` on `updatedAt`"),
         "{stopped}"
     );
+    assert!(run.stalled);
     assert!(listings(&rig).await <= 3, "{}", listings(&rig).await);
     // What was handled stays handled: the first page is pushed once, the cursor kept.
     assert_eq!(rig.books.creates("Customer"), 50);

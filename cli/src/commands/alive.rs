@@ -62,14 +62,20 @@ impl AliveFile {
             "endedAtUnix": unix_now(),
             "clean": report.is_clean(),
             "stopped": report.stopped,
+            "stalled": report.stalled,
         }));
         self.write_or_warn(&mut written, "waiting");
     }
 
-    /// Marks the worker stopped: a probe then fails at once rather than after `--within`.
+    /// Marks the worker stopped (`stalled` when its last run stopped on a listing that makes
+    /// no progress): a probe then fails at once rather than after `--within`.
     pub fn stopped(&self) {
         let mut written = self.lock();
-        self.write_or_warn(&mut written, "stopped");
+        let stalled = written
+            .last_run
+            .as_ref()
+            .is_some_and(|run| run["stalled"] == true);
+        self.write_or_warn(&mut written, if stalled { "stalled" } else { "stopped" });
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Written> {
@@ -163,13 +169,18 @@ fn verdict(file: &Path, within: u64, now: u64) -> Result<(), String> {
     let updated = value["updatedAtUnix"]
         .as_u64()
         .ok_or_else(|| format!("{} has no `updatedAtUnix`", file.display()))?;
-    if value["doing"] == "stopped" {
-        // A run that stopped on a failure (a listing that makes no progress: stalled) says why.
+    if value["doing"] == "stopped" || value["doing"] == "stalled" {
+        // A run that stopped on a failure says why.
         let why = value["lastRun"]["stopped"]
             .as_str()
             .map(|why| format!(": {why}"))
             .unwrap_or_default();
-        return Err(format!("the worker (pid {}) stopped{why}", value["pid"]));
+        let state = if value["doing"] == "stalled" {
+            "stalled"
+        } else {
+            "stopped"
+        };
+        return Err(format!("the worker (pid {}) {state}{why}", value["pid"]));
     }
     let age = now.saturating_sub(updated);
     if age > within {
@@ -224,11 +235,16 @@ mod tests {
         // A run that stopped on a stalled listing: the probe says why.
         alive.run_ended(&SyncReport {
             stopped: Some("the listing of `Account` makes no progress: …".to_owned()),
+            stalled: true,
             ..SyncReport::default()
         });
         alive.stopped();
+        assert_eq!(read(&path)["doing"], "stalled");
         let stalled = verdict(&path, 60, now).expect_err("stalled");
-        assert!(stalled.contains("makes no progress"), "{stalled}");
+        assert!(
+            stalled.contains("stalled: the listing of `Account` makes no progress"),
+            "{stalled}"
+        );
         assert!(
             !dir.join("alive.json.tmp").exists(),
             "renamed, not left beside"
