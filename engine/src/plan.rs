@@ -91,6 +91,8 @@ pub(crate) struct CallPlan {
     /// The operation's request body schema, which every rendered body must fit before it is
     /// sent; `None` when the operation declares none or the entry turns the check off.
     request_check: Option<RequestCheck>,
+    /// Whether the operation's `requestBody` is `required`: a call without a body is refused.
+    pub body_required: bool,
 }
 
 impl CallPlan {
@@ -543,6 +545,10 @@ fn call_plan(
         response_name: Arc::from(response_name),
         fixed_url,
         request_check,
+        body_required: syncdef_validator::request_schema::body_required(
+            &sources.root,
+            &operation_node,
+        ),
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
         request,
         response_reads: response.as_ref().and_then(Projection::of),

@@ -50,6 +50,17 @@ pub struct Violation {
     pub rule: String,
 }
 
+/// Whether `operation` (an operation object of document `root`) declares a `requestBody`
+/// that is `required: true`, directly or through a `$ref`: a request to it without a body is
+/// refused by the external system, and by the engine before it is sent.
+#[must_use]
+pub fn body_required(root: &Node, operation: &Node) -> bool {
+    syncdef_definitions::openapi::resolve(*root, operation.get("requestBody"))
+        .and_then(|body| body.get("required"))
+        .and_then(Node::as_bool)
+        .unwrap_or(false)
+}
+
 impl RequestBodySchema {
     /// The JSON request body schema of `operation` (an operation object of document `root`):
     /// `None` when the operation declares no JSON request body.

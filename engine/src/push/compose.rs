@@ -81,10 +81,10 @@ pub(crate) fn body(
     call: &CallPlan,
     input: &Value,
 ) -> Result<Option<Body>, PushError> {
-    let Some(template) = &call.request else {
-        return Ok(None);
-    };
     let step = &*call.step;
+    let Some(template) = &call.request else {
+        return no_body(call);
+    };
     let related = input.get("related");
     if let Some(entry) = call
         .related_reads
@@ -104,7 +104,7 @@ pub(crate) fn body(
     })?;
     if text == "null" {
         run.template(Arc::clone(&call.request_name), MaskedJson::null());
-        return Ok(None);
+        return no_body(call);
     }
     // The bytes sent, shared by every attempt and by the audit trail's record of them.
     let bytes = Bytes::from(text.into_bytes());
@@ -112,4 +112,19 @@ pub(crate) fn body(
     run.template(Arc::clone(&call.request_name), shown.clone());
     call.check_body(&bytes, proven)?;
     Ok(Some(Body { bytes, shown }))
+}
+
+/// A call without a body: refused when its operation's `requestBody` is `required`, which the
+/// external system would refuse too (lint: SD401 for a missing template, SD802 for one that
+/// writes `null`).
+fn no_body(call: &CallPlan) -> Result<Option<Body>, PushError> {
+    if !call.body_required {
+        return Ok(None);
+    }
+    let step = &*call.step;
+    Err(PushError::configuration(format!(
+        "`{}` requires a request body, and the {step} has none: add `{}` under `schemasTransformer`, writing the body",
+        call.reference, call.request_name
+    ))
+    .at(step))
 }

@@ -57,6 +57,7 @@ pub(crate) struct OperationSite<'a> {
     /// The operation key (`create`) for operation fields; `None` for actions.
     pub operation: Option<&'a str>,
     /// The key the reference is written under (`create`, or the action's name).
+    pub key: &'a str,
     pub key_span: Span,
     pub text: &'a Text,
     pub pointer: &'a str,
@@ -198,6 +199,7 @@ impl<'a> OperationSite<'a> {
     fn of_field(name: &'a str, field: &'a OperationField) -> Self {
         OperationSite {
             operation: Some(name),
+            key: name,
             key_span: field.name.span,
             text: &field.text,
             pointer: &field.pointer,
@@ -221,6 +223,7 @@ fn collect_common<'a>(
         if let (true, Some(path), Some(parsed)) = (is_api_path, &action.path, &action.path_ref) {
             operations.push(OperationSite {
                 operation: None,
+                key: &action.name.value,
                 key_span: action.name.span,
                 text: path,
                 pointer: &action.pointer,

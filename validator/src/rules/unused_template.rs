@@ -12,7 +12,9 @@ declare_rule! {
     /// ## What it does
     /// Reports templates of `schemasTransformer` that no operation of the entry uses: a name that
     /// is not `{operation}Request` or `{operation}Response` for an operation the entry declares,
-    /// often a typo (`updateRequst`) or a leftover of a removed operation.
+    /// nor `{action}Request` (the body of an `ApiPath` action's call) for one of its actions,
+    /// often a typo (`updateRequst`) or a leftover of a removed operation. A typo of a template
+    /// an operation needs (`createRequestX`) is reported by SD401 instead, as an error.
 ///
     /// ## Why is this bad?
     /// The platform ignores the template, so the mapping it holds silently never applies; if it is
@@ -49,13 +51,29 @@ declare_rule! {
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         let declared = declared_operations(ctx, info);
-        let expected: Vec<String> = declared
+        let mut expected: Vec<String> = declared
             .iter()
             .flat_map(|op| [request_name(op), response_name(op)])
             .collect();
+        // An `ApiPath` action's call sends `{action}Request` as its body.
+        expected.extend(
+            info.operations
+                .iter()
+                .filter(|site| site.operation.is_none())
+                .map(|site| request_name(site.key)),
+        );
+        // A typo of a template its operation needs is SD401's, an error there.
+        let typos: Vec<&str> = if sink.enabled(Rule::MissingTemplate) {
+            crate::rules::missing_template::missing(ctx, info)
+                .iter()
+                .filter_map(|m| m.typo.map(crate::context::Template::name))
+                .collect()
+        } else {
+            Vec::new()
+        };
         for template in &info.templates {
             let name = template.name();
-            if expected.iter().any(|e| e == name) {
+            if expected.iter().any(|e| e == name) || typos.contains(&name) {
                 continue;
             }
             let known_op = split_template_name(name)
