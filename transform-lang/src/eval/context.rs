@@ -60,7 +60,9 @@ pub(crate) struct Cx<'s> {
     pub input: Value,
     pub frames: Vec<Frame>,
     /// Objects being built, for `LookInTransformed`: (key in parent, properties so far).
-    pub building: Vec<(Option<Arc<str>>, Map)>,
+    /// Shared, so that a look-up can read the innermost object without copying it; the next
+    /// property then copies it only if the look-up's result kept it.
+    pub building: Vec<(Option<Arc<str>>, Arc<Map>)>,
     pub in_look_in_transformed: bool,
     /// Paths built at run time (`#valueof(#xconcat(...))`), parsed once per apply; created
     /// on first use, as most templates build none.

@@ -1,5 +1,7 @@
 //! `LookInTransformed`: re-evaluation against the output built so far.
 
+use std::sync::Arc;
+
 use super::{Cx, Fail};
 use crate::value::{Map, Value};
 
@@ -21,13 +23,20 @@ impl Cx<'_> {
 
     /// Assembles the enclosing partial objects, innermost nested under its key in its parent.
     fn transformed_snapshot(&self) -> Value {
-        let mut inner: Option<(Option<std::sync::Arc<str>>, Value)> = None;
+        let mut inner: Option<(Option<Arc<str>>, Value)> = None;
         for (key, map) in self.building.iter().rev() {
-            let mut m: Map = map.clone();
-            if let Some((Some(k), v)) = inner.take() {
-                m.insert(k, v);
-            }
-            inner = Some((key.clone(), Value::object(m)));
+            // The innermost object is shared, not copied: an object of many properties each
+            // looked up again would otherwise copy it once per property. An enclosing object
+            // is copied to hold the one inside it.
+            let this = match inner.take() {
+                Some((Some(k), v)) => {
+                    let mut m: Map = (**map).clone();
+                    m.insert(k, v);
+                    Value::object(m)
+                }
+                _ => Value::Object(Arc::clone(map)),
+            };
+            inner = Some((key.clone(), this));
         }
         inner.map(|(_, v)| v).unwrap_or_default()
     }

@@ -76,7 +76,7 @@ pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>
     cx.enter()?;
     let tracking = cx.tracks_output();
     if tracking {
-        cx.building.push((key.cloned(), Map::new()));
+        cx.building.push((key.cloned(), Arc::new(Map::new())));
     }
     let result = if o.plain {
         let mut values = Vec::with_capacity(o.props.len());
@@ -84,7 +84,7 @@ pub(super) fn eval_object(cx: &mut Cx<'_>, o: &ObjectNode, key: Option<&Arc<str>
             if let Prop::Value { key, value } = p {
                 let v = eval_node(cx, value, Some(key))?;
                 if tracking && let Some((_, m)) = cx.building.last_mut() {
-                    m.insert(key.clone(), v.clone());
+                    Arc::make_mut(m).insert(key.clone(), v.clone());
                 }
                 values.push(v);
             }
@@ -127,7 +127,7 @@ fn eval_special(cx: &mut Cx<'_>, o: &ObjectNode, mut out: Map, tracking: bool) -
             Prop::Value { key, value } => {
                 let v = eval_node(cx, value, Some(key))?;
                 if tracking && let Some((_, m)) = cx.building.last_mut() {
-                    m.insert(key.clone(), v.clone());
+                    Arc::make_mut(m).insert(key.clone(), v.clone());
                 }
                 out.insert(key.clone(), v);
             }

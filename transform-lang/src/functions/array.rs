@@ -1,5 +1,6 @@
 //! `#grouparrayby`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{ArgKinds, Fallback, FuncDef, Returns, def, text};
@@ -37,8 +38,10 @@ fn group_array_by(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
             path.text()
         )));
     };
-    // Groups in first-seen order: (key values, members).
+    // Groups in first-seen order: (key values, members), found by their key values through
+    // `position` (a scan of the groups per item would be quadratic when keys are distinct).
     let mut groups: Vec<(Vec<Arc<str>>, Vec<Value>)> = Vec::new();
+    let mut position: HashMap<Vec<Arc<str>>, usize> = HashMap::new();
     for item in items.iter() {
         let Value::Object(o) = item else { continue };
         let mut values = Vec::with_capacity(keys.len());
@@ -56,9 +59,11 @@ fn group_array_by(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
         for k in &keys {
             rest.remove(k);
         }
-        match groups.iter_mut().find(|(v, _)| *v == values) {
-            Some((_, members)) => members.push(Value::object(rest)),
-            None => groups.push((values, vec![Value::object(rest)])),
+        if let Some(&at) = position.get(&values) {
+            groups[at].1.push(Value::object(rest));
+        } else {
+            position.insert(values.clone(), groups.len());
+            groups.push((values, vec![Value::object(rest)]));
         }
     }
     cx.produced(groups.len())?;

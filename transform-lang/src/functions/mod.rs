@@ -9,6 +9,7 @@ mod constant;
 mod form;
 #[cfg(test)]
 mod form_tests;
+mod joined;
 mod loops;
 mod math;
 mod path;

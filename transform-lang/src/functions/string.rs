@@ -1,6 +1,7 @@
 //! Strings: concatenation, substrings, searching, length, comparison.
 
 use super::conditional::equals;
+use super::joined::Joined;
 use super::{ArgKinds, Fallback, FuncDef, Returns, def, text};
 use crate::EvalErrorKind;
 use crate::analysis::ValueKind;
@@ -121,65 +122,19 @@ pub(super) const DEFS: &[FuncDef] = &[
     .returning(Returns::Kind(ValueKind::Boolean)),
 ];
 
-/// Joins two values the way `#concat` does.
-///
-/// Deviations from JUST (each a defect there): a number or boolean on either side joins by
-/// its string form instead of failing; `""` with null gives `""` instead of failing; two
-/// arrays keep the order of the second instead of reversing it.
-#[expect(
-    clippy::many_single_char_names,
-    reason = "`a`/`b` are the two operands and `x`/`y` their contents, as in the deviations listed above"
-)]
-pub(crate) fn join(cx: &Cx<'_>, a: &Value, b: &Value) -> Result<Value, Fail> {
-    match (a, b) {
-        (Value::Null, Value::Null) => Ok(Value::Null),
-        (Value::Array(x), Value::Array(y)) => {
-            let mut out = Vec::with_capacity(x.len() + y.len());
-            out.extend(x.iter().cloned());
-            out.extend(y.iter().cloned());
-            Ok(Value::array(out))
-        }
-        (Value::Array(_), Value::Null) | (Value::Null, Value::Array(_)) => {
-            Ok(if a.is_null() { b.clone() } else { a.clone() })
-        }
-        (Value::Array(_), _) | (_, Value::Array(_)) => Err(Fail::function(format!(
-            "cannot join an array with a {}",
-            if a.as_array().is_some() {
-                b.type_name()
-            } else {
-                a.type_name()
-            }
-        ))),
-        (Value::Null, v) | (v, Value::Null) => Ok(match v {
-            Value::String(_) => v.clone(),
-            other => Value::from(text(other).unwrap_or_default().into_owned()),
-        }),
-        _ => {
-            let (x, y) = (text(a).unwrap_or_default(), text(b).unwrap_or_default());
-            cx.check_len(x.len() + y.len())?;
-            let mut s = String::with_capacity(x.len() + y.len());
-            s.push_str(&x);
-            s.push_str(&y);
-            Ok(Value::from(s))
-        }
-    }
-}
-
 fn concat(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    let a = cx.arg(c, 0)?;
-    let b = cx.arg(c, 1)?;
-    join(cx, &a, &b)
+    xconcat(cx, c)
 }
 
+/// Joins the arguments left to right, skipping nulls; an argument is evaluated only once the
+/// ones before it are joined, so an error stops the evaluation where it happens.
 fn xconcat(cx: &mut Cx<'_>, c: &Call) -> Result<Value, Fail> {
-    let mut acc = Value::Null;
+    let mut joined = Joined::Nothing;
     for i in 0..c.args.len() {
         let v = cx.arg(c, i)?;
-        if !v.is_null() {
-            acc = join(cx, &acc, &v)?;
-        }
+        joined.push(cx, v)?;
     }
-    Ok(acc)
+    Ok(joined.finish())
 }
 
 fn out_of_range(what: &str) -> Fail {

@@ -8,6 +8,7 @@ mod common;
 mod conditional;
 mod errors;
 mod filter_memo;
+mod joins;
 mod jsonpath;
 mod large_object;
 mod loops;
