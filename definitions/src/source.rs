@@ -96,21 +96,40 @@ impl fmt::Display for LineCol {
 /// Where the lines of a text start, built once per file.
 ///
 /// Lines end at `\n`, at `\r\n` (the `\r` belongs to the line it ends) and at a lone `\r`, so
-/// files of every platform get the line numbers editors show. The start of every
-/// [`LINES_PER_MARK`]th line is kept, and a position is found by scanning at most that many
-/// lines from the mark before it: positions are wanted for the few places a diagnostic points
-/// at, while a start per line cost 4 bytes a line for as long as the file was linted.
+/// files of every platform get the line numbers editors show. The index keeps marks: the start
+/// of every [`LINES_PER_MARK`]th line, and, where the text runs longer than [`MARK_BYTES`]
+/// without one, a place at most that far on (inside a long line, with its column). A position
+/// is found from the mark before it by scanning at most [`MARK_BYTES`] and [`LINES_PER_MARK`]
+/// lines, whatever the shape of the text: a minified document of one line of megabytes with a
+/// finding every few bytes costs what the same findings cost over many lines. Positions are
+/// wanted for the few places a diagnostic points at, so the index stays small: a start per line
+/// would cost 4 bytes a line for as long as the file is linted.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    /// The start of lines 0, `LINES_PER_MARK`, 2 × `LINES_PER_MARK`, ... (0-based).
-    marks: Vec<u32>,
+    marks: Vec<Mark>,
     lines: usize,
     /// When the whole text is ASCII, a column is a byte difference and needs no decoding.
     ascii: bool,
 }
 
+/// A place of the text whose line and column are known.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    /// Byte offset, on a character boundary.
+    at: u32,
+    /// 0-based line holding it.
+    line: u32,
+    /// Where that line starts.
+    line_start: u32,
+    /// Characters from the line's start to `at`.
+    column: u32,
+}
+
 /// One line start is kept for this many lines.
 const LINES_PER_MARK: usize = 16;
+
+/// The most bytes between two marks, unless one character is longer.
+const MARK_BYTES: usize = 1024;
 
 /// The start of the line after the one holding byte `from`, if there is one.
 ///
@@ -146,18 +165,33 @@ impl LineIndex {
         }
     }
 
-    /// Indexes the line starts of `text` alone, for a reader that counts columns its own way
-    /// (the language server counts UTF-16 units): without the pass over the text that tells
-    /// whether columns are byte differences.
+    /// Indexes the lines of `text` alone, for a reader that counts columns its own way (the
+    /// language server counts UTF-16 units): without the pass over the text that tells whether
+    /// columns are byte differences.
     #[must_use]
     pub fn starts_of(text: &str) -> Self {
         let bytes = text.as_bytes();
-        let mut marks = vec![0];
+        let mut marks = vec![Mark {
+            at: 0,
+            line: 0,
+            line_start: 0,
+            column: 0,
+        }];
         let mut lines = 1;
         let mut start = 0;
-        while let Some(next) = next_line_start(bytes, start) {
-            if lines % LINES_PER_MARK == 0 {
-                marks.push(next as u32);
+        loop {
+            let next = next_line_start(bytes, start);
+            let end = next.unwrap_or(bytes.len());
+            mark_inside(text, &mut marks, start, end, lines - 1);
+            let Some(next) = next else { break };
+            let last = marks.last().map_or(0, |m| m.at as usize);
+            if lines % LINES_PER_MARK == 0 || next - last > MARK_BYTES {
+                marks.push(Mark {
+                    at: next as u32,
+                    line: lines as u32,
+                    line_start: next as u32,
+                    column: 0,
+                });
             }
             lines += 1;
             start = next;
@@ -176,30 +210,48 @@ impl LineIndex {
         self.lines
     }
 
-    /// The bytes the index holds on the heap (its line marks).
+    /// The bytes the index holds on the heap (its marks).
     #[must_use]
     pub fn heap_size(&self) -> usize {
-        self.marks.capacity() * std::mem::size_of::<u32>()
+        self.marks.capacity() * std::mem::size_of::<Mark>()
+    }
+
+    /// The mark at or before byte `offset`.
+    fn mark_before(&self, offset: u32) -> Mark {
+        let at = self.marks.partition_point(|m| m.at <= offset);
+        self.marks[at.saturating_sub(1)]
     }
 
     /// The 0-based line holding byte `offset` of `text` (the text this index was built
     /// from), and where that line starts.
     #[must_use]
     pub fn line_of(&self, text: &str, offset: u32) -> (usize, u32) {
-        let mark = match self.marks.binary_search(&offset) {
-            Ok(mark) => mark,
-            Err(next) => next.saturating_sub(1),
-        };
-        let mut line = mark * LINES_PER_MARK;
-        let mut start = self.marks.get(mark).copied().unwrap_or(0) as usize;
-        while let Some(next) = next_line_start(text.as_bytes(), start) {
+        let (mark, line, start) = self.scan_to(text, offset);
+        let _ = mark;
+        (line, start)
+    }
+
+    /// From the mark before `offset` to `offset`: the mark, the line holding `offset` and
+    /// where it starts. Every line start between them is within [`MARK_BYTES`] of the mark
+    /// (a later one would be a mark), so the search stops there.
+    fn scan_to(&self, text: &str, offset: u32) -> (Mark, usize, u32) {
+        let mark = self.mark_before(offset);
+        let bytes = text.as_bytes();
+        // One byte past the reach, so that a `\r\n` at its end is read whole.
+        let reach = (mark.at as usize + MARK_BYTES + 1).min(offset as usize + 1);
+        let within = &bytes[..bytes.len().min(reach)];
+        let mut line = mark.line as usize;
+        let mut start = mark.line_start as usize;
+        let mut from = mark.at as usize;
+        while let Some(next) = next_line_start(within, from) {
             if next > offset as usize {
                 break;
             }
             line += 1;
             start = next;
+            from = next;
         }
-        (line, start as u32)
+        (mark, line, start as u32)
     }
 
     /// The line and column of byte `offset` in `text` (the text this index was built from).
@@ -209,14 +261,18 @@ impl LineIndex {
     #[must_use]
     pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
         let offset = offset.min(text.len() as u32);
-        let (line, line_start) = self.line_of(text, offset);
+        let (mark, line, line_start) = self.scan_to(text, offset);
         let column = if self.ascii {
             offset - line_start
         } else {
-            let prefix = &text.as_bytes()[line_start as usize..offset as usize];
-            // Counting non-continuation bytes counts characters without requiring `offset` to be
-            // on a character boundary.
-            let started = prefix.iter().filter(|&&b| b.cast_signed() >= -0x40).count() as u32;
+            // Counted from the mark when the mark is on the same line.
+            let (from, before) = if mark.line_start == line_start {
+                (mark.at, mark.column)
+            } else {
+                (line_start, 0)
+            };
+            let prefix = &text.as_bytes()[from as usize..offset as usize];
+            let started = before + characters_started(prefix);
             // Inside a character, its lead byte is in the prefix: report that character.
             started - u32::from(!text.is_char_boundary(offset as usize))
         };
@@ -234,12 +290,53 @@ impl LineIndex {
         if line >= self.lines {
             return None;
         }
-        let mut start = *self.marks.get(line / LINES_PER_MARK)? as usize;
-        for _ in 0..line % LINES_PER_MARK {
-            start = next_line_start(text.as_bytes(), start)?;
+        let at = self.marks.partition_point(|m| (m.line as usize) <= line);
+        let mark = self.marks[at.checked_sub(1)?];
+        let mut start = mark.line_start as usize;
+        for _ in mark.line as usize..line {
+            start = next_line_start(text.as_bytes(), start.max(mark.at as usize))?;
         }
         Some(start as u32)
     }
+}
+
+/// Marks the stretch `start..end` of line `line` (0-based) every [`MARK_BYTES`] past the last
+/// mark, at character boundaries, with their columns.
+fn mark_inside(text: &str, marks: &mut Vec<Mark>, start: usize, end: usize, line: usize) {
+    let Some(last) = marks.last().copied() else {
+        return;
+    };
+    if end.saturating_sub(last.at as usize) <= MARK_BYTES {
+        return;
+    }
+    let (mut at, mut column) = if last.line_start as usize == start {
+        (last.at as usize, last.column)
+    } else {
+        (start, 0)
+    };
+    loop {
+        let mut next = (marks.last().map_or(0, |m| m.at as usize) + MARK_BYTES).max(at);
+        while next < end && !text.is_char_boundary(next) {
+            next += 1;
+        }
+        if next >= end {
+            return;
+        }
+        column += characters_started(&text.as_bytes()[at..next]);
+        marks.push(Mark {
+            at: next as u32,
+            line: line as u32,
+            line_start: start as u32,
+            column,
+        });
+        at = next;
+    }
+}
+
+/// The characters that start in `bytes`: every byte that is not a UTF-8 continuation byte.
+/// Needs no character boundary at either end.
+fn characters_started(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| b.cast_signed() >= -0x40).count() as u32
 }
 
 /// A loaded text with its display name and line index.
@@ -509,10 +606,19 @@ mod line_index_agrees {
         #[test]
         fn positions_agree_with_every_line_start(
             parts in prop::collection::vec(prop_oneof![
-                Just("a"), Just("é"), Just("\n"), Just("\r\n"), Just("\r"), Just("xyz")
-            ], 0..200),
+                Just("a".to_owned()), Just("é".to_owned()), Just("\n".to_owned()),
+                Just("\r\n".to_owned()), Just("\r".to_owned()), Just("xyz".to_owned()),
+                // Runs past the marks' spacing: marks inside long lines, at character
+                // boundaries of multi-byte text.
+                Just("a".repeat(700)), Just("é".repeat(300)), Just("😀".repeat(200)),
+            ], 0..60),
+            ascii_only in any::<bool>(),
         ) {
-            let text: String = parts.concat();
+            let text: String = if ascii_only {
+                parts.concat().replace(['é', '😀'], "e")
+            } else {
+                parts.concat()
+            };
             let index = LineIndex::new(&text);
             let all = starts(&text);
             prop_assert_eq!(index.line_count(), all.len());
@@ -520,7 +626,7 @@ mod line_index_agrees {
                 prop_assert_eq!(index.line_start(&text, line as u32 + 1), Some(*start as u32));
             }
             prop_assert_eq!(index.line_start(&text, all.len() as u32 + 1), None);
-            for offset in 0..=text.len() {
+            for offset in (0..=text.len()).step_by(7).chain(all.iter().copied()) {
                 let line = all.iter().rposition(|s| *s <= offset).unwrap_or(0);
                 let at = index.line_col(&text, offset as u32);
                 prop_assert_eq!(at.line as usize, line + 1);
