@@ -528,3 +528,30 @@ fn an_ignore_file_that_cannot_be_used_exits_with_2() {
     let out = syncdef_with_stdin(&["lint", "--generate-ignore-file", "-"], "");
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
 }
+
+/// A file of 1 GiB or more is refused by its size, before it is read: run in an address space
+/// of 512 MiB, a read of the 3 GiB (sparse, so free to make) would abort the process.
+#[test]
+fn a_file_of_3_gib_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("huge.json");
+    std::fs::File::create(&path)
+        .and_then(|f| f.set_len(3 << 30))
+        .expect("a sparse file");
+    let output = std::process::Command::new("prlimit")
+        .arg("--as=536870912")
+        .arg(env!("CARGO_BIN_EXE_syncdef"))
+        .args(["lint", "--format", "json"])
+        .arg(&path)
+        .output()
+        .expect("prlimit (util-linux) runs syncdef");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("SD111"), "{stdout}");
+    assert!(stdout.contains("1 GiB or larger"), "{stdout}");
+}

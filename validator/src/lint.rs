@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use syncdef_definitions::load::load_bytes;
-use syncdef_definitions::{Definition, Document, LoadErrorKind, LoadOptions, SourceFile};
+use syncdef_definitions::{
+    Definition, Document, LoadError, LoadErrorKind, LoadOptions, SourceFile,
+};
 
 use crate::checker;
 use crate::codes::Rule;
@@ -349,14 +351,16 @@ fn run_parallel(jobs: &[Job], config: &Config) -> Vec<Outcome> {
 
 fn lint_job(job: &Job, config: &Config) -> Outcome {
     let path = &job.candidate.path;
-    let bytes = match std::fs::read(path) {
+    // A file of 1 GiB or more is refused before it is read (SD111), not read whole first.
+    let bytes = match syncdef_definitions::load::read_file(path) {
         Ok(bytes) => bytes,
-        Err(e) => {
+        Err(error) if error.kind == LoadErrorKind::Io => {
             return Outcome::Failed(LintError {
                 path: path.clone(),
-                message: format!("cannot read the file: {e}"),
+                message: error.message,
             });
         }
+        Err(error) => return refused(job, &error),
     };
     if !job.candidate.explicit && !discover::may_hold_sync_section(&bytes) {
         return Outcome::Skipped;
@@ -392,16 +396,19 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             path: path.clone(),
             message: error.message,
         }),
-        Err(error) => {
-            let diagnostics = load_problem::diagnostics(&error, &job.settings, path);
-            Outcome::Linted(
-                FileReport {
-                    source: Arc::clone(&error.source),
-                    diagnostics,
-                    suppressed: Vec::new(),
-                },
-                Vec::new(),
-            )
-        }
+        Err(error) => refused(job, &error),
     }
+}
+
+/// The report of a file the loader refused: the refusal as its one finding.
+fn refused(job: &Job, error: &LoadError) -> Outcome {
+    let diagnostics = load_problem::diagnostics(error, &job.settings, &job.candidate.path);
+    Outcome::Linted(
+        FileReport {
+            source: Arc::clone(&error.source),
+            diagnostics,
+            suppressed: Vec::new(),
+        },
+        Vec::new(),
+    )
 }

@@ -17,8 +17,7 @@ pub mod sync;
 pub mod tokens;
 pub mod transform;
 
-use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::Path;
 
 use syncdef_definitions::Definition;
@@ -39,15 +38,21 @@ pub fn name_value(text: &str) -> Result<(String, String), String> {
 
 /// Reads a file, or standard input for `-`, as bytes.
 pub fn read_input(path: &Path, what: &str) -> Result<Vec<u8>, Failure> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        io::stdin().lock().read_to_end(&mut buf).map_err(|e| {
-            Failure::usage(format!("cannot read the {what} from standard input: {e}"))
-        })?;
-        return Ok(buf);
-    }
-    fs::read(path)
-        .map_err(|e| Failure::usage(format!("cannot read the {what} {}: {e}", path.display())))
+    // Bounded: an input of 1 GiB or more is refused before it is read whole.
+    let (shown, read) = if path.as_os_str() == "-" {
+        let read = syncdef_definitions::load::read_stream("<stdin>", io::stdin().lock());
+        ("from standard input".to_owned(), read)
+    } else {
+        let read = syncdef_definitions::load::read_file(path);
+        (path.display().to_string(), read)
+    };
+    read.map_err(|e| {
+        let why = e
+            .message
+            .strip_prefix("cannot read the file: ")
+            .unwrap_or(&e.message);
+        Failure::usage(format!("cannot read the {what} {shown}: {why}"))
+    })
 }
 
 /// The name a path is shown under in messages.

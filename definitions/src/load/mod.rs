@@ -9,6 +9,7 @@ mod duplicates;
 mod error;
 mod json;
 pub mod json_escape;
+mod read;
 mod yaml;
 mod yaml_scalar;
 
@@ -16,6 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use error::{LoadError, LoadErrorKind, Related};
+pub use read::{read_file, read_stream};
 
 use crate::node::Node;
 use crate::source::{SourceFile, Span};
@@ -180,20 +182,11 @@ pub fn load_bytes(
 /// Reads and loads the file at `path`.
 ///
 /// # Errors
-/// [`LoadErrorKind::Io`] when the file cannot be read, or any error of [`load_bytes`].
+/// [`LoadErrorKind::Io`] when the file cannot be read, [`LoadErrorKind::TooLarge`] before it
+/// is read when it is 1 GiB or larger, or any error of [`load_bytes`].
 pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Document, LoadError> {
-    let name = path.display().to_string();
-    match std::fs::read(path) {
-        Ok(bytes) => load_bytes(name, bytes, options),
-        Err(err) => Err(LoadError {
-            kind: LoadErrorKind::Io,
-            message: format!("cannot read the file: {err}"),
-            help: Some("check that the path exists and is readable".into()),
-            span: None,
-            related: Vec::new(),
-            source: Arc::new(SourceFile::new(name, String::new())),
-        }),
-    }
+    let bytes = read_file(path)?;
+    load_bytes(path.display().to_string(), bytes, options)
 }
 
 fn invalid_utf8(name: String, err: std::string::FromUtf8Error) -> LoadError {
