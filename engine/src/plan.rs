@@ -397,6 +397,10 @@ fn compile_entry(
         .map_or(&no_templates, |p| &p.common.templates);
     let mut op = |field: Option<&OperationField>, templates: &[TemplateSource], prefix: &str| {
         let field = field?;
+        if let Some(problem) = response_form(templates, prefix) {
+            problems.push(format!("entry `{name}`, `{prefix}`: {problem}"));
+            return None;
+        }
         match call_plan(paths, &field.parsed, templates, prefix, settings, sources) {
             Ok(c) => Some(c),
             Err(e) => {
@@ -605,6 +609,23 @@ fn template(
     compiled
         .map(Some)
         .map_err(|e| format!("template `{name}` does not compile: {e}"))
+}
+
+/// Why the response template of push operation `prefix` cannot be read as the create
+/// result (not an object; for a create, no `id`): the judgment of lint rules SD812 and SD804.
+fn response_form(templates: &[TemplateSource], prefix: &str) -> Option<String> {
+    if !matches!(prefix, "create" | "update" | "delete") {
+        return None;
+    }
+    let name = template_names::response_name(prefix);
+    let source = templates.iter().find(|t| t.name.value == name)?;
+    let json = match &source.body {
+        TemplateBody::Node(tree) => tree.root().to_json(),
+        // JSON text that does not parse fails to compile, reported there.
+        TemplateBody::JsonText(text) => serde_json::from_str(&text.value).ok()?,
+    };
+    syncdef_validator::templates::response_template_problem(prefix, &json)
+        .map(|(rule, problem)| format!("template `{name}` {problem} ({})", rule.code()))
 }
 
 fn action_plan(

@@ -132,3 +132,50 @@ async fn a_request_template_writing_null_is_an_error() {
     assert_refused(&outcome, "");
     assert!(sent.is_empty(), "{sent:#?}");
 }
+
+/// Why the engine, made to load `text` whatever its lint findings, refuses it.
+fn load_refused(text: &str) -> Option<String> {
+    let definition = Definition::load(SourceFile::new("case.yaml", text)).expect("it loads");
+    let limits = syncdef_transform::Limits::default();
+    Engine::load_linted(&definition, Vec::new(), &PushConfig::default(), &limits)
+        .err()
+        .map(|refused| format!("{refused}: {:?}", refused.problems))
+}
+
+const CREATE_RESPONSE: &str = "        createResponse:\n          id: \"#valueof($.id)\"\n          success: \"#valueof($.success)\"\n          errors: \"#valueof($.errors)\"\n";
+
+#[test]
+fn a_create_response_that_makes_no_object_with_an_id_is_an_error_and_refused() {
+    for written in [
+        "        createResponse:\n          - id: \"#valueof($.id)\"\n",
+        "        createResponse: '[{\"id\": \"#valueof($.id)\"}]'\n",
+        "        createResponse: '\"#valueof($.id)\"'\n",
+        "        createResponse: '7'\n",
+        "        createResponse: {\"#loop($.errors)\": {id: \"#valueof($.id)\"}}\n",
+    ] {
+        let text = generic_with(CREATE_RESPONSE, written);
+        assert_eq!(lint_errors(&text), ["SD812"], "{written}");
+        let refused = load_refused(&text).unwrap_or_else(|| panic!("loaded: {written}"));
+        assert!(refused.contains("createResponse"), "{refused}");
+    }
+}
+
+#[test]
+fn an_update_response_that_makes_no_object_is_an_error_and_refused() {
+    let text = generic_with(
+        "        updateResponse:\n          id: \"#valueof($.id)\"\n          success: \"#valueof($.success)\"\n          errors: \"#valueof($.errors)\"\n",
+        "        updateResponse: '[]'\n",
+    );
+    assert_eq!(lint_errors(&text), ["SD812"]);
+    assert!(load_refused(&text).is_some_and(|r| r.contains("updateResponse")));
+}
+
+#[test]
+fn a_create_response_without_an_id_is_an_error_and_refused() {
+    let text = generic_with(
+        CREATE_RESPONSE,
+        "        createResponse:\n          success: \"#valueof($.success)\"\n",
+    );
+    assert_eq!(lint_errors(&text), ["SD804"]);
+    assert!(load_refused(&text).is_some_and(|r| r.contains("SD804")));
+}

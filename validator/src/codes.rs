@@ -183,6 +183,7 @@ rule_codes! {
     "SD808" => response_contract_mismatch::ResponseContractMismatch by check,
     "SD810" => pulled_record_shape::PulledRecordShape by check,
     "SD811" => unknown_pulled_field::UnknownPulledField by check,
+    "SD812" => malformed_response_template::MalformedResponseTemplate by check,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

@@ -23,6 +23,7 @@ pub mod invalid_server_variable;
 pub mod invalid_suppression;
 pub mod invalid_sync_structure;
 pub mod invalid_syntax;
+pub mod malformed_response_template;
 pub mod malformed_operation_ref;
 pub mod method_not_on_path;
 pub mod missing_security;
