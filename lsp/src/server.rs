@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
-    PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage,
+    Notification as _, PublishDiagnostics,
 };
 use lsp_types::{
     Diagnostic, DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    InitializeResult, PublishDiagnosticsParams, ServerInfo, Url,
+    InitializeResult, LogMessageParams, MessageType, PublishDiagnosticsParams, ServerInfo, Url,
 };
 use serde_json::Value;
 
@@ -58,9 +58,9 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> io::Resul
 fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<io::Result<Incoming>> {
     let (sender, receiver) = mpsc::channel();
     std::thread::spawn(move || {
-        let mut input = BufReader::new(input);
+        let mut input = transport::Reader::new(BufReader::new(input));
         loop {
-            let frame = transport::read(&mut input);
+            let frame = input.read();
             let last = !matches!(frame, Ok(Some(_)));
             let sent = match frame {
                 Ok(Some(incoming)) => sender.send(Ok(incoming)),
@@ -119,6 +119,11 @@ impl<W: Write> Server<W> {
             Incoming::Malformed { code, message, id } => {
                 transport::write_error(&mut self.out, &id, code, &message)?;
             }
+            Incoming::Skipped {
+                bytes,
+                start,
+                found,
+            } => self.log_skipped(bytes, &start, found)?,
             Incoming::Message(Message::Request(request)) => self.request(request)?,
             Incoming::Message(Message::Notification(notification)) => {
                 if notification.method == "exit" {
@@ -267,6 +272,24 @@ impl<W: Write> Server<W> {
         };
         self.send(&Message::Notification(Notification::new(
             PublishDiagnostics::METHOD.to_owned(),
+            params,
+        )))
+    }
+
+    /// Tells the client's log (`window/logMessage`, a warning) what input was skipped to
+    /// find the next frame.
+    fn log_skipped(&mut self, bytes: u64, start: &str, found: bool) -> io::Result<()> {
+        let until = if found {
+            "up to the next Content-Length header"
+        } else {
+            "up to the end of the input"
+        };
+        let params = LogMessageParams {
+            typ: MessageType::WARNING,
+            message: format!("syncdef: skipped {bytes} bytes that were no frame, {until}: {start}"),
+        };
+        self.send(&Message::Notification(Notification::new(
+            LogMessage::METHOD.to_owned(),
             params,
         )))
     }

@@ -3,20 +3,29 @@
 //! `lsp-server`'s own reader ends the connection at the first malformed message; an editor
 //! plugin with a bug, or a stray write to the server's standard input, must not end the
 //! server. This reader turns every frame it cannot read into [`Incoming::Malformed`] (which
-//! the server answers with a JSON-RPC error) and reads on; only the end of the input ends it.
+//! the server answers with a JSON-RPC error), finds the next frame (skipping to the next
+//! `Content-Length` header when the bad frame's length cannot be trusted, and saying what it
+//! skipped with [`Incoming::Skipped`]) and reads on; only the end of the input ends it.
+//! Header lines and blocks are bounded, and messages quote at most a short prefix of the
+//! input.
 
-use std::io::{self, BufRead, Read, Write};
+mod headers;
+mod reader;
+mod resync;
+mod shown;
+
+use std::io::{self, Write};
 
 use lsp_server::Message;
 use serde_json::{Value, json};
 
 use crate::open_frame;
 
+pub use headers::{MAX_BLOCK, MAX_LINE};
+pub use reader::Reader;
+
 /// The largest frame read (a definition of hundreds of megabytes is not edited in an editor).
 pub const MAX_FRAME: usize = 512 * 1024 * 1024;
-
-/// The most of a frame's announced length allocated before it arrives.
-const UP_FRONT: usize = 64 * 1024 * 1024;
 
 /// What one frame of the input held.
 #[derive(Debug)]
@@ -33,82 +42,16 @@ pub enum Incoming {
         /// The `id` of the frame, when it had a readable one.
         id: Value,
     },
-}
-
-/// Reads the next frame; `None` at the end of the input.
-///
-/// # Errors
-/// Only errors of the stream itself; a frame's content never is one.
-pub fn read(input: &mut impl BufRead) -> io::Result<Option<Incoming>> {
-    let length = match read_headers(input)? {
-        Headers::End => return Ok(None),
-        Headers::Length(length) => length,
-        Headers::Invalid(reason) => {
-            return Ok(Some(malformed(-32700, reason, Value::Null)));
-        }
-    };
-    if length > MAX_FRAME {
-        return Ok(Some(malformed(
-            -32700,
-            format!("a frame of {length} bytes is over the {MAX_FRAME} this server reads"),
-            Value::Null,
-        )));
-    }
-    // Up to `UP_FRONT` is allocated at once, exactly (a large document's text arrives in one
-    // frame: a list grown by doubling held a third more than it); past it the body grows as
-    // it arrives, so that a wrong length costs what was sent.
-    let mut body = Vec::with_capacity(length.min(UP_FRONT));
-    input.take(length as u64).read_to_end(&mut body)?;
-    if body.len() < length {
-        return Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the input ended inside a frame",
-        ));
-    }
-    Ok(Some(decode(&body)))
-}
-
-enum Headers {
-    End,
-    Length(usize),
-    Invalid(String),
-}
-
-/// Reads one header block (up to its blank line). Lines ending in a bare `\n` are accepted.
-fn read_headers(input: &mut impl BufRead) -> io::Result<Headers> {
-    let mut length = None;
-    let mut invalid = None;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(Headers::End);
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\r', '\n']);
-        if text.is_empty() {
-            if length.is_none() && invalid.is_none() {
-                // Blank lines between frames are tolerated.
-                continue;
-            }
-            break;
-        }
-        match text.split_once(':') {
-            Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
-                match value.trim().parse::<usize>() {
-                    Ok(n) => length = Some(n),
-                    Err(_) => invalid = Some(format!("invalid Content-Length `{}`", value.trim())),
-                }
-            }
-            Some(_) => {}
-            None => invalid = Some(format!("malformed header line `{text}`")),
-        }
-    }
-    Ok(match (invalid, length) {
-        (Some(reason), _) => Headers::Invalid(reason),
-        (None, Some(n)) => Headers::Length(n),
-        (None, None) => Headers::Invalid("a header block without Content-Length".to_owned()),
-    })
+    /// Input skipped to find the next frame after one that could not be read: nothing to
+    /// answer, something to log.
+    Skipped {
+        /// How many bytes.
+        bytes: u64,
+        /// The first of them, quoted and escaped.
+        start: String,
+        /// Whether a frame's header followed (otherwise the input ended).
+        found: bool,
+    },
 }
 
 /// The message a frame's body holds, or the error to answer it with.
@@ -186,9 +129,9 @@ mod tests {
     use super::*;
 
     fn frames(input: &str) -> Vec<Incoming> {
-        let mut reader = io::Cursor::new(input.as_bytes().to_vec());
+        let mut reader = Reader::new(io::Cursor::new(input.as_bytes().to_vec()));
         let mut out = Vec::new();
-        while let Some(frame) = read(&mut reader).expect("in-memory reads succeed") {
+        while let Some(frame) = reader.read().expect("in-memory reads succeed") {
             out.push(frame);
         }
         out
@@ -249,6 +192,57 @@ mod tests {
         );
     }
 
+    fn is_request(incoming: &Incoming, id: i32) -> bool {
+        matches!(incoming, Incoming::Message(Message::Request(r)) if r.id == id.into())
+    }
+
+    #[test]
+    fn a_length_too_long_gives_back_the_frames_it_swallowed() {
+        let first = r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#;
+        let second = r#"{"jsonrpc":"2.0","id":2,"method":"b"}"#;
+        let input = format!("Content-Length: 60\r\n\r\n{first}{}", frame(second));
+        let got = frames(&input);
+        assert!(
+            matches!(&got[0], Incoming::Malformed { code: -32700, .. }),
+            "{got:?}"
+        );
+        assert!(is_request(&got[1], 2), "{got:?}");
+        assert_eq!(got.len(), 2, "{got:?}");
+    }
+
+    #[test]
+    fn bytes_before_a_header_are_skipped_and_said() {
+        let request = r#"{"jsonrpc":"2.0","id":3,"method":"c"}"#;
+        let input = format!("Content-Length: 2\r\n\r\n{{}}]junk{}", frame(request));
+        let got = frames(&input);
+        assert!(
+            matches!(&got[0], Incoming::Malformed { code: -32600, .. }),
+            "{got:?}"
+        );
+        assert!(
+            matches!(&got[1], Incoming::Skipped { bytes: 5, found: true, start } if start == "`]junk`"),
+            "{got:?}"
+        );
+        assert!(is_request(&got[2], 3), "{got:?}");
+    }
+
+    #[test]
+    fn a_bad_length_skips_its_body() {
+        let request = r#"{"jsonrpc":"2.0","id":4,"method":"d"}"#;
+        let input = format!("Content-Length: -1\r\n\r\n{request}{}", frame(request));
+        let got = frames(&input);
+        assert!(
+            matches!(&got[0], Incoming::Malformed { code: -32700, message, .. } if message.contains("`-1`")),
+            "{got:?}"
+        );
+        assert!(
+            matches!(&got[1], Incoming::Skipped { bytes, found: true, .. } if *bytes == request.len() as u64),
+            "{got:?}"
+        );
+        assert!(is_request(&got[2], 4), "{got:?}");
+        assert_eq!(got.len(), 3, "{got:?}");
+    }
+
     #[test]
     fn an_absurd_length_is_refused_without_allocating_it() {
         let got = frames("Content-Length: 99999999999999\r\n\r\n");
@@ -260,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_frame_cut_short_by_the_end_of_input_is_an_error_of_the_stream() {
-        let mut reader = io::Cursor::new(b"Content-Length: 50\r\n\r\n{}".to_vec());
-        assert!(read(&mut reader).is_err());
+        let mut reader = Reader::new(io::Cursor::new(b"Content-Length: 50\r\n\r\n{}".to_vec()));
+        assert!(reader.read().is_err());
     }
 }
