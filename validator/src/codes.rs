@@ -184,6 +184,7 @@ rule_codes! {
     "SD810" => pulled_record_shape::PulledRecordShape by check,
     "SD811" => unknown_pulled_field::UnknownPulledField by check,
     "SD812" => malformed_response_template::MalformedResponseTemplate by check,
+    "SD813" => dropped_failure_report::DroppedFailureReport by check,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

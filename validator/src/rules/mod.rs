@@ -4,6 +4,7 @@ pub mod alias_bomb;
 pub mod broken_ref;
 pub mod circular_ref;
 pub mod dot_segment_path;
+pub mod dropped_failure_report;
 pub mod duplicate_key;
 pub mod duplicate_operation_id;
 pub mod entry_dependency_cycle;
