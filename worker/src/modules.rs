@@ -12,18 +12,11 @@ use syncdef_platform::ids::{AccountId, InvoiceId, RecordId};
 use syncdef_platform::query::Collection;
 use syncdef_platform::{Guid, PlatformClient, PlatformError};
 
-/// The modules `syncdef sync` reads so far, as rows of the module table. The others are
-/// refused until their synchronization is checked end to end (child collections, related
-/// records, deletions); the table already holds what reading them takes.
-const SYNCED: &[&table::Module] = &[
-    &table::ACCOUNTS,
-    &table::CONTACTS,
-    &table::ORDERS,
-    &table::INVOICES,
-    &table::PRODUCTS,
-    &table::PAYMENTS,
-    &table::SUBSCRIPTIONS,
-];
+/// The modules `syncdef sync` reads: every row of the module table with a collection to list
+/// (the spec shows none for cases, so those cannot be listed).
+fn synced_modules() -> impl Iterator<Item = &'static table::Module> {
+    table::MODULES.iter().filter(|m| m.routes.is_some())
+}
 
 /// A platform module supported by `syncdef sync`: a row of the module table with a
 /// collection the platform client knows.
@@ -63,7 +56,7 @@ impl Module {
     }
 
     fn synced(pick: impl Fn(&table::Module) -> bool) -> Option<Self> {
-        let facts = SYNCED.iter().copied().find(|m| pick(m))?;
+        let facts = synced_modules().find(|m| pick(m))?;
         let routes = facts.routes?;
         let collection = Collection::find(routes.collection)?;
         Some(Module {
@@ -76,7 +69,10 @@ impl Module {
     /// The modules supported, for messages (`Accounts, Invoices`).
     #[must_use]
     pub fn supported() -> String {
-        SYNCED.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+        synced_modules()
+            .map(|m| m.name)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The module's row of the module table.
@@ -168,6 +164,22 @@ impl Module {
     /// The platform id of the related record of module `target` that `record` names (an
     /// invoice's account), if it names one.
     #[must_use]
+    /// Where this module's record names its related record of `target`, as the module table
+    /// says (`account.id, accountId`), for messages.
+    #[must_use]
+    pub fn related_places(self, target: Module) -> String {
+        self.facts.related(target.name()).map_or_else(
+            || "the module table knows no such field".to_owned(),
+            |r| {
+                r.id_pointers
+                    .iter()
+                    .map(|p| p.trim_start_matches('/').replace('/', "."))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        )
+    }
+
     pub fn related_id(self, target: Module, record: &Value) -> Option<String> {
         let related = self.facts.related(target.name())?;
         related
@@ -189,6 +201,27 @@ mod tests {
 
     fn module(name: &str) -> Module {
         Module::from_name(name).expect("a synced module")
+    }
+
+    #[test]
+    fn where_a_record_names_its_related_records_comes_from_the_table() {
+        let accounts = module("Accounts");
+        assert_eq!(
+            module("Invoices").related_places(accounts),
+            "account.id, accountId, billingToId, billingAccount.id"
+        );
+        // Contacts and payments name their account by `accountId` alone (or a nested account).
+        for name in ["Contacts", "Payments"] {
+            assert_eq!(
+                module(name).related_places(accounts),
+                "account.id, accountId",
+                "{name}"
+            );
+        }
+        assert_eq!(
+            accounts.related_places(module("Products")),
+            "the module table knows no such field"
+        );
     }
 
     #[test]

@@ -35,8 +35,10 @@ impl Synchronizer for Related {
             };
             let Some(id) = self.source.module.related_id(target.module, &self.record) else {
                 return Err(PushError::configuration(format!(
-                    "the {} record names no {} (looked for account.id, accountId, billingToId, billingAccount.id)",
-                    self.source.name, target.name
+                    "the {} record names no {} (looked for {})",
+                    self.source.name,
+                    target.name,
+                    self.source.module.related_places(target.module)
                 )));
             };
             let handled = sync_one(&self.core, &target, &id, Trigger::Dependency)
