@@ -161,9 +161,6 @@ impl Module {
         Ok(record)
     }
 
-    /// The platform id of the related record of module `target` that `record` names (an
-    /// invoice's account), if it names one.
-    #[must_use]
     /// Where this module's record names its related record of `target`, as the module table
     /// says (`account.id, accountId`), for messages.
     #[must_use]
@@ -180,6 +177,9 @@ impl Module {
         )
     }
 
+    /// The platform id of the related record of module `target` that `record` names (an
+    /// invoice's account), if it names one.
+    #[must_use]
     pub fn related_id(self, target: Module, record: &Value) -> Option<String> {
         let related = self.facts.related(target.name())?;
         related
