@@ -54,9 +54,14 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> io::Resul
     server.run(&incoming)
 }
 
+/// Frames read ahead of the one being handled, at most. A client writing faster than the
+/// server answers then waits on its pipe instead of growing the server's queue without bound
+/// (a stream of 16,000 requests once held all of them decoded at once).
+const READ_AHEAD: usize = 64;
+
 /// Reads frames on a thread of its own, so that waiting for input never delays a due lint.
 fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<io::Result<Incoming>> {
-    let (sender, receiver) = mpsc::channel();
+    let (sender, receiver) = mpsc::sync_channel(READ_AHEAD);
     std::thread::spawn(move || {
         let mut input = transport::Reader::new(BufReader::new(input));
         loop {

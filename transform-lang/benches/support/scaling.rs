@@ -42,9 +42,34 @@ impl Measured {
     }
 }
 
+/// Measurements of a dimension at most, while its ratio is too high: a busy machine can
+/// disturb every run of one size, but hardly three measurements in a row, while work that
+/// grows too fast fails every one.
+const ATTEMPTS: usize = 3;
+
 /// Times `small` and `large` (the same operation prepared at the two sizes), alternating them
-/// so that a slow spell of the machine hits both.
+/// so that a slow spell of the machine hits both; measured again while the ratio is too high,
+/// up to [`ATTEMPTS`] times, the best ratio kept.
 pub fn measure(
+    name: &'static str,
+    small: usize,
+    mut run_small: impl FnMut(),
+    mut run_large: impl FnMut(),
+) -> Measured {
+    let mut best = once(name, small, &mut run_small, &mut run_large);
+    for _ in 1..ATTEMPTS {
+        if best.passes() {
+            break;
+        }
+        let again = once(name, small, &mut run_small, &mut run_large);
+        if again.ratio() < best.ratio() {
+            best = again;
+        }
+    }
+    best
+}
+
+fn once(
     name: &'static str,
     small: usize,
     mut run_small: impl FnMut(),
