@@ -124,7 +124,7 @@ rule_codes! {
     "SD110" => missing_sync_section::MissingSyncSection by loading,
     "SD111" => file_too_large::FileTooLarge by loading,
     "SD112" => misspelt_key::MisspeltKey by check,
-    "SD113" => invalid_server_variable::InvalidServerVariable by check,
+    "SD113" => invalid_server_variable::InvalidServerVariable by openapi,
     "SD114" => invalid_extension::InvalidExtension by check,
     "SD115" => unused_suppression::UnusedSuppression by suppressions,
     "SD116" => invalid_suppression::InvalidSuppression by suppressions,
@@ -136,6 +136,7 @@ rule_codes! {
     "SD124" => undeclared_required_property::UndeclaredRequiredProperty by openapi,
     "SD125" => invalid_pattern::InvalidPattern by openapi,
     "SD126" => example_mismatch::ExampleMismatch by openapi,
+    "SD127" => array_without_items::ArrayWithoutItems by openapi,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,

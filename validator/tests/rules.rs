@@ -221,6 +221,30 @@ fn a_document_without_a_section_is_still_checked_as_openapi() {
 }
 
 #[test]
+fn server_variables_are_checked_in_a_document_without_a_section() {
+    for (fixture, says) in [
+        ("no_sync_server_enum_empty.yaml", "has an empty `enum`"),
+        (
+            "no_sync_server_default_not_in_enum.yaml",
+            "is not one of its `enum` values",
+        ),
+    ] {
+        let report = lint(fixture);
+        let found: Vec<(&str, &str)> = report
+            .diagnostics()
+            .map(|d| (d.code(), d.message.as_str()))
+            .collect();
+        assert!(
+            found
+                .iter()
+                .any(|(code, message)| *code == "SD113" && message.contains(says)),
+            "{fixture}: {found:#?}"
+        );
+        assert!(report.exit_code(true) != 0, "{fixture}");
+    }
+}
+
+#[test]
 fn a_request_body_schema_the_engine_cannot_compile_is_an_error_at_the_reference() {
     // The SD802 fixture with a pattern no regular expression engine compiles: the engine
     // refuses to load such a definition, so lint says so at the operation reference.

@@ -11,7 +11,8 @@ declare_rule! {
     /// ## What it does
     /// Checks each variable of `servers[].variables`: its `default` must be one of its `enum`
     /// values when it has an `enum` (OpenAPI 3.0.3, Server Variable Object), and an `enum`
-    /// must list at least one value.
+    /// must list at least one value. It checks documents without a `synchronization` section
+    /// too: they are still OpenAPI documents.
     ///
     /// ## Why is this bad?
     /// The engine fills the server URL with the default unless an instance sets the variable,

@@ -1,6 +1,7 @@
 //! The rules, one file each. The code table is in [`crate::codes`].
 
 pub mod alias_bomb;
+pub mod array_without_items;
 pub mod broken_ref;
 pub mod circular_ref;
 pub mod dot_segment_path;
