@@ -94,7 +94,7 @@ fn a_tls_url_never_shows_its_password() {
         "postgres://sync:s3cret@localhost:1/x?sslmode=require&sslrootcert=/no/such/ca.pem",
     ) {
         Ok(_) => panic!("opened"),
-        Err(StateError::Postgres { location, detail }) => format!("{location} {detail}"),
+        Err(StateError::Backend { location, source }) => format!("{location} {source}"),
         Err(other) => other.to_string(),
     };
     assert!(!error.contains("s3cret"), "{error}");

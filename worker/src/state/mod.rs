@@ -8,6 +8,7 @@ mod budget;
 mod location;
 pub(crate) mod postgres;
 mod queue;
+mod row;
 mod schema;
 pub(crate) mod sqlite;
 #[cfg(test)]
@@ -278,22 +279,28 @@ pub enum StateError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// A PostgreSQL state failed (unreachable, refused, a query failed).
-    #[error("state {location}: {detail}")]
-    Postgres {
-        /// The database's URL, without its password.
+    /// The store itself failed: a `SQLite` error, a PostgreSQL server unreachable or refusing,
+    /// a query failing. Each store says what happened in its own terms.
+    #[error("state {location}: {source}")]
+    Backend {
+        /// The state file, or the database's URL without its password.
         location: String,
-        /// What happened.
-        detail: String,
+        /// The store's error.
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// Any other database failure.
-    #[error("state {path}: {source}")]
-    Database {
-        /// The state file.
-        path: String,
-        /// The `SQLite` error.
-        source: rusqlite::Error,
-    },
+}
+
+impl StateError {
+    /// A failure of the store at `location`.
+    pub(crate) fn backend(
+        location: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        StateError::Backend {
+            location: location.into(),
+            source: source.into(),
+        }
+    }
 }
 
 /// The store of the sync loop. Every method is one atomic, durable step: when it returns, a

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params};
 
+use super::row::{COLUMNS, StoredRow};
 use super::schema::{CURRENT, MIGRATIONS, VERSION_TABLE};
 use super::{
     CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
@@ -40,10 +41,6 @@ impl std::fmt::Debug for SqliteState {
             .finish_non_exhaustive()
     }
 }
-
-const COLUMNS: &str = "entry, platform_id, external_id, body_hash, updated_at, status, \
-                       error_class, last_error, attempts, next_attempt_at, changed_at, \
-                       create_key, create_body";
 
 impl SqliteState {
     /// Opens (or creates) `path` for a sync run: takes the exclusive lock and migrates.
@@ -88,13 +85,10 @@ impl SqliteState {
             if mode == Mode::DryRun {
                 return Self::in_memory();
             }
-            return Err(StateError::Database {
-                path: shown,
-                source: rusqlite::Error::SqliteFailure(
-                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
-                    Some("no such file: no sync has run with this state yet".to_owned()),
-                ),
-            });
+            return Err(StateError::backend(
+                shown,
+                "no such file: no sync has run with this state yet",
+            ));
         }
         if mode == Mode::Run {
             make_private(path).map_err(|source| StateError::Permissions {
@@ -211,41 +205,23 @@ impl SqliteState {
     }
 
     fn row(r: &Row<'_>) -> rusqlite::Result<RecordRow> {
-        let status: String = r.get(5)?;
-        let status = RecordStatus::parse(&status).ok_or_else(|| {
-            rusqlite::Error::FromSqlConversionFailure(
-                5,
-                rusqlite::types::Type::Text,
-                format!("unknown status `{status}`").into(),
-            )
-        })?;
-        Ok(RecordRow {
-            key: RecordKey::new(r.get::<_, String>(0)?, r.get::<_, String>(1)?),
+        let stored = StoredRow {
+            entry: r.get(0)?,
+            platform_id: r.get(1)?,
             external_id: r.get(2)?,
             body_hash: r.get(3)?,
             updated_at: r.get(4)?,
-            status,
+            status: r.get(5)?,
             error_class: r.get(6)?,
-            // Shown as written now even when an older version stored it: redacted, bounded.
-            last_error: r
-                .get::<_, Option<String>>(7)?
-                .map(|m| match syncdef_secrets::shown(&m) {
-                    std::borrow::Cow::Borrowed(_) => m,
-                    std::borrow::Cow::Owned(shown) => shown,
-                }),
+            last_error: r.get(7)?,
             attempts: r.get(8)?,
             next_attempt_at: r.get(9)?,
             changed_at: r.get(10)?,
-            create: match (
-                r.get::<_, Option<String>>(11)?,
-                r.get::<_, Option<String>>(12)?,
-            ) {
-                (None, None) => None,
-                (idempotency_key, body) => Some(InFlightCreate {
-                    idempotency_key,
-                    body,
-                }),
-            },
+            create_key: r.get(11)?,
+            create_body: r.get(12)?,
+        };
+        stored.decode().map_err(|detail| {
+            rusqlite::Error::FromSqlConversionFailure(5, rusqlite::types::Type::Text, detail.into())
         })
     }
 
@@ -318,10 +294,7 @@ fn classify(path: &str, error: rusqlite::Error) -> StateError {
             detail: detail.to_string(),
         };
     }
-    StateError::Database {
-        path: path.to_owned(),
-        source: error,
-    }
+    StateError::backend(path, error)
 }
 
 impl State for SqliteState {

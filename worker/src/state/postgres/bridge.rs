@@ -57,18 +57,15 @@ impl PgError {
                 path: location,
                 detail,
             },
-            PgError::Pool(e) => StateError::Postgres {
+            PgError::Pool(e) => StateError::backend(location, with_tls_advice(chain(&e))),
+            PgError::Query(e) => StateError::backend(
                 location,
-                detail: with_tls_advice(chain(&e)),
-            },
-            PgError::Query(e) => StateError::Postgres {
-                location,
-                detail: match e.as_db_error() {
+                match e.as_db_error() {
                     Some(db) => format!("{} ({})", db.message(), db.code().code()),
                     None => chain(&e),
                 },
-            },
-            PgError::Runtime(detail) => StateError::Postgres { location, detail },
+            ),
+            PgError::Runtime(detail) => StateError::backend(location, detail),
         }
     }
 }

@@ -59,7 +59,7 @@ impl PostgresState {
     /// Connects to `url` for a sync run: migrates the schema.
     ///
     /// # Errors
-    /// [`StateError::Postgres`] when it cannot be reached; [`StateError::TooNew`] for a newer
+    /// [`StateError::Backend`] when it cannot be reached; [`StateError::TooNew`] for a newer
     /// syncdef's schema.
     pub fn open(url: &str) -> Result<Self, StateError> {
         Self::connect(url, Mode::Run)
@@ -83,10 +83,7 @@ impl PostgresState {
 
     fn connect(url: &str, mode: Mode) -> Result<Self, StateError> {
         let location = shown_location(url);
-        let fail = |detail: String| StateError::Postgres {
-            location: location.clone(),
-            detail,
-        };
+        let fail = |detail: String| StateError::backend(location.clone(), detail);
         let (url, schema) = namespace::take_schema(url).map_err(fail)?;
         let prepared = tls::prepare(&url).map_err(fail)?;
         let mut config: tokio_postgres::Config = prepared

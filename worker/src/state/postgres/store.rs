@@ -6,14 +6,11 @@ use tokio_postgres::Row;
 use super::PostgresState;
 use super::bridge::PgError;
 use super::cached::Cached;
+use crate::state::row::{COLUMNS, StoredRow};
 use crate::state::{
     CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
     State, StateError, StatusCount, WarningRow,
 };
-
-pub(super) const COLUMNS: &str = "entry, platform_id, external_id, body_hash, updated_at, status, \
-                       error_class, last_error, attempts, next_attempt_at, changed_at, \
-                       create_key, create_body";
 
 /// The message of a create found in flight without a worker to finish it.
 pub(super) const CUT_SHORT: &str = "a previous run stopped while this create was in flight: \
@@ -22,34 +19,22 @@ pub(super) const CUT_SHORT: &str = "a previous run stopped while this create was
 
 /// Reads a row selected with [`COLUMNS`].
 pub(super) fn record_row(r: &Row) -> Result<RecordRow, PgError> {
-    let status: String = r.try_get(5)?;
-    let status = RecordStatus::parse(&status)
-        .ok_or_else(|| PgError::Corrupt(format!("unknown status `{status}`")))?;
-    let attempts: i32 = r.try_get(8)?;
-    let create_key: Option<String> = r.try_get(11)?;
-    let create_body: Option<String> = r.try_get(12)?;
-    Ok(RecordRow {
-        key: RecordKey::new(r.try_get::<_, String>(0)?, r.try_get::<_, String>(1)?),
+    let stored = StoredRow {
+        entry: r.try_get(0)?,
+        platform_id: r.try_get(1)?,
         external_id: r.try_get(2)?,
         body_hash: r.try_get(3)?,
         updated_at: r.try_get(4)?,
-        status,
+        status: r.try_get(5)?,
         error_class: r.try_get(6)?,
-        // Shown as written now even when an older version stored it: redacted, bounded.
-        last_error: r
-            .try_get::<_, Option<String>>(7)?
-            .map(|m| syncdef_secrets::shown(&m).into_owned()),
-        attempts: u32::try_from(attempts).unwrap_or(0),
+        last_error: r.try_get(7)?,
+        attempts: i64::from(r.try_get::<_, i32>(8)?),
         next_attempt_at: r.try_get(9)?,
         changed_at: r.try_get(10)?,
-        create: match (create_key, create_body) {
-            (None, None) => None,
-            (idempotency_key, body) => Some(InFlightCreate {
-                idempotency_key,
-                body,
-            }),
-        },
-    })
+        create_key: r.try_get(11)?,
+        create_body: r.try_get(12)?,
+    };
+    stored.decode().map_err(PgError::Corrupt)
 }
 
 fn record_rows(rows: &[Row]) -> Result<Vec<RecordRow>, PgError> {

@@ -161,7 +161,7 @@ fn an_unreachable_database_is_a_clear_error_without_its_password() {
     let url = server.url("absent").replace("syncdef@", "syncdef:pw-7c1e@");
     let error = PostgresState::open(&url).expect_err("no such database");
     let text = error.to_string();
-    assert!(matches!(error, StateError::Postgres { .. }), "{text}");
+    assert!(matches!(error, StateError::Backend { .. }), "{text}");
     assert!(text.contains("absent"), "{text}");
     assert!(!text.contains("pw-7c1e"), "{text}");
 }
