@@ -22,6 +22,7 @@ mod handling;
 pub mod hash;
 mod modules;
 mod observer;
+mod options;
 mod order;
 mod pool;
 mod progress;
@@ -41,6 +42,7 @@ pub use backoff::Backoff;
 pub use error::WorkerError;
 pub use modules::Module;
 pub use observer::{Event, Observer, Silent};
+pub use options::{Direction, SyncOptions};
 pub use order::Dependencies;
 pub use pull::{OVERLAP_SECONDS, cursor_name as pull_cursor_name};
 pub use report::{EntrySummary, PlannedPush, PullSummary, RecordResult, SyncReport};
@@ -51,4 +53,4 @@ pub use state::{
     InFlightCreate, PostgresState, RecordKey, RecordStatus, Resolution, SqliteState, State,
     StateError, StateLocation, WorkQueue,
 };
-pub use worker::{Clock, Direction, SyncOptions, Worker};
+pub use worker::{Clock, Worker};

@@ -9,9 +9,10 @@ use syncdef_platform::PlatformClient;
 
 use crate::modules::Module;
 use crate::observer::{Event, Observer};
+use crate::options::SyncOptions;
 use crate::report::{EntrySummary, PlannedPush, RecordResult};
 use crate::state::{Lease, State};
-use crate::worker::{Clock, SyncOptions};
+use crate::worker::Clock;
 
 /// An entry ready to sync.
 #[derive(Clone, Debug)]
@@ -25,8 +26,9 @@ pub(crate) struct EntryInfo {
     pub rank: i32,
 }
 
-/// Shared by the loop and the `ApiSynchronization` callback.
-pub(crate) struct Core {
+/// What a worker is set up with: the same for every run, and all a run's [`Core`] is built from.
+#[derive(Clone)]
+pub(crate) struct Setup {
     pub platform: PlatformClient,
     pub engine: Engine,
     pub transport: Arc<dyn Transport>,
@@ -35,14 +37,46 @@ pub(crate) struct Core {
     pub entries: BTreeMap<String, EntryInfo>,
     pub clock: Clock,
     pub observer: Arc<dyn Observer>,
-    pub summaries: Mutex<BTreeMap<String, EntrySummary>>,
-    pub planned: Mutex<Vec<PlannedPush>>,
-    pub pushes: Mutex<u64>,
     pub stop: Arc<AtomicBool>,
     /// This process's name in the leases of a shared queue.
     pub worker_id: String,
+}
+
+/// Shared by the loop and the `ApiSynchronization` callback: the [`Setup`] (read through it,
+/// `core.state`) and what the runs count.
+pub(crate) struct Core {
+    setup: Setup,
+    pub summaries: Mutex<BTreeMap<String, EntrySummary>>,
+    pub planned: Mutex<Vec<PlannedPush>>,
+    pub pushes: Mutex<u64>,
     /// The records this worker's pushers hold now (they share `worker_id`).
     pub handling: crate::handling::Handling,
+}
+
+impl std::ops::Deref for Core {
+    type Target = Setup;
+
+    fn deref(&self) -> &Setup {
+        &self.setup
+    }
+}
+
+impl Core {
+    /// A core of `setup` with nothing counted yet.
+    pub fn new(setup: Setup) -> Core {
+        Core {
+            setup,
+            summaries: Mutex::new(BTreeMap::new()),
+            planned: Mutex::new(Vec::new()),
+            pushes: Mutex::new(0),
+            handling: crate::handling::Handling::default(),
+        }
+    }
+
+    /// The setup, to build another core from.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
 }
 
 /// Asks a running [`crate::Worker`] to stop after the record it is handling (a signal handler's

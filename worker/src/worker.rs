@@ -1,23 +1,22 @@
 //! [`Worker`]: the sync loop's setup and its run over the requested entries.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use syncdef_engine::{Engine, Transport};
 use syncdef_platform::PlatformClient;
 
-use crate::backoff::Backoff;
 use crate::error::WorkerError;
 use crate::modules::Module;
 use crate::observer::{Event, Observer, Silent};
+use crate::options::{SyncOptions, pushes};
 use crate::order::Dependencies;
 use crate::record::{Trigger, finds_out, sync_one};
 use crate::report::{PullSummary, SyncReport};
 use crate::scan::scan;
-use crate::shared::{Core, EntryInfo, StopHandle};
-use crate::stamp::Stamp;
+use crate::shared::{Core, EntryInfo, Setup, StopHandle};
 use crate::state::{RecordStatus, State};
 
 /// How often a following worker's wait looks for a stop request.
@@ -25,118 +24,6 @@ const FOLLOW_TICK: Duration = Duration::from_millis(100);
 
 /// A source of "now" in unix seconds; tests replace it to step over backoffs.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
-
-/// What to sync and how.
-#[derive(Clone, Debug)]
-pub struct SyncOptions {
-    /// The entries to sync (`Account`, `Invoice`); run in dependency order whatever the
-    /// order given.
-    pub entries: Vec<String>,
-    /// Start from records changed on or after this date (`YYYY-MM-DD`) or date-time instead
-    /// of the saved cursor.
-    pub since: Option<String>,
-    /// Records per listing page; also how often the cursor is saved. Default 100.
-    pub page_size: u32,
-    /// When failed records are tried again.
-    pub backoff: Backoff,
-    /// Server variables of the instance over the definition's defaults (`realmId`).
-    pub server_variables: BTreeMap<String, String>,
-    /// Push with a recording transport and keep state writes in a rolled-back transaction.
-    pub dry_run: bool,
-    /// Stop after this many creates and updates (a batch size for cautious first runs).
-    pub max_pushes: Option<u64>,
-    /// Push every record handled even when its input is unchanged (after a mapping change;
-    /// combine with `since`).
-    pub force: bool,
-    /// Which way records go: pushed to the external system, pulled onto the platform, or
-    /// both (pulled first, so that a record changed on both sides is seen as a conflict
-    /// rather than overwritten by the push). Default: push.
-    pub direction: Direction,
-    /// On a shared state (PostgreSQL): how long a worker's lease on a record or a listing
-    /// lasts unless renewed (it is renewed every third of it while the worker works). A
-    /// worker that dies loses its leases after this long, and another takes its records
-    /// over. Default 60.
-    pub lease_seconds: u64,
-    /// On a shared state (PostgreSQL): records this worker pushes at once, each by a pusher
-    /// of its own taking leased items from the queue as another process would. One pusher
-    /// sends one request per round trip to the external system; a company's limit (QuickBooks:
-    /// 500 a minute, 10 at once) takes several when each request waits a while. The shared
-    /// budget keeps the limits whatever the count. Default 1.
-    pub pushers: u32,
-    /// Instead of a whole pull, read these records one by one by their external ids
-    /// (`pull.read`) and write each onto the platform as a pull does; the pull cursor stays.
-    /// Needs [`Direction::Pull`] and one entry with a `pull.read`.
-    pub refresh: Vec<String>,
-}
-
-impl Default for SyncOptions {
-    fn default() -> Self {
-        SyncOptions {
-            entries: Vec::new(),
-            since: None,
-            page_size: 100,
-            backoff: Backoff::default(),
-            server_variables: BTreeMap::new(),
-            dry_run: false,
-            max_pushes: None,
-            force: false,
-            direction: Direction::Push,
-            lease_seconds: 60,
-            pushers: 1,
-            refresh: Vec::new(),
-        }
-    }
-}
-
-/// The most pushers one worker runs: vendors allow tens of requests at once per account
-/// (QuickBooks 10), and more pushers than that only wait on the budget.
-const MOST_PUSHERS: u32 = 64;
-
-/// Several pushers need the shared queue, which hands each of them different records, and
-/// `max_pushes` counts the pushes of one pusher at a time.
-fn check_pushers(options: &SyncOptions, state: &dyn State) -> Result<(), WorkerError> {
-    match options.pushers {
-        0 => Err(WorkerError::Usage("--pushers must be at least 1".into())),
-        1 => Ok(()),
-        n if n > MOST_PUSHERS => Err(WorkerError::Usage(format!(
-            "--pushers {n} is more than {MOST_PUSHERS}: the external system's own limit on \
-             requests at once (QuickBooks: 10) caps what more pushers could add; for more, \
-             start more processes"
-        ))),
-        n if state.queue().is_none() => Err(WorkerError::Usage(format!(
-            "--pushers {n} needs a state shared through PostgreSQL (--state postgres://...); \
-             a SQLite state is pushed by one pusher"
-        ))),
-        n if options.max_pushes.is_some() => Err(WorkerError::Usage(format!(
-            "--max-pushes stops after an exact number of pushes, which {n} pushers at once \
-             would overshoot; use it with --pushers 1"
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Which way a run moves records.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Direction {
-    /// Platform records changed since the last push go to the external system.
-    #[default]
-    Push,
-    /// External records changed since the last pull come onto the platform (entries with a
-    /// `pull.batchRead`).
-    Pull,
-    /// Pull, then push.
-    Both,
-}
-
-impl Direction {
-    fn pulls(self) -> bool {
-        matches!(self, Direction::Pull | Direction::Both)
-    }
-
-    fn pushes(self) -> bool {
-        matches!(self, Direction::Push | Direction::Both)
-    }
-}
 
 /// The sync worker: finds changed platform records, pushes them through the engine and keeps
 /// the state. One run at a time on a `SQLite` state (it enforces it); any number on a shared
@@ -190,32 +77,9 @@ impl Worker {
         state: Arc<dyn State>,
         options: SyncOptions,
     ) -> Result<Self, WorkerError> {
-        if options.entries.is_empty() {
-            return Err(WorkerError::Usage(format!(
-                "no entries to sync; name them with --entries (the definition has: {})",
-                dependencies.names().collect::<Vec<_>>().join(", ")
-            )));
-        }
-        if options.lease_seconds < 3 {
-            return Err(WorkerError::Usage(
-                "the lease must last at least 3 seconds".into(),
-            ));
-        }
-        check_pushers(&options, state.as_ref())?;
-        if options.page_size == 0 {
-            return Err(WorkerError::Usage(
-                "the page size must be at least 1".into(),
-            ));
-        }
-        if let Some(since) = &options.since {
-            Stamp::parse(since).map_err(|e| {
-                WorkerError::Usage(format!(
-                    "--since: {e}; give YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS"
-                ))
-            })?;
-        }
+        let names = dependencies.names().collect::<Vec<_>>().join(", ");
+        options.check(&engine, state.as_ref(), &names)?;
         let order = dependencies.order(&options.entries)?;
-        check_directions(&engine, &options)?;
         let module_of = |name: &str| -> Result<Module, WorkerError> {
             let plan = engine.plan().entry(name).ok_or_else(|| {
                 WorkerError::Usage(format!("the definition has no entry `{name}`"))
@@ -259,23 +123,20 @@ impl Worker {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
         });
+        let setup = Setup {
+            platform,
+            engine,
+            transport,
+            state,
+            options,
+            entries,
+            clock,
+            observer: Arc::new(Silent),
+            stop: Arc::new(AtomicBool::new(false)),
+            worker_id: id,
+        };
         Ok(Worker {
-            core: Arc::new(Core {
-                platform,
-                engine,
-                transport,
-                state,
-                options,
-                entries,
-                clock,
-                observer: Arc::new(Silent),
-                summaries: Mutex::new(BTreeMap::new()),
-                planned: Mutex::new(Vec::new()),
-                pushes: Mutex::new(0),
-                stop: Arc::new(AtomicBool::new(false)),
-                worker_id: id,
-                handling: crate::handling::Handling::default(),
-            }),
+            core: Arc::new(Core::new(setup)),
             order,
         })
     }
@@ -292,28 +153,12 @@ impl Worker {
         self.rebuild(|core| core.observer = observer)
     }
 
-    fn rebuild(self, change: impl FnOnce(&mut Core)) -> Self {
-        let Worker { core, order } = self;
-        let mut core = Arc::try_unwrap(core).unwrap_or_else(|shared| Core {
-            platform: shared.platform.clone(),
-            engine: shared.engine.clone(),
-            transport: shared.transport.clone(),
-            state: shared.state.clone(),
-            options: shared.options.clone(),
-            entries: shared.entries.clone(),
-            clock: shared.clock.clone(),
-            observer: shared.observer.clone(),
-            summaries: Mutex::new(BTreeMap::new()),
-            planned: Mutex::new(Vec::new()),
-            pushes: Mutex::new(0),
-            stop: shared.stop.clone(),
-            worker_id: shared.worker_id.clone(),
-            handling: crate::handling::Handling::default(),
-        });
-        change(&mut core);
+    fn rebuild(self, change: impl FnOnce(&mut Setup)) -> Self {
+        let mut setup = self.core.setup().clone();
+        change(&mut setup);
         Worker {
-            core: Arc::new(core),
-            order,
+            core: Arc::new(Core::new(setup)),
+            order: self.order,
         }
     }
 
@@ -646,65 +491,6 @@ fn shared_budget(
         worker_id: worker_id.to_owned(),
         hold_seconds: options.lease_seconds,
     })
-}
-
-/// Each requested entry can go the way asked: a push needs push operations, a pull a
-/// `pull.batchRead`, and both needs either.
-fn check_directions(engine: &Engine, options: &SyncOptions) -> Result<(), WorkerError> {
-    let plan = engine.plan();
-    if !options.refresh.is_empty() {
-        return check_refresh(engine, options);
-    }
-    for name in &options.entries {
-        let Some(entry) = plan.entry(name) else {
-            continue;
-        };
-        let problem = match options.direction {
-            Direction::Push if !pushes(entry) => {
-                "has no push operation (it only pulls): run it with --direction pull or both"
-            }
-            Direction::Pull if !entry.pulls() => {
-                "has no `pull.batchRead`: it can only be pushed (--direction push)"
-            }
-            Direction::Both if !pushes(entry) && !entry.pulls() => "neither pushes nor pulls",
-            _ => continue,
-        };
-        return Err(WorkerError::Usage(format!("entry `{name}` {problem}")));
-    }
-    Ok(())
-}
-
-/// A refresh reads records of one entry by their ids: a pull of an entry that has `pull.read`.
-fn check_refresh(engine: &Engine, options: &SyncOptions) -> Result<(), WorkerError> {
-    if options.direction != Direction::Pull {
-        return Err(WorkerError::Usage(
-            "refreshing records by external id is a pull: run it with --direction pull".into(),
-        ));
-    }
-    let [name] = options.entries.as_slice() else {
-        return Err(WorkerError::Usage(format!(
-            "refreshing records by external id reads one entry's records; name one entry (got {})",
-            if options.entries.is_empty() {
-                "none".to_owned()
-            } else {
-                options.entries.join(", ")
-            }
-        )));
-    };
-    match engine.plan().entry(name) {
-        Some(entry) if !entry.reads() => Err(WorkerError::Usage(format!(
-            "entry `{name}` has no `pull.read`: it cannot read one record by its external id"
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Whether an entry pushes anything (a pull-only entry has no push operation).
-fn pushes(entry: &syncdef_engine::EntryPlan) -> bool {
-    use syncdef_engine::OperationKind::{Create, Delete, Update};
-    [Create, Update, Delete]
-        .into_iter()
-        .any(|kind| entry.has(kind))
 }
 
 /// How many entries lie below `name` in dependency order (its longest chain of needs).
