@@ -46,11 +46,11 @@ pub use options::{Direction, SyncOptions};
 pub use order::Dependencies;
 pub use pull::{OVERLAP_SECONDS, cursor_name as pull_cursor_name};
 pub use report::{EntrySummary, PlannedPush, PullSummary, RecordResult, SyncReport};
-pub use shared::StopHandle;
+pub use shared::{Clock, StopHandle};
 pub use stamp::{Stamp, utc_text};
 pub use state::sqlite::default_state_path;
 pub use state::{
     InFlightCreate, PostgresState, RecordKey, RecordStatus, Resolution, SqliteState, State,
     StateError, StateLocation, WorkQueue,
 };
-pub use worker::{Clock, Worker};
+pub use worker::Worker;

@@ -12,7 +12,9 @@ use crate::observer::{Event, Observer};
 use crate::options::SyncOptions;
 use crate::report::{EntrySummary, PlannedPush, RecordResult};
 use crate::state::{Lease, State};
-use crate::worker::Clock;
+
+/// A source of "now" in unix seconds; tests replace it to step over backoffs.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 /// An entry ready to sync.
 #[derive(Clone, Debug)]

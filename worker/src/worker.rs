@@ -16,14 +16,12 @@ use crate::order::Dependencies;
 use crate::record::{Trigger, finds_out, sync_one};
 use crate::report::{PullSummary, SyncReport};
 use crate::scan::scan;
-use crate::shared::{Core, EntryInfo, Setup, StopHandle};
+use crate::shared::{Clock, Core, EntryInfo, Setup, StopHandle};
 use crate::state::{RecordStatus, State};
 
 /// How often a following worker's wait looks for a stop request.
 const FOLLOW_TICK: Duration = Duration::from_millis(100);
 
-/// A source of "now" in unix seconds; tests replace it to step over backoffs.
-pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 /// The sync worker: finds changed platform records, pushes them through the engine and keeps
 /// the state. One run at a time on a `SQLite` state (it enforces it); any number on a shared
