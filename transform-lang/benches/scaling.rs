@@ -129,6 +129,28 @@ fn look_in_transformed(n: usize) -> Case {
     )
 }
 
+/// `#delete` of every other item of an array of `n` items copied from the record.
+fn delete_items(n: usize) -> Case {
+    plain(
+        r##"{"#":["#copy($)","#delete($.items[?(@.odd == 1)])"]}"##,
+        &{
+            let items: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"id":{i},"odd":{}}}"#, i % 2))
+                .collect();
+            format!(r#"{{"items":[{}]}}"#, items.join(","))
+        },
+    )
+}
+
+/// `#delete` of every member of an object of `n` members copied from the record.
+fn delete_members(n: usize) -> Case {
+    let members: Vec<String> = (0..n).map(|i| format!(r#""m{i}":{i}"#)).collect();
+    plain(
+        r##"{"#":["#copy($)","#delete($.o.*)"]}"##,
+        &format!(r#"{{"o":{{{}}}}}"#, members.join(",")),
+    )
+}
+
 const DIMENSIONS: &[Dimension] = &[
     ("#xconcat arguments (1 KB strings)", 200, xconcat_strings),
     ("#xconcat arguments (arrays of 10)", 200, xconcat_arrays),
@@ -143,6 +165,8 @@ const DIMENSIONS: &[Dimension] = &[
         200,
         look_in_transformed,
     ),
+    ("#delete array items (every other)", 2000, delete_items),
+    ("#delete object members (all)", 2000, delete_members),
 ];
 
 fn main() {

@@ -5,7 +5,6 @@ use super::{Cx, Fail};
 use crate::error::{EvalError, EvalErrorKind, Res};
 use crate::expr::{Call, Expr};
 use crate::functions::{BulkOp, Form};
-use crate::path::Segment;
 use crate::settings::EvaluationMode;
 use crate::template::ExprNode;
 use crate::value::{Map, Value};
@@ -139,31 +138,14 @@ fn delete(cx: &mut Cx<'_>, call: &Call, out: &mut Map) -> Res<()> {
     let path = cx.path_arg(call, 0).map_err(fail)?;
     let text = path.text().to_string();
     with_object(out, |root| {
-        let mut locations = path.locations(root);
+        let locations = path.locations(root);
         if locations.is_empty() {
             return Err(bulk_error(
                 call,
                 format!("Invalid path for #delete: '{text}' resolved to null!"),
             ));
         }
-        // Remove later array items first so earlier indexes stay valid.
-        locations.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| cmp_loc(b, a)));
-        for loc in locations {
-            root.remove_at(&loc);
-        }
+        super::removal::remove_locations(root, locations);
         Ok(())
     })
-}
-
-fn cmp_loc(a: &[Segment], b: &[Segment]) -> std::cmp::Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let o = match (x, y) {
-            (Segment::Index(i), Segment::Index(j)) => i.cmp(j),
-            _ => std::cmp::Ordering::Equal,
-        };
-        if o.is_ne() {
-            return o;
-        }
-    }
-    std::cmp::Ordering::Equal
 }

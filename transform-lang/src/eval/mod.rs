@@ -8,6 +8,7 @@ mod limits;
 mod lookin;
 mod loops;
 mod object;
+mod removal;
 mod write;
 
 pub(crate) use call::Fail;

@@ -361,7 +361,7 @@ impl JsonPath {
 }
 
 /// One segment of a token's location.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
     /// An object member.
     Key(Arc<str>),

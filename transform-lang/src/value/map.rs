@@ -293,6 +293,19 @@ impl Map {
         Some(v)
     }
 
+    /// Removes the members whose key is in `keys`, keeping the order of the others, in one
+    /// pass (removing them one by one moves the members after each, and renumbers the key
+    /// index each time).
+    pub(crate) fn remove_all(&mut self, keys: &std::collections::HashSet<&str>) {
+        let (entries, index) = self.entries_mut();
+        entries.retain(|(k, _)| !keys.contains(&**k));
+        *index = if entries.len() > INDEX_AFTER {
+            KeyIndex::of(entries.iter().map(|(k, _)| k)).map(Box::new)
+        } else {
+            None
+        };
+    }
+
     /// Members in order.
     pub fn iter(&self) -> Iter<'_> {
         Iter(match &self.repr {

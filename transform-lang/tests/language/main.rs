@@ -6,6 +6,7 @@ mod analysis;
 mod bulk;
 mod common;
 mod conditional;
+mod deletes;
 mod errors;
 mod filter_memo;
 mod joins;
