@@ -7,7 +7,7 @@
 //! and answers `invalid_request` with the reason when something is off, so a broken exchange
 //! shows up in the binary's message.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};

@@ -4,8 +4,8 @@
 //! request schema. The rendered requests are snapshots; tests/prism/run.sh replays them against
 //! Prism, a third-party validator of OpenAPI requests.
 
-mod common;
-#[path = "catalog_support/openapi.rs"]
+use crate::common;
+#[path = "../catalog_support/openapi.rs"]
 mod openapi;
 
 use std::path::{Path, PathBuf};

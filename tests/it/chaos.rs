@@ -17,10 +17,9 @@
 //!
 //! `CHAOS_SEED=n` replays one seed.
 
-mod common;
+use crate::common;
 // The loopback fakes live with the worker's own tests, which use them too.
-#[path = "../worker/tests/sync_support/mod.rs"]
-mod sync_support;
+use crate::sync_support;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;

@@ -2,7 +2,7 @@
 //! SARIF that says when a run failed, camelCase JSON, `-q`/`-v`, and colour from the
 //! environment.
 
-mod common;
+use crate::common;
 
 use common::{fixture, syncdef};
 use serde_json::Value;
@@ -10,7 +10,7 @@ use serde_json::Value;
 /// Fails with every violation of the SARIF 2.1.0 schema (vendored by the validator's tests).
 fn assert_valid_sarif(log: &Value) {
     let mut schema: Value =
-        serde_json::from_str(include_str!("../validator/tests/sarif-2.1.0-rtm.5.json"))
+        serde_json::from_str(include_str!("../../validator/tests/sarif-2.1.0-rtm.5.json"))
             .expect("schema is JSON");
     // The published schema's `language` patterns end with a stray `]` (a known erratum) that
     // the regex engine refuses; our logs never set `language`.

@@ -3,7 +3,8 @@
 //! and outputs its commands write stay out of the checkout; blocks marked `mock` run against
 //! the local platform and QuickBooks company of `syncdef-mock`, started here on free ports.
 
-mod common;
+use crate::common;
+#[path = "../docs_support/mod.rs"]
 mod docs_support;
 
 use docs_support::{Block, Runner, Step, copy_tree, runnable_blocks, steps};

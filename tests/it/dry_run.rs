@@ -1,7 +1,7 @@
 //! End-to-end tests of `syncdef dry-run` and `syncdef push`: the exact requests, the
 //! synthesised responses and the outcome, in both formats; exit codes.
 
-mod common;
+use crate::common;
 
 use common::syncdef;
 

@@ -1,6 +1,6 @@
 //! End-to-end tests of `syncdef lint`, `rules`, `explain` and `schema`.
 
-mod common;
+use crate::common;
 
 use common::{fixture, root, syncdef, syncdef_in, syncdef_with_stdin};
 

@@ -1,6 +1,6 @@
 //! `syncdef lsp` as an editor starts it: a process speaking LSP on its standard streams.
 
-#[path = "../lsp/tests/support/client.rs"]
+#[path = "../../lsp/tests/support/client.rs"]
 mod client;
 
 use std::path::PathBuf;

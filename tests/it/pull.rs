@@ -1,7 +1,7 @@
 //! End-to-end tests of `syncdef pull`: pages written as JSON Lines in the platform's shape,
 //! elements the template cannot identify reported and counted, failures and exit codes.
 
-mod common;
+use crate::common;
 
 use common::syncdef;
 

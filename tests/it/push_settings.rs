@@ -2,10 +2,9 @@
 //! `syncdef.toml` beside the definition (or named by `--config`) over the definition's
 //! `x-syncdef`, and the command-line flags over both, against an external system answering 503.
 
-mod common;
+use crate::common;
 // The loopback fakes live with the worker's own tests, which use them too.
-#[path = "../worker/tests/sync_support/mod.rs"]
-mod sync_support;
+use crate::sync_support;
 
 use std::path::{Path, PathBuf};
 

@@ -1,10 +1,9 @@
 //! `syncdef sync` end to end: the binary against a platform and a QuickBooks company on
 //! loopback.
 
-mod common;
+use crate::common;
 // The loopback fakes live with the worker's own tests, which use them too.
-#[path = "../worker/tests/sync_support/mod.rs"]
-mod sync_support;
+use crate::sync_support;
 
 use std::path::{Path, PathBuf};
 

@@ -2,9 +2,8 @@
 //! record is created twice, also when one of them is killed mid-run. Real processes, a real
 //! PostgreSQL server (started by the test), the loopback platform and QuickBooks fakes.
 
-mod common;
-#[path = "../worker/tests/sync_support/mod.rs"]
-mod sync_support;
+use crate::common;
+use crate::sync_support;
 
 use std::collections::HashSet;
 use std::process::{Child, Stdio};

@@ -1,6 +1,6 @@
 //! End-to-end tests of `syncdef transform`.
 
-mod common;
+use crate::common;
 
 use common::{fixture, syncdef};
 

@@ -1,4 +1,4 @@
-// Replays the requests of the catalog snapshots (tests/snapshots/catalog__*.snap, written by
+// Replays the requests of the catalog snapshots (tests/it/snapshots/it__catalog__*.snap, written by
 // tests/catalog.rs from `syncdef dry-run`) that belong to one definition against a Prism mock
 // server of that definition, and fails on any request-validation violation Prism reports.
 //
@@ -37,7 +37,7 @@ async function waitForPrism(deadlineMs) {
 const pushes = snapshots.map((file) => ({ file, snap: readSnapshot(file) }))
   .filter(({ snap }) => snap.definition === definition);
 if (pushes.length === 0) {
-  console.error(`${definition}: no snapshot renders a push of it; run cargo test -p syncdef-cli --test catalog`);
+  console.error(`${definition}: no snapshot renders a push of it; run cargo test -p syncdef-cli --test it catalog::`);
   process.exit(1);
 }
 await waitForPrism(60_000);

@@ -17,7 +17,7 @@
 #   2. for each catalog definition (catalog/<system>/definition.{yaml,json}), starts
 #      `prism mock` on it on 127.0.0.1, on a free port;
 #   3. sends it every request that tests/catalog.rs rendered with `syncdef dry-run` for that
-#      definition (the committed snapshots tests/snapshots/catalog__*.snap; cargo test keeps
+#      definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap; cargo test keeps
 #      them equal to what the definitions render), and fails when Prism reports a violation
 #      located in the request (its `sl-violations` header) or refuses the request;
 #   4. stops every Prism it started, also on failure or Ctrl-C; a Prism that exits before
@@ -115,9 +115,9 @@ if [[ "$installed" != "$PRISM_VERSION" ]]; then
 fi
 
 shopt -s nullglob
-snapshots=("$repo"/tests/snapshots/catalog__*.snap)
+snapshots=("$repo"/tests/it/snapshots/it__catalog__*.snap)
 if (( ${#snapshots[@]} == 0 )); then
-  echo "tests/prism/run.sh: no rendered requests (tests/snapshots/catalog__*.snap); run cargo test -p syncdef-cli --test catalog" >&2
+  echo "tests/prism/run.sh: no rendered requests (tests/it/snapshots/it__catalog__*.snap); run cargo test -p syncdef-cli --test it catalog::" >&2
   exit 1
 fi
 definitions=("$repo"/catalog/*/definition.yaml "$repo"/catalog/*/definition.json)

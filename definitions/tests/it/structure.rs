@@ -29,7 +29,7 @@ fn problems(name: &str, text: &str) -> Vec<String> {
 
 #[test]
 fn every_defect_of_a_document_is_found_at_its_node() {
-    let text = include_str!("fixtures/openapi-defects.yaml");
+    let text = include_str!("../fixtures/openapi-defects.yaml");
     insta::assert_snapshot!(problems("openapi-defects.yaml", text).join("\n"));
 }
 

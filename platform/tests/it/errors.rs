@@ -1,6 +1,6 @@
 //! Non-2xx answers, timeouts and connection failures become typed, classified errors.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! Every API call carries the bearer token, `Accept: application/json` and `X-Api-Version`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

@@ -1,6 +1,6 @@
 //! Collections: the paging envelope followed to the end, plain arrays, and the guards.
 
-mod common;
+use crate::common;
 
 use common::*;
 use futures::TryStreamExt;

@@ -1,6 +1,6 @@
 //! Single records, child collections, sync options, the null/empty answers, JSON Patch.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

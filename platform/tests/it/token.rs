@@ -1,6 +1,6 @@
 //! The token: password grant with HTTP Basic, reuse, expiry, 401 retry, shared refresh.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

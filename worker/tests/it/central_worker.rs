@@ -2,7 +2,7 @@
 //! Central company: each order once, after its account, with a line per item; each contact
 //! once; a second run sends nothing; an edited order is updated with its current ETag.
 
-mod sync_support;
+use crate::sync_support;
 
 use std::path::Path;
 use std::sync::Arc;

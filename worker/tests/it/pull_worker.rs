@@ -3,7 +3,7 @@
 //! accounts once, the next push sends nothing back, a record changed on both sides is a
 //! conflict, and a pull cut short in a create does not create twice.
 
-mod sync_support;
+use crate::sync_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! hundreds of records across pages, equal timestamps across page boundaries, restarts,
 //! faults and backoff.
 
-mod sync_support;
+use crate::sync_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The sync worker as a library on a PostgreSQL state (a real server started here): the
 //! loop's promises through the shared queue, with one worker and with two at once.
 
-mod sync_support;
+use crate::sync_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
