@@ -200,7 +200,7 @@ fn json_outputs() -> Vec<(String, Value)> {
 
 #[test]
 fn every_json_document_names_its_fields_in_camel_case() {
-    // `sync` and `sync status` are walked in tests/sync.rs, which has the servers they need.
+    // `sync` and `sync status` are walked in tests/it/sync.rs, which has the servers they need.
     let outputs = json_outputs();
     assert_eq!(outputs.len(), 6);
     for (what, doc) in &outputs {

@@ -1,5 +1,5 @@
 // Replays the requests of the catalog snapshots (tests/it/snapshots/it__catalog__*.snap, written by
-// tests/catalog.rs from `syncdef dry-run`) that belong to one definition against a Prism mock
+// tests/it/catalog.rs from `syncdef dry-run`) that belong to one definition against a Prism mock
 // server of that definition, and fails on any request-validation violation Prism reports.
 //
 // Usage: node replay.mjs DEFINITION PORT SNAPSHOT...

@@ -16,7 +16,7 @@
 #      (git-ignored), once;
 #   2. for each catalog definition (catalog/<system>/definition.{yaml,json}), starts
 #      `prism mock` on it on 127.0.0.1, on a free port;
-#   3. sends it every request that tests/catalog.rs rendered with `syncdef dry-run` for that
+#   3. sends it every request that tests/it/catalog.rs rendered with `syncdef dry-run` for that
 #      definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap; cargo test keeps
 #      them equal to what the definitions render), and fails when Prism reports a violation
 #      located in the request (its `sl-violations` header) or refuses the request;
