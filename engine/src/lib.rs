@@ -45,6 +45,7 @@ mod projection;
 mod pull;
 mod push;
 mod received;
+pub mod refusals;
 pub mod reliability;
 pub mod render;
 mod request;

@@ -11,6 +11,7 @@ use syncdef_definitions::settings::PushConfig;
 use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::{
     Engine, ErrorClass, PushOutcome, RecordState, RecordingTransport, RetryPolicy, StaticToken,
+    StepResponse,
 };
 use syncdef_validator::{RuleSettings, Severity, lint_definition};
 
@@ -178,4 +179,357 @@ fn a_create_response_without_an_id_is_an_error_and_refused() {
     );
     assert_eq!(lint_errors(&text), ["SD804"]);
     assert!(load_refused(&text).is_some_and(|r| r.contains("SD804")));
+}
+
+/// A small definition that reaches one refusal of `syncdef_engine::refusals::REFUSALS`.
+struct Case {
+    /// The row's `says`.
+    says: &'static str,
+    /// The fixture edited, and the edits: each `from` (which must occur) replaced by its `to`.
+    fixture: &'static str,
+    edits: Vec<(&'static str, String)>,
+    /// What the engine's refusal says when it is reached.
+    message: &'static str,
+}
+
+const G: &str = "generic.yaml";
+const SYNC: &str = "synchronization:\n  Account:\n";
+const NOTIFY: &str = "        Notify:\n          type: ApiPath\n          path: /accounts/{IntegrationId}/notify/post\n";
+
+fn case(says: &'static str, from: &'static str, to: &str, message: &'static str) -> Case {
+    Case {
+        says,
+        fixture: G,
+        edits: vec![(from, to.to_owned())],
+        message,
+    }
+}
+
+/// `generic.yaml` with `x-syncdef` declaring `extension`.
+fn extension(says: &'static str, extension: &str, message: &'static str) -> Case {
+    case(
+        says,
+        SYNC,
+        &format!("x-syncdef:\n{extension}{SYNC}"),
+        message,
+    )
+}
+
+/// `generic.yaml` with the `Notify` post-action written as `action`.
+fn notify(says: &'static str, action: &str, message: &'static str) -> Case {
+    case(says, NOTIFY, &format!("        Notify:\n{action}"), message)
+}
+
+fn pull(says: &'static str, from: &'static str, to: &str, message: &'static str) -> Case {
+    Case {
+        fixture: "pull.yaml",
+        ..case(says, from, to, message)
+    }
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "a table: one case per refusal that has a rule"
+)]
+fn cases() -> Vec<Case> {
+    let mut dots = case(
+        "has a `.` or `..` segment",
+        "  /accounts/{accountId}/notify:\n",
+        "  /accounts/{accountId}/../notify:\n",
+        "has a `.` or `..` segment",
+    );
+    dots.edits.push((
+        "          path: /accounts/{IntegrationId}/notify/post\n",
+        "          path: /accounts/{IntegrationId}/../notify/post\n".to_owned(),
+    ));
+    let mut read = case(
+        "the response has no `{source}`",
+        "      postSynchronizationAction:\n",
+        "      preSynchronizationAction:\n        Token:\n          type: ApiPath\n          path: /accounts/{IntegrationId}/put\n          schema: {type: String, Token: Missing.Field}\n          in: Body\n      postSynchronizationAction:\n",
+        "the response has no `Missing.Field`",
+    );
+    read.edits.push((
+        "        createRequest:\n",
+        "        TokenRequest: {name: noted}\n        createRequest:\n".to_owned(),
+    ));
+    vec![
+        read,
+        case(
+            "has no `synchronization` section",
+            "synchronization:\n",
+            "synchronizaton:\n",
+            "no `synchronization` section",
+        ),
+        extension(
+            "`x-syncdef.requestValidation.skip` names",
+            "  requestValidation: {skip: [Nope]}\n",
+            "has no entry `Nope`",
+        ),
+        extension(
+            "`x-syncdef.lookup.{name}`: the definition has no entry",
+            "  lookup:\n    Nope: {path: /accounts/post, quote: odata, ids: $.id}\n",
+            "has no entry `Nope`",
+        ),
+        extension(
+            "`x-syncdef.lookup.{name}`: {e}",
+            "  lookup:\n    Account: {path: /nowhere/get, quote: odata, ids: $.id}\n",
+            "`x-syncdef.lookup.Account`",
+        ),
+        extension(
+            "is not a GET: a lookup only reads",
+            "  lookup:\n    Account: {path: /accounts/post, quote: odata, ids: $.id}\n",
+            "must name a GET operation",
+        ),
+        pull(
+            "is not a JSONPath",
+            "x-syncdef:\n",
+            "x-syncdef:\n  lookup:\n    Customer: {path: \"/v3/company/{realmId}/query/get\", quote: odata, ids: \"$[\"}\n",
+            "is not a JSONPath",
+        ),
+        case(
+            "unknown or missing `module`",
+            "    module: Accounts\n",
+            "    module: Acounts\n",
+            "unknown or missing `module`",
+        ),
+        case(
+            "has neither `push` nor `pull`",
+            SYNC,
+            "synchronization:\n  Empty:\n    description: Nothing\n    module: Accounts\n  Account:\n",
+            "has neither `push` nor `pull`",
+        ),
+        case(
+            "entry `{name}`, `{prefix}`: {problem}",
+            "        createResponse:\n          id: \"#valueof($.id)\"\n          success: \"#valueof($.success)\"\n          errors: \"#valueof($.errors)\"\n",
+            "        createResponse: '[]'\n",
+            "`createResponse` is an array",
+        ),
+        case(
+            "entry `{name}`, `{prefix}`: {e}",
+            "      create: /accounts/post\n",
+            "      create: /acounts/post\n",
+            "names no operation",
+        ),
+        case(
+            "names no operation of the document",
+            "      create: /accounts/post\n",
+            "      create: /acounts/post\n",
+            "names no operation",
+        ),
+        pull(
+            "`pull` has synchronization actions",
+            "    pull:\n",
+            "    pull:\n      preSynchronizationAction:\n        Other:\n          type: ApiSynchronization\n          path: Customer\n",
+            "`pull` has synchronization actions",
+        ),
+        notify(
+            "entry `{name}`, action `{}`: {e}",
+            "          type: ApiPat\n          path: /accounts/{IntegrationId}/notify/post\n",
+            "unknown action type",
+        ),
+        notify(
+            "unknown action type",
+            "          type: ApiPat\n          path: /accounts/{IntegrationId}/notify/post\n",
+            "unknown action type",
+        ),
+        notify(
+            "the action has no `path`",
+            "          type: ApiPath\n",
+            "has no `path`",
+        ),
+        notify(
+            "the action's `path` is not an operation reference",
+            "          type: ApiPath\n          path: notify\n",
+            "has no `/method`",
+        ),
+        notify(
+            "`in: Header` needs `schema.header`",
+            "          type: ApiPath\n          path: /accounts/{IntegrationId}/notify/post\n          schema: {type: String, headerValue: id}\n          in: Header\n",
+            "needs `schema.header`",
+        ),
+        notify(
+            "`in: Header` needs `schema.headerValue`",
+            "          type: ApiPath\n          path: /accounts/{IntegrationId}/notify/post\n          schema: {type: String, header: X-Id}\n          in: Header\n",
+            "needs `schema.headerValue`",
+        ),
+        notify(
+            "unknown `in: {v}`",
+            "          type: ApiPath\n          path: /accounts/{IntegrationId}/notify/post\n          schema: {type: String, Token: id}\n          in: Bdy\n",
+            "unknown `in: Bdy`",
+        ),
+        case(
+            "does not compile: {e}",
+            "          name: \"#valueof($.account.name)\"\n",
+            "          name: \"#valueof($.account.name\"\n",
+            "does not compile",
+        ),
+        case(
+            "`{reference}`: {e}",
+            "        name: {type: string}\n",
+            "        name: {type: string, pattern: \"(\"}\n",
+            "`/accounts/post`:",
+        ),
+        case(
+            "requires a request body",
+            "        createRequest:\n",
+            "        createRequestX:\n",
+            "requires a request body",
+        ),
+        case(
+            "it must be true or false",
+            "          success: \"#valueof($.success)\"\n",
+            "          success: \"yes\"\n",
+            "it must be true or false",
+        ),
+        case(
+            "it must be a string or a number",
+            "        createResponse:\n          id: \"#valueof($.id)\"\n",
+            "        createResponse:\n          id: {value: 1}\n",
+            "it must be a string or a number",
+        ),
+        case(
+            "is neither `IntegrationId`, `<Entry>.IntegrationId` nor a server variable",
+            "          path: /accounts/{IntegrationId}/notify/post\n",
+            "          path: /accounts/{Integration}/notify/post\n",
+            "is neither `IntegrationId`",
+        ),
+        dots,
+        case(
+            "self.message(operation",
+            "          name: \"#valueof($.account.name)\"\n",
+            "          name: 5\n",
+            "does not fit the request body schema",
+        ),
+        case(
+            "but the definition allows only",
+            "        default: acme\n",
+            "        default: acme\n        enum: [other]\n",
+            "allows only other",
+        ),
+        case(
+            "uses plain http to a host other than loopback",
+            "  - url: https://api.example.com/{tenant}\n",
+            "  - url: http://api.example.com/{tenant}\n",
+            "uses plain http",
+        ),
+        pull(
+            "which maps the external records onto",
+            "        batchReadResponse:\n",
+            "        batchReadRespons:\n",
+            "which maps the external records onto",
+        ),
+    ]
+}
+
+impl Case {
+    fn text(&self) -> String {
+        let mut text = std::fs::read_to_string(common::fixture(self.fixture)).expect("the fixture");
+        for (from, to) in &self.edits {
+            assert!(
+                text.contains(from),
+                "{}: `{from}` is not in {}",
+                self.says,
+                self.fixture
+            );
+            text = text.replacen(from, to, 1);
+        }
+        text
+    }
+}
+
+/// Every lint finding of `text` (code and message), errors and warnings.
+fn findings(text: &str) -> Vec<String> {
+    let definition = match Definition::load(SourceFile::new("case.yaml", text)) {
+        Ok(definition) => definition,
+        Err(e) => return vec![format!("the definition does not load: {e:?}")],
+    };
+    lint_definition(&definition, &RuleSettings::default(), true)
+        .into_iter()
+        .map(|d| format!("{} {:?} {}", d.code(), d.severity, d.message))
+        .collect()
+}
+
+/// What the engine refuses of `text` when made to load it whatever its lint findings: its
+/// load problems, or the errors of a create and an update of the Account (a page of the
+/// Customer for the pull fixture).
+async fn engine_refusals(fixture: &str, text: &str) -> String {
+    let Ok(definition) = Definition::load(SourceFile::new("case.yaml", text)) else {
+        return "the definition does not load".to_owned();
+    };
+    let limits = syncdef_transform::Limits::default();
+    let engine =
+        match Engine::load_linted(&definition, Vec::new(), &PushConfig::default(), &limits) {
+            Ok(loaded) => loaded.engine,
+            Err(refused) => return format!("{refused}: {:?}", refused.problems),
+        }
+        // The `Token` pre-action of a case is answered for real: a synthesised answer gets
+        // stand-ins for what it lacks.
+        .with_transport(Arc::new(RecordingTransport::synthesizing().with_response(
+            "Token",
+            StepResponse::json(200, serde_json::json!({"id": 7, "success": true})),
+        )))
+        .with_token_provider(Arc::new(StaticToken::new("stand-in")))
+        .with_retry_policy(RetryPolicy::none());
+    let mut said = Vec::new();
+    if fixture == "pull.yaml" {
+        let page = engine
+            .pull_page(
+                "Customer",
+                &syncdef_engine::PageRequest {
+                    position: syncdef_engine::PagePosition::First,
+                    since: None,
+                    server_variables: std::collections::BTreeMap::new(),
+                },
+            )
+            .await;
+        said.extend(page.error.map(|e| e.to_string()));
+        return said.join("\n");
+    }
+    let state = RecordState::new().with_related("Account", "1");
+    for state in [state.clone(), state.with_external_id("7")] {
+        let outcome = engine.push("Account", &common::account(), &state).await;
+        said.extend(outcome.error.map(|e| e.to_string()));
+        said.extend(outcome.post_action_error.map(|e| e.to_string()));
+    }
+    said.join("\n")
+}
+
+#[tokio::test]
+async fn every_refusal_a_definition_reaches_is_caught_by_its_rule() {
+    use syncdef_engine::refusals::{Caught, REFUSALS};
+    let cases = cases();
+    let mut wrong = Vec::new();
+    for refusal in REFUSALS {
+        let Caught::Rule(code) = refusal.caught else {
+            continue;
+        };
+        let mine: Vec<&Case> = cases.iter().filter(|c| c.says == refusal.says).collect();
+        if mine.is_empty() {
+            wrong.push(format!(
+                "{}: `{}` has no case reaching it",
+                refusal.file, refusal.says
+            ));
+        }
+        for case in mine {
+            let text = case.text();
+            let found = findings(&text);
+            if !found
+                .iter()
+                .any(|f| f.starts_with(&format!("{code} Error")))
+            {
+                wrong.push(format!(
+                    "`{}`: lint does not report {code} as an error: {found:#?}",
+                    case.says
+                ));
+            }
+            let refused = engine_refusals(case.fixture, &text).await;
+            if !refused.contains(case.message) {
+                wrong.push(format!(
+                    "`{}`: the engine does not say `{}`: {refused}",
+                    case.says, case.message
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }

@@ -59,23 +59,36 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     }
 }
 
-/// Each lookup's `path` must name an operation of the document, as push paths must.
+/// Each lookup's `path` must name an operation of the document, as push paths must, and its
+/// `ids` must be a JSONPath (the engine refuses to load the definition otherwise).
 fn check_lookup_paths(ctx: &Context, sink: &mut Sink, extension: &Extension) {
     let paths = ctx.doc.paths();
     for (entry, lookup) in extension.lookup.iter().flatten() {
+        let at = |key: &str| {
+            ctx.doc
+                .root()
+                .get(EXTENSION_KEY)
+                .and_then(|x| x.get("lookup"))
+                .and_then(|l| l.get(entry))
+                .and_then(|e| e.get(key))
+        };
+        if let (Err(e), Some(node)) = (syncdef_transform::JsonPath::parse(&lookup.ids), at("ids")) {
+            let d = sink
+                .diagnostic(
+                    Rule::InvalidExtension,
+                    node.span,
+                    format!("the lookup of `{entry}` reads its ids at `{}`, which is not a JSONPath: {e}", lookup.ids),
+                )
+                .with_pointer(pointer::join([EXTENSION_KEY, "lookup", entry.as_str(), "ids"]))
+                .with_help("write the JSONPath to the ids in the answer: `$.QueryResponse.Customer[*].Id`");
+            sink.push(d);
+        }
         let found = OperationRef::parse(&lookup.path)
             .is_ok_and(|r| matches!(paths.resolve(&r), Resolution::Found { .. }));
         if found {
             continue;
         }
-        let node = ctx
-            .doc
-            .root()
-            .get(EXTENSION_KEY)
-            .and_then(|x| x.get("lookup"))
-            .and_then(|l| l.get(entry))
-            .and_then(|e| e.get("path"));
-        let Some(node) = node else { continue };
+        let Some(node) = at("path") else { continue };
         let d = sink
             .diagnostic(
                 Rule::InvalidExtension,
