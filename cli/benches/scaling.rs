@@ -109,11 +109,7 @@ fn main() {
             continue;
         }
         let (s, l) = (document(small), document(small * scaling::FACTOR));
-        let mut m = scaling::measure(name, small, || lint("s.json", &s), || lint("l.json", &l));
-        if !m.passes() {
-            // Work that grows too fast does so every time; a busy machine rarely twice.
-            m = scaling::measure(name, small, || lint("s.json", &s), || lint("l.json", &l));
-        }
+        let m = scaling::measure(name, small, || lint("s.json", &s), || lint("l.json", &l));
         scaling::print_row(&m);
         all.push(m);
     }

@@ -123,6 +123,8 @@ struct Mark {
     line_start: u32,
     /// Characters from the line's start to `at`.
     column: u32,
+    /// UTF-16 code units from the line's start to `at` (the language server's columns).
+    utf16: u32,
 }
 
 /// One line start is kept for this many lines.
@@ -176,6 +178,7 @@ impl LineIndex {
             line: 0,
             line_start: 0,
             column: 0,
+            utf16: 0,
         }];
         let mut lines = 1;
         let mut start = 0;
@@ -191,6 +194,7 @@ impl LineIndex {
                     line: lines as u32,
                     line_start: next as u32,
                     column: 0,
+                    utf16: 0,
                 });
             }
             lines += 1;
@@ -282,6 +286,27 @@ impl LineIndex {
         }
     }
 
+    /// The 0-based line of byte `offset` of `text` (the text this index was built from) and its
+    /// column in UTF-16 code units from the line's start, as the language server counts; an
+    /// offset inside a character counts from that character's start.
+    #[must_use]
+    pub fn line_utf16(&self, text: &str, offset: u32) -> (usize, u32) {
+        let mut offset = (offset as usize).min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let (mark, line, line_start) = self.scan_to(text, offset as u32);
+        let (from, before) = if mark.line_start == line_start {
+            (mark.at as usize, mark.utf16)
+        } else {
+            (line_start as usize, 0)
+        };
+        (
+            line,
+            before + text[from..offset].encode_utf16().count() as u32,
+        )
+    }
+
     /// Byte offset of the start of 1-based `line` of `text` (the text this index was built
     /// from), if the text has that line.
     #[must_use]
@@ -309,10 +334,10 @@ fn mark_inside(text: &str, marks: &mut Vec<Mark>, start: usize, end: usize, line
     if end.saturating_sub(last.at as usize) <= MARK_BYTES {
         return;
     }
-    let (mut at, mut column) = if last.line_start as usize == start {
-        (last.at as usize, last.column)
+    let (mut at, mut column, mut utf16) = if last.line_start as usize == start {
+        (last.at as usize, last.column, last.utf16)
     } else {
-        (start, 0)
+        (start, 0, 0)
     };
     loop {
         let mut next = (marks.last().map_or(0, |m| m.at as usize) + MARK_BYTES).max(at);
@@ -323,11 +348,13 @@ fn mark_inside(text: &str, marks: &mut Vec<Mark>, start: usize, end: usize, line
             return;
         }
         column += characters_started(&text.as_bytes()[at..next]);
+        utf16 += text[at..next].encode_utf16().count() as u32;
         marks.push(Mark {
             at: next as u32,
             line: line as u32,
             line_start: start as u32,
             column,
+            utf16,
         });
         at = next;
     }
@@ -633,6 +660,8 @@ mod line_index_agrees {
                 if text.is_char_boundary(offset) {
                     let column = text[all[line]..offset].chars().count() + 1;
                     prop_assert_eq!(at.column as usize, column);
+                    let utf16 = text[all[line]..offset].encode_utf16().count();
+                    prop_assert_eq!(index.line_utf16(&text, offset as u32), (line, utf16 as u32));
                 }
             }
         }

@@ -1,14 +1,15 @@
 //! Scaling guard of the language server's input: the time to serve a stream must stay linear
 //! in the number of frames and in the length of what it skips (a header line without an end,
-//! a header block without an end, the body of a frame whose length is not a number). Each
+//! a header block without an end, the body of a frame whose length is not a number), and the
+//! positions of diagnostics in the number of them on one line. Each
 //! dimension is served at a size and at 8 times that size; the run fails (exit status 1) when
-//! the time ratio of a dimension reaches 12 (see `support/scaling.rs`).
+//! the time ratio of a dimension reaches 12 (see `transform-lang/benches/support/scaling.rs`).
 //!
 //! `cargo bench -p syncdef-lsp --bench scaling [NAME...]` (release), or
 //! `cargo test -p syncdef-lsp --bench scaling` (the test profile CI builds already).
 //! Figures: docs/benchmarks.md, "Scaling".
 
-#[path = "support/scaling.rs"]
+#[path = "../../transform-lang/benches/support/scaling.rs"]
 mod scaling;
 
 use std::io::Cursor;
@@ -96,9 +97,42 @@ const DIMENSIONS: &[Dimension] = &[
     ("skipped body of a bad length (KiB)", 1024, skipped_body),
 ];
 
+/// A one-line text outside ASCII (a minified document) of `n` keys, and the offset of each key:
+/// a diagnostic each, whose LSP position counts UTF-16 units from the line's start.
+fn one_line_keys(n: usize) -> (String, Vec<usize>) {
+    let mut text = String::from("{");
+    let mut offsets = Vec::with_capacity(n);
+    for i in 0..n {
+        offsets.push(text.len() + 1);
+        text.push_str(&format!("\"clé{i}\": \"𝄞\", "));
+    }
+    text.push('}');
+    (text, offsets)
+}
+
+/// The LSP positions of every key of `text`, as the diagnostics of a document are sent.
+fn positions(text: &str, offsets: &[usize]) {
+    let map = syncdef_lsp::position::LineMap::new(text);
+    for &offset in offsets {
+        std::hint::black_box(map.position(text, offset));
+    }
+}
+
 fn main() {
     scaling::print_header();
     let mut all = Vec::new();
+    let name = "diagnostic positions on one line";
+    if scaling::selected(name) {
+        let (small, large) = (one_line_keys(2_000), one_line_keys(2_000 * scaling::FACTOR));
+        let m = scaling::measure(
+            name,
+            2_000,
+            || positions(&small.0, &small.1),
+            || positions(&large.0, &large.1),
+        );
+        scaling::print_row(&m);
+        all.push(m);
+    }
     for &(name, small, case) in DIMENSIONS {
         if !scaling::selected(name) {
             continue;

@@ -1,8 +1,9 @@
-//! The scaling guard's measurement (`transform-lang` and `lsp` each have this file in
-//! `benches/support/`; keep the two identical): a dimension runs at a small size and at 8
-//! times that size, each timed as the best of several runs of wall time, and passes while the
-//! time ratio stays under 12. Linear work gives a ratio near 8; quadratic work gives near 64, so the threshold
-//! leaves room for cache effects and noise while still catching a copy per step.
+//! The scaling guards' measurement, one file for the template language's, the language
+//! server's and the linter's guards (`#[path]` includes it): a dimension runs at a small size
+//! and at 8 times that size, each timed as the best of several runs of wall time, and passes
+//! while the time ratio stays under 12. Linear work gives a ratio near 8; quadratic work gives
+//! near 64, so the threshold leaves room for cache effects and noise while still catching a
+//! copy per step.
 //!
 //! Best-of-N rather than a mean: on a shared machine every disturbance (another build, a
 //! descheduled thread) only adds time, so the smallest run is the closest to the work itself.
