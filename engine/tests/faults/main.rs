@@ -629,20 +629,8 @@ async fn a_lost_create_then_throttled_until_the_attempts_run_out_is_unknown() {
 async fn the_next_create_of_an_unresolved_record_carries_the_kept_key_whatever_its_body() {
     let server = RawServer::start(Vec::new()).await;
     // The catalog without its lookups: the kept key alone makes the repeat safe.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../catalog/quickbooks-online/definition.yaml");
-    let text = std::fs::read_to_string(&path).expect("the catalog definition");
-    let (head, rest) = text
-        .split_once("  lookup:\n")
-        .expect("the catalog declares lookups");
-    let tail = &rest[rest
-        .find("synchronization:")
-        .expect("the synchronization section")..];
-    let engine = connect(
-        &common::load("qbo.yaml", format!("{head}{tail}")),
-        &server.url(),
-    )
-    .with_transport(transport(2_000));
+    let engine =
+        connect(&quickbooks_without_lookups(), &server.url()).with_transport(transport(2_000));
     let kept = "0123456789abcdef0123456789abcdef";
     // The record changed since: a key derived from the new body would be new, and QuickBooks
     // would create the customer a second time.

@@ -328,23 +328,10 @@ async fn killed_mid_create_37(
     rig: &Rig,
     between: impl FnOnce(&Rig, &RecordKey),
 ) -> (SyncReport, RecordKey) {
-    rig.books.books.lock().expect("books").stall_create = Some(37);
-    {
-        let worker = rig.worker(options(&["Account"]));
-        let books = rig.books.books.clone();
-        let stalled = async {
-            while books.lock().expect("books").creates.len() < 37 {
-                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        };
-        tokio::select! {
-            _ = worker.run() => panic!("the run should have been killed first"),
-            () = stalled => {}
-        }
-        // Dropped mid-create, like a killed process: its leases stay until they end.
-    }
-    rig.books.books.lock().expect("books").stall_create = None;
+    // Dropped mid-create, like a killed process: its leases stay until they end.
+    let worker = rig.worker(options(&["Account"]));
+    rig.books.cut_short_at_create(37, worker.run()).await;
+    drop(worker);
     let in_flight: Vec<RecordKey> = rig
         .state()
         .problems(10)

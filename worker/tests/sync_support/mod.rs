@@ -674,6 +674,28 @@ impl QuickBooks {
             .map(|((_, id), _)| id.clone())
     }
 
+    /// Runs `run` until QuickBooks has carried out create `n`, whose answer it holds back, then
+    /// drops it mid-create, as a killed process would leave it; the answers flow again after.
+    pub async fn cut_short_at_create<T>(
+        &self,
+        n: usize,
+        run: impl std::future::Future<Output = T>,
+    ) {
+        self.books.lock().expect("books").stall_create = Some(n);
+        let books = self.books.clone();
+        let stalled = async {
+            while books.lock().expect("books").creates.len() < n {
+                tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        };
+        tokio::select! {
+            _ = run => panic!("the run should have been cut short first"),
+            () = stalled => {}
+        }
+        self.books.lock().expect("books").stall_create = None;
+    }
+
     pub async fn request_count(&self) -> usize {
         self.server
             .received_requests()
