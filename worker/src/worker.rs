@@ -22,7 +22,6 @@ use crate::state::{RecordStatus, State};
 /// How often a following worker's wait looks for a stop request.
 const FOLLOW_TICK: Duration = Duration::from_millis(100);
 
-
 /// The sync worker: finds changed platform records, pushes them through the engine and keeps
 /// the state. One run at a time on a `SQLite` state (it enforces it); any number on a shared
 /// PostgreSQL state, which hands each record to one of them (`docs/worker.md`, "Scaling
