@@ -15,7 +15,13 @@
 //! another; every `{placeholder}` of the two sections renamed; every action's `in` flipped
 //! (Body, Header, Query). A lint-clean mutant must also never report success for a failed
 //! answer to its create: an array body, `success: false` with `errors` as an array or a
-//! string, an answer without an id.
+//! string, an answer without an id, a 2xx carrying a vendor's error shape (QuickBooks' `Fault`,
+//! Business Central's `error`).
+//!
+//! Both directions hold for every mutant as users load it: a mutant lint reports an error for
+//! is refused by `Engine::load_linted` with lint's findings (what `Engine::load` and the CLI
+//! do), and a lint-clean one loads and dry-runs. Apart from that gate, the engine's own checks
+//! are counted below.
 //!
 //! A run takes every n-th mutant (`AGREEMENT_STRIDE=n`, default 5, to keep the suite's time;
 //! `AGREEMENT_STRIDE=1 cargo test -p syncdef-engine --test agreement -- --nocapture` runs them
@@ -23,10 +29,11 @@
 //! days of runs check every mutant, where a fixed stride would never check the others. A
 //! failure names the stride and offset that repeat it. Each run prints, per class, the mutants
 //! tried, those lint reports an error for, those the engine refuses (loaded whatever lint
-//! says), and those where the two agree (docs/benchmarks.md, "Lint and push agreement"). The
-//! other direction, a mutant lint reports an error for and the engine carries out, is counted
-//! and its first cases per class printed, not failed: lint is stricter than the engine there
-//! (unknown keys, OpenAPI structure, the pull side, which these dry-runs do not run).
+//! says), and those where the two agree (docs/benchmarks.md, "Lint and push agreement"). A
+//! mutant lint reports an error for that the engine's own checks would carry out is counted
+//! and its first cases per class printed: the lint gate refuses it (checked above), and lint
+//! there is stricter than the engine's checks (unknown keys, OpenAPI structure, the pull side,
+//! which these dry-runs do not run).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -291,6 +298,16 @@ async fn verdict(name: &str, text: &str, samples: &[(&str, Value)]) -> Option<Ve
     let diagnostics = lint_definition(&definition, &RuleSettings::default(), true);
     let lint_error = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let limits = syncdef_transform::Limits::default();
+    // As users load it: with lint's findings, which the engine refuses on any error. This is
+    // what makes "lint reports an error" imply "the engine refuses" for every mutant.
+    let gated = Engine::load_linted(&definition, diagnostics, &PushConfig::default(), &limits);
+    if lint_error && gated.is_ok() {
+        return Some(Verdict {
+            lint_error,
+            refused: None,
+            false_success: Some("lint reports an error, yet the engine loads it".to_owned()),
+        });
+    }
     let loaded = Engine::load_linted(&definition, Vec::new(), &PushConfig::default(), &limits);
     let engine = match loaded {
         Ok(loaded) => loaded.engine,
@@ -384,6 +401,15 @@ fn failed_answers() -> Vec<(&'static str, serde_json::Value)> {
             json!({"id": 0, "success": false, "errors": "Duplicate name"}),
         ),
         ("no id", json!({})),
+        // A 2xx carrying a vendor's own error shape and nothing the response template reads.
+        (
+            "QuickBooks' Fault in a 2xx",
+            json!({"Fault": {"Error": [{"Message": "Duplicate Name Exists Error", "code": "6240"}], "type": "ValidationFault"}}),
+        ),
+        (
+            "Business Central's error in a 2xx",
+            json!({"error": {"code": "BadRequest", "message": "The record already exists."}}),
+        ),
     ]
 }
 
@@ -405,7 +431,7 @@ async fn false_success(engine: &Engine, pushes: &[Push<'_>]) -> Option<String> {
             let outcome = engine.push(entry, record, state).await;
             if outcome.is_success() {
                 return Some(format!(
-                    "the create of `{entry}` answered with {name} is reported {:?} (external id {:?})",
+                    "lint is clean, but the create of `{entry}` answered with {name} is reported {:?} (external id {:?})",
                     outcome.status, outcome.external_id
                 ));
             }
@@ -450,9 +476,7 @@ async fn check_system(system: &str) {
             ));
         }
         if let Some(why) = verdict.false_success {
-            failures.push(format!(
-                "{system}, {class}, {what}: lint is clean, but {why}"
-            ));
+            failures.push(format!("{system}, {class}, {what}: {why}"));
         }
     }
     eprintln!(
