@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole lint and push agreement corpus (engine/tests/agreement.rs): every mutant of the
+# The whole lint and push agreement corpus (engine/tests/it/agreement.rs): every mutant of the
 # three catalog definitions, not the sample the test suite takes, with the counts per class
 # that docs/benchmarks.md ("Lint and push agreement") records. Fails as the test does: a
 # lint-clean mutant the engine refuses or fails, a failed answer reported as a success, or a
@@ -13,7 +13,7 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
 AGREEMENT_STRIDE="${STRIDE:-1}" AGREEMENT_OFFSET=0 \
-  cargo test --locked -q -p syncdef-engine --test agreement -- --nocapture --test-threads 1 \
+  cargo test --locked -q -p syncdef-engine --test it agreement:: -- --nocapture --test-threads 1 \
   >"$log" 2>&1 || status=$?
 # The per-class lines of each system ("system | class | mutants | lint errors | refusals |
 # agreements"), added up over the systems.

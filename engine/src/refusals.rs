@@ -4,7 +4,7 @@
 //!
 //! "Lint-clean means the push works" holds when each refusal a definition alone can reach has
 //! its rule. The unit test below reads the engine's sources and fails for a refusal site this
-//! table does not name; `tests/refusals.rs` reaches each refusal listed with a rule from a
+//! table does not name; `tests/it/refusals.rs` reaches each refusal listed with a rule from a
 //! small definition and checks the rule fires on it.
 
 /// What catches a definition that reaches a refusal.

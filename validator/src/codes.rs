@@ -24,7 +24,7 @@
 //! section: the rule reads the OpenAPI part only), `by loading`
 //! (the loader's problems are reported under it) or `by suppressions` (the suppression pass).
 //! The `Rule` enum, `Rule::ALL`, the codes, the dispatch, `syncdef explain`, the SARIF rule
-//! descriptors and the pages of docs/rules/ all come from it. `tests/rules.rs` fails for a
+//! descriptors and the pages of docs/rules/ all come from it. `tests/it/rules.rs` fails for a
 //! declared rule without a fixture in `tests/fixtures/` (`<CODE>.yaml`, `<CODE>_<case>.yaml`)
 //! or whose fixture does not make it fire; docs/contributing/add-a-rule.md walks through it.
 

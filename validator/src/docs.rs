@@ -1,6 +1,6 @@
 //! The Markdown pages of `docs/rules/`, generated from the rules' doc comments.
 //!
-//! `cargo test -p syncdef-validator --test docs` fails when the committed pages differ from what
+//! `cargo test -p syncdef-validator --test it docs::` fails when the committed pages differ from what
 //! the code would generate; `UPDATE_DOCS=1` rewrites them.
 
 use crate::codes::Rule;
@@ -26,7 +26,7 @@ pub fn rule_page(rule: Rule) -> String {
 #[must_use]
 pub fn index_page() -> String {
     let mut out = String::from(
-        "# Rules\n\nGenerated from the rules' doc comments (`UPDATE_DOCS=1 cargo test -p syncdef-validator --test docs`); do not edit by hand.\n\n\
+        "# Rules\n\nGenerated from the rules' doc comments (`UPDATE_DOCS=1 cargo test -p syncdef-validator --test it docs::`); do not edit by hand.\n\n\
          `syncdef explain CODE` prints a page; `syncdef.toml` changes severities (see ../configuration.md), `x-syncdef-ignore` and the ignore file silence single findings (see ../configuration.md#suppressing-findings).\n\n\
          | code | name | default | what it catches |\n|---|---|---|---|\n",
     );

@@ -85,7 +85,7 @@ impl Rig {
         let dependencies = Dependencies::from_definition(&definition);
         // The catalog throttles QuickBooks to 500 requests a minute per company, shared by every
         // engine of the process: these tests push hundreds of records against a local fake, and
-        // what they check is the worker, not the throttle (engine/tests/faults/ checks that).
+        // what they check is the worker, not the throttle (engine/tests/it/faults/ checks that).
         let engine = Engine::load(definition)
             .expect("catalog definition loads")
             .engine
@@ -773,7 +773,7 @@ fn unthrottled() -> RateLimitPolicy {
 
 /// The same attempts as the default policy, with backoffs in milliseconds: these tests check
 /// what the worker does with a step's outcome, not how long the engine waits between attempts
-/// (engine/tests/faults/ checks that).
+/// (engine/tests/it/faults/ checks that).
 fn quick_retries() -> RetryPolicy {
     RetryPolicy {
         initial_backoff: std::time::Duration::from_millis(5),
