@@ -45,6 +45,7 @@ pub mod members;
 pub mod model;
 pub mod node;
 pub mod openapi;
+pub mod operation;
 pub mod operation_ref;
 pub mod path_match;
 pub mod platform;

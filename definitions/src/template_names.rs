@@ -15,6 +15,8 @@
 //! - `read` and `batchRead` (pull): the `…Response` template is required (it maps the external
 //!   record onto the platform's), the `…Request` optional.
 
+use crate::operation::{Operation, Section};
+
 /// The suffix of request template names (`createRequest`).
 pub const REQUEST_SUFFIX: &str = "Request";
 
@@ -48,32 +50,32 @@ pub struct OperationTemplates {
 /// Every operation key of the format.
 pub const OPERATIONS: &[OperationTemplates] = &[
     OperationTemplates {
-        section: "push",
-        operation: "create",
+        section: Section::Push.key(),
+        operation: Operation::Create.key(),
         request: Need::Required,
         response: Need::Required,
     },
     OperationTemplates {
-        section: "push",
-        operation: "update",
+        section: Section::Push.key(),
+        operation: Operation::Update.key(),
         request: Need::Required,
         response: Need::Optional,
     },
     OperationTemplates {
-        section: "push",
-        operation: "delete",
+        section: Section::Push.key(),
+        operation: Operation::Delete.key(),
         request: Need::WhenBody,
         response: Need::Optional,
     },
     OperationTemplates {
-        section: "pull",
-        operation: "read",
+        section: Section::Pull.key(),
+        operation: Operation::Read.key(),
         request: Need::Optional,
         response: Need::Required,
     },
     OperationTemplates {
-        section: "pull",
-        operation: "batchRead",
+        section: Section::Pull.key(),
+        operation: Operation::BatchRead.key(),
         request: Need::Optional,
         response: Need::Required,
     },

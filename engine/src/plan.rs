@@ -7,6 +7,7 @@ use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
 use syncdef_definitions::openapi::OpenApi;
+use syncdef_definitions::operation::{Operation, Section};
 use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathIndex, Resolution};
 use syncdef_definitions::platform::modules;
@@ -56,10 +57,16 @@ impl OperationKind {
     /// The key in the definition, also the template prefix and the step name.
     #[must_use]
     pub fn as_str(self) -> &'static str {
+        self.operation().key()
+    }
+
+    /// The operation of the format it is.
+    #[must_use]
+    pub fn operation(self) -> Operation {
         match self {
-            OperationKind::Create => "create",
-            OperationKind::Update => "update",
-            OperationKind::Delete => "delete",
+            OperationKind::Create => Operation::Create,
+            OperationKind::Update => Operation::Update,
+            OperationKind::Delete => Operation::Delete,
         }
     }
 }
@@ -377,6 +384,7 @@ fn compile_entry(
     settings: &Settings,
     sources: &Sources<'_>,
 ) -> Result<EntryPlan, Vec<String>> {
+    use Operation::{BatchRead, Create, Delete, Read, Update};
     let name = entry.key.value.clone();
     let mut problems = Vec::new();
     let root = if let Some(Some(m)) = entry.module.as_ref().map(|m| modules::module(&m.value)) {
@@ -395,8 +403,8 @@ fn compile_entry(
         .push
         .as_ref()
         .map_or(&no_templates, |p| &p.common.templates);
-    let mut op = |field: Option<&OperationField>, templates: &[TemplateSource], prefix: &str| {
-        let field = field?;
+    let mut op = |field: Option<&OperationField>, templates: &[TemplateSource], kind: Operation| {
+        let (field, prefix) = (field?, kind.key());
         if let Some(problem) = response_form(templates, prefix) {
             problems.push(format!("entry `{name}`, `{prefix}`: {problem}"));
             return None;
@@ -410,16 +418,16 @@ fn compile_entry(
         }
     };
     let push = entry.push.as_ref();
-    let create = op(push.and_then(|p| p.create.as_ref()), templates, "create");
-    let update = op(push.and_then(|p| p.update.as_ref()), templates, "update");
-    let delete = op(push.and_then(|p| p.delete.as_ref()), templates, "delete");
+    let create = op(push.and_then(|p| p.create.as_ref()), templates, Create);
+    let update = op(push.and_then(|p| p.update.as_ref()), templates, Update);
+    let delete = op(push.and_then(|p| p.delete.as_ref()), templates, Delete);
     let pull = entry.pull.as_ref();
     let pull_templates = pull.map_or(&no_templates, |p| &p.common.templates);
-    let read = op(pull.and_then(|p| p.read.as_ref()), pull_templates, "read");
+    let read = op(pull.and_then(|p| p.read.as_ref()), pull_templates, Read);
     let batch_read = op(
         pull.and_then(|p| p.batch_read.as_ref()),
         pull_templates,
-        "batchRead",
+        BatchRead,
     );
     if pull.is_some_and(|p| !p.common.pre_actions.is_empty() || !p.common.post_actions.is_empty()) {
         problems.push(format!(
@@ -614,7 +622,7 @@ fn template(
 /// Why the response template of push operation `prefix` cannot be read as the create
 /// result (not an object; for a create, no `id`): the judgment of lint rules SD812 and SD804.
 fn response_form(templates: &[TemplateSource], prefix: &str) -> Option<String> {
-    if !matches!(prefix, "create" | "update" | "delete") {
+    if Operation::from_key(prefix).is_none_or(|o| o.section() != Section::Push) {
         return None;
     }
     let name = template_names::response_name(prefix);

@@ -8,6 +8,7 @@
 //! use, so the schema and the linter cannot disagree.
 
 use serde_json::{Map, Value, json};
+use syncdef_definitions::operation::Operation;
 
 use crate::platform::MODULES;
 use crate::templates::{Need, OPERATIONS, request_name, response_name};
@@ -27,6 +28,7 @@ const METHODS: &str = "get|put|post|delete|options|head|patch|trace";
 )]
 fn reliability_extension() -> Value {
     let ms = |what: &str| json!({ "type": "integer", "minimum": 0, "description": what });
+    let push_keys: Vec<&str> = Operation::PUSH.iter().map(|o| o.key()).collect();
     json!({
         "type": "object",
         "description": "How the push engine treats the external system: retries, rate limits, stale concurrency tokens, idempotency keys, request body validation (docs/reliability.md).",
@@ -87,7 +89,7 @@ fn reliability_extension() -> Value {
                     "name": { "type": "string", "minLength": 1, "description": "The parameter or header name (`requestid` for QuickBooks)." },
                     "operations": {
                         "type": "array",
-                        "items": { "enum": ["create", "update", "delete"] },
+                        "items": { "enum": push_keys },
                         "description": "Operations that carry the key. Default [create]."
                     }
                 }

@@ -3,13 +3,15 @@
 //! (`preSyncronizationAction`) is read as that key, so that every check of its content still
 //! runs, and is reported as misspelt; any other key is unknown.
 
+use crate::operation::Operation;
+
 /// Keys of an entry.
 pub const ENTRY_KEYS: &[&str] = &["description", "module", "push", "pull"];
 /// Keys of `push`. `statements` is the vendor's, accepted and not executed.
 pub const PUSH_KEYS: &[&str] = &[
-    "create",
-    "update",
-    "delete",
+    Operation::Create.key(),
+    Operation::Update.key(),
+    Operation::Delete.key(),
     "preSynchronizationAction",
     "postSynchronizationAction",
     "schemasTransformer",
@@ -17,8 +19,8 @@ pub const PUSH_KEYS: &[&str] = &[
 ];
 /// Keys of `pull`.
 pub const PULL_KEYS: &[&str] = &[
-    "read",
-    "batchRead",
+    Operation::Read.key(),
+    Operation::BatchRead.key(),
     "preSynchronizationAction",
     "postSynchronizationAction",
     "schemasTransformer",

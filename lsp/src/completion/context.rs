@@ -1,9 +1,19 @@
 //! Which kind of completion the cursor asks for.
 
+use syncdef_definitions::operation::Operation;
+
 use crate::cursor::{self, Line, is_name_char};
 
 /// The keys whose value is an operation reference (`/path/method`).
-pub const OPERATION_KEYS: [&str; 6] = ["create", "update", "delete", "read", "batchRead", "path"];
+pub const OPERATION_KEYS: [&str; 6] = [
+    Operation::Create.key(),
+    Operation::Update.key(),
+    Operation::Delete.key(),
+    Operation::Read.key(),
+    Operation::BatchRead.key(),
+    // An `ApiPath` action's.
+    "path",
+];
 
 /// A completion context: what is completed and where the text it replaces starts.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use syncdef_definitions::model::{
     Action, ActionType, MethodCommon, OperationField, SyncEntry, Text, UnknownField,
 };
+use syncdef_definitions::operation::Operation as EntryOperation;
 use syncdef_definitions::operation_ref::{OperationRef, OperationRefError};
 use syncdef_definitions::path_match::PathIndex;
 pub(crate) use syncdef_definitions::path_match::{PathEntry, Resolution};
@@ -125,9 +126,9 @@ impl<'a> EntryInfo<'a> {
         let mut operations = Vec::new();
         if let Some(push) = &entry.push {
             for (name, field) in [
-                ("create", &push.create),
-                ("update", &push.update),
-                ("delete", &push.delete),
+                (EntryOperation::Create.key(), &push.create),
+                (EntryOperation::Update.key(), &push.update),
+                (EntryOperation::Delete.key(), &push.delete),
             ] {
                 if let Some(field) = field {
                     operations.push(OperationSite::of_field(name, field));
@@ -136,7 +137,10 @@ impl<'a> EntryInfo<'a> {
             collect_common(&push.common, text, &mut templates, &mut operations);
         }
         if let Some(pull) = &entry.pull {
-            for (name, field) in [("read", &pull.read), ("batchRead", &pull.batch_read)] {
+            for (name, field) in [
+                (EntryOperation::Read.key(), &pull.read),
+                (EntryOperation::BatchRead.key(), &pull.batch_read),
+            ] {
                 if let Some(field) = field {
                     operations.push(OperationSite::of_field(name, field));
                 }

@@ -7,9 +7,10 @@
 use syncdef_definitions::Members;
 use syncdef_definitions::Node;
 use syncdef_definitions::node::Member;
+use syncdef_definitions::operation::Operation;
 
 /// The template name prefix of the pull operations whose output is platform records.
-pub(crate) const PULL_OPERATIONS: [&str; 2] = ["batchRead", "read"];
+pub(crate) const PULL_OPERATIONS: [&str; 2] = [Operation::BatchRead.key(), Operation::Read.key()];
 
 /// A template's record element: the object each output element is made from.
 pub(crate) fn record_element<'t>(root: &Node<'t>) -> Option<Node<'t>> {
