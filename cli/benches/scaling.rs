@@ -89,10 +89,7 @@ fn paths(n: usize) -> String {
     text + "}}"
 }
 
-/// A dimension: its name, its small size, and the document of a given size.
-type Dimension = (&'static str, usize, fn(usize) -> String);
-
-const DIMENSIONS: &[Dimension] = &[
+const DIMENSIONS: &[scaling::Dimension<String>] = &[
     ("keys per object", 1_000, keys_per_object),
     ("findings per line", 2_000, findings_per_line),
     ("line length (KiB, not ASCII)", 16, line_length),
@@ -103,15 +100,6 @@ const DIMENSIONS: &[Dimension] = &[
 
 fn main() {
     scaling::print_header();
-    let mut all = Vec::new();
-    for &(name, small, document) in DIMENSIONS {
-        if !scaling::selected(name) {
-            continue;
-        }
-        let (s, l) = (document(small), document(small * scaling::FACTOR));
-        let m = scaling::measure(name, small, || lint("s.json", &s), || lint("l.json", &l));
-        scaling::print_row(&m);
-        all.push(m);
-    }
+    let all = scaling::measure_all(DIMENSIONS, |document: &String| lint("doc.json", document));
     scaling::finish(&all);
 }

@@ -23,7 +23,7 @@ fn frame(message: &serde_json::Value) -> Vec<u8> {
 }
 
 /// A whole session: `initialize`, `middle`, ten requests, `shutdown` and `exit`.
-fn session(middle: &[u8]) -> Vec<u8> {
+fn session(middle: &[u8]) -> Arc<[u8]> {
     let mut input = frame(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
     input.extend(middle);
@@ -32,7 +32,7 @@ fn session(middle: &[u8]) -> Vec<u8> {
         &json!({"jsonrpc": "2.0", "id": -1, "method": "shutdown"}),
     ));
     input.extend(frame(&json!({"jsonrpc": "2.0", "method": "exit"})));
-    input
+    input.into()
 }
 
 /// `n` requests the server answers (with "method not found"), ids from `first`.
@@ -59,12 +59,12 @@ fn serve(input: &Arc<[u8]>, answers: usize) {
 }
 
 /// `n` well-formed requests in one stream.
-fn frames(n: usize) -> (Vec<u8>, usize) {
+fn frames(n: usize) -> (Arc<[u8]>, usize) {
     (session(&requests(n, 1)), n + 12)
 }
 
 /// A header line of `n` KiB without a line end, then a blank line.
-fn header_line(n: usize) -> (Vec<u8>, usize) {
+fn header_line(n: usize) -> (Arc<[u8]>, usize) {
     let mut middle = b"Content-Length: 5".to_vec();
     middle.resize(middle.len() + n * 1024, b'7');
     middle.extend(b"\r\n\r\n");
@@ -72,7 +72,7 @@ fn header_line(n: usize) -> (Vec<u8>, usize) {
 }
 
 /// A header block of `n` KiB of lines (`X-Filler: ...`) that never ends.
-fn header_block(n: usize) -> (Vec<u8>, usize) {
+fn header_block(n: usize) -> (Arc<[u8]>, usize) {
     let mut middle = b"Content-Length: 5\r\n".to_vec();
     while middle.len() < n * 1024 {
         middle.extend(b"X-Filler: 0123456789\r\n");
@@ -82,15 +82,16 @@ fn header_block(n: usize) -> (Vec<u8>, usize) {
 }
 
 /// A frame whose length is not a number, with a body of `n` KiB, skipped.
-fn skipped_body(n: usize) -> (Vec<u8>, usize) {
+fn skipped_body(n: usize) -> (Arc<[u8]>, usize) {
     let mut middle = b"Content-Length: abc\r\n\r\n".to_vec();
     middle.resize(middle.len() + n * 1024, b'x');
     (session(&middle), 12)
 }
 
-type Dimension = (&'static str, usize, fn(usize) -> (Vec<u8>, usize));
+/// A session's input, and how many answers it must get.
+type Session = (Arc<[u8]>, usize);
 
-const DIMENSIONS: &[Dimension] = &[
+const DIMENSIONS: &[scaling::Dimension<Session>] = &[
     ("requests in one stream", 2000, frames),
     ("header line without end (KiB)", 1024, header_line),
     ("header block without end (KiB)", 1024, header_block),
@@ -118,36 +119,15 @@ fn positions(text: &str, offsets: &[usize]) {
     }
 }
 
+/// The dimensions of the diagnostics' positions.
+const POSITIONS: &[scaling::Dimension<(String, Vec<usize>)>] =
+    &[("diagnostic positions on one line", 2000, one_line_keys)];
+
 fn main() {
     scaling::print_header();
-    let mut all = Vec::new();
-    let name = "diagnostic positions on one line";
-    if scaling::selected(name) {
-        let (small, large) = (one_line_keys(2_000), one_line_keys(2_000 * scaling::FACTOR));
-        let m = scaling::measure(
-            name,
-            2_000,
-            || positions(&small.0, &small.1),
-            || positions(&large.0, &large.1),
-        );
-        scaling::print_row(&m);
-        all.push(m);
-    }
-    for &(name, small, case) in DIMENSIONS {
-        if !scaling::selected(name) {
-            continue;
-        }
-        let (s, s_answers) = case(small);
-        let (l, l_answers) = case(small * scaling::FACTOR);
-        let (s, l): (Arc<[u8]>, Arc<[u8]>) = (s.into(), l.into());
-        let m = scaling::measure(
-            name,
-            small,
-            || serve(&s, s_answers),
-            || serve(&l, l_answers),
-        );
-        scaling::print_row(&m);
-        all.push(m);
-    }
+    let mut all = scaling::measure_all(POSITIONS, |(text, offsets)| positions(text, offsets));
+    all.extend(scaling::measure_all(DIMENSIONS, |(input, answers)| {
+        serve(input, *answers);
+    }));
     scaling::finish(&all);
 }

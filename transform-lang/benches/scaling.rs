@@ -40,9 +40,6 @@ impl Case {
     }
 }
 
-/// A dimension: its name, its small size, and the case of a given size.
-type Dimension = (&'static str, usize, fn(usize) -> Case);
-
 fn plain(template: &str, input: &str) -> Case {
     Case::new(template, input, &Settings::default())
 }
@@ -151,7 +148,7 @@ fn delete_members(n: usize) -> Case {
     )
 }
 
-const DIMENSIONS: &[Dimension] = &[
+const DIMENSIONS: &[scaling::Dimension<Case>] = &[
     ("#xconcat arguments (1 KB strings)", 200, xconcat_strings),
     ("#xconcat arguments (arrays of 10)", 200, xconcat_arrays),
     ("#loop array elements", 2000, loop_array),
@@ -171,15 +168,6 @@ const DIMENSIONS: &[Dimension] = &[
 
 fn main() {
     scaling::print_header();
-    let mut all = Vec::new();
-    for &(name, small, case) in DIMENSIONS {
-        if !scaling::selected(name) {
-            continue;
-        }
-        let (s, l) = (case(small), case(small * scaling::FACTOR));
-        let m = scaling::measure(name, small, || s.run(), || l.run());
-        scaling::print_row(&m);
-        all.push(m);
-    }
+    let all = scaling::measure_all(DIMENSIONS, Case::run);
     scaling::finish(&all);
 }

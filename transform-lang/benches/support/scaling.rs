@@ -154,6 +154,25 @@ fn shown(d: Duration) -> String {
     }
 }
 
+/// A dimension: its name, its small size, and the input of a given size.
+pub type Dimension<I> = (&'static str, usize, fn(usize) -> I);
+
+/// Measures every selected dimension of `dimensions` (name, small size, the input of a size)
+/// with `run` on its input, printing a row each; the measurements, for [`finish`].
+pub fn measure_all<I>(dimensions: &[Dimension<I>], run: impl Fn(&I)) -> Vec<Measured> {
+    let mut all = Vec::new();
+    for &(name, small, input) in dimensions {
+        if !selected(name) {
+            continue;
+        }
+        let (s, l) = (input(small), input(small * FACTOR));
+        let m = measure(name, small, || run(&s), || run(&l));
+        print_row(&m);
+        all.push(m);
+    }
+    all
+}
+
 /// Exits non-zero when a dimension's ratio reached [`MAX_RATIO`], naming it.
 pub fn finish(all: &[Measured]) {
     let failed: Vec<&str> = all.iter().filter(|m| !m.passes()).map(|m| m.name).collect();
