@@ -10,7 +10,6 @@ use serde_json::Value as Json;
 use crate::error::PushError;
 use crate::plan::OperationKind;
 use crate::push::operation::{self, Pushing};
-use crate::push::response;
 use crate::push::run::Run;
 use crate::push::scope::Scope;
 
@@ -44,9 +43,7 @@ pub(crate) async fn after_repeat(
     ));
     scope.external_id = Some(id.to_owned());
     operation::reread_tokens(run, push, scope).await?;
-    let answer = operation::carry_out(run, push, OperationKind::Update, call, scope).await?;
-    response::check_status(run, &call.step, &answer)?;
-    response::extract(run, OperationKind::Update, call, &answer)?;
+    operation::carry_out_and_read(run, push, OperationKind::Update, call, scope).await?;
     Ok(())
 }
 

@@ -93,9 +93,7 @@ async fn execute(
             kind.as_str()
         )));
     };
-    let answer = operation::carry_out(run, &push, kind, call, &mut scope).await?;
-    response::check_status(run, &call.step, &answer)?;
-    let extracted = response::extract(run, kind, call, &answer)?;
+    let extracted = operation::carry_out_and_read(run, &push, kind, call, &mut scope).await?;
     let id = extracted.id.or_else(|| scope.external_id.clone());
     // Known before anything else is sent: a failure after the create still names the record.
     run.external_id.clone_from(&id);

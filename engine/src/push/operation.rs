@@ -5,11 +5,12 @@
 use syncdef_transform::Value;
 
 use crate::error::{ErrorClass, PushError};
-use crate::extract;
+use crate::extract::{self, Extracted};
 use crate::plan::{ActionPlan, CallPlan, EntryPlan, OperationKind};
 use crate::push::actions::{self, Phase};
 use crate::push::compose::{self, KeySource};
 use crate::push::connectors::Connectors;
+use crate::push::response;
 use crate::push::run::Run;
 use crate::push::scope::Scope;
 use crate::push::send::{self, Answer};
@@ -98,6 +99,20 @@ pub(crate) async fn carry_out(
         ));
         reread_tokens(run, push, scope).await?;
     }
+}
+
+/// Sends the record's `kind` request through `call` ([`carry_out`]) and reads the answer it
+/// stands on: its status, then what the response template makes of it.
+pub(crate) async fn carry_out_and_read(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    kind: OperationKind,
+    call: &CallPlan,
+    scope: &mut Scope<'_>,
+) -> Result<Extracted, PushError> {
+    let answer = carry_out(run, push, kind, call, scope).await?;
+    response::check_status(run, &call.step, &answer)?;
+    response::extract(run, kind, call, &answer)
 }
 
 /// The conflict rule `answer` matches, for an update or delete.

@@ -143,11 +143,7 @@ pub(crate) fn extract(
 /// the reasons are read from the body ([`extract::error_messages`]). Only a body that names
 /// `success` is parsed whole for it.
 fn reported_failure(run: &mut Run, step: &str, answer: &Answer) -> Result<(), PushError> {
-    let named = answer
-        .body()
-        .bytes()
-        .windows(b"success".len())
-        .any(|w| w == b"success");
+    let named = memchr::memmem::find(answer.body().bytes(), b"\"success\"").is_some();
     match answer.body().json() {
         Ok(body) if named && extract::says_failed(body) => {
             Err(failed(run, step, extract::error_messages(body)))
