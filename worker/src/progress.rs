@@ -19,8 +19,18 @@ pub(crate) struct Progress<'a> {
     entry: &'a EntryInfo,
     /// The cursor of the query, and whether it asked for changes at it (`ge`) or after it.
     from: Option<(Stamp, bool)>,
-    previous_page: Option<Vec<String>>,
+    previous_page: Option<PageMark>,
     pages: u32,
+}
+
+/// What tells a page from the one before: its length and the ids of its first and last
+/// records (records are listed in a fixed order, so a page repeating another matches all
+/// three), read from two records instead of every one.
+#[derive(PartialEq, Eq)]
+struct PageMark {
+    len: usize,
+    first: String,
+    last: String,
 }
 
 impl<'a> Progress<'a> {
@@ -37,20 +47,26 @@ impl<'a> Progress<'a> {
     /// A page read: refused when it holds the records of the page before it.
     pub fn page(&mut self, records: &[Value]) -> Result<(), WorkerError> {
         self.pages += 1;
-        let ids: Vec<String> = records
-            .iter()
-            .map(|r| self.entry.module.id_of(r).unwrap_or_default())
-            .collect();
-        if !ids.is_empty() && self.previous_page.as_ref() == Some(&ids) {
+        let (Some(first), Some(last)) = (records.first(), records.last()) else {
+            self.previous_page = None;
+            return Ok(());
+        };
+        let id = |record| self.entry.module.id_of(record).unwrap_or_default();
+        let mark = PageMark {
+            len: records.len(),
+            first: id(first),
+            last: id(last),
+        };
+        if self.previous_page.as_ref() == Some(&mark) {
             return Err(self.stalled(format!(
                 "page {} of the listing holds the same {} records as page {} (the first is {}): the platform seems to ignore the page asked for",
                 self.pages,
-                ids.len(),
+                mark.len,
                 self.pages - 1,
-                ids[0]
+                mark.first
             )));
         }
-        self.previous_page = Some(ids);
+        self.previous_page = Some(mark);
         Ok(())
     }
 

@@ -140,7 +140,7 @@ async fn handle_owned(
                 core,
                 &key,
                 row.as_ref(),
-                Attempt::failed("platform", &message, unknown, listed_stamp),
+                Failed::new("platform", &message, unknown, listed_stamp),
             )?;
             return Ok(Handled::new(RecordResult::Failed, None, Some(message)));
         }
@@ -383,7 +383,7 @@ fn settle(
                     core,
                     key,
                     row,
-                    Attempt::failed(
+                    Failed::new(
                         ErrorClass::UnknownOutcome.as_str(),
                         &message,
                         true,
@@ -432,9 +432,9 @@ fn settle(
                     && outcome.operation != Some(OperationKind::Delete))
                     || state.unresolved_create.is_some());
             tracing::warn!(entry = %entry.name, id = %key.platform_id, class = %class, error = %message, "push failed");
-            let mut attempt = Attempt::failed(class.as_str(), &message, unknown, updated_at);
-            attempt.external_id.clone_from(&learnt);
-            fail(core, key, row, attempt)?;
+            let mut failed = Failed::new(class.as_str(), &message, unknown, updated_at);
+            failed.external_id.clone_from(&learnt);
+            fail(core, key, row, failed)?;
             if class == ErrorClass::Authentication && !core.options.dry_run {
                 return Err(WorkerError::Authentication(message));
             }
@@ -460,47 +460,19 @@ fn shown(message: String) -> String {
     }
 }
 
-/// A failed attempt as the worker stores it: [`Failed`] less its next attempt, which [`fail`]
-/// sets from the attempts so far.
-struct Attempt {
-    class: String,
-    message: String,
-    unknown: bool,
-    updated_at: Option<String>,
-    external_id: Option<String>,
-}
-
-impl Attempt {
-    fn failed(class: &str, message: &str, unknown: bool, updated_at: Option<String>) -> Self {
-        Attempt {
-            class: class.to_owned(),
-            message: message.to_owned(),
-            unknown,
-            updated_at,
-            external_id: None,
-        }
-    }
-}
-
+/// Stores `failed`, its next attempt set from the record's attempts so far.
 fn fail(
     core: &Core,
     key: &RecordKey,
     row: Option<&RecordRow>,
-    attempt: Attempt,
+    mut failed: Failed,
 ) -> Result<(), WorkerError> {
     let now = core.now();
     let attempts = row
         .filter(|r| matches!(r.status, RecordStatus::Failed | RecordStatus::Unknown))
         .map_or(0, |r| r.attempts)
         .saturating_add(1);
-    let failed = Failed {
-        class: attempt.class,
-        message: attempt.message,
-        unknown: attempt.unknown,
-        updated_at: attempt.updated_at,
-        next_attempt_at: core.options.backoff.next_attempt(attempts, now),
-        external_id: attempt.external_id,
-    };
+    failed.next_attempt_at = core.options.backoff.next_attempt(attempts, now);
     core.state.record_failed(key, &failed, now)?;
     Ok(())
 }

@@ -170,6 +170,22 @@ pub struct Failed {
     pub external_id: Option<String>,
 }
 
+impl Failed {
+    /// A failure of class `class`, due again at once until [`Failed::next_attempt_at`] is set
+    /// from the record's backoff; no external id learnt.
+    #[must_use]
+    pub fn new(class: &str, message: &str, unknown: bool, updated_at: Option<String>) -> Self {
+        Failed {
+            class: class.to_owned(),
+            message: message.to_owned(),
+            unknown,
+            updated_at,
+            next_attempt_at: 0,
+            external_id: None,
+        }
+    }
+}
+
 /// How an operator settles a record in the `unknown` state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolution {
