@@ -230,32 +230,33 @@ impl LineIndex {
     /// from), and where that line starts.
     #[must_use]
     pub fn line_of(&self, text: &str, offset: u32) -> (usize, u32) {
-        let (mark, line, start) = self.scan_to(text, offset);
-        let _ = mark;
-        (line, start)
+        let anchor = self.anchor(text, offset);
+        (anchor.line as usize, anchor.line_start)
     }
 
-    /// From the mark before `offset` to `offset`: the mark, the line holding `offset` and
-    /// where it starts. Every line start between them is within [`MARK_BYTES`] of the mark
-    /// (a later one would be a mark), so the search stops there.
-    fn scan_to(&self, text: &str, offset: u32) -> (Mark, usize, u32) {
-        let mark = self.mark_before(offset);
+    /// The known place nearest before `offset` on its line: the mark before it when no line
+    /// starts between them, else the last line start between them (column 0). Every line start
+    /// between the mark and `offset` is within [`MARK_BYTES`] of the mark (a later one would be
+    /// a mark), so the search stops there.
+    fn anchor(&self, text: &str, offset: u32) -> Mark {
+        let mut anchor = self.mark_before(offset);
         let bytes = text.as_bytes();
         // One byte past the reach, so that a `\r\n` at its end is read whole.
-        let reach = (mark.at as usize + MARK_BYTES + 1).min(offset as usize + 1);
+        let reach = (anchor.at as usize + MARK_BYTES + 1).min(offset as usize + 1);
         let within = &bytes[..bytes.len().min(reach)];
-        let mut line = mark.line as usize;
-        let mut start = mark.line_start as usize;
-        let mut from = mark.at as usize;
-        while let Some(next) = next_line_start(within, from) {
+        while let Some(next) = next_line_start(within, anchor.at as usize) {
             if next > offset as usize {
                 break;
             }
-            line += 1;
-            start = next;
-            from = next;
+            anchor = Mark {
+                at: next as u32,
+                line: anchor.line + 1,
+                line_start: next as u32,
+                column: 0,
+                utf16: 0,
+            };
         }
-        (mark, line, start as u32)
+        anchor
     }
 
     /// The line and column of byte `offset` in `text` (the text this index was built from).
@@ -265,23 +266,17 @@ impl LineIndex {
     #[must_use]
     pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
         let offset = offset.min(text.len() as u32);
-        let (mark, line, line_start) = self.scan_to(text, offset);
+        let anchor = self.anchor(text, offset);
         let column = if self.ascii {
-            offset - line_start
+            offset - anchor.line_start
         } else {
-            // Counted from the mark when the mark is on the same line.
-            let (from, before) = if mark.line_start == line_start {
-                (mark.at, mark.column)
-            } else {
-                (line_start, 0)
-            };
-            let prefix = &text.as_bytes()[from as usize..offset as usize];
-            let started = before + characters_started(prefix);
+            let prefix = &text.as_bytes()[anchor.at as usize..offset as usize];
+            let started = anchor.column + characters_started(prefix);
             // Inside a character, its lead byte is in the prefix: report that character.
             started - u32::from(!text.is_char_boundary(offset as usize))
         };
         LineCol {
-            line: line as u32 + 1,
+            line: anchor.line + 1,
             column: column + 1,
         }
     }
@@ -295,16 +290,9 @@ impl LineIndex {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let (mark, line, line_start) = self.scan_to(text, offset as u32);
-        let (from, before) = if mark.line_start == line_start {
-            (mark.at as usize, mark.utf16)
-        } else {
-            (line_start as usize, 0)
-        };
-        (
-            line,
-            before + text[from..offset].encode_utf16().count() as u32,
-        )
+        let anchor = self.anchor(text, offset as u32);
+        let counted = text[anchor.at as usize..offset].encode_utf16().count() as u32;
+        (anchor.line as usize, anchor.utf16 + counted)
     }
 
     /// Byte offset of the start of 1-based `line` of `text` (the text this index was built

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use syncdef_definitions::load::load_bytes;
+use syncdef_definitions::load::{ReadError, load_bytes};
 use syncdef_definitions::{
     Definition, Document, LoadError, LoadErrorKind, LoadOptions, SourceFile,
 };
@@ -354,13 +354,13 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
     // A file of 1 GiB or more is refused before it is read (SD111), not read whole first.
     let bytes = match syncdef_definitions::load::read_file(path) {
         Ok(bytes) => bytes,
-        Err(error) if error.kind == LoadErrorKind::Io => {
+        Err(ReadError::Io(error)) => {
             return Outcome::Failed(LintError {
                 path: path.clone(),
-                message: error.message,
+                message: format!("cannot read the file: {error}"),
             });
         }
-        Err(error) => return refused(job, &error),
+        Err(error) => return refused(job, &error.into_load_error(&path.display().to_string())),
     };
     if !job.candidate.explicit && !discover::may_hold_sync_section(&bytes) {
         return Outcome::Skipped;

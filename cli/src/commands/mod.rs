@@ -39,20 +39,13 @@ pub fn name_value(text: &str) -> Result<(String, String), String> {
 /// Reads a file, or standard input for `-`, as bytes.
 pub fn read_input(path: &Path, what: &str) -> Result<Vec<u8>, Failure> {
     // Bounded: an input of 1 GiB or more is refused before it is read whole.
-    let (shown, read) = if path.as_os_str() == "-" {
-        let read = syncdef_definitions::load::read_stream("<stdin>", io::stdin().lock());
-        ("from standard input".to_owned(), read)
-    } else {
-        let read = syncdef_definitions::load::read_file(path);
-        (path.display().to_string(), read)
-    };
-    read.map_err(|e| {
-        let why = e
-            .message
-            .strip_prefix("cannot read the file: ")
-            .unwrap_or(&e.message);
-        Failure::usage(format!("cannot read the {what} {shown}: {why}"))
-    })
+    if path.as_os_str() == "-" {
+        return syncdef_definitions::load::read_stream(io::stdin().lock()).map_err(|e| {
+            Failure::usage(format!("cannot read the {what} from standard input: {e}"))
+        });
+    }
+    syncdef_definitions::load::read_file(path)
+        .map_err(|e| Failure::usage(format!("cannot read the {what} {}: {e}", path.display())))
 }
 
 /// The name a path is shown under in messages.

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use error::{LoadError, LoadErrorKind, Related};
-pub use read::{read_file, read_stream};
+pub use read::{ReadError, read_file, read_stream};
 
 use crate::node::Node;
 use crate::source::{SourceFile, Span};
@@ -185,8 +185,9 @@ pub fn load_bytes(
 /// [`LoadErrorKind::Io`] when the file cannot be read, [`LoadErrorKind::TooLarge`] before it
 /// is read when it is 1 GiB or larger, or any error of [`load_bytes`].
 pub fn load_path(path: &Path, options: &LoadOptions) -> Result<Document, LoadError> {
-    let bytes = read_file(path)?;
-    load_bytes(path.display().to_string(), bytes, options)
+    let name = path.display().to_string();
+    let bytes = read_file(path).map_err(|e| e.into_load_error(&name))?;
+    load_bytes(name, bytes, options)
 }
 
 fn invalid_utf8(name: String, err: std::string::FromUtf8Error) -> LoadError {

@@ -11,66 +11,83 @@ use super::error::{LoadError, LoadErrorKind};
 use crate::source::{SourceFile, Span};
 use crate::tree::MAX_TEXT_LEN;
 
-/// The bytes of the file at `path`, shown as `name`.
-///
-/// # Errors
-/// [`LoadErrorKind::Io`] when it cannot be read; [`LoadErrorKind::TooLarge`] when it holds
-/// more than the loader addresses.
-pub fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
-    let name = path.display().to_string();
-    let io = |e: std::io::Error| io_error(&name, &e);
-    let file = File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
-    if size > MAX_TEXT_LEN as u64 {
-        return Err(too_large(&name));
-    }
-    read_within(&name, file, MAX_TEXT_LEN)
+/// Why a definition's bytes could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file or stream could not be read.
+    Io(std::io::Error),
+    /// It holds more than the loader addresses.
+    TooLarge,
 }
 
-/// The bytes of `reader` (standard input, say), shown as `name`.
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => e.fmt(f),
+            ReadError::TooLarge => f.write_str("it is 1 GiB or larger"),
+        }
+    }
+}
+
+impl ReadError {
+    /// The loader's error for the file shown as `name`: an I/O failure, or the refusal SD111
+    /// reports.
+    #[must_use]
+    pub fn into_load_error(self, name: &str) -> LoadError {
+        let source = Arc::new(SourceFile::new(name, String::new()));
+        match self {
+            ReadError::Io(error) => LoadError {
+                kind: LoadErrorKind::Io,
+                message: format!("cannot read the file: {error}"),
+                help: Some("check that the path exists and is readable".into()),
+                span: None,
+                related: Vec::new(),
+                source,
+            },
+            ReadError::TooLarge => LoadError::new(
+                LoadErrorKind::TooLarge,
+                &source,
+                Span::empty(0),
+                "the file is 1 GiB or larger",
+            )
+            .with_help("split the definition into smaller files"),
+        }
+    }
+}
+
+/// The bytes of the file at `path`.
+///
+/// # Errors
+/// [`ReadError::Io`] when it cannot be read; [`ReadError::TooLarge`] when it holds more than
+/// the loader addresses, found from its size before it is read.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let file = File::open(path).map_err(ReadError::Io)?;
+    let size = file.metadata().map_err(ReadError::Io)?.len();
+    if size > MAX_TEXT_LEN as u64 {
+        return Err(ReadError::TooLarge);
+    }
+    read_within(file, MAX_TEXT_LEN)
+}
+
+/// The bytes of `reader` (standard input, say).
 ///
 /// # Errors
 /// As [`read_file`].
-pub fn read_stream(name: &str, reader: impl Read) -> Result<Vec<u8>, LoadError> {
-    read_within(name, reader, MAX_TEXT_LEN)
+pub fn read_stream(reader: impl Read) -> Result<Vec<u8>, ReadError> {
+    read_within(reader, MAX_TEXT_LEN)
 }
 
 /// At most `limit` bytes of `reader`; one more is a refusal.
-fn read_within(name: &str, reader: impl Read, limit: usize) -> Result<Vec<u8>, LoadError> {
+fn read_within(reader: impl Read, limit: usize) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
     reader
         .take(limit as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| io_error(name, &e))?;
+        .map_err(ReadError::Io)?;
     if bytes.len() > limit {
-        return Err(too_large(name));
+        return Err(ReadError::TooLarge);
     }
     Ok(bytes)
-}
-
-fn empty_source(name: &str) -> Arc<SourceFile> {
-    Arc::new(SourceFile::new(name, String::new()))
-}
-
-fn too_large(name: &str) -> LoadError {
-    LoadError::new(
-        LoadErrorKind::TooLarge,
-        &empty_source(name),
-        Span::empty(0),
-        "the file is 1 GiB or larger",
-    )
-    .with_help("split the definition into smaller files")
-}
-
-fn io_error(name: &str, error: &std::io::Error) -> LoadError {
-    LoadError {
-        kind: LoadErrorKind::Io,
-        message: format!("cannot read the file: {error}"),
-        help: Some("check that the path exists and is readable".into()),
-        span: None,
-        related: Vec::new(),
-        source: empty_source(name),
-    }
 }
 
 #[cfg(test)]
@@ -80,9 +97,9 @@ mod tests {
     #[test]
     fn a_stream_is_refused_one_byte_past_the_limit_without_reading_on() {
         // An endless stream: reading it whole would never end.
-        let refused = read_within("<stdin>", std::io::repeat(b'a'), 1024).expect_err("refused");
-        assert_eq!(refused.kind, LoadErrorKind::TooLarge);
-        let read = read_within("<stdin>", std::io::repeat(b'a').take(1024), 1024).expect("read");
+        let refused = read_within(std::io::repeat(b'a'), 1024).expect_err("refused");
+        assert!(matches!(refused, ReadError::TooLarge), "{refused}");
+        let read = read_within(std::io::repeat(b'a').take(1024), 1024).expect("read");
         assert_eq!(read.len(), 1024);
     }
 
@@ -94,6 +111,8 @@ mod tests {
         // Sparse: no disk and no time, but 3 GiB to whoever reads it.
         file.set_len(3 << 30).expect("set length");
         let refused = read_file(&path).expect_err("refused");
+        assert!(matches!(refused, ReadError::TooLarge), "{refused}");
+        let refused = refused.into_load_error("sparse.json");
         assert_eq!(refused.kind, LoadErrorKind::TooLarge);
         assert!(
             refused.message.contains("1 GiB or larger"),
@@ -101,6 +120,9 @@ mod tests {
             refused.message
         );
         let missing = read_file(&dir.path().join("absent.json")).expect_err("absent");
-        assert_eq!(missing.kind, LoadErrorKind::Io);
+        assert_eq!(
+            missing.into_load_error("absent.json").kind,
+            LoadErrorKind::Io
+        );
     }
 }
