@@ -169,17 +169,12 @@ fn verdict(file: &Path, within: u64, now: u64) -> Result<(), String> {
     let updated = value["updatedAtUnix"]
         .as_u64()
         .ok_or_else(|| format!("{} has no `updatedAtUnix`", file.display()))?;
-    if value["doing"] == "stopped" || value["doing"] == "stalled" {
+    if let Some(state @ ("stopped" | "stalled")) = value["doing"].as_str() {
         // A run that stopped on a failure says why.
         let why = value["lastRun"]["stopped"]
             .as_str()
             .map(|why| format!(": {why}"))
             .unwrap_or_default();
-        let state = if value["doing"] == "stalled" {
-            "stalled"
-        } else {
-            "stopped"
-        };
         return Err(format!("the worker (pid {}) {state}{why}", value["pid"]));
     }
     let age = now.saturating_sub(updated);
