@@ -7,6 +7,7 @@ use syncdef_engine::Engine;
 
 use crate::backoff::Backoff;
 use crate::error::WorkerError;
+use crate::order::Dependencies;
 use crate::stamp::Stamp;
 use crate::state::State;
 
@@ -188,11 +189,12 @@ impl SyncOptions {
         &self,
         engine: &Engine,
         state: &dyn State,
-        entry_names: &str,
+        dependencies: &Dependencies,
     ) -> Result<(), WorkerError> {
         if self.entries.is_empty() {
             return Err(WorkerError::Usage(format!(
-                "no entries to sync; name them with --entries (the definition has: {entry_names})"
+                "no entries to sync; name them with --entries (the definition has: {})",
+                dependencies.names().collect::<Vec<_>>().join(", ")
             )));
         }
         if self.lease_seconds < 3 {

@@ -74,8 +74,7 @@ impl Worker {
         state: Arc<dyn State>,
         options: SyncOptions,
     ) -> Result<Self, WorkerError> {
-        let names = dependencies.names().collect::<Vec<_>>().join(", ");
-        options.check(&engine, state.as_ref(), &names)?;
+        options.check(&engine, state.as_ref(), dependencies)?;
         let order = dependencies.order(&options.entries)?;
         let module_of = |name: &str| -> Result<Module, WorkerError> {
             let plan = engine.plan().entry(name).ok_or_else(|| {
