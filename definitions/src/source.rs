@@ -354,14 +354,66 @@ fn characters_started(bytes: &[u8]) -> u32 {
     bytes.iter().filter(|&&b| b.cast_signed() >= -0x40).count() as u32
 }
 
-/// A loaded text with its display name and line index.
+/// A loaded text with its display name and line index; or several files joined into one
+/// address space (an overlay and the description it extends).
 ///
-/// Shared behind an `Arc` by the document, its errors and diagnostics.
+/// Shared behind an `Arc` by the document, its errors and diagnostics. Spans index
+/// [`SourceFile::text`]; when files are joined, each occupies its own range of offsets (the
+/// first from 0, each next one a byte after the previous one ends), as rustc's `SourceMap`
+/// gives each file its range of `BytePos`. Nodes and spans stay what they are; a span is
+/// turned back into its file and a position in it only when it is shown
+/// ([`SourceFile::file_at`], [`SourceFile::line_col`], [`SourceFile::describe`], miette).
 #[derive(Clone)]
 pub struct SourceFile {
     name: String,
     text: Text,
     lines: LineIndex,
+    /// Where the first file ends: the whole text when it is the only one.
+    first_end: u32,
+    /// The files after the first, in the order of their ranges (none for one file).
+    others: Vec<Part>,
+}
+
+/// A file joined after the first one.
+#[derive(Clone, Debug)]
+struct Part {
+    name: String,
+    start: u32,
+    end: u32,
+    lines: LineIndex,
+}
+
+/// One file of a [`SourceFile`], with the range of offsets it occupies.
+#[derive(Clone, Copy, Debug)]
+pub struct FileRef<'a> {
+    /// The name shown in locations: the path as the user (or the `extends` of an overlay, or a
+    /// `$ref`) wrote it.
+    pub name: &'a str,
+    /// Its offsets in the joined text: a span inside it is `range.start` plus an offset of
+    /// the file's own text.
+    pub range: Span,
+    /// Its own text.
+    pub text: &'a str,
+    /// Its line index, over its own text.
+    pub lines: &'a LineIndex,
+    /// Its position among the joined files (0 for the first).
+    pub index: usize,
+}
+
+impl FileRef<'_> {
+    /// `span` (of the joined text) as a span of this file's own text.
+    #[must_use]
+    pub fn local(&self, span: Span) -> Span {
+        let clamp = |at: u32| at.clamp(self.range.start, self.range.end) - self.range.start;
+        Span::new(clamp(span.start), clamp(span.end.max(span.start)))
+    }
+
+    /// Line and column of `offset` (of the joined text) in this file.
+    #[must_use]
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        self.lines
+            .line_col(self.text, self.local(Span::empty(offset)).start)
+    }
 }
 
 /// The text of a [`SourceFile`]: its own (a file read, a string handed over), or shared with
@@ -407,13 +459,120 @@ impl SourceFile {
 
     fn of(name: String, text: Text) -> Self {
         let lines = LineIndex::new(text.as_str());
-        SourceFile { name, text, lines }
+        let first_end = text.as_str().len() as u32;
+        SourceFile {
+            name,
+            text,
+            lines,
+            first_end,
+            others: Vec::new(),
+        }
     }
 
-    /// The name shown in locations (`name:line:column`).
+    /// `files` joined into one address space: the first from offset 0, each next one
+    /// starting a byte after the previous one ends (a line break no file holds, so that a
+    /// snippet or a scan for a line's end stops at the end of its file). Each keeps its name
+    /// and line index; the joined source is named after the first. The loader keeps the
+    /// whole below 1 GiB ([`SourceFile::joined_len`] says what joining would make).
+    #[must_use]
+    pub fn joined(files: &[&SourceFile]) -> SourceFile {
+        let Some((first, rest)) = files.split_first() else {
+            return SourceFile::new("", "");
+        };
+        let mut text = String::with_capacity(SourceFile::joined_len(files));
+        text.push_str(first.own_text());
+        let mut others = Vec::with_capacity(rest.len());
+        for file in rest {
+            text.push('\n');
+            let start = text.len() as u32;
+            text.push_str(file.own_text());
+            others.push(Part {
+                name: file.name.clone(),
+                start,
+                end: text.len() as u32,
+                lines: file.lines.clone(),
+            });
+        }
+        SourceFile {
+            name: first.name.clone(),
+            text: Text::Owned(text),
+            lines: first.lines.clone(),
+            first_end: first.first_end,
+            others,
+        }
+    }
+
+    /// The length of the text [`SourceFile::joined`] makes of `files`; each file's range
+    /// starts where the files before it, and a byte each, end.
+    #[must_use]
+    pub fn joined_len(files: &[&SourceFile]) -> usize {
+        files
+            .iter()
+            .map(|f| f.own_text().len() + 1)
+            .sum::<usize>()
+            .saturating_sub(1)
+    }
+
+    /// The name shown in locations (`name:line:column`): the first file's, which is the one
+    /// the user named.
     #[must_use]
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The first file's own text (the whole text for a source of one file).
+    fn own_text(&self) -> &str {
+        &self.text()[..self.first_end as usize]
+    }
+
+    /// The files of this source, the first first.
+    pub fn files(&self) -> impl Iterator<Item = FileRef<'_>> {
+        std::iter::once(self.first()).chain((0..self.others.len()).map(|at| self.part(at)))
+    }
+
+    /// Whether this source joins several files.
+    #[must_use]
+    pub fn is_joined(&self) -> bool {
+        !self.others.is_empty()
+    }
+
+    /// The file holding `offset`: the last whose range starts at or before it (an offset at
+    /// a file's end, an empty span after its last byte, belongs to that file).
+    #[must_use]
+    pub fn file_at(&self, offset: u32) -> FileRef<'_> {
+        let after = self.others.partition_point(|p| p.start <= offset);
+        match after.checked_sub(1) {
+            None => self.first(),
+            Some(at) => self.part(at),
+        }
+    }
+
+    fn first(&self) -> FileRef<'_> {
+        FileRef {
+            name: &self.name,
+            range: Span::new(0, self.first_end),
+            text: self.own_text(),
+            lines: &self.lines,
+            index: 0,
+        }
+    }
+
+    /// The file after the first at position `at` of `others`.
+    fn part(&self, at: usize) -> FileRef<'_> {
+        let part = &self.others[at];
+        FileRef {
+            name: &part.name,
+            range: Span::new(part.start, part.end),
+            text: &self.text()[part.start as usize..part.end as usize],
+            lines: &part.lines,
+            index: at + 1,
+        }
+    }
+
+    /// The name of the file holding `offset`.
+    #[must_use]
+    pub fn name_at(&self, offset: u32) -> &str {
+        self.file_at(offset).name
     }
 
     /// The whole text.
@@ -431,7 +590,7 @@ impl SourceFile {
             .map(str::to_ascii_lowercase)
     }
 
-    /// The line index.
+    /// The line index of the first file (the whole text for a source of one file).
     #[must_use]
     pub fn line_index(&self) -> &LineIndex {
         &self.lines
@@ -443,25 +602,37 @@ impl SourceFile {
         self.text().get(span.range()).unwrap_or("")
     }
 
-    /// Line and column of byte `offset`.
+    /// Line and column of byte `offset`, in the file holding it.
     #[must_use]
     pub fn line_col(&self, offset: u32) -> LineCol {
-        self.lines.line_col(self.text(), offset)
+        if self.others.is_empty() {
+            return self.lines.line_col(self.text(), offset);
+        }
+        self.file_at(offset).line_col(offset)
     }
 
-    /// Start and end positions of `span`, for reports that give both (`endLine`, `endColumn` in JSON).
+    /// Start and end positions of `span` in the file holding its start, for reports that give
+    /// both (`endLine`, `endColumn` in JSON).
     #[must_use]
     pub fn location(&self, span: Span) -> Location {
+        if self.others.is_empty() {
+            return Location {
+                start: self.line_col(span.start),
+                end: self.line_col(span.end),
+            };
+        }
+        let file = self.file_at(span.start);
         Location {
-            start: self.line_col(span.start),
-            end: self.line_col(span.end),
+            start: file.line_col(span.start),
+            end: file.line_col(span.end),
         }
     }
 
-    /// `name:line:column` of the start of `span`.
+    /// `name:line:column` of the start of `span`, in the file holding it.
     #[must_use]
     pub fn describe(&self, span: Span) -> String {
-        format!("{}:{}", self.name, self.line_col(span.start))
+        let file = self.file_at(span.start);
+        format!("{}:{}", file.name, file.line_col(span.start))
     }
 }
 
@@ -484,23 +655,28 @@ impl miette::SourceCode for SourceFile {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let text = self.text();
-        let offset = span.offset().min(text.len());
-        let (line, _) = self
+        // The snippet is read from the file holding the span, in that file's lines, under
+        // its name; offsets stay those of the joined text, which the labels use.
+        let file = self.file_at(u32::try_from(span.offset()).unwrap_or(u32::MAX));
+        let base = file.range.start as usize;
+        let text = file.text;
+        let offset = span.offset().saturating_sub(base).min(text.len());
+        let span = &miette::SourceSpan::new(offset.into(), span.len());
+        let (line, _) = file
             .lines
             .line_of(text, u32::try_from(offset).unwrap_or(u32::MAX));
         // From one line more than the context above: miette ends an empty span's snippet by
         // the byte before it, which may end the line above.
         let lines_before = line.saturating_sub(context_lines_before + 1);
-        let base = u32::try_from(lines_before + 1)
+        let from = u32::try_from(lines_before + 1)
             .ok()
-            .and_then(|first| self.lines.line_start(text, first))
+            .and_then(|first| file.lines.line_start(text, first))
             .map_or(0, |start| start as usize);
-        let local = miette::SourceSpan::new((offset - base).into(), span.len());
-        let inner = text[base..].read_span(&local, context_lines_before, context_lines_after)?;
-        let start = inner.span().offset() + base;
+        let local = miette::SourceSpan::new((offset - from).into(), span.len());
+        let inner = text[from..].read_span(&local, context_lines_before, context_lines_after)?;
+        let start = inner.span().offset() + from + base;
         Ok(Box::new(miette::MietteSpanContents::new_named(
-            self.name.clone(),
+            file.name.to_owned(),
             inner.data(),
             miette::SourceSpan::new(start.into(), inner.span().len()),
             inner.line() + lines_before,
@@ -585,6 +761,58 @@ mod tests {
         let src = SourceFile::new("a.json", "{\r\n  \"a\": 1\r\n}");
         assert_eq!(src.line_col(5), LineCol { line: 2, column: 3 });
         assert_eq!(src.line_index().line_start(src.text(), 3), Some(13));
+    }
+
+    /// Joined files keep their own names, lines and columns; a span of the joined text is
+    /// shown in the file holding it, and miette reads its snippet from there.
+    #[test]
+    fn joined_files_locate_in_their_own_file() {
+        use miette::SourceCode;
+        let overlay = SourceFile::new("overlay.yaml", "overlay: 1.0.0\nextends: v.json\n");
+        let vendor = SourceFile::new("v.json", "{\n  \"openapi\": \"3.0.3\"\n}");
+        let joined = SourceFile::joined(&[&overlay, &vendor]);
+        assert_eq!(joined.name(), "overlay.yaml");
+        assert_eq!(
+            joined.text().len(),
+            SourceFile::joined_len(&[&overlay, &vendor])
+        );
+        let extends = joined.text().find("extends").unwrap() as u32;
+        assert_eq!(
+            joined.describe(Span::new(extends, extends + 7)),
+            "overlay.yaml:2:1"
+        );
+        let openapi = joined.text().find("\"openapi\"").unwrap() as u32;
+        assert_eq!(joined.describe(Span::empty(openapi)), "v.json:2:3");
+        let file = joined.file_at(openapi);
+        assert_eq!((file.name, file.index), ("v.json", 1));
+        assert_eq!(
+            file.local(Span::new(openapi, openapi + 9)),
+            Span::new(4, 13)
+        );
+        assert_eq!(joined.slice(Span::new(openapi, openapi + 9)), "\"openapi\"");
+        let location = joined.location(Span::new(openapi, openapi + 9));
+        assert_eq!((location.start.line, location.end.column), (2, 12));
+        // The end of the first file belongs to it, not to the next.
+        assert_eq!(joined.name_at(overlay.text().len() as u32), "overlay.yaml");
+        let span = miette::SourceSpan::new((openapi as usize).into(), 9);
+        let snippet = joined.read_span(&span, 0, 0).expect("a snippet");
+        assert_eq!(snippet.name(), Some("v.json"));
+        assert_eq!((snippet.line(), snippet.column()), (1, 2));
+        // What miette reads of the vendor's file alone, moved to the file's range.
+        let base = file.range.start as usize;
+        let alone = vendor
+            .read_span(
+                &miette::SourceSpan::new((openapi as usize - base).into(), 9),
+                0,
+                0,
+            )
+            .expect("a snippet");
+        assert_eq!(snippet.span().offset(), alone.span().offset() + base);
+        assert_eq!(snippet.data(), alone.data());
+        assert_eq!(
+            joined.files().map(|f| f.name).collect::<Vec<_>>(),
+            ["overlay.yaml", "v.json"]
+        );
     }
 
     #[test]
