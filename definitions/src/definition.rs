@@ -57,7 +57,12 @@ impl Definition {
     #[must_use]
     pub fn from_document(doc: Document) -> Definition {
         let ignores = ignore::taken(&doc);
-        let Document { source, tree, .. } = doc;
+        let Document {
+            source,
+            tree,
+            problems: overlay_problems,
+            ..
+        } = doc;
         let root = tree.root();
         // The `$ref` walk is independent of the models: on a large document it runs beside
         // them.
@@ -78,6 +83,7 @@ impl Definition {
             (sync, problems, ref_problems)
         });
         problems.extend(ref_problems);
+        problems.extend(overlay_problems);
         // Document order reads best, and is stable for snapshots.
         problems.sort_by_key(|p| (p.span.start, p.span.end));
         Definition {

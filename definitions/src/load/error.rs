@@ -31,6 +31,8 @@ pub enum LoadErrorKind {
     AliasBomb,
     /// A YAML alias names an anchor that was never defined.
     UnknownAnchor,
+    /// An OpenAPI Overlay whose `extends` is missing, cannot be read or comes back to itself.
+    Overlay,
 }
 
 impl LoadErrorKind {
@@ -49,6 +51,7 @@ impl LoadErrorKind {
             LoadErrorKind::TooDeep => "too-deep",
             LoadErrorKind::AliasBomb => "alias-bomb",
             LoadErrorKind::UnknownAnchor => "unknown-anchor",
+            LoadErrorKind::Overlay => "overlay",
         }
     }
 }

@@ -9,6 +9,7 @@ mod duplicates;
 mod error;
 mod json;
 pub mod json_escape;
+mod overlay;
 mod read;
 mod yaml;
 mod yaml_scalar;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 pub use error::{LoadError, LoadErrorKind, Related};
 pub use read::{ReadError, read_file, read_stream};
 
+use crate::model::LoadProblem;
 use crate::node::Node;
 use crate::source::{SourceFile, Span};
 use crate::tree::{MAX_TEXT_LEN, TakenIgnore, Tree, TreeBuilder};
@@ -104,6 +106,9 @@ pub struct Document {
     /// The `x-syncdef-ignore` members the loader took out of their objects, in the order the
     /// objects closed (see [`crate::ignore`]).
     pub(crate) ignores: Vec<TakenIgnore>,
+    /// What is wrong with an overlay's actions (none for a document written as one): the
+    /// document holds what the others did.
+    pub(crate) problems: Vec<LoadProblem>,
 }
 
 impl Document {
@@ -131,11 +136,35 @@ pub fn load_with(source: Arc<SourceFile>, options: &LoadOptions) -> Result<Docum
     load_as(source, format, options)
 }
 
-/// Loads `source` as `format`.
+/// Loads `source` as `format`. An OpenAPI Overlay (a document with an `overlay` member) is
+/// loaded as the document its actions make of the description it `extends`, in a source that
+/// joins the files (see [`overlay`]).
 ///
 /// # Errors
-/// A [`LoadError`] located in the file when the text is not one valid document.
+/// A [`LoadError`] located in the file when the text is not one valid document, or, for an
+/// overlay, when what it extends cannot be read or loaded.
 pub fn load_as(
+    source: Arc<SourceFile>,
+    format: Format,
+    options: &LoadOptions,
+) -> Result<Document, LoadError> {
+    let doc = parse_as(source, format, options)?;
+    // A text that is data (a template) is never an overlay, whatever its keys.
+    if !options.take_ignores || !overlay::is_overlay(&doc.root()) {
+        return Ok(doc);
+    }
+    // Read again keeping `x-syncdef-ignore` members: they are taken out of the composed
+    // document, where an update may have moved them.
+    let raw = LoadOptions {
+        take_ignores: false,
+        ..*options
+    };
+    let doc = parse_as(Arc::clone(&doc.source), format, &raw)?;
+    overlay::compose(doc, options)
+}
+
+/// Parses `source` as `format` into one document's tree.
+fn parse_as(
     source: Arc<SourceFile>,
     format: Format,
     options: &LoadOptions,
@@ -160,6 +189,7 @@ pub fn load_as(
         format,
         tree: builder.finish(root),
         ignores,
+        problems: Vec::new(),
     })
 }
 

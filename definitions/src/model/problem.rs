@@ -25,8 +25,11 @@ pub enum ProblemKind {
     BrokenRef,
     /// A chain of `$ref`s comes back to itself without any content between.
     CircularRef,
-    /// A `$ref` to another file or URL (not followed).
+    /// A `$ref` to another file or URL that cannot be followed.
     ExternalRef,
+    /// An OpenAPI Overlay's action that cannot run as written (its target does not compile or
+    /// selects nothing, its update is of the wrong kind, it both updates and removes).
+    Overlay,
 }
 
 impl ProblemKind {
@@ -42,6 +45,7 @@ impl ProblemKind {
             ProblemKind::BrokenRef => "broken-ref",
             ProblemKind::CircularRef => "circular-ref",
             ProblemKind::ExternalRef => "external-ref",
+            ProblemKind::Overlay => "overlay",
         }
     }
 }

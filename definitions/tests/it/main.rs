@@ -3,6 +3,7 @@ mod deep;
 mod load_errors;
 mod model;
 mod operation_ref;
+mod overlay;
 mod path_match;
 mod pointer;
 mod refs;
