@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod auth;
+mod call;
 mod engine;
 mod error;
 mod extract;

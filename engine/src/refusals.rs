@@ -94,6 +94,24 @@ pub const REFUSALS: &[Refusal] = &[
     rule("plan.rs", "unknown `in: {v}`", "SD502"),
     rule("plan.rs", "does not compile: {e}", "SD403"),
     rule("plan.rs", "`{reference}`: {e}", "SD802"),
+    // A step of a push or a pull: its request composed and sent.
+    runtime(
+        "call/compose.rs",
+        "reads `$.related.{entry}.IntegrationId`",
+        STATE,
+    ),
+    runtime(
+        "call/compose.rs",
+        "the template `{step}Request` failed",
+        VALUES,
+    ),
+    rule("call/compose.rs", "requires a request body", "SD401"),
+    runtime("call/send.rs", "the engine has no transport", CALLER),
+    runtime(
+        "call/send.rs",
+        "ErrorClass::Configuration, e.to_string()",
+        "the transport refuses the request or the answer (a header value a record wrote, a redirect)",
+    ),
     // Pushing.
     runtime("push/mod.rs", "the definition has no entry", CALLER),
     runtime("push/mod.rs", "has no `push.{}`", STATE),
@@ -103,28 +121,11 @@ pub const REFUSALS: &[Refusal] = &[
         STATE,
     ),
     runtime("push/prepare.rs", "has no `push.{}`{}", STATE),
-    runtime(
-        "push/compose.rs",
-        "reads `$.related.{entry}.IntegrationId`",
-        STATE,
-    ),
-    runtime(
-        "push/compose.rs",
-        "the template `{step}Request` failed",
-        VALUES,
-    ),
-    rule("push/compose.rs", "requires a request body", "SD401"),
     rule("push/actions.rs", "the response has no `{source}`", "SD806"),
     runtime(
         "push/response.rs",
         "ErrorClass::Configuration",
         "the answer to an update or delete decides: a body that is not JSON, or one the response template fails on (the template's form is SD812's and is refused when loading)",
-    ),
-    runtime("push/send.rs", "the engine has no transport", CALLER),
-    runtime(
-        "push/send.rs",
-        "ErrorClass::Configuration, e.to_string()",
-        "the transport refuses the request or the answer (a header value a record wrote, a redirect)",
     ),
     runtime("extract.rs", "the response template failed", ANSWER),
     rule("extract.rs", "it must be true or false", "SD808"),

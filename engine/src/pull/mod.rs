@@ -15,17 +15,17 @@ use std::time::Duration;
 use syncdef_transform::Value;
 use url::Url;
 
+use crate::call::answer::{Answer, check_status};
+use crate::call::compose::{self, Outgoing};
+use crate::call::connectors::Connectors;
+use crate::call::scope::Scope;
+use crate::call::send;
+use crate::call::server;
+use crate::call::trail::Trail;
 use crate::engine::Engine;
 use crate::error::{ErrorClass, PushError};
 use crate::outcome::Exchange;
 use crate::plan::{CallPlan, EntryPlan};
-use crate::push::compose::{self, Outgoing};
-use crate::push::connectors::Connectors;
-use crate::push::prepare;
-use crate::push::response;
-use crate::push::run::Run;
-use crate::push::scope::Scope;
-use crate::push::send::{self, Answer};
 use crate::reliability::retry::RequestNature;
 use crate::request::Target;
 use crate::servers::Server;
@@ -74,12 +74,13 @@ const READ: RequestNature = RequestNature {
 /// Reads the page `request` names of `entry`'s `batchRead`.
 pub(crate) async fn page(engine: &Engine, entry: &str, request: &PageRequest) -> PullPage {
     let planned = engine.plan.entry(entry);
-    let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+    let name = planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
+    let mut trail = Trail::new();
     let result = match planned {
-        Some(planned) => read_page(engine, &mut run, planned, request).await,
+        Some(planned) => read_page(engine, &mut trail, planned, request).await,
         None => Err(unknown_entry(engine, entry)),
     };
-    finish(run, result)
+    finish(name, trail, result)
 }
 
 /// Reads the record of `entry` whose external id is `external_id`.
@@ -90,24 +91,27 @@ pub(crate) async fn one(
     server_variables: &BTreeMap<String, String>,
 ) -> PullPage {
     let planned = engine.plan.entry(entry);
-    let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+    let name = planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
+    let mut trail = Trail::new();
     let result = match planned {
-        Some(planned) => read_one(engine, &mut run, planned, external_id, server_variables).await,
+        Some(planned) => {
+            read_one(engine, &mut trail, planned, external_id, server_variables).await
+        }
         None => Err(unknown_entry(engine, entry)),
     };
-    finish(run, result)
+    finish(name, trail, result)
 }
 
 type Mapped = (Vec<PulledRecord>, Vec<RejectedRecord>, Option<PagePosition>);
 
 async fn read_page(
     engine: &Engine,
-    run: &mut Run,
+    trail: &mut Trail,
     entry: &EntryPlan,
     request: &PageRequest,
 ) -> Result<Mapped, PushError> {
     let call = pull_call(entry, entry.batch_read.as_ref(), "batchRead")?;
-    let server = prepare::server_with(engine, &request.server_variables)?;
+    let server = server::resolve(engine, &request.server_variables)?;
     let server = server.get();
     let conn = Connectors::of(engine, server);
     let target = match &request.position {
@@ -122,14 +126,14 @@ async fn read_page(
             target
         }
     };
-    let answer = ask(run, &conn, entry, call, server, target, None).await?;
-    let output = map(run, call, &answer)?;
+    let answer = ask(trail, &conn, entry, call, server, target, None).await?;
+    let output = map(trail, call, &answer)?;
     let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| PushError::configuration(e).at(&call.step))?;
     if answer.response().synthesized {
         // A made-up answer names made-up pages: a dry-run without given answers reads one.
-        run.note(format!(
+        trail.note(format!(
             "step `{}`: the answer was synthesised, so paging stops after this page",
             call.step
         ));
@@ -149,18 +153,18 @@ async fn read_page(
 
 async fn read_one(
     engine: &Engine,
-    run: &mut Run,
+    trail: &mut Trail,
     entry: &EntryPlan,
     external_id: &str,
     server_variables: &BTreeMap<String, String>,
 ) -> Result<Mapped, PushError> {
     let call = pull_call(entry, entry.read.as_ref(), "read")?;
-    let server = prepare::server_with(engine, server_variables)?;
+    let server = server::resolve(engine, server_variables)?;
     let server = server.get();
     let conn = Connectors::of(engine, server);
     let target = target(call, server, Some(external_id))?;
-    let answer = ask(run, &conn, entry, call, server, target, Some(external_id)).await?;
-    let output = map(run, call, &answer)?;
+    let answer = ask(trail, &conn, entry, call, server, target, Some(external_id)).await?;
+    let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| PushError::configuration(e).at(&call.step))?;
     if let Some(at) = records.iter().position(|r| r.external_id != external_id) {
@@ -226,7 +230,7 @@ fn linked(link: &str, server: &Server) -> Result<Target, PushError> {
 
 /// Sends the read (with its request template's body, when it has one) and checks its status.
 async fn ask(
-    run: &mut Run,
+    trail: &mut Trail,
     conn: &Connectors<'_>,
     entry: &EntryPlan,
     call: &CallPlan,
@@ -238,20 +242,20 @@ async fn ask(
     state.external_id = external_id.map(str::to_owned);
     let scope = Scope::new(&state, server);
     let input = scope.input(&entry.input_shape, &Value::Null);
-    let body = compose::body(run, call, &input)?;
+    let body = compose::body(trail, call, &input)?;
     let outgoing = Outgoing {
         target,
         body,
         headers: Vec::new(),
         idempotency_key: None,
     };
-    let answer = send::send(run, conn, call, outgoing, READ).await?;
-    response::check_status(run, &call.step, &answer)?;
+    let answer = send::send(trail, conn, call, outgoing, READ).await?;
+    check_status(trail, &call.step, &answer)?;
     Ok(answer)
 }
 
 /// The response template's output over the answer.
-fn map(run: &mut Run, call: &CallPlan, answer: &Answer) -> Result<Value, PushError> {
+fn map(trail: &mut Trail, call: &CallPlan, answer: &Answer) -> Result<Value, PushError> {
     let name = &call.response_name;
     let Some(template) = &call.response else {
         return Err(PushError::configuration(format!(
@@ -269,7 +273,7 @@ fn map(run: &mut Run, call: &CallPlan, answer: &Answer) -> Result<Value, PushErr
     let output = template.apply(&body).map_err(|e| {
         PushError::configuration(format!("the template `{name}` failed: {e}")).at(&call.step)
     })?;
-    run.note(format!("`{name}` made {} element(s)", elements(&output)));
+    trail.note(format!("`{name}` made {} element(s)", elements(&output)));
     Ok(output)
 }
 
@@ -290,9 +294,8 @@ fn unknown_entry(engine: &Engine, entry: &str) -> PushError {
     ))
 }
 
-fn finish(run: Run, result: Result<Mapped, PushError>) -> PullPage {
-    let entry = run.entry();
-    let (exchanges, notes, duration) = run.into_trail();
+fn finish(entry: Arc<str>, trail: Trail, result: Result<Mapped, PushError>) -> PullPage {
+    let duration = trail.elapsed();
     let (records, rejected, next, error) = match result {
         Ok((records, rejected, next)) => (records, rejected, next, None),
         Err(e) => (Vec::new(), Vec::new(), None, Some(e)),
@@ -303,8 +306,8 @@ fn finish(run: Run, result: Result<Mapped, PushError>) -> PullPage {
         rejected,
         next,
         error,
-        exchanges,
-        notes,
+        exchanges: trail.exchanges,
+        notes: trail.notes,
         duration,
     }
 }

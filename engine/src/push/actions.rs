@@ -5,15 +5,15 @@ use serde_json::Value as Json;
 use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_transform::Value;
 
+use crate::call::answer::check_status;
+use crate::call::scope::Scope;
+use crate::call::trail::Trail;
+use crate::call::{compose, send};
 use crate::error::PushError;
 use crate::lookup;
 use crate::plan::{ActionPlan, Placement};
-use crate::push::compose;
 use crate::push::operation::Pushing;
-use crate::push::response;
 use crate::push::run::Run;
-use crate::push::scope::Scope;
-use crate::push::send;
 use crate::reliability::retry::RequestNature;
 use crate::state::RecordState;
 use crate::transport::HttpResponse;
@@ -95,7 +95,7 @@ pub(crate) async fn run(
         } => {
             if call.needs_external_id() && scope.external_id.is_none() {
                 // Every create of an entry with such an action says so: joined, not formatted.
-                run.note(
+                run.trail.note(
                     [
                         "action `",
                         name,
@@ -106,7 +106,8 @@ pub(crate) async fn run(
                 return Ok(());
             }
             let input = scope.input(&push.entry.input_shape, push.record);
-            let outgoing = compose::request(run, call, scope, &input, Vec::new(), None)?;
+            let outgoing =
+                compose::request(&mut run.trail, call, scope, &input, Vec::new(), None)?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.
             let repeatable = matches!(
@@ -121,13 +122,13 @@ pub(crate) async fn run(
                 repeatable,
                 duplicates: !repeatable,
             };
-            let answer = send::send(run, push.conn, call, outgoing, nature).await?;
-            response::check_status(run, name, &answer)?;
+            let answer = send::send(&mut run.trail, push.conn, call, outgoing, nature).await?;
+            check_status(&mut run.trail, name, &answer)?;
             let response = answer.response();
             // Values are read from a JSON body or headers; a body that is not JSON can still
             // supply headers.
             let json = answer.body().json().unwrap_or(&Json::Null);
-            place(run, name, placement, json, response, scope)
+            place(&mut run.trail, name, placement, json, response, scope)
         }
     }
 }
@@ -140,11 +141,11 @@ async fn synchronize(
     phase: Phase,
     scope: &mut Scope<'_>,
 ) -> Result<(), PushError> {
-    let Some(synchronizer) = push.conn.synchronizer else {
+    let Some(synchronizer) = push.synchronizer else {
         let child = syncdef_definitions::platform::modules::MODULES
             .iter()
             .any(|m| m.child_names().any(|c| c == target));
-        run.note(if child {
+        run.trail.note(if child {
             format!(
                 "action `{name}` (ApiSynchronization of the child collection `{target}`) skipped: no synchronizer is set, so its items are not pushed here (a caller with a synchronizer pushes them: `Engine::with_synchronizer`, the sync worker)"
             )
@@ -176,7 +177,7 @@ async fn synchronize(
 
 /// Puts what `placement` names from the response into the scope.
 fn place(
-    run: &mut Run,
+    trail: &mut Trail,
     name: &str,
     placement: &Placement,
     json: &Json,
@@ -186,7 +187,7 @@ fn place(
     match placement {
         Placement::Body(fields) => {
             for (field, source) in fields {
-                let value = read(run, name, json, response, source)?;
+                let value = read(trail, name, json, response, source)?;
                 scope.body_values.retain(|(k, _)| k != field);
                 scope.body_values.push((field.clone(), value));
             }
@@ -195,7 +196,7 @@ fn place(
             name: header,
             source,
         } => {
-            let value = read(run, name, json, response, source)?;
+            let value = read(trail, name, json, response, source)?;
             scope
                 .headers
                 .retain(|(k, _)| !k.eq_ignore_ascii_case(header));
@@ -209,7 +210,7 @@ fn place(
 /// A value named `source` from the response: a body member (nested by dots), else a response
 /// header of that name. A synthesised response that lacks it gets a stand-in, noted.
 fn read(
-    run: &mut Run,
+    trail: &mut Trail,
     action: &str,
     body: &Json,
     response: &HttpResponse,
@@ -222,7 +223,7 @@ fn read(
         return Ok(v.to_owned());
     }
     if response.synthesized {
-        run.note(format!(
+        trail.note(format!(
             "action `{action}`: the synthesised response has no `{source}`; a stand-in value is used"
         ));
         return Ok(format!("<{source} from {action}>"));

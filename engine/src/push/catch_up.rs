@@ -7,11 +7,11 @@
 
 use serde_json::Value as Json;
 
+use crate::call::scope::Scope;
 use crate::error::PushError;
 use crate::plan::OperationKind;
 use crate::push::operation::{self, Pushing};
 use crate::push::run::Run;
-use crate::push::scope::Scope;
 
 /// Brings the record created as `id` up to date when the create just sent repeated an earlier
 /// one under its kept key with another body.
@@ -33,12 +33,12 @@ pub(crate) async fn after_repeat(
         return Ok(());
     }
     let Some(call) = push.entry.operation(OperationKind::Update) else {
-        run.note(format!(
+        run.trail.note(format!(
             "the external system may have answered with the earlier create, made before the record changed, and the entry has no `push.update` to send the change: the record {id} there may hold the earlier version"
         ));
         return Ok(());
     };
-    run.note(format!(
+    run.trail.note(format!(
         "the external system may have answered with the earlier create, made before the record changed: the record {id} is updated to the record as it is now"
     ));
     scope.external_id = Some(id.to_owned());

@@ -1,37 +1,33 @@
-//! One push, as the steps it takes: [`prepare`] (the server and the operation),
-//! [`resolve`] (an earlier create of unknown outcome, found out before creating again), the
-//! pre-[`actions`], the record's own request ([`operation`]: [`compose`]d, [`send`] with
-//! retries, conflicts re-read), the [`response`] read, and the post-actions. Each phase is a
-//! file; they talk through small types ([`Connectors`](connectors::Connectors),
-//! [`Scope`](scope::Scope), [`Outgoing`](compose::Outgoing), [`Answer`](send::Answer)) and
-//! record what they do in the [`Run`](run::Run), the push's audit trail.
+//! One push, as the steps it takes: [`prepare`] (the operation), [`resolve`] (an earlier create
+//! of unknown outcome, found out before creating again), the pre-[`actions`], the record's own
+//! request ([`operation`]: composed, sent with retries, conflicts re-read), the [`response`]
+//! read, and the post-actions. Each phase is a file; the requests they make are the call
+//! layer's steps ([`crate::call`]), and they record what they do in the [`Run`](run::Run), the
+//! push's audit trail and results.
 
 pub(crate) mod actions;
 pub(crate) mod catch_up;
-pub(crate) mod compose;
-pub(crate) mod connectors;
 pub(crate) mod operation;
 pub(crate) mod prepare;
 pub(crate) mod resolve;
 pub(crate) mod response;
 pub(crate) mod run;
-pub(crate) mod scope;
-pub(crate) mod send;
 
 use std::sync::Arc;
 
 use syncdef_transform::Value;
 
+use crate::call::connectors::Connectors;
+use crate::call::scope::Scope;
+use crate::call::server;
 use crate::engine::Engine;
 use crate::error::PushError;
 use crate::outcome::{PushOutcome, PushStatus};
 use crate::plan::{EntryPlan, OperationKind};
 use crate::state::RecordState;
 use actions::Phase;
-use connectors::Connectors;
 use operation::Pushing;
 use run::Run;
-use scope::Scope;
 
 /// Pushes `record` of `entry` with `engine`; every failure is in the outcome, classified.
 pub(crate) async fn push(
@@ -60,12 +56,13 @@ async fn execute(
     record: &Value,
     state: &RecordState,
 ) -> Result<PushStatus, PushError> {
-    let server = prepare::server(engine, state)?;
+    let server = server::resolve(engine, &state.server_variables)?;
     let server = server.get();
     engine.record_limits.check(record)?;
     let conn = Connectors::of(engine, server);
     let push = Pushing {
         conn: &conn,
+        synchronizer: engine.synchronizer.as_deref(),
         entry,
         record,
         state,
@@ -76,7 +73,7 @@ async fn execute(
         && !entry.has(OperationKind::Update)
     {
         // The create was carried out and nothing can bring the record up to date: it stands.
-        run.note(format!(
+        run.trail.note(format!(
             "the entry has no `push.update`: the record {id} the earlier create made may hold the version that create sent"
         ));
         run.operation = Some(OperationKind::Create);

@@ -4,16 +4,17 @@
 
 use syncdef_transform::Value;
 
+use crate::call::answer::{Answer, check_status};
+use crate::call::compose::{self, KeySource};
+use crate::call::connectors::Connectors;
+use crate::call::scope::Scope;
+use crate::call::send;
 use crate::error::{ErrorClass, PushError};
 use crate::extract::{self, Extracted};
 use crate::plan::{ActionPlan, CallPlan, EntryPlan, OperationKind};
-use crate::push::actions::{self, Phase};
-use crate::push::compose::{self, KeySource};
-use crate::push::connectors::Connectors;
+use crate::push::actions::{self, Phase, Synchronizer};
 use crate::push::response;
 use crate::push::run::Run;
-use crate::push::scope::Scope;
-use crate::push::send::{self, Answer};
 use crate::reliability::conflict;
 use crate::reliability::retry::RequestNature;
 use crate::state::RecordState;
@@ -21,6 +22,8 @@ use crate::state::RecordState;
 /// The push being carried out: what every step of it reads.
 pub(crate) struct Pushing<'a> {
     pub conn: &'a Connectors<'a>,
+    /// Pushes what `ApiSynchronization` actions name; none: they are skipped, noted.
+    pub synchronizer: Option<&'a dyn Synchronizer>,
     pub entry: &'a EntryPlan,
     pub record: &'a Value,
     pub state: &'a RecordState,
@@ -64,7 +67,7 @@ pub(crate) async fn carry_out(
             },
         };
         let outgoing = compose::request(
-            run,
+            &mut run.trail,
             call,
             scope,
             &input,
@@ -75,7 +78,7 @@ pub(crate) async fn carry_out(
             run.idempotency_key.clone_from(&outgoing.idempotency_key);
             run.create_body = outgoing.body.as_ref().map(|b| b.bytes.clone());
         }
-        let answer = send::send(run, push.conn, call, outgoing, nature).await?;
+        let answer = send::send(&mut run.trail, push.conn, call, outgoing, nature).await?;
         let Some(rule) = conflict_in(push, kind, &answer) else {
             return Ok(answer);
         };
@@ -86,7 +89,7 @@ pub(crate) async fn carry_out(
             .iter()
             .any(|a| matches!(a, ActionPlan::Call { .. }));
         if conflicted || !rereads {
-            run.errors = answer
+            run.trail.errors = answer
                 .body()
                 .json()
                 .map(extract::error_messages)
@@ -94,7 +97,7 @@ pub(crate) async fn carry_out(
             return Err(second_conflict(status, rereads).at(step));
         }
         conflicted = true;
-        run.note(format!(
+        run.trail.note(format!(
             "step `{step}`: the external system reports a stale concurrency token (HTTP {status}); the pre-actions read it again and the {step} is sent once more"
         ));
         reread_tokens(run, push, scope).await?;
@@ -111,8 +114,8 @@ pub(crate) async fn carry_out_and_read(
     scope: &mut Scope<'_>,
 ) -> Result<Extracted, PushError> {
     let answer = carry_out(run, push, kind, call, scope).await?;
-    response::check_status(run, &call.step, &answer)?;
-    response::extract(run, kind, call, &answer)
+    check_status(&mut run.trail, &call.step, &answer)?;
+    response::extract(&mut run.trail, kind, call, &answer)
 }
 
 /// The conflict rule `answer` matches, for an update or delete.

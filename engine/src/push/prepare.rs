@@ -1,56 +1,8 @@
-//! Before anything is sent: the server the push goes to and the operation it carries out.
+//! Before anything is sent: the operation the push carries out.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use crate::engine::Engine;
 use crate::error::PushError;
 use crate::plan::{EntryPlan, OperationKind};
-use crate::servers::Server;
-use crate::state::{Intent, RecordState};
-
-/// The server of a push: the engine's, resolved once, when the record state sets no server
-/// variables of its own; else one resolved for this push.
-pub(crate) enum PushServer<'a> {
-    Shared(&'a Arc<Server>),
-    Own(Arc<Server>),
-}
-
-impl PushServer<'_> {
-    pub fn get(&self) -> &Arc<Server> {
-        match self {
-            PushServer::Shared(server) => server,
-            PushServer::Own(server) => server,
-        }
-    }
-}
-
-/// The server `state` pushes to. The engine's server is borrowed, not counted, by each push:
-/// one reference count touched by every push of every task would be a point of contention.
-pub(crate) fn server<'a>(
-    engine: &'a Engine,
-    state: &RecordState,
-) -> Result<PushServer<'a>, PushError> {
-    server_with(engine, &state.server_variables)
-}
-
-/// The server with `variables` over the definition's defaults (a pull's, or a push's).
-pub(crate) fn server_with<'a>(
-    engine: &'a Engine,
-    variables: &BTreeMap<String, String>,
-) -> Result<PushServer<'a>, PushError> {
-    if variables.is_empty() {
-        return match engine.default_server() {
-            Ok(server) => Ok(PushServer::Shared(server)),
-            Err(e) => Err(e.clone()),
-        };
-    }
-    let server = engine
-        .plan
-        .server
-        .resolve(variables, engine.base_url.as_ref())?;
-    Ok(PushServer::Own(Arc::new(server)))
-}
+use crate::state::Intent;
 
 /// Create without an external id, update with one, delete on request.
 pub(crate) fn operation(

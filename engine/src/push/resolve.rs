@@ -11,14 +11,14 @@
 use serde_json::Value as Json;
 use syncdef_transform::Value;
 
+use crate::call::answer::check_status;
+use crate::call::compose::{self, Outgoing};
+use crate::call::scope::Scope;
+use crate::call::send;
 use crate::error::{ErrorClass, PushError};
 use crate::plan::{LookupPlan, OperationKind};
-use crate::push::compose::{self, Outgoing};
 use crate::push::operation::Pushing;
-use crate::push::response;
 use crate::push::run::Run;
-use crate::push::scope::Scope;
-use crate::push::send;
 use crate::reliability::retry::RequestNature;
 use crate::state::{Intent, UnresolvedCreate};
 
@@ -52,7 +52,7 @@ pub(crate) async fn unresolved_create(
     }
     match &unresolved.idempotency_key {
         Some(key) if push.conn.reliability.keys_creates() => {
-            run.note(format!(
+            run.trail.note(format!(
                 "an earlier create of this record may have been carried out; it is sent again with the same idempotency key ({key}), which the external system answers as a repeat"
             ));
             Ok(Resolved::CreateAgain)
@@ -102,10 +102,10 @@ async fn look_up(
         repeatable: true,
         duplicates: false,
     };
-    let answer = send::send(run, push.conn, &lookup.call, outgoing, nature)
+    let answer = send::send(&mut run.trail, push.conn, &lookup.call, outgoing, nature)
         .await
         .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
-    response::check_status(run, "lookup", &answer)
+    check_status(&mut run.trail, "lookup", &answer)
         .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
     let found = answer
         .body()
@@ -126,14 +126,14 @@ async fn look_up(
     ids.dedup();
     match ids.as_slice() {
         [] => {
-            run.note(format!(
+            run.trail.note(format!(
                 "the lookup (`{}`) found no record: the earlier create was not carried out, so the record is created",
                 lookup.declared.ids
             ));
             Ok(Resolved::CreateAgain)
         }
         [id] => {
-            run.note(format!(
+            run.trail.note(format!(
                 "the lookup found the record an earlier create made ({id}): it is updated, not created again"
             ));
             scope.external_id = Some(id.clone());
@@ -162,7 +162,7 @@ fn sent_body(
         return Ok(Json::Null);
     };
     let input = scope.input(&push.entry.input_shape, push.record);
-    let body = compose::body(run, create, &input)?;
+    let body = compose::body(&mut run.trail, create, &input)?;
     Ok(body
         .and_then(|b| serde_json::from_slice(&b.bytes).ok())
         .unwrap_or(Json::Null))

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 use syncdef_transform::Value;
 
+use crate::call::scope::Scope;
+use crate::call::trail::Trail;
 use crate::error::PushError;
 use crate::outcome::MaskedJson;
 use crate::plan::CallPlan;
-use crate::push::run::Run;
-use crate::push::scope::Scope;
 use crate::reliability::{IdempotencyKey, idempotency};
 use crate::request::Target;
 
@@ -44,14 +44,14 @@ pub(crate) enum KeySource<'a> {
 /// `key` applied when the definition declares one for it. Headers read by `in: Header` actions
 /// go on the record's own request only, not on actions' calls.
 pub(crate) fn request(
-    run: &mut Run,
+    trail: &mut Trail,
     call: &CallPlan,
     scope: &Scope<'_>,
     input: &Value,
     mut headers: Vec<(String, String)>,
     key: Option<(&IdempotencyKey, KeySource<'_>)>,
 ) -> Result<Outgoing, PushError> {
-    let body = body(run, call, input)?;
+    let body = body(trail, call, input)?;
     let mut target = call
         .target(scope.server, &scope.fill())
         .map_err(|e| e.at(&call.step))?;
@@ -77,7 +77,7 @@ pub(crate) fn request(
 /// The body of `call` from its `{step}Request` template, serialized as the template language
 /// writes it (keeping .NET number forms such as `2.10`).
 pub(crate) fn body(
-    run: &mut Run,
+    trail: &mut Trail,
     call: &CallPlan,
     input: &Value,
 ) -> Result<Option<Body>, PushError> {
@@ -103,13 +103,13 @@ pub(crate) fn body(
         PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
     })?;
     if text == "null" {
-        run.template(Arc::clone(&call.request_name), MaskedJson::null());
+        trail.template(Arc::clone(&call.request_name), MaskedJson::null());
         return no_body(call);
     }
     // The bytes sent, shared by every attempt and by the audit trail's record of them.
     let bytes = Bytes::from(text.into_bytes());
     let shown = MaskedJson::from_sent(bytes.clone());
-    run.template(Arc::clone(&call.request_name), shown.clone());
+    trail.template(Arc::clone(&call.request_name), shown.clone());
     call.check_body(&bytes, proven)?;
     Ok(Some(Body { bytes, shown }))
 }

@@ -2,45 +2,24 @@
 //! again is decided by [`retry::decide`], which holds every rule; this file carries it out.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use crate::call::answer::Answer;
+use crate::call::compose::Outgoing;
+use crate::call::connectors::Connectors;
+use crate::call::trail::Trail;
 use crate::error::{ErrorClass, PushError};
-use crate::extract::ResponseBody;
 use crate::outcome::{Exchange, MaskedJson, RecordedRequest, RecordedResponse};
 use crate::plan::CallPlan;
-use crate::push::compose::Outgoing;
-use crate::push::connectors::Connectors;
-use crate::push::run::Run;
 use crate::received::Received;
 use crate::reliability::retry::{self, Attempt, AttemptResult, Decision, RequestNature, Verdict};
-use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
-
-/// A response, shared with the audit trail's record of it, and how the engine reads it.
-pub(crate) struct Answer {
-    pub received: Arc<Received>,
-    /// Why the request's outcome is unknown whatever this answer says: an attempt may have
-    /// been carried out (no answer, a gateway or server error) and carrying the request out
-    /// twice would duplicate it. `None` when the answer can be taken at its word.
-    pub unknown_outcome: Option<String>,
-    /// For a retryable failure given up on: how long to wait before pushing again.
-    pub retry_after: Option<Duration>,
-}
-
-impl Answer {
-    pub fn response(&self) -> &HttpResponse {
-        &self.received.response
-    }
-
-    pub fn body(&self) -> &ResponseBody {
-        &self.received.body
-    }
-}
+use crate::transport::{HttpRequest, Transport, TransportError};
 
 /// Sends `outgoing`, the request of `call`: attempts it as [`retry::decide`] rules for a
 /// request of `nature` (a dry-run sends once), re-sends it once with a refreshed token after a
 /// 401, and records every attempt.
 pub(crate) async fn send(
-    run: &mut Run,
+    trail: &mut Trail,
     conn: &Connectors<'_>,
     call: &CallPlan,
     outgoing: Outgoing,
@@ -81,7 +60,7 @@ pub(crate) async fn send(
     let mut refreshed = false;
     loop {
         let number = u32::try_from(history.len()).unwrap_or(u32::MAX) + 1 + u32::from(refreshed);
-        let result = attempt(run, conn, transport, &request, &shown, number).await;
+        let result = attempt(trail, conn, transport, &request, &shown, number).await;
         if let (Ok(received), Some(rejected)) = (&result, &token)
             && received.response.status == 401
             && !refreshed
@@ -109,7 +88,7 @@ pub(crate) async fn send(
                     reason = %reason,
                     "retrying external request"
                 );
-                run.note(format!(
+                trail.note(format!(
                     "step `{step}`: {reason}; attempt {} after {} ms",
                     number + 1,
                     wait.as_millis()
@@ -118,7 +97,7 @@ pub(crate) async fn send(
             }
             Decision::Stop(verdict) => {
                 if let Some(why) = &verdict.gave_up {
-                    run.note(format!("step `{step}`: {why}"));
+                    trail.note(format!("step `{step}`: {why}"));
                 }
                 return conclude(result, &verdict, &history, &step);
             }
@@ -134,7 +113,7 @@ struct Shown {
 
 /// One attempt: waits for the account's budget, sends, records the exchange.
 async fn attempt(
-    run: &mut Run,
+    trail: &mut Trail,
     conn: &Connectors<'_>,
     transport: &dyn Transport,
     request: &HttpRequest,
@@ -154,7 +133,7 @@ async fn attempt(
         );
     }
     let at = Instant::now();
-    let started = run.since_start(at);
+    let started = trail.since_start(at);
     let result = transport.send(request).await;
     let duration = at.elapsed();
     drop(permit);
@@ -173,10 +152,10 @@ async fn attempt(
     match result {
         Ok(response) => {
             if response.synthesized {
-                run.note(synthesized_note(&step, request));
+                trail.note(synthesized_note(&step, request));
             }
             let received = Arc::new(Received::new(response));
-            run.exchange(Exchange {
+            trail.exchange(Exchange {
                 step,
                 attempt: number,
                 request: recorded,
@@ -188,7 +167,7 @@ async fn attempt(
             Ok(received)
         }
         Err(e) => {
-            run.exchange(Exchange {
+            trail.exchange(Exchange {
                 step,
                 attempt: number,
                 request: recorded,
