@@ -100,6 +100,7 @@ pub(crate) fn rule_for_problem(kind: ProblemKind) -> Rule {
         ProblemKind::BrokenRef | ProblemKind::ExternalRef => Rule::BrokenRef,
         ProblemKind::CircularRef => Rule::CircularRef,
         ProblemKind::ConflictingSyncKeys | ProblemKind::MissingSync => Rule::MissingSyncSection,
+        ProblemKind::Overlay => Rule::InvalidOverlay,
         // Wrong types, missing fields and kinds added later: the section's shape.
         _ => Rule::InvalidSyncStructure,
     }
@@ -116,7 +117,9 @@ fn report_problems(def: &Definition, sink: &mut Sink) {
         }
         // Problems of the document as a whole are located at its first key: underlining every
         // line would bury the message.
-        let mut span = if problem.span == def.root().span {
+        // A problem of the whole document is shown at its first key; an overlay's document is
+        // located at the overlay's `overlay` key, where what it lacks is added.
+        let mut span = if problem.span == def.root().span && !def.source.is_joined() {
             def.root()
                 .as_object()
                 .and_then(|m| m.first())

@@ -137,6 +137,7 @@ rule_codes! {
     "SD125" => invalid_pattern::InvalidPattern by openapi,
     "SD126" => example_mismatch::ExampleMismatch by openapi,
     "SD127" => array_without_items::ArrayWithoutItems by openapi,
+    "SD128" => invalid_overlay::InvalidOverlay by loading,
     // Operation references.
     "SD201" => malformed_operation_ref::MalformedOperationRef by check,
     "SD202" => unknown_operation_path::UnknownOperationPath by check,

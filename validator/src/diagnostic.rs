@@ -153,10 +153,25 @@ impl Diagnostic {
         self.rule.url()
     }
 
-    /// Start and end line/column of the primary span (1-based, columns in characters).
+    /// Start and end line/column of the primary span (1-based, columns in characters), in
+    /// the file holding it.
     #[must_use]
     pub fn location(&self) -> Location {
         self.file.location(self.span)
+    }
+
+    /// The name of the file the primary span is in: the linted file's, or, for a definition
+    /// written as an overlay, the file that wrote what is at fault (the vendor's description
+    /// or the overlay).
+    #[must_use]
+    pub fn file_name(&self) -> &str {
+        self.file.name_at(self.span.start)
+    }
+
+    /// The name of the file `span` (a label's) is in.
+    #[must_use]
+    pub fn file_name_at(&self, span: Span) -> &str {
+        self.file.name_at(span.start)
     }
 
     /// The order reports use: file, position, then code, so output is deterministic.

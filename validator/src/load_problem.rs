@@ -19,6 +19,7 @@ pub fn rule_for(kind: LoadErrorKind) -> Rule {
         LoadErrorKind::TooDeep => Rule::ExcessiveNesting,
         LoadErrorKind::InvalidUtf8 => Rule::NonUtf8Input,
         LoadErrorKind::TooLarge => Rule::FileTooLarge,
+        LoadErrorKind::Overlay => Rule::InvalidOverlay,
         // Syntax, empty or multi-document streams, non-string keys, unknown anchors, and kinds
         // added later: the text is not one readable document.
         _ => Rule::InvalidSyntax,
@@ -63,6 +64,7 @@ mod tests {
             (LoadErrorKind::TooDeep, Rule::ExcessiveNesting),
             (LoadErrorKind::InvalidUtf8, Rule::NonUtf8Input),
             (LoadErrorKind::TooLarge, Rule::FileTooLarge),
+            (LoadErrorKind::Overlay, Rule::InvalidOverlay),
         ];
         for (kind, rule) in cases {
             assert_eq!(rule_for(kind), rule, "{kind:?}");

@@ -28,11 +28,20 @@ pub fn render(report: &LintReport) -> String {
         let mut message = d.message.clone();
         for label in &d.labels {
             let at = d.file.line_col(label.span.start);
-            let _ = write!(
-                message,
-                "\nline {}, column {}: {}",
-                at.line, at.column, label.message
-            );
+            let file = d.file_name_at(label.span);
+            if file == d.file_name() {
+                let _ = write!(
+                    message,
+                    "\nline {}, column {}: {}",
+                    at.line, at.column, label.message
+                );
+            } else {
+                let _ = write!(
+                    message,
+                    "\n{file}, line {}, column {}: {}",
+                    at.line, at.column, label.message
+                );
+            }
         }
         if let Some(help) = &d.help {
             message.push_str("\nhelp: ");
@@ -41,7 +50,7 @@ pub fn render(report: &LintReport) -> String {
         let _ = writeln!(
             out,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&workspace_relative(d.file.name())),
+            escape_property(&workspace_relative(d.file_name())),
             location.start.line,
             location.start.column,
             location.end.line,

@@ -43,7 +43,7 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: {}[{}]: {}",
-                d.file.name(),
+                d.file_name(),
                 loc.start.line,
                 loc.start.column,
                 d.severity,
@@ -153,7 +153,7 @@ impl fmt::Display for WithoutSnippet<'_> {
             f,
             "{}\n  at {}:{}:{}",
             self.0.message,
-            self.0.file.name(),
+            self.0.file_name(),
             loc.start.line,
             loc.start.column
         )?;

@@ -52,6 +52,9 @@ struct JsonDiagnostic<'a> {
 #[derive(Serialize)]
 struct JsonRelated<'a> {
     message: &'a str,
+    /// The place's file, when it is not the finding's (a definition written as an overlay).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     #[serde(flatten)]
     place: JsonPlace,
 }
@@ -96,7 +99,7 @@ pub fn to_string(report: &LintReport) -> String {
             code: d.code(),
             severity: d.severity.as_str(),
             message: &d.message,
-            file: d.file.name(),
+            file: d.file_name(),
             place: d.location().into(),
             pointer: d.pointer.as_deref(),
             help: d.help.as_deref(),
@@ -105,6 +108,7 @@ pub fn to_string(report: &LintReport) -> String {
                 .iter()
                 .map(|label| JsonRelated {
                     message: &label.message,
+                    file: Some(d.file_name_at(label.span)).filter(|f| *f != d.file_name()),
                     place: d.file.location(label.span).into(),
                 })
                 .collect(),

@@ -19,6 +19,7 @@ pub mod incomplete_oauth_flow;
 pub mod insecure_url;
 pub mod invalid_extension;
 pub mod invalid_openapi;
+pub mod invalid_overlay;
 pub mod invalid_pattern;
 pub mod invalid_response_code;
 pub mod invalid_server_variable;

@@ -50,8 +50,10 @@ pub(crate) fn compose(first: Document, options: &LoadOptions) -> Result<Document
     }
     let mut problems = Vec::new();
     let mut composed = layer(&first, &mut files, options, &mut problems)?;
-    // The document is the overlay's: what is missing from it as a whole is added there.
-    composed.draft.span = first.root().span;
+    // The document is the overlay's: what is missing from it as a whole is added there, and
+    // shown at its `overlay` key.
+    let root = first.root();
+    composed.draft.span = root.member("overlay").map_or(root.span, |m| m.key.span);
     drop(first);
     let source = files.joined();
     let mut builder = TreeBuilder::for_text(Arc::clone(&source), options.take_ignores);

@@ -120,8 +120,8 @@ fn result(
         text.push_str("\nhelp: ");
         text.push_str(help);
     }
-    let artifact = artifacts.location(d.file.name());
-    let fingerprint = fingerprints.next(d, &artifacts.stable_name(d.file.name()));
+    let artifact = artifacts.location(d.file_name());
+    let fingerprint = fingerprints.next(d, &artifacts.stable_name(d.file_name()));
     let mut result = json!({
         "ruleId": d.code(),
         "level": level(d.severity),
@@ -140,7 +140,7 @@ fn result(
             .map(|(label, id): (_, u32)| {
                 json!({
                     "id": id,
-                    "physicalLocation": physical(d, label.span, &artifact),
+                    "physicalLocation": physical(d, label.span, &artifacts.location(d.file_name_at(label.span))),
                     "message": { "text": label.message },
                 })
             })
@@ -154,7 +154,7 @@ fn result(
     result
 }
 
-/// The `physicalLocation` of `span` in `d`'s file (labels point into the same file).
+/// The `physicalLocation` of `span` in the file of `d` holding it, whose location is `artifact`.
 fn physical(d: &Diagnostic, span: syncdef_definitions::Span, artifact: &Value) -> Value {
     let loc = d.file.location(span);
     json!({
