@@ -7,9 +7,49 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use syncdef_engine::{HttpRequest, HttpResponse, Transport, TransportError};
+use syncdef_engine::{Engine, HttpRequest, HttpResponse, Transport, TransportError};
 
+use crate::options::SyncOptions;
 use crate::state::{AccountLimits, Grant, State};
+
+/// `transport`, taking room first in its account's budget when `state` shares one and the
+/// engine's policy limits requests (`docs/worker.md`, "Scaling out"); as it is otherwise.
+pub(crate) fn shared(
+    engine: &Engine,
+    transport: Arc<dyn Transport>,
+    state: &Arc<dyn State>,
+    options: &SyncOptions,
+    worker_id: &str,
+) -> Arc<dyn Transport> {
+    let policy = engine.rate_limit_policy();
+    if options.dry_run || policy.is_unlimited() || state.budget().is_none() {
+        return transport;
+    }
+    let key_values = policy
+        .key
+        .iter()
+        .map(|name| {
+            let value = options
+                .server_variables
+                .get(name)
+                .map_or("", String::as_str);
+            format!("{name}={value}")
+        })
+        .collect::<Vec<_>>()
+        .join("&");
+    Arc::new(SharedBudget {
+        inner: transport,
+        state: state.clone(),
+        key_values,
+        limits: AccountLimits {
+            requests_per_minute: policy.requests_per_minute,
+            window_ms: u64::try_from(policy.window().as_millis()).unwrap_or(60_000),
+            concurrency: policy.concurrency,
+        },
+        worker_id: worker_id.to_owned(),
+        hold_seconds: options.lease_seconds,
+    })
+}
 
 /// Waits for room in the account's budget, sends, gives the slot back.
 pub(crate) struct SharedBudget {

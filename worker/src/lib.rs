@@ -16,6 +16,7 @@
 
 mod backoff;
 mod budget;
+mod entries;
 mod error;
 mod guard;
 mod handling;

@@ -14,7 +14,8 @@ use syncdef_platform::patch::changes;
 use crate::error::WorkerError;
 use crate::hash::input_hash;
 use crate::modules::Module;
-use crate::report::PullSummary;
+use crate::options::pushes;
+use crate::report::{PullSummary, SyncReport};
 use crate::shared::Core;
 use crate::stamp::{Stamp, utc_text};
 use crate::state::{Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus};
@@ -52,9 +53,109 @@ pub(crate) struct PullEntry<'c> {
     pub conflict: ConflictPolicy,
 }
 
+/// Pulls every entry of `order` that has a `pull.batchRead` (refreshing: a `pull.read`), in
+/// dependency order, each entry's summary into `report`.
+pub(crate) async fn pull_entries(
+    core: &Core,
+    order: &[String],
+    report: &mut SyncReport,
+) -> Result<(), WorkerError> {
+    let plan = core.engine.plan();
+    for name in order {
+        let Some(entry) = core.entry(name) else {
+            continue;
+        };
+        let reads = if core.options.refresh.is_empty() {
+            syncdef_engine::EntryPlan::pulls
+        } else {
+            syncdef_engine::EntryPlan::reads
+        };
+        if !plan.entry(name).is_some_and(reads) {
+            continue;
+        }
+        let same_module = |n: &&str| {
+            plan.entry(n)
+                .and_then(|e| Module::from_root(&e.root))
+                .is_some_and(|m| m == entry.module)
+        };
+        let module_entries: Vec<String> = plan
+            .entry_names()
+            .filter(same_module)
+            .map(str::to_owned)
+            .collect();
+        let row_entry = plan
+            .entry_names()
+            .filter(same_module)
+            .find(|n| plan.entry(n).is_some_and(pushes))
+            .unwrap_or(name)
+            .to_owned();
+        let pulling = PullEntry {
+            core,
+            name: name.clone(),
+            module: entry.module,
+            row_entry,
+            module_entries,
+            conflict: plan
+                .reliability()
+                .pull
+                .get(name)
+                .map(|p| p.conflict)
+                .unwrap_or_default(),
+        };
+        let summary = match pull_entry(&pulling).await {
+            Ok(summary) => summary,
+            Err(e) => {
+                report.pulled.insert(name.clone(), PullSummary::default());
+                return Err(e);
+            }
+        };
+        tracing::info!(entry = %name, read = summary.read, created = summary.created, updated = summary.updated, conflicts = summary.conflicts, "pull done");
+        report.pulled.insert(name.clone(), summary);
+        if core.limit_reached() {
+            return Err(WorkerError::Usage(core.limit_message()));
+        }
+    }
+    Ok(())
+}
+
+/// Pulls one entry, or refreshes the records asked for. On a shared state one worker at a
+/// time pulls an entry; the others wait for it (their pushes must not overtake the pull's
+/// changes) and pull only when no pull ended meanwhile.
+async fn pull_entry(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerError> {
+    let core = entry.core;
+    if !core.options.refresh.is_empty() {
+        return refresh(entry, &core.options.refresh).await;
+    }
+    let Some(queue) = core.state.queue() else {
+        return pull(entry).await;
+    };
+    let cursor = cursor_name(&entry.name);
+    let before = core.state.cursor(&cursor)?;
+    let mut waited = false;
+    while !queue.take_lister(&cursor, core.lease())? {
+        // Stopped (a signal) while waiting: nothing was pulled, nothing is held.
+        if core.limit_reached() {
+            return Ok(PullSummary::default());
+        }
+        if !waited {
+            tracing::info!(entry = %entry.name, "another worker pulls this entry; waiting for it");
+            waited = true;
+        }
+        tokio::time::sleep(crate::pool::IDLE).await;
+    }
+    let result = if waited && core.state.cursor(&cursor)? != before {
+        tracing::info!(entry = %entry.name, "pulled by another worker meanwhile");
+        Ok(PullSummary::default())
+    } else {
+        crate::pool::with_heartbeat(core, queue, pull(entry)).await
+    };
+    queue.release_lister(&cursor, &core.worker_id)?;
+    result
+}
+
 /// Pulls every page of `entry` changed since its pull cursor and writes it onto the platform.
 /// A failed page stops the entry (the cursor stays: the next run reads again from there).
-pub(crate) async fn pull(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerError> {
+async fn pull(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerError> {
     let core = entry.core;
     let started = core.now();
     let since = since(core, &entry.name)?;
@@ -89,7 +190,7 @@ pub(crate) async fn pull(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerErr
 /// Reads the records known as `external_ids` one by one (`pull.read`) and writes each onto
 /// the platform as a pull would. The pull cursor stays: a refresh is not a pull of every
 /// change.
-pub(crate) async fn refresh(
+async fn refresh(
     entry: &PullEntry<'_>,
     external_ids: &[String],
 ) -> Result<PullSummary, WorkerError> {

@@ -1,14 +1,16 @@
-//! [`Core`]: what the loop, the record handler and the `ApiSynchronization` callback share.
+//! [`Core`]: what one run's loop, record handler and `ApiSynchronization` callback share, and
+//! the [`CoreBuilder`] a worker keeps to build one per run.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use syncdef_engine::{Engine, Transport};
 use syncdef_platform::PlatformClient;
 
 use crate::modules::Module;
-use crate::observer::{Event, Observer};
+use crate::observer::{Event, Observer, Silent};
 use crate::options::SyncOptions;
 use crate::report::{EntrySummary, PlannedPush, RecordResult};
 use crate::state::{Lease, State};
@@ -23,12 +25,12 @@ pub(crate) struct EntryInfo {
     pub module: Module,
     /// Entries this one's records name (their external ids go into `RecordState.related`).
     pub needs: Vec<(String, Module)>,
-    /// The entry's place in dependency order (0 for an entry that needs none): on a shared
-    /// queue, items of a higher rank wait while items of a lower rank are queued.
+    /// The entry's place in dependency order (0 for an entry that needs none): items of a
+    /// higher rank wait in the work queue while items of a lower rank are queued.
     pub rank: i32,
 }
 
-/// What a worker is set up with: the same for every run, and all a run's [`Core`] is built from.
+/// What a worker is set up with: the same for every run, read by a run through its [`Core`].
 #[derive(Clone)]
 pub(crate) struct Setup {
     pub platform: PlatformClient,
@@ -44,8 +46,9 @@ pub(crate) struct Setup {
     pub worker_id: String,
 }
 
-/// Shared by the loop and the `ApiSynchronization` callback: the [`Setup`] (read through it,
-/// `core.state`) and what the runs count.
+/// Shared by one run's loop and `ApiSynchronization` callbacks: the [`Setup`] (read through
+/// it, `core.state`) and what the run counts. Built per run by a [`CoreBuilder`], so each run
+/// starts with nothing counted.
 pub(crate) struct Core {
     setup: Setup,
     pub summaries: Mutex<BTreeMap<String, EntrySummary>>,
@@ -64,21 +67,86 @@ impl std::ops::Deref for Core {
 }
 
 impl Core {
-    /// A core of `setup` with nothing counted yet.
-    pub fn new(setup: Setup) -> Core {
-        Core {
-            setup,
+    /// A builder of cores pushing with `engine` through `transport` (on a state with a shared
+    /// budget, wrapped to take room in it first), reading `platform`, keeping `state`; the
+    /// system clock, no observer and a fresh worker id until told otherwise.
+    pub fn builder(
+        platform: PlatformClient,
+        engine: Engine,
+        transport: Arc<dyn Transport>,
+        state: Arc<dyn State>,
+        options: SyncOptions,
+        entries: BTreeMap<String, EntryInfo>,
+    ) -> CoreBuilder {
+        let worker_id = worker_id();
+        let transport = crate::budget::shared(&engine, transport, &state, &options, &worker_id);
+        CoreBuilder(Setup {
+            platform,
+            engine,
+            transport,
+            state,
+            options,
+            entries,
+            clock: Arc::new(system_clock),
+            observer: Arc::new(Silent),
+            stop: Arc::new(AtomicBool::new(false)),
+            worker_id,
+        })
+    }
+}
+
+/// Builds a [`Core`] per run from one [`Setup`]; what it changes holds for every later run.
+#[derive(Clone)]
+pub(crate) struct CoreBuilder(Setup);
+
+impl CoreBuilder {
+    /// Uses `clock` for "now".
+    #[must_use]
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.0.clock = clock;
+        self
+    }
+
+    /// Sends progress events to `observer`.
+    #[must_use]
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.0.observer = observer;
+        self
+    }
+
+    /// What every core of this builder is set up with.
+    pub fn setup(&self) -> &Setup {
+        &self.0
+    }
+
+    /// A core for one run, with nothing counted yet.
+    pub fn build(&self) -> Arc<Core> {
+        Arc::new(Core {
+            setup: self.0.clone(),
             summaries: Mutex::new(BTreeMap::new()),
             planned: Mutex::new(Vec::new()),
             pushes: Mutex::new(0),
             handling: crate::handling::Handling::default(),
-        }
+        })
     }
+}
 
-    /// The setup, to build another core from.
-    pub fn setup(&self) -> &Setup {
-        &self.setup
-    }
+/// Unix seconds from the system clock.
+fn system_clock() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// A name unique to this process among the workers sharing a queue: host, process id and
+/// start time.
+fn worker_id() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map_or_else(|_| "host".to_owned(), |h| h.trim().to_owned());
+    let started = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{host}-{}-{started:x}", std::process::id())
 }
 
 /// Asks a running [`crate::Worker`] to stop after the record it is handling (a signal handler's

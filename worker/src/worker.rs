@@ -1,22 +1,20 @@
-//! [`Worker`]: the sync loop's setup and its run over the requested entries.
+//! [`Worker`]: the sync loop's setup, and a run's steps: recover creates cut short, pull,
+//! push, report.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use syncdef_engine::{Engine, Transport};
 use syncdef_platform::PlatformClient;
 
 use crate::error::WorkerError;
-use crate::modules::Module;
-use crate::observer::{Event, Observer, Silent};
+use crate::observer::{Event, Observer};
 use crate::options::{SyncOptions, pushes};
 use crate::order::Dependencies;
 use crate::record::{Trigger, finds_out, sync_one};
-use crate::report::{PullSummary, SyncReport};
+use crate::report::SyncReport;
 use crate::scan::scan;
-use crate::shared::{Clock, Core, EntryInfo, Setup, StopHandle};
+use crate::shared::{Clock, Core, CoreBuilder, EntryInfo, StopHandle};
 use crate::state::{RecordStatus, State};
 
 /// How often a following worker's wait looks for a stop request.
@@ -47,7 +45,8 @@ const FOLLOW_TICK: Duration = Duration::from_millis(100);
 /// # Ok(()) }
 /// ```
 pub struct Worker {
-    core: Arc<Core>,
+    /// Builds each run's core (a run counts its own records and pushes).
+    cores: CoreBuilder,
     order: Vec<String>,
 }
 
@@ -76,91 +75,32 @@ impl Worker {
     ) -> Result<Self, WorkerError> {
         options.check(&engine, state.as_ref(), dependencies)?;
         let order = dependencies.order(&options.entries)?;
-        let module_of = |name: &str| -> Result<Module, WorkerError> {
-            let plan = engine.plan().entry(name).ok_or_else(|| {
-                WorkerError::Usage(format!("the definition has no entry `{name}`"))
-            })?;
-            Module::from_root(&plan.root).ok_or_else(|| {
-                WorkerError::Usage(format!(
-                    "entry `{name}` pushes `$.{}` records; `syncdef sync` reads the modules {} so far",
-                    plan.root,
-                    Module::supported()
-                ))
-            })
-        };
-        let mut entries = BTreeMap::new();
-        for name in dependencies.names() {
-            // Entries that are neither requested nor needed may use modules the worker cannot
-            // read; they are left out rather than refused.
-            let Ok(module) = module_of(name) else {
-                if order.iter().any(|o| o == name) {
-                    module_of(name)?;
-                }
-                continue;
-            };
-            let needs = dependencies
-                .of(name)
-                .filter_map(|d| module_of(d).ok().map(|m| (d.to_owned(), m)))
-                .collect();
-            entries.insert(
-                name.to_owned(),
-                EntryInfo {
-                    name: name.to_owned(),
-                    module,
-                    needs,
-                    rank: rank_of(dependencies, name, 0),
-                },
-            );
-        }
-        let id = worker_id();
-        let transport = shared_budget(&engine, transport, &state, &options, &id);
-        let clock: Clock = Arc::new(|| {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-        });
-        let setup = Setup {
-            platform,
-            engine,
-            transport,
-            state,
-            options,
-            entries,
-            clock,
-            observer: Arc::new(Silent),
-            stop: Arc::new(AtomicBool::new(false)),
-            worker_id: id,
-        };
-        Ok(Worker {
-            core: Arc::new(Core::new(setup)),
-            order,
-        })
+        let entries = crate::entries::entries(&engine, dependencies, &order)?;
+        let cores = Core::builder(platform, engine, transport, state, options, entries);
+        Ok(Worker { cores, order })
     }
 
     /// Uses `clock` for "now" (backoffs, timestamps in the state).
     #[must_use]
     pub fn with_clock(self, clock: Clock) -> Self {
-        self.rebuild(|core| core.clock = clock)
+        Worker {
+            cores: self.cores.clock(clock),
+            ..self
+        }
     }
 
     /// Sends progress events to `observer`.
     #[must_use]
     pub fn with_observer(self, observer: Arc<dyn Observer>) -> Self {
-        self.rebuild(|core| core.observer = observer)
-    }
-
-    fn rebuild(self, change: impl FnOnce(&mut Setup)) -> Self {
-        let mut setup = self.core.setup().clone();
-        change(&mut setup);
         Worker {
-            core: Arc::new(Core::new(setup)),
-            order: self.order,
+            cores: self.cores.observer(observer),
+            ..self
         }
     }
 
     /// A handle that stops the run after the current record.
     pub fn stop_handle(&self) -> StopHandle {
-        StopHandle(self.core.stop.clone())
+        StopHandle(self.cores.setup().stop.clone())
     }
 
     /// The entries in the order they will run.
@@ -173,22 +113,13 @@ impl Worker {
     /// listing or of the external system's credentials stops the run, reported in
     /// [`SyncReport::stopped`].
     pub async fn run(&self) -> SyncReport {
-        let core = &self.core;
-        // Each run counts its own records and pushes (a followed worker runs many).
-        core.summaries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clear();
-        *core
-            .pushes
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = 0;
+        let core = &self.cores.build();
         let mut report = SyncReport {
             order: self.order.clone(),
             dry_run: core.options.dry_run,
             ..SyncReport::default()
         };
-        let result = self.run_entries(&mut report).await;
+        let result = self.run_entries(core, &mut report).await;
         if let Err(error) = result {
             tracing::error!(%error, "sync stopped");
             report.stalled = matches!(error, WorkerError::Stalled { .. });
@@ -233,7 +164,10 @@ impl Worker {
                     return report;
                 }
                 let next_run_in = until.saturating_duration_since(std::time::Instant::now());
-                self.core.observer.event(&Event::Waiting { next_run_in });
+                self.cores
+                    .setup()
+                    .observer
+                    .event(&Event::Waiting { next_run_in });
                 tokio::time::sleep(FOLLOW_TICK.min(next_run_in)).await;
             }
         }
@@ -243,8 +177,11 @@ impl Worker {
         self.stop_handle().requested()
     }
 
-    async fn run_entries(&self, report: &mut SyncReport) -> Result<(), WorkerError> {
-        let core = &self.core;
+    async fn run_entries(
+        &self,
+        core: &Arc<Core>,
+        report: &mut SyncReport,
+    ) -> Result<(), WorkerError> {
         report.recovered_in_flight = core.state.recover_in_flight(core.now())?;
         if report.recovered_in_flight > 0 {
             tracing::warn!(
@@ -252,118 +189,18 @@ impl Worker {
                 "creates cut short by an earlier run are now `unknown`: check them in the external system, then `syncdef sync resolve`"
             );
         }
+        // Each direction's future is boxed: they are large, and a run awaits each once.
         if core.options.direction.pulls() {
-            self.pull_entries(report).await?;
+            Box::pin(crate::pull::pull_entries(core, &self.order, report)).await?;
         }
         if core.options.direction.pushes() {
-            self.push_entries().await?;
+            Box::pin(self.push_entries(core)).await?;
         }
         Ok(())
-    }
-
-    /// Pulls every requested entry that has a `pull.batchRead`, in dependency order.
-    async fn pull_entries(&self, report: &mut SyncReport) -> Result<(), WorkerError> {
-        let core = &self.core;
-        let plan = core.engine.plan();
-        for name in &self.order {
-            let Some(entry) = core.entry(name) else {
-                continue;
-            };
-            let reads = if core.options.refresh.is_empty() {
-                syncdef_engine::EntryPlan::pulls
-            } else {
-                syncdef_engine::EntryPlan::reads
-            };
-            if !plan.entry(name).is_some_and(reads) {
-                continue;
-            }
-            let same_module = |n: &&str| {
-                plan.entry(n)
-                    .and_then(|e| Module::from_root(&e.root))
-                    .is_some_and(|m| m == entry.module)
-            };
-            let module_entries: Vec<String> = plan
-                .entry_names()
-                .filter(same_module)
-                .map(str::to_owned)
-                .collect();
-            let row_entry = plan
-                .entry_names()
-                .filter(same_module)
-                .find(|n| plan.entry(n).is_some_and(pushes))
-                .unwrap_or(name)
-                .to_owned();
-            let pulling = crate::pull::PullEntry {
-                core,
-                name: name.clone(),
-                module: entry.module,
-                row_entry,
-                module_entries,
-                conflict: plan
-                    .reliability()
-                    .pull
-                    .get(name)
-                    .map(|p| p.conflict)
-                    .unwrap_or_default(),
-            };
-            let result = self.pull_entry(&pulling).await;
-            let summary = match result {
-                Ok(summary) => summary,
-                Err(e) => {
-                    report.pulled.insert(name.clone(), PullSummary::default());
-                    return Err(e);
-                }
-            };
-            tracing::info!(entry = %name, read = summary.read, created = summary.created, updated = summary.updated, conflicts = summary.conflicts, "pull done");
-            report.pulled.insert(name.clone(), summary);
-            if core.limit_reached() {
-                return Err(WorkerError::Usage(core.limit_message()));
-            }
-        }
-        Ok(())
-    }
-
-    /// Pulls one entry, or refreshes the records asked for. On a shared state one worker at a
-    /// time pulls an entry; the others wait for it (their pushes must not overtake the pull's
-    /// changes) and pull only when no pull ended meanwhile.
-    async fn pull_entry(
-        &self,
-        entry: &crate::pull::PullEntry<'_>,
-    ) -> Result<PullSummary, WorkerError> {
-        let core = &self.core;
-        if !core.options.refresh.is_empty() {
-            return crate::pull::refresh(entry, &core.options.refresh).await;
-        }
-        let Some(queue) = core.state.queue() else {
-            return crate::pull::pull(entry).await;
-        };
-        let cursor = crate::pull::cursor_name(&entry.name);
-        let before = core.state.cursor(&cursor)?;
-        let mut waited = false;
-        while !queue.take_lister(&cursor, core.lease())? {
-            // Stopped (a signal) while waiting: nothing was pulled, nothing is held.
-            if core.limit_reached() {
-                return Ok(PullSummary::default());
-            }
-            if !waited {
-                tracing::info!(entry = %entry.name, "another worker pulls this entry; waiting for it");
-                waited = true;
-            }
-            tokio::time::sleep(crate::pool::IDLE).await;
-        }
-        let result = if waited && core.state.cursor(&cursor)? != before {
-            tracing::info!(entry = %entry.name, "pulled by another worker meanwhile");
-            Ok(PullSummary::default())
-        } else {
-            crate::pool::with_heartbeat(core, queue, crate::pull::pull(entry)).await
-        };
-        queue.release_lister(&cursor, &core.worker_id)?;
-        result
     }
 
     /// Pushes every requested entry that has push operations, in dependency order.
-    async fn push_entries(&self) -> Result<(), WorkerError> {
-        let core = &self.core;
+    async fn push_entries(&self, core: &Arc<Core>) -> Result<(), WorkerError> {
         let plan = core.engine.plan();
         let order: Vec<String> = self
             .order
@@ -377,7 +214,7 @@ impl Worker {
             }
             let result = crate::pool::run(core, queue, &order).await;
             let finished: Result<Vec<()>, WorkerError> =
-                order.iter().map(|name| self.finish_entry(name)).collect();
+                order.iter().map(|name| finish_entry(core, name)).collect();
             result?;
             finished?;
             if core.limit_reached() {
@@ -390,8 +227,8 @@ impl Worker {
                 continue;
             };
             core.summary(name, |_| ());
-            let result = self.run_entry(&entry).await;
-            let finished = self.finish_entry(name);
+            let result = run_entry(core, &entry).await;
+            let finished = finish_entry(core, name);
             result?;
             finished?;
             if core.limit_reached() {
@@ -400,115 +237,50 @@ impl Worker {
         }
         Ok(())
     }
+}
 
-    /// Completes an entry's summary with its cursor, keeps its warnings in the state (for
-    /// `syncdef sync status`), and reports it.
-    fn finish_entry(&self, name: &str) -> Result<(), WorkerError> {
-        let core = &self.core;
-        let cursor = core.state.cursor(name).ok().flatten();
-        let summary = core.summary(name, |s| {
-            s.cursor = cursor;
-            s.clone()
-        });
-        if !core.options.dry_run {
-            core.state
-                .set_warnings(name, &summary.warnings, core.now())?;
+/// Completes an entry's summary with its cursor, keeps its warnings in the state (for
+/// `syncdef sync status`), and reports it.
+fn finish_entry(core: &Core, name: &str) -> Result<(), WorkerError> {
+    let cursor = core.state.cursor(name).ok().flatten();
+    let summary = core.summary(name, |s| {
+        s.cursor = cursor;
+        s.clone()
+    });
+    if !core.options.dry_run {
+        core.state
+            .set_warnings(name, &summary.warnings, core.now())?;
+    }
+    core.observer.event(&Event::EntryFinished {
+        entry: name,
+        summary: &summary,
+    });
+    tracing::info!(
+        entry = %name,
+        listed = summary.listed,
+        created = summary.created,
+        updated = summary.updated,
+        unchanged = summary.unchanged,
+        failed = summary.failed,
+        unknown = summary.unknown,
+        "entry done"
+    );
+    Ok(())
+}
+
+async fn run_entry(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), WorkerError> {
+    for row in core.state.due_retries(&entry.name, core.now())? {
+        if core.limit_reached() {
+            return Ok(());
         }
-        core.observer.event(&Event::EntryFinished {
-            entry: name,
-            summary: &summary,
-        });
-        tracing::info!(
-            entry = %name,
-            listed = summary.listed,
-            created = summary.created,
-            updated = summary.updated,
-            unchanged = summary.unchanged,
-            failed = summary.failed,
-            unknown = summary.unknown,
-            "entry done"
-        );
-        Ok(())
-    }
-
-    async fn run_entry(&self, entry: &EntryInfo) -> Result<(), WorkerError> {
-        let core = &self.core;
-        for row in core.state.due_retries(&entry.name, core.now())? {
-            if core.limit_reached() {
-                return Ok(());
-            }
-            // An unknown outcome nothing can find out about waits for an operator; it is not a
-            // retry (a listing still reports it as skipped).
-            if row.status == RecordStatus::Unknown && !finds_out(core, entry, &row) {
-                continue;
-            }
-            core.summary(&entry.name, |s| s.retried += 1);
-            tracing::info!(entry = %entry.name, id = %row.key.platform_id, attempts = row.attempts, "retrying");
-            sync_one(core, entry, &row.key.platform_id, Trigger::Retry).await?;
+        // An unknown outcome nothing can find out about waits for an operator; it is not a
+        // retry (a listing still reports it as skipped).
+        if row.status == RecordStatus::Unknown && !finds_out(core, entry, &row) {
+            continue;
         }
-        scan(core, entry).await
+        core.summary(&entry.name, |s| s.retried += 1);
+        tracing::info!(entry = %entry.name, id = %row.key.platform_id, attempts = row.attempts, "retrying");
+        sync_one(core, entry, &row.key.platform_id, Trigger::Retry).await?;
     }
-}
-
-/// On a state with a shared budget, every request to the external system first takes room in
-/// its account's budget (`docs/worker.md`, "Scaling out").
-fn shared_budget(
-    engine: &Engine,
-    transport: Arc<dyn Transport>,
-    state: &Arc<dyn State>,
-    options: &SyncOptions,
-    worker_id: &str,
-) -> Arc<dyn Transport> {
-    let policy = engine.rate_limit_policy();
-    if options.dry_run || policy.is_unlimited() || state.budget().is_none() {
-        return transport;
-    }
-    let key_values = policy
-        .key
-        .iter()
-        .map(|name| {
-            let value = options
-                .server_variables
-                .get(name)
-                .map_or("", String::as_str);
-            format!("{name}={value}")
-        })
-        .collect::<Vec<_>>()
-        .join("&");
-    Arc::new(crate::budget::SharedBudget {
-        inner: transport,
-        state: state.clone(),
-        key_values,
-        limits: crate::state::AccountLimits {
-            requests_per_minute: policy.requests_per_minute,
-            window_ms: u64::try_from(policy.window().as_millis()).unwrap_or(60_000),
-            concurrency: policy.concurrency,
-        },
-        worker_id: worker_id.to_owned(),
-        hold_seconds: options.lease_seconds,
-    })
-}
-
-/// How many entries lie below `name` in dependency order (its longest chain of needs).
-fn rank_of(dependencies: &Dependencies, name: &str, depth: i32) -> i32 {
-    // A cycle is refused before a run; the bound only keeps a malformed graph finite here.
-    if depth > 64 {
-        return depth;
-    }
-    dependencies
-        .of(name)
-        .map(|need| 1 + rank_of(dependencies, need, depth + 1))
-        .max()
-        .unwrap_or(0)
-}
-
-/// A name unique to this process among the workers sharing a queue: host, process id and
-/// start time.
-fn worker_id() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map_or_else(|_| "host".to_owned(), |h| h.trim().to_owned());
-    let started = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    format!("{host}-{}-{started:x}", std::process::id())
+    scan(core, entry).await
 }
