@@ -14,6 +14,7 @@ mod docs_commands;
 mod dry_run;
 mod lint;
 mod lsp;
+mod overlay;
 mod pull;
 mod push_settings;
 mod sync;
