@@ -77,8 +77,9 @@ impl Default for SyncOptions {
 /// (QuickBooks 10), and more pushers than that only wait on the budget.
 const MOST_PUSHERS: u32 = 64;
 
-/// Several pushers need the shared queue, which hands each of them different records, and
-/// `max_pushes` counts the pushes of one pusher at a time.
+/// Several pushers need a durable queue, listed ahead of them (on one that is not, the lister
+/// pushes each record as it lists it), and `max_pushes` counts the pushes of one pusher at a
+/// time.
 fn check_pushers(options: &SyncOptions, state: &dyn State) -> Result<(), WorkerError> {
     match options.pushers {
         0 => Err(WorkerError::Usage("--pushers must be at least 1".into())),
@@ -88,7 +89,7 @@ fn check_pushers(options: &SyncOptions, state: &dyn State) -> Result<(), WorkerE
              requests at once (QuickBooks: 10) caps what more pushers could add; for more, \
              start more processes"
         ))),
-        n if state.queue().is_none() => Err(WorkerError::Usage(format!(
+        n if !state.queue().durable() => Err(WorkerError::Usage(format!(
             "--pushers {n} needs a state shared through PostgreSQL (--state postgres://...); \
              a SQLite state is pushed by one pusher"
         ))),

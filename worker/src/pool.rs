@@ -85,7 +85,11 @@ async fn list(core: &Arc<Core>, queue: &dyn WorkQueue, name: &str) -> Result<(),
         tracing::info!(entry = %name, "another worker lists this entry; pushing its records");
         return Ok(());
     }
-    let retries = queue.enqueue_due_retries(name, entry.rank, core.now())?;
+    let due: Vec<_> = crate::record::due_retries(core, &entry)?
+        .into_iter()
+        .map(|row| row.key)
+        .collect();
+    let retries = queue.enqueue_retries(&due, entry.rank, core.now())?;
     core.summary(name, |s| s.retried += retries);
     let listed = with_heartbeat(core, queue, scan(core, &entry)).await;
     queue.release_lister(name, &core.worker_id)?;

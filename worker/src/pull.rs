@@ -126,9 +126,7 @@ async fn pull_entry(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerError> {
     if !core.options.refresh.is_empty() {
         return refresh(entry, &core.options.refresh).await;
     }
-    let Some(queue) = core.state.queue() else {
-        return pull(entry).await;
-    };
+    let queue = core.state.queue();
     let cursor = cursor_name(&entry.name);
     let before = core.state.cursor(&cursor)?;
     let mut waited = false;

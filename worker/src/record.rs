@@ -74,17 +74,15 @@ pub(crate) fn sync_one<'a>(
     })
 }
 
-/// Handles a record under its lease when the state is shared: no other worker reads,
-/// decides or pushes it meanwhile, and the queue's item is completed with the outcome stored.
+/// Handles a record under its lease: no other pusher or worker reads, decides or pushes it
+/// meanwhile, and the queue's item is completed with the outcome stored.
 async fn handle(
     core: &Arc<Core>,
     entry: &EntryInfo,
     platform_id: &str,
     trigger: &Trigger,
 ) -> Result<Handled, WorkerError> {
-    let Some(queue) = core.state.queue() else {
-        return handle_owned(core, entry, platform_id, trigger).await;
-    };
+    let queue = core.state.queue();
     let key = RecordKey::new(&entry.name, platform_id);
     let Some(_held) = core.handling.hold(&key) else {
         return Ok(Handled::new(
@@ -247,6 +245,15 @@ pub(crate) fn finds_out(core: &Core, entry: &EntryInfo, row: &RecordRow) -> bool
     core.engine
         .plan()
         .finds_out_unknown_create(&entry.name, kept_key)
+}
+
+/// The records of `entry` whose next attempt is due, oldest first, without the unknown creates
+/// nothing can find out about: those wait for an operator and are no retry (a listing still
+/// reports them as skipped).
+pub(crate) fn due_retries(core: &Core, entry: &EntryInfo) -> Result<Vec<RecordRow>, WorkerError> {
+    let mut rows = core.state.due_retries(&entry.name, core.now())?;
+    rows.retain(|row| row.status != RecordStatus::Unknown || finds_out(core, entry, row));
+    Ok(rows)
 }
 
 /// The create of unknown outcome the engine must find out about before creating again.

@@ -183,8 +183,9 @@ async fn handle_listed(
     }
     seen.insert(id.clone(), text);
     core.summary(&entry.name, |s| s.listed += 1);
-    if let Some(queue) = core.state.queue() {
-        // A shared state: the pushers (this process's among them) take it from the queue.
+    let queue = core.state.queue();
+    if queue.durable() {
+        // A durable queue: the pushers (this process's among them) take it from the queue.
         let key = RecordKey::new(&entry.name, &id);
         let updated_at = stamp.map(|s| s.text.as_str());
         return Ok(queue.enqueue(&key, updated_at, entry.rank, core.now())?);

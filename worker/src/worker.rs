@@ -11,11 +11,11 @@ use crate::error::WorkerError;
 use crate::observer::{Event, Observer};
 use crate::options::{SyncOptions, pushes};
 use crate::order::Dependencies;
-use crate::record::{Trigger, finds_out, sync_one};
+use crate::record::{Trigger, sync_one};
 use crate::report::SyncReport;
 use crate::scan::scan;
 use crate::shared::{Clock, Core, CoreBuilder, EntryInfo, StopHandle};
-use crate::state::{RecordStatus, State};
+use crate::state::State;
 
 /// How often a following worker's wait looks for a stop request.
 const FOLLOW_TICK: Duration = Duration::from_millis(100);
@@ -208,7 +208,8 @@ impl Worker {
             .filter(|n| plan.entry(n).is_some_and(pushes))
             .cloned()
             .collect();
-        if let Some(queue) = core.state.queue() {
+        let queue = core.state.queue();
+        if queue.durable() {
             for name in &order {
                 core.summary(name, |_| ());
             }
@@ -269,14 +270,9 @@ fn finish_entry(core: &Core, name: &str) -> Result<(), WorkerError> {
 }
 
 async fn run_entry(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), WorkerError> {
-    for row in core.state.due_retries(&entry.name, core.now())? {
+    for row in crate::record::due_retries(core, entry)? {
         if core.limit_reached() {
             return Ok(());
-        }
-        // An unknown outcome nothing can find out about waits for an operator; it is not a
-        // retry (a listing still reports it as skipped).
-        if row.status == RecordStatus::Unknown && !finds_out(core, entry, &row) {
-            continue;
         }
         core.summary(&entry.name, |s| s.retried += 1);
         tracing::info!(entry = %entry.name, id = %row.key.platform_id, attempts = row.attempts, "retrying");

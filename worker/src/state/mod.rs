@@ -1,10 +1,12 @@
 //! What the worker remembers between runs, behind the [`State`] trait.
 //!
-//! The sync loop only talks to [`State`]; [`SqliteState`] is the embedded implementation,
-//! [`PostgresState`] the shared one; [`StateLocation`] picks one from `--state`.
+//! The sync loop only talks to [`State`] and its [`WorkQueue`]; [`SqliteState`] is the
+//! embedded implementation (with a [`LocalQueue`] in memory), [`PostgresState`] the shared one
+//! (its queue in the database); [`StateLocation`] picks one from `--state`.
 //! See `docs/worker.md`, "State" and "Scaling out".
 
 mod budget;
+mod local_queue;
 mod location;
 pub(crate) mod postgres;
 mod queue;
@@ -19,6 +21,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use budget::{AccountBudget, AccountLimits, Grant};
+pub use local_queue::LocalQueue;
 pub use location::StateLocation;
 pub use postgres::PostgresState;
 pub use queue::{Lease, WorkItem, WorkQueue};
@@ -409,11 +412,9 @@ pub trait State: Send + Sync {
     /// Every saved cursor.
     fn cursors(&self) -> Result<Vec<CursorRow>, StateError>;
 
-    /// The queue several workers share, for a store that has one (PostgreSQL); `None` for a
-    /// store one run owns whole (`SQLite`).
-    fn queue(&self) -> Option<&dyn WorkQueue> {
-        None
-    }
+    /// The queue the records to push go through: in the store when several workers share it
+    /// (PostgreSQL), else in this process (a [`LocalQueue`]).
+    fn queue(&self) -> &dyn WorkQueue;
 
     /// The request budget several workers share per external account, for a store that has
     /// one (PostgreSQL); `None` where one process's own limits are the account's.

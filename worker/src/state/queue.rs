@@ -1,7 +1,10 @@
-//! [`WorkQueue`]: what a state shared by several workers adds to [`super::State`]. A lister
-//! per entry enqueues the records it lists; pushers lease disjoint batches; a record is pushed
-//! only under its lease, so two workers never push it at once, and a lease that expires on a
-//! create in flight turns it into `unknown` instead of handing it out for a second create.
+//! [`WorkQueue`]: how the records to push reach the pushers, on every state
+//! ([`super::State::queue`]). A lister per entry enqueues the records it lists; pushers lease
+//! disjoint batches; a record is pushed only under its lease, so two pushers never push it at
+//! once. On a state several workers share (PostgreSQL) the queue is in the database and a
+//! lease that expires on a create in flight turns it into `unknown` instead of handing it out
+//! for a second create; a state one process owns whole (`SQLite`) keeps it in memory
+//! ([`super::LocalQueue`]).
 
 use super::{RecordKey, StateError};
 
@@ -27,8 +30,15 @@ pub struct Lease<'a> {
     pub until: i64,
 }
 
-/// The queue of a shared state. Every method is one transaction.
+/// The queue of a state. Every method is one atomic step (one transaction on a database).
 pub trait WorkQueue: Send + Sync {
+    /// Whether what is enqueued outlives this process (a crash included). An entry's cursor
+    /// moves past records once they are enqueued, so on a queue that does not, the lister
+    /// pushes each record it enqueues before it lists on (the cursor then never passes a
+    /// record that is neither pushed nor kept), with one pusher; on a durable one, pushers (this
+    /// worker's and any other's) take what is listed while and after it is listed.
+    fn durable(&self) -> bool;
+
     /// Becomes the lister of `entry` until the lease ends; `false` while another worker is.
     fn take_lister(&self, entry: &str, lease: Lease<'_>) -> Result<bool, StateError>;
 
@@ -46,12 +56,14 @@ pub trait WorkQueue: Send + Sync {
         now: i64,
     ) -> Result<(), StateError>;
 
-    /// Enqueues the failed and unknown records of `entry` whose next attempt is due.
-    fn enqueue_due_retries(&self, entry: &str, rank: i32, now: i64) -> Result<u64, StateError>;
+    /// Enqueues `keys` as retries (failed records, or unknown creates to find out, read from
+    /// [`super::State::due_retries`] just before); a key already queued stays one item, and a
+    /// store may leave out a record that is no longer due. Returns how many were enqueued.
+    fn enqueue_retries(&self, keys: &[RecordKey], rank: i32, now: i64) -> Result<u64, StateError>;
 
     /// Leases up to `limit` items of `entries` that no live lease holds, lowest rank first,
-    /// skipping rows other workers are taking (`FOR UPDATE SKIP LOCKED`). An item whose
-    /// lease expired while its record was in flight has that record turned `unknown` first.
+    /// skipping items other workers are taking. On a shared store, an item whose lease expired
+    /// while its record was in flight has that record turned `unknown` first.
     fn lease(
         &self,
         entries: &[String],

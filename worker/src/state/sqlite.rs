@@ -9,8 +9,8 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Row, params}
 use super::row::{COLUMNS, StoredRow};
 use super::schema::{CURRENT, MIGRATIONS, VERSION_TABLE};
 use super::{
-    CursorRow, Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus, Resolution,
-    State, StateError, StatusCount, WarningRow,
+    CursorRow, Failed, InFlightCreate, LocalQueue, Pushed, RecordKey, RecordRow, RecordStatus,
+    Resolution, State, StateError, StatusCount, WarningRow, WorkQueue,
 };
 
 /// How the file is opened.
@@ -28,10 +28,11 @@ enum Mode {
 ///
 /// A run holds an exclusive lock on the file for its whole length, so two workers can never
 /// share one file by mistake; writes are durable when a method returns (rollback journal,
-/// `synchronous = FULL`).
+/// `synchronous = FULL`). Its work queue is a [`LocalQueue`] in memory.
 pub struct SqliteState {
     conn: Mutex<Connection>,
     path: String,
+    queue: LocalQueue,
 }
 
 impl std::fmt::Debug for SqliteState {
@@ -69,6 +70,7 @@ impl SqliteState {
         let state = SqliteState {
             conn: Mutex::new(conn),
             path: ":memory:".to_owned(),
+            queue: LocalQueue::default(),
         };
         state.migrate()?;
         Ok(state)
@@ -106,6 +108,7 @@ impl SqliteState {
         let state = SqliteState {
             conn: Mutex::new(conn),
             path: shown,
+            queue: LocalQueue::default(),
         };
         match mode {
             Mode::Run => {
@@ -298,6 +301,10 @@ fn classify(path: &str, error: rusqlite::Error) -> StateError {
 }
 
 impl State for SqliteState {
+    fn queue(&self) -> &dyn WorkQueue {
+        &self.queue
+    }
+
     fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError> {
         let conn = self.lock();
         conn.prepare_cached(&format!(

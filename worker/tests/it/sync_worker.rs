@@ -17,7 +17,7 @@ use syncdef_engine::{
 };
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::{
-    CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount, WarningRow,
+    CursorRow, Failed, Pushed, RecordRow, State, StateError, StatusCount, WarningRow, WorkQueue,
 };
 use syncdef_worker::{
     Clock, Dependencies, InFlightCreate, RecordKey, RecordStatus, Resolution, SqliteState,
@@ -647,6 +647,9 @@ async fn a_platform_outage_stops_the_run_and_keeps_the_cursor() {
 struct NoInFlight(SqliteState);
 
 impl State for NoInFlight {
+    fn queue(&self) -> &dyn WorkQueue {
+        self.0.queue()
+    }
     fn record(&self, key: &RecordKey) -> Result<Option<RecordRow>, StateError> {
         self.0.record(key)
     }

@@ -40,6 +40,10 @@ async fn settle_cut_short(c: &Lent, keys: &[RecordKey], now: i64) -> Result<u64,
 }
 
 impl WorkQueue for PostgresState {
+    fn durable(&self) -> bool {
+        true
+    }
+
     fn take_lister(&self, entry: &str, lease: Lease<'_>) -> Result<bool, StateError> {
         let (entry, worker, now, until) = (
             entry.to_owned(),
@@ -106,18 +110,26 @@ impl WorkQueue for PostgresState {
         })
     }
 
-    fn enqueue_due_retries(&self, entry: &str, rank: i32, now: i64) -> Result<u64, StateError> {
-        let entry = entry.to_owned();
+    fn enqueue_retries(&self, keys: &[RecordKey], rank: i32, now: i64) -> Result<u64, StateError> {
+        if keys.is_empty() {
+            return Ok(0);
+        }
+        let entries: Vec<String> = keys.iter().map(|k| k.entry.clone()).collect();
+        let ids: Vec<String> = keys.iter().map(|k| k.platform_id.clone()).collect();
         self.run(move |c| {
-            let entry = entry.clone();
+            let (entries, ids) = (entries.clone(), ids.clone());
             async move {
+                // Only records still due: another worker may have pushed one since it was read.
                 Ok(c.execute_cached(
                     "INSERT INTO work_items (entry, platform_id, rank, retry, enqueued_at)
-                 SELECT entry, platform_id, $2, true, $3 FROM records
-                 WHERE entry = $1 AND status IN ('failed', 'unknown')
-                       AND coalesce(next_attempt_at, 0) <= $3
+                 SELECT r.entry, r.platform_id, $3, true, $4
+                 FROM records r
+                 JOIN unnest($1::text[], $2::text[]) AS k(entry, platform_id)
+                   ON r.entry = k.entry AND r.platform_id = k.platform_id
+                 WHERE r.status IN ('failed', 'unknown')
+                       AND coalesce(r.next_attempt_at, 0) <= $4
                  ON CONFLICT (entry, platform_id) DO NOTHING",
-                    &[&entry, &rank, &now],
+                    &[&entries, &ids, &rank, &now],
                 )
                 .await?)
             }

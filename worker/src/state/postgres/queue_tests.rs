@@ -239,13 +239,23 @@ fn one_lister_per_entry_until_its_lease_ends_and_due_retries_are_enqueued() {
     state
         .record_failed(&account("1"), &failed, 1)
         .expect("fail");
+    let due = |now| -> Vec<RecordKey> {
+        state
+            .due_retries("Account", now)
+            .expect("due retries")
+            .into_iter()
+            .map(|r| r.key)
+            .collect()
+    };
+    assert_eq!(state.enqueue_retries(&due(19), 0, 19).expect("not due"), 0);
+    // A record read as due that is not due any more is left out.
     assert_eq!(
         state
-            .enqueue_due_retries("Account", 0, 19)
+            .enqueue_retries(&[account("1")], 0, 19)
             .expect("not due"),
         0
     );
-    assert_eq!(state.enqueue_due_retries("Account", 0, 20).expect("due"), 1);
+    assert_eq!(state.enqueue_retries(&due(20), 0, 20).expect("due"), 1);
     let items = state.lease(&entries(), lease("a", 20), 5).expect("lease");
     assert!(items[0].retry);
     // A stopping worker hands its items back at once.

@@ -414,8 +414,8 @@ impl State for PostgresState {
         })
     }
 
-    fn queue(&self) -> Option<&dyn crate::state::WorkQueue> {
-        Some(self)
+    fn queue(&self) -> &dyn crate::state::WorkQueue {
+        self
     }
 
     fn budget(&self) -> Option<&dyn crate::state::AccountBudget> {
