@@ -9,11 +9,12 @@ use lsp_types::{
     NumberOrString, Position, Range, Url,
 };
 use serde::{Deserialize, Serialize};
-use syncdef_definitions::{Definition, SourceFile};
+use syncdef_definitions::{Definition, SourceFile, Span};
 use syncdef_validator::suppress::ignore_file;
 use syncdef_validator::{LintReport, RuleSettings, Severity, lint_source};
 
 use crate::document::Document;
+use crate::position::LineMap;
 
 /// The diagnostics' `source`.
 pub const SOURCE: &str = "syncdef";
@@ -29,6 +30,17 @@ pub struct FindingData {
     pub pointer: Option<String>,
 }
 
+/// What a lint of one document publishes.
+pub struct Linted {
+    /// The findings in the document.
+    pub findings: Vec<Diagnostic>,
+    /// The findings in the other files of a definition written as an overlay (the vendor's
+    /// description it extends), by file: an editor shows them on those files.
+    pub elsewhere: Vec<(Url, Vec<Diagnostic>)>,
+    /// The definition the lint loaded from the text, for the editor features.
+    pub definition: Option<Definition>,
+}
+
 /// Lints `doc` as `syncdef lint` lints its file: same rules, severities, `syncdef.toml` (the
 /// nearest at or above the file's directory; from the current directory for a document that
 /// is not a file), `x-syncdef-ignore` suppressions and ignore file (`.syncdef-ignore.yaml`
@@ -37,10 +49,16 @@ pub struct FindingData {
 /// Also hands back the definition the lint loaded from the text (shared, not copied), for the
 /// editor features: one load per version serves both.
 #[must_use]
-pub fn lint(doc: &Document) -> (Vec<Diagnostic>, Option<Definition>) {
+pub fn lint(doc: &Document) -> Linted {
     let settings = match settings_for(&doc.uri) {
         Ok(settings) => settings,
-        Err(message) => return (vec![not_linted(&message, "fix syncdef.toml")], None),
+        Err(message) => {
+            return Linted {
+                findings: vec![not_linted(&message, "fix syncdef.toml")],
+                elsewhere: Vec::new(),
+                definition: None,
+            };
+        }
     };
     let name = doc.lint_name();
     let (file, definition) = lint_source(SourceFile::shared(&*name, doc.shared_text()), &settings);
@@ -56,13 +74,86 @@ pub fn lint(doc: &Document) -> (Vec<Diagnostic>, Option<Definition>) {
         .errors
         .iter()
         .map(|e| not_linted(&e.to_string(), "fix the ignore file"));
-    let findings = report
-        .files
-        .iter()
-        .filter(|f| f.source.name() == name)
-        .flat_map(|f| f.diagnostics.iter())
-        .map(|finding| convert(doc, finding));
-    (unusable.chain(findings).collect(), definition)
+    let mut findings: Vec<Diagnostic> = unusable.collect();
+    let mut elsewhere: Vec<(Url, Vec<Diagnostic>)> = Vec::new();
+    for file in report.files.iter().filter(|f| f.source.name() == name) {
+        let places = Places::new(doc);
+        for finding in &file.diagnostics {
+            let Some((uri, converted)) = places.convert(finding) else {
+                continue;
+            };
+            if uri == doc.uri {
+                findings.push(converted);
+            } else if let Some((_, list)) = elsewhere.iter_mut().find(|(u, _)| *u == uri) {
+                list.push(converted);
+            } else {
+                elsewhere.push((uri, vec![converted]));
+            }
+        }
+    }
+    Linted {
+        findings,
+        elsewhere,
+        definition,
+    }
+}
+
+/// Where the spans of a linted source are for the editor: in the document for the first file
+/// (the document's own text), else in the file of the source holding them (a definition
+/// written as an overlay joins the files it extends), by that file's URI.
+struct Places<'a> {
+    doc: &'a Document,
+    /// The line maps of the other files, made when a finding is in them.
+    others: std::cell::RefCell<Vec<(usize, LineMap)>>,
+}
+
+impl<'a> Places<'a> {
+    fn new(doc: &'a Document) -> Self {
+        Places {
+            doc,
+            others: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The URI and range of `span` of `source`; `None` for a file that has no URI.
+    fn locate(&self, source: &SourceFile, span: Span) -> Option<(Url, Range)> {
+        let file = source.file_at(span.start);
+        if file.index == 0 {
+            let (text, lines) = (self.doc.text(), self.doc.lines());
+            let range = lines.range(text, span.start as usize, span.end as usize);
+            return Some((self.doc.uri.clone(), range));
+        }
+        let uri = Url::from_file_path(file.name).ok()?;
+        let local = file.local(span);
+        let mut others = self.others.borrow_mut();
+        let at = if let Some(at) = others.iter().position(|(i, _)| *i == file.index) {
+            at
+        } else {
+            others.push((file.index, LineMap::new(file.text)));
+            others.len() - 1
+        };
+        let range = others[at]
+            .1
+            .range(file.text, local.start as usize, local.end as usize);
+        Some((uri, range))
+    }
+
+    /// One finding, located where it is written, with the URI of its file.
+    fn convert(&self, finding: &syncdef_validator::Diagnostic) -> Option<(Url, Diagnostic)> {
+        let (uri, range) = self.locate(&finding.file, finding.span)?;
+        let related: Vec<DiagnosticRelatedInformation> = finding
+            .labels
+            .iter()
+            .filter_map(|label| {
+                let (uri, range) = self.locate(&finding.file, label.span)?;
+                Some(DiagnosticRelatedInformation {
+                    location: Location::new(uri, range),
+                    message: label.message.clone(),
+                })
+            })
+            .collect();
+        Some((uri, diagnostic(finding, range, related)))
+    }
 }
 
 /// The settings `syncdef lint` would use for the file at `uri`.
@@ -91,22 +182,12 @@ fn not_linted(message: &str, what_to_do: &str) -> Diagnostic {
     }
 }
 
-/// One finding, located in `doc`'s text (the text that was linted).
-fn convert(doc: &Document, finding: &syncdef_validator::Diagnostic) -> Diagnostic {
-    let text = doc.text();
-    let lines = doc.lines();
-    let range = lines.range(text, finding.span.start as usize, finding.span.end as usize);
-    let related: Vec<DiagnosticRelatedInformation> = finding
-        .labels
-        .iter()
-        .map(|label| DiagnosticRelatedInformation {
-            location: Location::new(
-                doc.uri.clone(),
-                lines.range(text, label.span.start as usize, label.span.end as usize),
-            ),
-            message: label.message.clone(),
-        })
-        .collect();
+/// The editor's diagnostic of `finding`, at `range`.
+fn diagnostic(
+    finding: &syncdef_validator::Diagnostic,
+    range: Range,
+    related: Vec<DiagnosticRelatedInformation>,
+) -> Diagnostic {
     let mut message = finding.message.clone();
     if let Some(help) = &finding.help {
         message.push_str("\nhelp: ");
@@ -154,8 +235,7 @@ mod tests {
             "yaml".to_owned(),
             text.to_owned(),
         );
-        let (_, definition) = lint(&doc);
-        let definition = definition.expect("the text loads");
+        let definition = lint(&doc).definition.expect("the text loads");
         assert_eq!(definition.source.text(), text);
         assert_eq!(definition.source.text().as_ptr(), doc.text().as_ptr());
     }

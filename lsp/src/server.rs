@@ -49,6 +49,7 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> io::Resul
         phase: Phase::Uninitialized,
         documents: HashMap::new(),
         published: HashMap::new(),
+        elsewhere: HashMap::new(),
         debounce: Debounce::new(DEBOUNCE),
     };
     server.run(&incoming)
@@ -93,6 +94,9 @@ struct Server<W: Write> {
     documents: HashMap<Url, Document>,
     /// The diagnostics last published for each document (hover shows their rule).
     published: HashMap<Url, Vec<Diagnostic>>,
+    /// For each document, the other files its last lint published findings for (the
+    /// description an overlay extends), to clear them when they are gone.
+    elsewhere: HashMap<Url, Vec<Url>>,
     debounce: Debounce,
 }
 
@@ -252,16 +256,42 @@ impl<W: Write> Server<W> {
             doc.forget_definition();
         }
         let started = Instant::now();
-        let Ok((found, definition)) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc)))
-        else {
+        let Ok(linted) = catch_unwind(AssertUnwindSafe(|| diagnostics::lint(doc))) else {
             return Ok(());
         };
         self.debounce.linted(uri, started.elapsed());
-        if let Some(definition) = definition {
+        if let Some(definition) = linted.definition {
             doc.remember(version, Arc::new(definition));
         }
-        self.published.insert(uri.clone(), found.clone());
-        self.publish(uri.clone(), found, Some(version))
+        self.published.insert(uri.clone(), linted.findings.clone());
+        self.publish(uri.clone(), linted.findings, Some(version))?;
+        self.publish_elsewhere(uri, linted.elsewhere)
+    }
+
+    /// Publishes the findings a document's lint located in other files (the vendor's
+    /// description an overlay extends), and clears those it published there before and no
+    /// longer finds. A file open in the editor keeps its own lint's findings.
+    fn publish_elsewhere(
+        &mut self,
+        uri: &Url,
+        elsewhere: Vec<(Url, Vec<Diagnostic>)>,
+    ) -> io::Result<()> {
+        let now: Vec<Url> = elsewhere.iter().map(|(u, _)| u.clone()).collect();
+        let before = self
+            .elsewhere
+            .insert(uri.clone(), now.clone())
+            .unwrap_or_default();
+        for gone in before.into_iter().filter(|u| !now.contains(u)) {
+            if !self.documents.contains_key(&gone) {
+                self.publish(gone, Vec::new(), None)?;
+            }
+        }
+        for (file, found) in elsewhere {
+            if !self.documents.contains_key(&file) {
+                self.publish(file, found, None)?;
+            }
+        }
+        Ok(())
     }
 
     fn publish(

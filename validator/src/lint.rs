@@ -199,7 +199,10 @@ pub fn lint_source(
             ),
         };
     let mut file = FileReport {
-        source,
+        // The definition's source: for an overlay, the files it joins.
+        source: definition
+            .as_ref()
+            .map_or(source, |d| Arc::clone(&d.source)),
         diagnostics: linted.diagnostics,
         suppressed: linted.suppressed,
     };

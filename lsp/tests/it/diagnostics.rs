@@ -260,3 +260,34 @@ fn closing_a_document_clears_its_diagnostics() {
     assert_eq!(client.diagnostics(&uri)["diagnostics"], json!([]));
     client.shut_down();
 }
+
+/// A definition written as an overlay: the findings in what it adds are published for the
+/// overlay open in the editor, those in the vendor's description it extends for that file.
+#[test]
+fn an_overlays_findings_are_published_for_the_file_that_holds_each() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../definitions/tests/fixtures/overlay");
+    let dir = std::fs::canonicalize(dir).expect("the fixtures exist");
+    let overlay = dir.join("overlay.yaml");
+    let text = std::fs::read_to_string(&overlay).expect("readable");
+    let uri = format!("file://{}", overlay.display());
+    let vendor_uri = format!("file://{}", dir.join("vendor.json").display());
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "yaml", &text);
+    let own = client.diagnostics(&uri);
+    assert_eq!(codes(&own), ["SD602"], "{own}");
+    let (line, character) = find(&text, "updateRequest:", 0);
+    assert_eq!(
+        the(&own, "SD602")["range"],
+        support::lsp_range([(line, character), (line, character + 13)])
+    );
+    let vendor = client.diagnostics(&vendor_uri);
+    assert_eq!(codes(&vendor), ["SD126"], "{vendor}");
+    // `"example": 20240131` on line 214 of the vendor's file, the number from column 24.
+    assert_eq!(
+        the(&vendor, "SD126")["range"],
+        support::lsp_range([(213, 23), (213, 31)])
+    );
+    client.shut_down();
+}
