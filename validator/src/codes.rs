@@ -187,6 +187,7 @@ rule_codes! {
     "SD811" => unknown_pulled_field::UnknownPulledField by check,
     "SD812" => malformed_response_template::MalformedResponseTemplate by check,
     "SD813" => dropped_failure_report::DroppedFailureReport by check,
+    "SD814" => unwritable_request_body::UnwritableRequestBody by check,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

@@ -39,7 +39,10 @@ mod typecheck;
 pub use codes::Rule;
 pub use config::{ConfigError, RuleLevel, RuleSettings};
 pub use diagnostic::{Diagnostic, Label, Severity};
-pub use lint::{Config, lint_definition, lint_document, lint_paths, lint_source, lint_text};
+pub use lint::{
+    Config, lint_definition, lint_definition_over, lint_document, lint_paths, lint_source,
+    lint_text,
+};
 pub use push_config::PushConfig;
 pub use report::{FileReport, LintError, LintReport, Summary};
 pub use typecheck::Samples;

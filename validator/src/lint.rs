@@ -236,6 +236,19 @@ pub fn lint_definition(
     .diagnostics
 }
 
+/// Lints a definition already built, rendering its request templates over `samples` as
+/// `syncdef lint --sample ENTRY=FILE --related ENTRY=ID` does: what a dry-run of those records
+/// would send is checked against the operations' request body schemas.
+#[must_use]
+pub fn lint_definition_over(
+    def: &Definition,
+    settings: &RuleSettings,
+    explicit: bool,
+    samples: &crate::typecheck::Samples,
+) -> Vec<Diagnostic> {
+    lint_definition_with(def, settings, explicit, samples).diagnostics
+}
+
 /// The findings of one definition: those to report, and those a suppression silenced.
 struct Linted {
     diagnostics: Vec<Diagnostic>,

@@ -3,8 +3,11 @@
 //! catalog's sample records without a configuration error. A mutant the engine or a dry-run
 //! refuses must have been refused by the linter first.
 //!
-//! Values a body breaks its schema with are left out: they depend on the record (and, in a
-//! dry-run, on stand-ins), and the linter judges them only over `--sample` records.
+//! Lint is run over the records the dry-runs push (`lint --sample` and `--related` as a user
+//! would give them), and every request a dry-run would send is judged by a third party as
+//! well: its body validated with the `jsonschema` crate against the request body its operation
+//! declares (`agreement/body_schema.rs`, with its own reading of OpenAPI 3.0). A lint-clean
+//! mutant whose request that schema refuses is a disagreement, as is one the engine refuses.
 //!
 //! Mutants, by class: every single-line deletion of each catalog YAML definition; every scalar
 //! value of its `synchronization` section and `x-syncdef` replaced by a neighbour (a digit
@@ -35,9 +38,14 @@
 //! there is stricter than the engine's checks (unknown keys, OpenAPI structure, the pull side,
 //! which these dry-runs do not run).
 
+mod body_schema;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use body_schema::BodySchemas;
+
+use syncdef_definitions::operation_ref::OperationRef;
 use syncdef_definitions::settings::PushConfig;
 use syncdef_definitions::{Definition, SourceFile};
 use syncdef_engine::{
@@ -45,7 +53,7 @@ use syncdef_engine::{
     StepResponse,
 };
 use syncdef_transform::Value;
-use syncdef_validator::{RuleSettings, Severity, lint_definition};
+use syncdef_validator::{RuleSettings, Samples, Severity, lint_definition_over};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -295,7 +303,10 @@ type Push<'s> = (String, &'s Value, RecordState, OperationKind);
 /// The verdicts on `text`; `None` when it does not load as a definition at all.
 async fn verdict(name: &str, text: &str, samples: &[(&str, Value)]) -> Option<Verdict> {
     let definition = Definition::load(SourceFile::new(name, text)).ok()?;
-    let diagnostics = lint_definition(&definition, &RuleSettings::default(), true);
+    // Over the records the dry-run pushes, as `syncdef lint --sample` takes them: what those
+    // pushes would send is judged by both.
+    let over = lint_samples(&definition, samples);
+    let diagnostics = lint_definition_over(&definition, &RuleSettings::default(), true, &over);
     let lint_error = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let limits = syncdef_transform::Limits::default();
     // As users load it: with lint's findings, which the engine refuses on any error. This is
@@ -320,7 +331,7 @@ async fn verdict(name: &str, text: &str, samples: &[(&str, Value)]) -> Option<Ve
         }
     };
     let pushes = pushes(&definition, samples);
-    let refused = dry_run_refusal(&engine, &pushes).await;
+    let refused = dry_run_refusal(&engine, &definition, &pushes).await;
     let false_success = if lint_error || refused.is_some() {
         None
     } else {
@@ -333,17 +344,25 @@ async fn verdict(name: &str, text: &str, samples: &[(&str, Value)]) -> Option<Ve
     })
 }
 
-/// The pushes of every entry over the samples of its module.
-fn pushes<'s>(definition: &Definition, samples: &'s [(&str, Value)]) -> Vec<Push<'s>> {
-    let entries: Vec<(String, String)> = definition
+/// The external id every related record has in the dry-runs.
+const RELATED_ID: &str = "1";
+
+/// Every entry with its module: (entry, module).
+fn entries(definition: &Definition) -> Vec<(String, String)> {
+    definition
         .sync
         .iter()
         .flat_map(|s| &s.entries)
         .filter_map(|e| Some((e.key.value.clone(), e.module.as_ref()?.value.clone())))
-        .collect();
+        .collect()
+}
+
+/// The pushes of every entry over the samples of its module.
+fn pushes<'s>(definition: &Definition, samples: &'s [(&str, Value)]) -> Vec<Push<'s>> {
+    let entries = entries(definition);
     let mut state = RecordState::new();
     for (other, _) in &entries {
-        state = state.with_related(other, "1");
+        state = state.with_related(other, RELATED_ID);
     }
     let mut out = Vec::new();
     for (entry, module) in &entries {
@@ -361,30 +380,79 @@ fn pushes<'s>(definition: &Definition, samples: &'s [(&str, Value)]) -> Vec<Push
     out
 }
 
-/// The first push of `pushes` the engine fails for a definition reason, dry-running.
-async fn dry_run_refusal(engine: &Engine, pushes: &[Push<'_>]) -> Option<String> {
-    let engine = engine
-        .with_transport(Arc::new(RecordingTransport::synthesizing()))
-        .with_token_provider(Arc::new(StaticToken::new("stand-in")));
+/// What lint renders request templates over: each entry's sample record (by its module) and
+/// the related records' external ids the dry-run's states carry.
+fn lint_samples(definition: &Definition, samples: &[(&str, Value)]) -> Samples {
+    let mut over = Samples::default();
+    for (entry, module) in entries(definition) {
+        if let Some((_, record)) = samples.iter().find(|(m, _)| *m == module) {
+            over.records
+                .insert(entry.clone(), serde_json::Value::from(record.clone()));
+        }
+        over.related.insert(entry, RELATED_ID.to_owned());
+    }
+    over
+}
+
+/// The first push of `pushes` the engine fails for a definition reason, or whose requests the
+/// operation's own schema refuses, dry-running.
+async fn dry_run_refusal(
+    engine: &Engine,
+    definition: &Definition,
+    pushes: &[Push<'_>],
+) -> Option<String> {
+    let schemas = BodySchemas::of(definition);
     for (entry, record, state, kind) in pushes {
         if !engine.plan().entry(entry).is_some_and(|e| e.has(*kind)) {
             continue;
         }
+        let transport = Arc::new(RecordingTransport::synthesizing());
+        let engine = engine
+            .with_transport(Arc::clone(&transport) as _)
+            .with_token_provider(Arc::new(StaticToken::new("stand-in")));
         let outcome = engine.push(entry, record, state).await;
-        // A body whose *values* break the schema depends on the record and, in a dry-run, on
-        // the stand-ins for what responses lack: the linter judges values only over records
-        // given with `--sample` (the catalog's, in
-        // `catalog::the_catalog_lints_clean_with_its_own_sample_records`), so such a refusal is
-        // no disagreement here. A schema that cannot be checked at all is.
-        let error = outcome.error.filter(|e| {
-            e.class == ErrorClass::Configuration
-                && !e.message.contains("does not fit the request body schema")
-        });
+        let error = outcome
+            .error
+            .filter(|e| e.class == ErrorClass::Configuration);
         if let Some(error) = error {
             return Some(format!("the {} of `{entry}` fails: {error}", kind.as_str()));
         }
+        for request in transport.requests() {
+            let Some(operation) = operation_of(definition, entry, &request.step) else {
+                continue;
+            };
+            if let Some(why) = schemas.refusal(&operation, &request) {
+                return Some(format!(
+                    "the {} of `{entry}` would send its `{}` request with {why}",
+                    kind.as_str(),
+                    request.step
+                ));
+            }
+        }
     }
     None
+}
+
+/// The operation a request of `entry`'s push was sent for: its `create`, `update` or `delete`,
+/// or the `ApiPath` action of that name.
+fn operation_of(definition: &Definition, entry: &str, step: &str) -> Option<OperationRef> {
+    let push = definition.sync.as_ref()?.entry(entry)?.push.as_ref()?;
+    let field = match step {
+        "create" => push.create.as_ref(),
+        "update" => push.update.as_ref(),
+        "delete" => push.delete.as_ref(),
+        _ => None,
+    };
+    if let Some(field) = field {
+        return field.parsed.clone().ok();
+    }
+    let actions = push
+        .common
+        .pre_actions
+        .iter()
+        .chain(&push.common.post_actions);
+    let action = actions.into_iter().find(|a| a.name.value == step)?;
+    action.path_ref.clone()?.ok()
 }
 
 /// Answers to a create that say it failed, or from which no id can be read.

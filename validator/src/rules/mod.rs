@@ -64,6 +64,7 @@ pub mod unknown_template_input;
 pub mod unsupplied_path_parameter;
 pub mod unused_suppression;
 pub mod unused_template;
+pub mod unwritable_request_body;
 pub mod update_not_sparse;
 pub mod update_without_concurrency_token;
 pub mod update_without_external_id;

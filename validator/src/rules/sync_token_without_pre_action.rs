@@ -9,8 +9,9 @@ use crate::rule::declare_rule;
 declare_rule! {
     /// ## What it does
     /// Reports templates reading `$.syncToken` in an entry that has no `preSynchronizationAction`
-    /// placing a value in the body (`in: Body`). The token is the value such an action reads from
-    /// the external record before the push.
+    /// placing a value in the body (`in: Body`) through a `name: response field` mapping of its
+    /// `schema` (an action whose `schema` maps nothing supplies nothing). The token is the value
+    /// such an action reads from the external record before the push.
 ///
     /// ## Why is this bad?
     /// Without the action the token is always empty, and systems with optimistic concurrency
@@ -48,11 +49,16 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         // An action with a misspelt `in` is already reported (SD502) and is most likely the
         // supplier: no second finding. Actions under a misspelt `preSynchronizationAction`
         // (SD112) supply nothing: the platform never runs them.
+        // A `Body` action supplies the token only through a `name: response field` mapping
+        // of its `schema`: without one, `$.syncToken` is null in every update.
         let supplied = supplying_pre_actions(info).any(|action| {
-            matches!(
-                action.placement.as_ref().map(|p| &p.value),
-                Some(ActionIn::Body | ActionIn::Unknown(_))
-            )
+            match action.placement.as_ref().map(|p| &p.value) {
+                Some(ActionIn::Unknown(_)) => true,
+                Some(ActionIn::Body) => {
+                    action.schema.as_ref().is_some_and(|s| !s.fields.is_empty())
+                }
+                _ => false,
+            }
         });
         if supplied {
             continue;

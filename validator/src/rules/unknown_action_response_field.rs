@@ -16,7 +16,10 @@ declare_rule! {
     /// separate nested members, a member whose own name has dots wins: `@odata.etag`), or a
     /// response header of that name. It must be declared by a success (2xx) response: a property
     /// of its JSON schema (declared properties are the contract, as in SD803) or one of its
-    /// `headers`. Operations whose success responses declare neither are not checked.
+    /// `headers`. Operations whose success responses declare neither are not checked, unless
+    /// they declare their answer in media types none of which is JSON (`text/plain`): the
+    /// engine reads action values from a JSON answer, so a body field read from it is
+    /// reported.
 ///
     /// ## Why is this bad?
     /// The action reads nothing, so the update is sent without its concurrency token
@@ -60,6 +63,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             let bodies = response_schemas(ctx, &operation, true);
             let headers = response_headers(ctx.doc.root(), operation);
             if bodies.is_empty() && headers.is_empty() {
+                report_unreadable_answer(ctx, sink, action, site.text, operation);
                 continue;
             }
             let sources = schema
@@ -114,5 +118,48 @@ fn check_source(
         .with_pointer(pointer.to_owned())
         .with_label(operation.span, "the operation whose response is read")
         .with_help(help);
+    sink.push(d);
+}
+
+/// An action reading body fields from an operation whose success answers are declared in media
+/// types none of which is JSON: the engine reads action values from a JSON answer only. An
+/// answer declared without `content` is not judged (nothing says what it is).
+fn report_unreadable_answer(
+    ctx: &Context,
+    sink: &mut Sink,
+    action: &syncdef_definitions::model::Action,
+    operation_text: &Text,
+    operation: syncdef_definitions::Node,
+) {
+    let Some(first) = action.schema.as_ref().and_then(|s| s.fields.first()) else {
+        return;
+    };
+    let root = ctx.doc.root();
+    let declared: Vec<&str> = crate::typecheck::openapi::success_responses(root, operation)
+        .into_iter()
+        .filter_map(|r| syncdef_definitions::openapi::resolve(root, Some(r))?.get("content"))
+        .filter_map(|c| c.as_object())
+        .flat_map(|c| c.iter().map(|m| m.key.name))
+        .collect();
+    if declared.is_empty() {
+        return;
+    }
+    let list = declared
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let d = sink
+        .diagnostic(
+            Rule::UnknownActionResponseField,
+            first.source.span,
+            format!(
+                "the action reads `{}` from the answer of its operation, whose success answer is declared as {list}: the engine reads action values from a JSON answer",
+                first.source.value
+            ),
+        )
+        .with_pointer(action.pointer.clone())
+        .with_label(operation_text.span, "the operation whose response is read")
+        .with_help("declare the JSON answer the external system gives (`application/json` with its schema), or read a declared response header");
     sink.push(d);
 }
