@@ -80,4 +80,3 @@ pub(crate) fn check_status(
     let hint = answer.retry_after.or_else(|| retry::retry_after(response));
     Err(PushError::new(class, message).retry_after(hint).at(step))
 }
-

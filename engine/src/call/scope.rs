@@ -1,4 +1,5 @@
-//! What templates and placeholders can read during one push, growing as pre-actions run.
+//! What templates and placeholders can read during one push or pull; a push's grows as its
+//! pre-actions run.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
@@ -8,7 +9,6 @@ use syncdef_transform::value::{Map, Shape};
 
 use crate::request::Fill;
 use crate::servers::Server;
-use crate::state::RecordState;
 
 /// What templates and placeholders can read, growing as pre-actions run.
 pub(crate) struct Scope<'a> {
@@ -22,10 +22,16 @@ pub(crate) struct Scope<'a> {
 }
 
 impl<'a> Scope<'a> {
-    pub fn new(state: &RecordState, server: &'a Arc<Server>) -> Scope<'a> {
+    /// The scope of a request to `server` for the record known there as `external_id`, whose
+    /// related records are known there by the ids `related` gives, by entry.
+    pub fn new(
+        server: &'a Arc<Server>,
+        external_id: Option<String>,
+        related: BTreeMap<String, String>,
+    ) -> Scope<'a> {
         Scope {
-            external_id: state.external_id.clone(),
-            related: state.related.clone(),
+            external_id,
+            related,
             server,
             body_values: Vec::new(),
             headers: Vec::new(),

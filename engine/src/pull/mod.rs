@@ -29,7 +29,6 @@ use crate::plan::{CallPlan, EntryPlan};
 use crate::reliability::retry::RequestNature;
 use crate::request::Target;
 use crate::servers::Server;
-use crate::state::RecordState;
 use position::{BEGINNING, PagePosition};
 use records::{PulledRecord, RejectedRecord, records_of};
 
@@ -94,9 +93,7 @@ pub(crate) async fn one(
     let name = planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
     let mut trail = Trail::new();
     let result = match planned {
-        Some(planned) => {
-            read_one(engine, &mut trail, planned, external_id, server_variables).await
-        }
+        Some(planned) => read_one(engine, &mut trail, planned, external_id, server_variables).await,
         None => Err(unknown_entry(engine, entry)),
     };
     finish(name, trail, result)
@@ -114,19 +111,20 @@ async fn read_page(
     let server = server::resolve(engine, &request.server_variables)?;
     let server = server.get();
     let conn = Connectors::of(engine, server);
+    let scope = Scope::new(server, None, BTreeMap::new());
     let target = match &request.position {
         PagePosition::Link(link) => linked(link, server)?,
         at => {
             let since = request.since.as_deref().unwrap_or(BEGINNING);
             let parameters = entry.paging.parameters(at, since);
-            let mut target = target(call, server, None)?;
+            let mut target = target(call, &scope)?;
             target.edit(|url| {
                 url.query_pairs_mut().extend_pairs(&parameters);
             });
             target
         }
     };
-    let answer = ask(trail, &conn, entry, call, server, target, None).await?;
+    let answer = ask(trail, &conn, entry, call, &scope, target).await?;
     let output = map(trail, call, &answer)?;
     let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
@@ -162,8 +160,9 @@ async fn read_one(
     let server = server::resolve(engine, server_variables)?;
     let server = server.get();
     let conn = Connectors::of(engine, server);
-    let target = target(call, server, Some(external_id))?;
-    let answer = ask(trail, &conn, entry, call, server, target, Some(external_id)).await?;
+    let scope = Scope::new(server, Some(external_id.to_owned()), BTreeMap::new());
+    let target = target(call, &scope)?;
+    let answer = ask(trail, &conn, entry, call, &scope, target).await?;
     let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| PushError::configuration(e).at(&call.step))?;
@@ -196,18 +195,10 @@ fn pull_call<'e>(
     })
 }
 
-fn target(
-    call: &CallPlan,
-    server: &Arc<Server>,
-    external_id: Option<&str>,
-) -> Result<Target, PushError> {
-    let no_related = BTreeMap::new();
-    let fill = crate::request::Fill {
-        external_id,
-        related: &no_related,
-        variables: &server.variables,
-    };
-    call.target(server, &fill).map_err(|e| e.at(&call.step))
+/// The URL of `call` with its placeholders filled from `scope`.
+fn target(call: &CallPlan, scope: &Scope<'_>) -> Result<Target, PushError> {
+    call.target(scope.server, &scope.fill())
+        .map_err(|e| e.at(&call.step))
 }
 
 /// The target of a next link kept by the caller, checked again: a kept position may have been
@@ -234,13 +225,9 @@ async fn ask(
     conn: &Connectors<'_>,
     entry: &EntryPlan,
     call: &CallPlan,
-    server: &Arc<Server>,
+    scope: &Scope<'_>,
     target: Target,
-    external_id: Option<&str>,
 ) -> Result<Answer, PushError> {
-    let mut state = RecordState::new();
-    state.external_id = external_id.map(str::to_owned);
-    let scope = Scope::new(&state, server);
     let input = scope.input(&entry.input_shape, &Value::Null);
     let body = compose::body(trail, call, &input)?;
     let outgoing = Outgoing {

@@ -106,8 +106,7 @@ pub(crate) async fn run(
                 return Ok(());
             }
             let input = scope.input(&push.entry.input_shape, push.record);
-            let outgoing =
-                compose::request(&mut run.trail, call, scope, &input, Vec::new(), None)?;
+            let outgoing = compose::request(&mut run.trail, call, scope, &input, Vec::new(), None)?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.
             let repeatable = matches!(

@@ -67,7 +67,7 @@ async fn execute(
         record,
         state,
     };
-    let mut scope = Scope::new(state, server);
+    let mut scope = Scope::new(server, state.external_id.clone(), state.related.clone());
     let resolved = resolve::unresolved_create(run, &push, &mut scope).await?;
     if let resolve::Resolved::Found(id) = &resolved
         && !entry.has(OperationKind::Update)
