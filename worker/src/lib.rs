@@ -1,10 +1,11 @@
 //! The sync worker: reads platform records changed since the last run, pushes them through
 //! the engine in dependency order, and remembers what it did, crash-safely.
 //!
-//! - [`Worker`]: the loop (`syncdef sync` is a thin wrapper around it).
+//! - [`Worker`]: a run's steps (`syncdef sync` is a thin wrapper around it). Pushing is one
+//!   loop for every state: listers fill the state's [`WorkQueue`], pushers empty it.
 //! - [`State`]: what is remembered (external ids, input hashes, failures, cursors), with
-//!   [`SqliteState`] as the embedded store and [`PostgresState`] as the one several workers
-//!   share through its [`WorkQueue`].
+//!   [`SqliteState`] as the embedded store (its queue in memory, [`state::LocalQueue`]) and
+//!   [`PostgresState`] as the one several workers share (its queue in the database).
 //! - [`Dependencies`]: the entry order, from `ApiSynchronization` actions and
 //!   `{Entry.IntegrationId}` placeholders.
 //! - [`status`]: the `syncdef sync status` view of a state.
@@ -25,9 +26,9 @@ mod modules;
 mod observer;
 mod options;
 mod order;
-mod pool;
 mod progress;
 mod pull;
+mod push;
 mod record;
 mod related;
 pub mod render;

@@ -139,13 +139,13 @@ async fn pull_entry(entry: &PullEntry<'_>) -> Result<PullSummary, WorkerError> {
             tracing::info!(entry = %entry.name, "another worker pulls this entry; waiting for it");
             waited = true;
         }
-        tokio::time::sleep(crate::pool::IDLE).await;
+        tokio::time::sleep(crate::push::IDLE).await;
     }
     let result = if waited && core.state.cursor(&cursor)? != before {
         tracing::info!(entry = %entry.name, "pulled by another worker meanwhile");
         Ok(PullSummary::default())
     } else {
-        crate::pool::with_heartbeat(core, queue, pull(entry)).await
+        crate::push::with_heartbeat(core, queue, pull(entry)).await
     };
     queue.release_lister(&cursor, &core.worker_id)?;
     result

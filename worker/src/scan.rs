@@ -1,5 +1,5 @@
-//! Finding the records changed since the cursor, page by page, and handing each to the
-//! record handler.
+//! Finding the records changed since the cursor, page by page, and enqueueing each for the
+//! pushers (`push.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,13 +11,12 @@ use syncdef_platform::query::{Direction, Filter, Query};
 use crate::error::WorkerError;
 use crate::observer::Event;
 use crate::progress::Progress;
-use crate::record::{Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::shared::{Core, EntryInfo};
 use crate::stamp::Stamp;
-use crate::state::RecordKey;
 
-/// Lists records changed since the cursor, oldest first, and handles each.
+/// Lists records changed since the cursor, oldest first, and enqueues each (on a queue that is
+/// not durable, each is pushed before the listing goes on).
 ///
 /// Keyset paging: after a page, the listing starts again from the cursor instead of
 /// asking for page 2, because records updated meanwhile move to the end of an
@@ -183,21 +182,7 @@ async fn handle_listed(
     }
     seen.insert(id.clone(), text);
     core.summary(&entry.name, |s| s.listed += 1);
-    let queue = core.state.queue();
-    if queue.durable() {
-        // A durable queue: the pushers (this process's among them) take it from the queue.
-        let key = RecordKey::new(&entry.name, &id);
-        let updated_at = stamp.map(|s| s.text.as_str());
-        return Ok(queue.enqueue(&key, updated_at, entry.rank, core.now())?);
-    }
-    sync_one(
-        core,
-        entry,
-        &id,
-        Trigger::Listed(stamp.map(|s| s.text.clone())),
-    )
-    .await
-    .map(drop)
+    crate::push::enqueue_listed(core, entry, &id, stamp.map(|s| s.text.as_str())).await
 }
 
 /// Warns when a page's numbers disagree: fewer pages than the records need at the page's size.

@@ -9,12 +9,10 @@ use syncdef_platform::PlatformClient;
 
 use crate::error::WorkerError;
 use crate::observer::{Event, Observer};
-use crate::options::{SyncOptions, pushes};
+use crate::options::SyncOptions;
 use crate::order::Dependencies;
-use crate::record::{Trigger, sync_one};
 use crate::report::SyncReport;
-use crate::scan::scan;
-use crate::shared::{Clock, Core, CoreBuilder, EntryInfo, StopHandle};
+use crate::shared::{Clock, Core, CoreBuilder, StopHandle};
 use crate::state::State;
 
 /// How often a following worker's wait looks for a stop request.
@@ -194,89 +192,8 @@ impl Worker {
             Box::pin(crate::pull::pull_entries(core, &self.order, report)).await?;
         }
         if core.options.direction.pushes() {
-            Box::pin(self.push_entries(core)).await?;
+            Box::pin(crate::push::push_entries(core, &self.order)).await?;
         }
         Ok(())
     }
-
-    /// Pushes every requested entry that has push operations, in dependency order.
-    async fn push_entries(&self, core: &Arc<Core>) -> Result<(), WorkerError> {
-        let plan = core.engine.plan();
-        let order: Vec<String> = self
-            .order
-            .iter()
-            .filter(|n| plan.entry(n).is_some_and(pushes))
-            .cloned()
-            .collect();
-        let queue = core.state.queue();
-        if queue.durable() {
-            for name in &order {
-                core.summary(name, |_| ());
-            }
-            let result = crate::pool::run(core, queue, &order).await;
-            let finished: Result<Vec<()>, WorkerError> =
-                order.iter().map(|name| finish_entry(core, name)).collect();
-            result?;
-            finished?;
-            if core.limit_reached() {
-                return Err(WorkerError::Usage(core.limit_message()));
-            }
-            return Ok(());
-        }
-        for name in &order {
-            let Some(entry) = core.entry(name).cloned() else {
-                continue;
-            };
-            core.summary(name, |_| ());
-            let result = run_entry(core, &entry).await;
-            let finished = finish_entry(core, name);
-            result?;
-            finished?;
-            if core.limit_reached() {
-                return Err(WorkerError::Usage(core.limit_message()));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Completes an entry's summary with its cursor, keeps its warnings in the state (for
-/// `syncdef sync status`), and reports it.
-fn finish_entry(core: &Core, name: &str) -> Result<(), WorkerError> {
-    let cursor = core.state.cursor(name).ok().flatten();
-    let summary = core.summary(name, |s| {
-        s.cursor = cursor;
-        s.clone()
-    });
-    if !core.options.dry_run {
-        core.state
-            .set_warnings(name, &summary.warnings, core.now())?;
-    }
-    core.observer.event(&Event::EntryFinished {
-        entry: name,
-        summary: &summary,
-    });
-    tracing::info!(
-        entry = %name,
-        listed = summary.listed,
-        created = summary.created,
-        updated = summary.updated,
-        unchanged = summary.unchanged,
-        failed = summary.failed,
-        unknown = summary.unknown,
-        "entry done"
-    );
-    Ok(())
-}
-
-async fn run_entry(core: &Arc<Core>, entry: &EntryInfo) -> Result<(), WorkerError> {
-    for row in crate::record::due_retries(core, entry)? {
-        if core.limit_reached() {
-            return Ok(());
-        }
-        core.summary(&entry.name, |s| s.retried += 1);
-        tracing::info!(entry = %entry.name, id = %row.key.platform_id, attempts = row.attempts, "retrying");
-        sync_one(core, entry, &row.key.platform_id, Trigger::Retry).await?;
-    }
-    scan(core, entry).await
 }
