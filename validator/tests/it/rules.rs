@@ -114,6 +114,7 @@ fn valid_definitions_lint_clean() {
         "valid_query_delete.yaml",
         "valid_typed.yaml",
         "valid_account_record.yaml",
+        "valid_operation_security.yaml",
     ] {
         assert_clean(fixture);
     }
