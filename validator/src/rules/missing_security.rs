@@ -83,7 +83,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 /// Whether a `security` value lists at least one requirement.
 fn declares_requirement(security: Option<Node>) -> bool {
     security
-        .and_then(|s| s.as_array())
+        .and_then(Node::as_array)
         .is_some_and(|a| !a.is_empty())
 }
 

@@ -138,7 +138,7 @@ fn report_unreadable_answer(
     let declared: Vec<&str> = crate::typecheck::openapi::success_responses(root, operation)
         .into_iter()
         .filter_map(|r| syncdef_definitions::openapi::resolve(root, Some(r))?.get("content"))
-        .filter_map(|c| c.as_object())
+        .filter_map(syncdef_definitions::Node::as_object)
         .flat_map(|c| c.iter().map(|m| m.key.name))
         .collect();
     if declared.is_empty() {
