@@ -169,8 +169,8 @@ fn pointers_of<'a>(
 }
 
 fn external(site: &RefSite) -> LoadProblem {
-    LoadProblem::new(ProblemKind::ExternalRef, site.span, &site.pointer, format!("`{}` refers to another document, which syncdef does not load", site.target))
-        .help("move the referenced definition into `components` of this file and refer to it as `#/components/...`")
+    LoadProblem::new(ProblemKind::ExternalRef, site.span, &site.pointer, format!("`{}` refers to another document, which could not be read", site.target))
+        .help("a relative path is read from the directory of the file holding the `$ref` (URLs are not fetched): fix the path, or move the definition into `components` of this file and refer to it as `#/components/...`")
 }
 
 fn circular(root: &Node, site: &RefSite, cycle: &[&str]) -> LoadProblem {

@@ -149,8 +149,12 @@ pub fn load_as(
     options: &LoadOptions,
 ) -> Result<Document, LoadError> {
     let doc = parse_as(source, format, options)?;
-    // A text that is data (a template) is never an overlay, whatever its keys.
-    if !options.take_ignores || !overlay::is_overlay(&doc.root()) {
+    // A text that is data (a template) is neither an overlay nor refers to files.
+    if !options.take_ignores {
+        return Ok(doc);
+    }
+    let is_overlay = overlay::is_overlay(&doc.root());
+    if !is_overlay && !overlay::has_external_refs(&doc) {
         return Ok(doc);
     }
     // Read again keeping `x-syncdef-ignore` members: they are taken out of the composed
@@ -160,7 +164,11 @@ pub fn load_as(
         ..*options
     };
     let doc = parse_as(Arc::clone(&doc.source), format, &raw)?;
-    overlay::compose(doc, options)
+    if is_overlay {
+        overlay::compose(doc, options)
+    } else {
+        Ok(overlay::with_external_refs(doc, options))
+    }
 }
 
 /// Parses `source` as `format` into one document's tree.

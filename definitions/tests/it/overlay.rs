@@ -194,3 +194,68 @@ fn refusals_have_their_kind() {
     }
     assert_eq!(refused("broken-vendor.yaml").kind, LoadErrorKind::Syntax);
 }
+
+/// `$ref`s to other files are followed: what they name is brought into the document, located
+/// in the file that wrote it, and the references made local.
+#[test]
+fn references_to_other_files_are_followed_and_located_there() {
+    let def = Definition::load_path(Path::new("tests/fixtures/external-refs/definition.yaml"))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(problems(&def), "");
+    let root = def.root();
+    let body = "/paths/~1customers/post/requestBody/content/application~1json/schema/$ref";
+    assert_eq!(
+        root.pointer(body)
+            .and_then(syncdef_definitions::Node::as_str),
+        Some("#/components/schemas/Customer")
+    );
+    let city = root
+        .pointer("/components/schemas/Address/properties/city/example")
+        .expect("the address, brought in through the customer");
+    assert_eq!(
+        def.source.describe(city.span),
+        "tests/fixtures/external-refs/schemas.json:15:49"
+    );
+    let address = "/components/schemas/Customer/properties/address/$ref";
+    assert_eq!(
+        root.pointer(address)
+            .and_then(syncdef_definitions::Node::as_str),
+        Some("#/components/schemas/Address")
+    );
+    // A reference to a whole file is replaced by the file's content, in that file.
+    let not_found = root
+        .pointer("/paths/~1customers/post/responses/404/description")
+        .expect("the response, read from its file");
+    assert_eq!(
+        def.source.describe(not_found.span),
+        "tests/fixtures/external-refs/responses/not-found.yaml:1:14"
+    );
+    let schema = "/paths/~1customers/post/responses/404/content/application~1json/schema/$ref";
+    assert_eq!(
+        root.pointer(schema)
+            .and_then(syncdef_definitions::Node::as_str),
+        Some("#/components/schemas/Address")
+    );
+    let files: Vec<&str> = def.source.files().map(|f| f.name).collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+}
+
+#[test]
+fn a_reference_to_a_file_that_is_not_there_is_reported_at_the_reference() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("definition.yaml");
+    std::fs::write(
+        &path,
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {$ref: './absent.json#/components/schemas/A'}\n",
+    )
+    .expect("written");
+    let def = Definition::load_path(&path).unwrap_or_else(|e| panic!("{}", e.render()));
+    let external: Vec<&str> = def
+        .problems
+        .iter()
+        .filter(|p| p.kind == ProblemKind::ExternalRef)
+        .map(|p| p.message.as_str())
+        .collect();
+    assert_eq!(external.len(), 1, "{}", problems(&def));
+    assert!(external[0].contains("could not be read"), "{}", external[0]);
+}

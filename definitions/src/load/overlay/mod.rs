@@ -22,6 +22,7 @@
 mod apply;
 mod document;
 mod draft;
+mod external_refs;
 mod target;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,10 @@ use crate::node::Node;
 use crate::source::{SourceFile, Span};
 use crate::tree::{MAX_TEXT_LEN, TreeBuilder};
 use apply::{Composed, Layer};
+
+/// What [`Files::file_at`] answers when there are no files.
+static EMPTY_FILE: std::sync::LazyLock<SourceFile> =
+    std::sync::LazyLock::new(|| SourceFile::new("", ""));
 
 /// Whether `root` is an overlay: an object with an `overlay` member (an OpenAPI description
 /// has `openapi` instead).
@@ -55,23 +60,54 @@ pub(crate) fn compose(first: Document, options: &LoadOptions) -> Result<Document
     let root = first.root();
     composed.draft.span = root.member("overlay").map_or(root.span, |m| m.key.span);
     drop(first);
+    external_refs::follow(&mut composed.draft, &mut files, options);
+    Ok(build(&files, composed.draft, problems, format, options))
+}
+
+/// Whether `doc` has a `$ref` to another file, which [`with_external_refs`] follows.
+pub(crate) fn has_external_refs(doc: &Document) -> bool {
+    doc.source.text().contains("$ref") && external_refs::any(&doc.root())
+}
+
+/// `doc` (parsed without taking `x-syncdef-ignore` members out) with its `$ref`s to other
+/// files followed: the files joined after it, what the references name brought in.
+pub(crate) fn with_external_refs(doc: Document, options: &LoadOptions) -> Document {
+    let mut files = Files::default();
+    let format = doc.format;
+    let Some(base) = files.add(Arc::clone(&doc.source)) else {
+        return doc;
+    };
+    let mut draft = draft::Draft::of(&doc.root(), base);
+    drop(doc);
+    external_refs::follow(&mut draft, &mut files, options);
+    build(&files, draft, Vec::new(), format, options)
+}
+
+/// The document of `draft`, whose spans index `files` joined.
+fn build(
+    files: &Files,
+    draft: draft::Draft,
+    problems: Vec<LoadProblem>,
+    format: Format,
+    options: &LoadOptions,
+) -> Document {
     let source = files.joined();
     let mut builder = TreeBuilder::for_text(Arc::clone(&source), options.take_ignores);
-    let root = composed.draft.build(&mut builder, &mut Vec::new());
+    let root = draft.build(&mut builder, &mut Vec::new());
     let ignores = std::mem::take(&mut builder.ignores);
-    Ok(Document {
+    Document {
         source,
         format,
         tree: builder.finish(root),
         ignores,
         problems,
-    })
+    }
 }
 
 /// The files of a composition, in the order of their ranges, and the overlays being applied
 /// (to find an `extends` that comes back).
 #[derive(Default)]
-struct Files {
+pub(super) struct Files {
     list: Vec<Arc<SourceFile>>,
     /// Where the next file's range starts.
     next: usize,
@@ -91,6 +127,19 @@ impl Files {
         self.next = end + 1;
         self.list.push(file);
         u32::try_from(start).ok()
+    }
+
+    /// The file whose range holds `offset`.
+    fn file_at(&self, offset: u32) -> &SourceFile {
+        let mut start = 0;
+        for file in &self.list {
+            let end = start + file.text().len();
+            if (offset as usize) <= end {
+                return file;
+            }
+            start = end + 1;
+        }
+        self.list.last().map_or(&EMPTY_FILE, |f| f)
     }
 
     fn joined(&self) -> Arc<SourceFile> {
@@ -161,16 +210,30 @@ fn layer(
 }
 
 /// The path `extends` names: as written when absolute, else from the overlay's directory.
-fn extended_path(overlay: &str, extends: &str) -> PathBuf {
+pub(super) fn extended_path(overlay: &str, extends: &str) -> PathBuf {
     let written = Path::new(extends);
     let path = match Path::new(overlay).parent() {
         Some(dir) if !written.is_absolute() => dir.join(written),
         _ => written.to_path_buf(),
     };
-    // `dir/./vendor.json` is shown as `dir/vendor.json`; `..` stays (a link may be under it).
-    path.components()
-        .filter(|c| *c != std::path::Component::CurDir)
-        .collect()
+    // `dir/./vendor.json` and `dir/schemas/../vendor.json` are shown, and read once, as
+    // `dir/vendor.json`: lexically, as the path is written.
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir
+                if matches!(
+                    normal.components().next_back(),
+                    Some(std::path::Component::Normal(_))
+                ) =>
+            {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 /// Reads and parses the file at `path`, which the `extends` at `span` names: an error located
