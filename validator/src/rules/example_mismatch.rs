@@ -20,6 +20,11 @@ declare_rule! {
     /// `writeOnly` properties are required on one side only). It is a warning: OpenAPI says
     /// an example SHOULD match its schema.
     ///
+    /// Some descriptions write every example as JSON text (a string holding `{"Id": ...}`)
+    /// where the schema expects an object or an array. Those are reported once per document,
+    /// at the first, with their count: the dry-run's synthesised answers read such an example
+    /// as the JSON it holds, so each is usable as it is.
+    ///
     /// ## Why is this bad?
     /// Mock servers answer with the examples and clients send the defaults: a value the schema
     /// refuses makes tests pass against answers the system never gives, and usually means the
@@ -47,6 +52,13 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
+    let mut as_text = Vec::new();
+    check_values(ctx, sink, &mut as_text);
+    report_json_text(sink, &as_text);
+}
+
+/// Checks every illustrated value; those written as JSON text are collected in `as_text`.
+fn check_values<'d>(ctx: &Context<'d>, sink: &mut Sink, as_text: &mut Vec<(Node<'d>, String)>) {
     let root = &ctx.doc.root();
     for schema in &ctx.openapi.schemas {
         if !illustrated(&schema.node) {
@@ -55,7 +67,15 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         let at = &ctx.openapi.pointer(schema.place);
         for key in ["default", "example"] {
             if let Some(value) = schema.node.get(key) {
-                validate(ctx, sink, &schema.node, &value, &format!("{at}/{key}"), key);
+                validate(
+                    ctx,
+                    sink,
+                    as_text,
+                    &schema.node,
+                    &value,
+                    &format!("{at}/{key}"),
+                    key,
+                );
             }
         }
         // In 3.1 a schema's `examples` is a list of values; in 3.0 it is not a keyword.
@@ -64,6 +84,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             validate(
                 ctx,
                 sink,
+                as_text,
                 &schema.node,
                 &value,
                 &format!("{at}/examples/{i}"),
@@ -83,6 +104,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             validate(
                 ctx,
                 sink,
+                as_text,
                 &schema,
                 &value,
                 &format!("{at}/example"),
@@ -97,7 +119,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             };
             let name = syncdef_definitions::pointer::escape(member.key.name);
             let pointer = format!("{at}/examples/{name}/value");
-            validate(ctx, sink, &schema, &value, &pointer, "example");
+            validate(ctx, sink, as_text, &schema, &value, &pointer, "example");
         }
     }
 }
@@ -111,8 +133,17 @@ fn illustrated(node: &Node) -> bool {
         .any(|m| matches!(m.key.name, "default" | "example" | "examples"))
 }
 
-/// Reports the first way `value` breaks `schema` (as a request and as a response).
-fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &str, what: &str) {
+/// Reports the first way `value` breaks `schema` (as a request and as a response); a value
+/// written as JSON text is collected in `as_text` instead.
+fn validate<'d>(
+    ctx: &Context<'d>,
+    sink: &mut Sink,
+    as_text: &mut Vec<(Node<'d>, String)>,
+    schema: &Node<'d>,
+    value: &Node<'d>,
+    at: &str,
+    what: &str,
+) {
     let root = &ctx.doc.root();
     // Examples of one component (`schema: {$ref: ...}` in every media type that returns it)
     // share one converted and compiled schema: the cache is keyed by the node resolved to.
@@ -125,6 +156,10 @@ fn validate(ctx: &Context, sink: &mut Sink, schema: &Node, value: &Node, at: &st
     }
     let response = fits::verdict(root, &schema, value, Direction::Response);
     if response == Verdict::Fits {
+        return;
+    }
+    if written_as_json_text(&schema, value) {
+        as_text.push((*value, at.to_owned()));
         return;
     }
     if request == Verdict::Breaks
@@ -175,5 +210,37 @@ fn report(sink: &mut Sink, inner: &str, node: &Node, reason: &str, at: &str, wha
         )
         .with_pointer(format!("{at}{inner}"))
         .with_help("fix the value, or the schema if the value is what the system really sends");
+    sink.push(d);
+}
+
+/// Whether `value` is a string holding the JSON object or array its schema expects.
+fn written_as_json_text(schema: &Node, value: &Node) -> bool {
+    let Some(text) = value.as_str() else {
+        return false;
+    };
+    let expects = match schema.get("type").and_then(Node::as_str) {
+        Some(kind) => matches!(kind, "object" | "array"),
+        None => schema.get("properties").is_some() || schema.get("items").is_some(),
+    };
+    let trimmed = text.trim_start();
+    expects
+        && (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| v.is_object() || v.is_array())
+}
+
+/// One finding for every value written as JSON text, at the first.
+fn report_json_text(sink: &mut Sink, as_text: &[(Node, String)]) {
+    let Some((first, at)) = as_text.first() else {
+        return;
+    };
+    let message = match as_text.len() {
+        1 => "this example is written as JSON text (a string holding JSON) where its schema expects an object or an array".to_owned(),
+        n => format!("{n} examples are written as JSON text (a string holding JSON) where their schemas expect an object or an array; this is one of them"),
+    };
+    let d = sink
+        .diagnostic(Rule::ExampleMismatch, first.span, message)
+        .with_pointer(at.clone())
+        .with_help("write the value itself (YAML or JSON, not a string) if you can edit the description; the dry-run reads such an example as the JSON it holds, so it needs no change to be used");
     sink.push(d);
 }
