@@ -1,8 +1,10 @@
-//! The engine: a compiled definition plus the connectors of a push (transport, tokens, the
-//! caller's synchroniser), and the push itself.
+//! The engine: a compiled definition plus the connectors of a push or a pull (transport,
+//! tokens, policies, the caller's synchroniser). It is the façade over [`crate::push`] and
+//! [`crate::pull`]: each call hands them the plan and the call layer's
+//! [`Connectors`], borrowed from it, and what else they need.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use syncdef_definitions::Definition;
 use syncdef_definitions::settings::PushConfig;
@@ -11,14 +13,15 @@ use syncdef_validator::{Diagnostic, RuleSettings, Severity, lint_definition};
 use url::Url;
 
 use crate::auth::{NoToken, TokenProvider};
-use crate::error::{LoadRefused, PushError};
+use crate::call::connectors::Connectors;
+use crate::call::server::{DefaultServer, Servers};
+use crate::error::LoadRefused;
 use crate::outcome::PushOutcome;
 use crate::plan::DefinitionPlan;
-use crate::push::actions::Synchronizer;
-use crate::reliability::rate_limit::Account;
+use crate::pull::{self, PageRequest, PullPage};
+use crate::push::{self, synchronizer::Synchronizer};
 use crate::reliability::{Overrides, RateLimitPolicy, RateLimits, RecordLimits, RetryPolicy};
 use crate::request::RequestHeaders;
-use crate::servers::Server;
 use crate::state::RecordState;
 use crate::transport::Transport;
 
@@ -33,7 +36,7 @@ pub struct Engine {
     pub(crate) base_url: Option<Url>,
     /// The server URL with the default variables, resolved on first use: most pushes of an
     /// instance use the same values, and resolving parses a URL.
-    default_server: Arc<OnceLock<Result<Arc<Server>, PushError>>>,
+    default_server: Arc<DefaultServer>,
     /// The retry policy in force when something (syncdef.toml, the instance) changed the
     /// definition's.
     pub(crate) retry: Option<RetryPolicy>,
@@ -255,13 +258,17 @@ impl Engine {
     /// Pushes `record` of `entry`: pre-actions, create / update / delete, response extraction,
     /// post-actions. Never panics on input; every failure is in the outcome, classified.
     pub async fn push(&self, entry: &str, record: &Value, state: &RecordState) -> PushOutcome {
-        crate::push::push(self, entry, record, state).await
+        let needs = push::Needs {
+            record_limits: &self.record_limits,
+            synchronizer: self.synchronizer.as_deref(),
+        };
+        push::push(&self.plan, &self.connectors(), &needs, entry, record, state).await
     }
 
     /// Reads the page `request` names of `entry`'s `pull.batchRead` and maps its records with
     /// `batchReadResponse`. Never panics on input; a failure is in the page, classified.
-    pub async fn pull_page(&self, entry: &str, request: &crate::PageRequest) -> crate::PullPage {
-        crate::pull::page(self, entry, request).await
+    pub async fn pull_page(&self, entry: &str, request: &PageRequest) -> PullPage {
+        pull::page(&self.plan, &self.connectors(), entry, request).await
     }
 
     /// Reads the record of `entry` known in the external system as `external_id` with
@@ -271,36 +278,32 @@ impl Engine {
         entry: &str,
         external_id: &str,
         server_variables: &BTreeMap<String, String>,
-    ) -> crate::PullPage {
-        crate::pull::one(self, entry, external_id, server_variables).await
+    ) -> PullPage {
+        pull::one(
+            &self.plan,
+            &self.connectors(),
+            entry,
+            external_id,
+            server_variables,
+        )
+        .await
     }
 
-    /// The server URL with the definition's default variables, resolved on first use.
-    pub(crate) fn default_server(&self) -> &Result<Arc<Server>, PushError> {
-        self.default_server.get_or_init(|| {
-            self.plan
-                .server
-                .resolve(&BTreeMap::new(), self.base_url.as_ref())
-                .map(Arc::new)
-        })
-    }
-}
-
-impl Engine {
-    /// The budget of the account `server` belongs to, when the policy limits anything. Dry-runs
-    /// are never throttled.
-    pub(crate) fn account(&self, server: &Server) -> Option<Arc<Account>> {
-        let policy = self.rate_limit_policy();
-        if policy.is_unlimited() || self.transport.as_ref().is_none_or(|t| t.replays()) {
-            return None;
+    /// What the call layer sends with, borrowed from this engine for one push or pull.
+    fn connectors(&self) -> Connectors<'_> {
+        Connectors {
+            transport: self.transport.as_deref(),
+            tokens: self.tokens.as_ref(),
+            headers: &self.request_headers,
+            retry: self.retry_policy(),
+            reliability: &self.plan.reliability,
+            servers: Servers {
+                template: &self.plan.server,
+                base_url: self.base_url.as_ref(),
+                default: &self.default_server,
+            },
+            rate_limit: self.rate_limit_policy(),
+            rate_limits: &self.rate_limits,
         }
-        let mut key = server.base.origin().ascii_serialization();
-        for name in &policy.key {
-            key.push('\u{1f}');
-            key.push_str(name);
-            key.push('=');
-            key.push_str(server.variables.get(name).map_or("", String::as_str));
-        }
-        Some(self.rate_limits.account(&key, policy))
     }
 }

@@ -12,15 +12,18 @@ use crate::error::{ErrorClass, PushError};
 use crate::outcome::{Exchange, MaskedJson, RecordedRequest, RecordedResponse};
 use crate::plan::CallPlan;
 use crate::received::Received;
+use crate::reliability::rate_limit::Account;
 use crate::reliability::retry::{self, Attempt, AttemptResult, Decision, RequestNature, Verdict};
 use crate::transport::{HttpRequest, Transport, TransportError};
 
 /// Sends `outgoing`, the request of `call`: attempts it as [`retry::decide`] rules for a
 /// request of `nature` (a dry-run sends once), re-sends it once with a refreshed token after a
-/// 401, and records every attempt.
+/// 401, and records every attempt. Each attempt first waits for `account`'s budget, when the
+/// requests draw on one ([`Connectors::account`]).
 pub(crate) async fn send(
     trail: &mut Trail,
     conn: &Connectors<'_>,
+    account: Option<&Account>,
     call: &CallPlan,
     outgoing: Outgoing,
     nature: RequestNature,
@@ -60,7 +63,7 @@ pub(crate) async fn send(
     let mut refreshed = false;
     loop {
         let number = u32::try_from(history.len()).unwrap_or(u32::MAX) + 1 + u32::from(refreshed);
-        let result = attempt(trail, conn, transport, &request, &shown, number).await;
+        let result = attempt(trail, account, transport, &request, &shown, number).await;
         if let (Ok(received), Some(rejected)) = (&result, &token)
             && received.response.status == 401
             && !refreshed
@@ -114,14 +117,14 @@ struct Shown {
 /// One attempt: waits for the account's budget, sends, records the exchange.
 async fn attempt(
     trail: &mut Trail,
-    conn: &Connectors<'_>,
+    account: Option<&Account>,
     transport: &dyn Transport,
     request: &HttpRequest,
     shown: &Shown,
     number: u32,
 ) -> Result<Arc<Received>, TransportError> {
     // Held until the answer is in: the concurrency cap counts requests in flight.
-    let permit = match &conn.account {
+    let permit = match account {
         Some(account) => Some(account.acquire().await),
         None => None,
     };

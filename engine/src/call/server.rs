@@ -2,11 +2,26 @@
 //! server variables the caller gives.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use crate::engine::Engine;
+use url::Url;
+
 use crate::error::PushError;
-use crate::servers::Server;
+use crate::servers::{Server, ServerTemplate};
+
+/// The server with the definition's default variables, resolved on first use: most pushes of
+/// an instance use the same values, and resolving parses a URL. The engine keeps one, shared
+/// by its copies.
+pub(crate) type DefaultServer = OnceLock<Result<Arc<Server>, PushError>>;
+
+/// Where the server of a push or a pull comes from.
+pub(crate) struct Servers<'a> {
+    /// The definition's server URL and its variables.
+    pub template: &'a ServerTemplate,
+    /// The URL the caller gives instead (a sandbox, a proxy, a test server).
+    pub base_url: Option<&'a Url>,
+    pub default: &'a DefaultServer,
+}
 
 /// The server of a push or a pull: the engine's, resolved once, when the caller sets no server
 /// variables of its own; else one resolved for it.
@@ -24,22 +39,27 @@ impl ServerRef<'_> {
     }
 }
 
-/// The server with `variables` over the definition's defaults. The engine's server is
-/// borrowed, not counted, by each push: one reference count touched by every push of every
-/// task would be a point of contention.
-pub(crate) fn resolve<'a>(
-    engine: &'a Engine,
-    variables: &BTreeMap<String, String>,
-) -> Result<ServerRef<'a>, PushError> {
-    if variables.is_empty() {
-        return match engine.default_server() {
-            Ok(server) => Ok(ServerRef::Shared(server)),
-            Err(e) => Err(e.clone()),
-        };
+impl<'a> Servers<'a> {
+    /// The server with `variables` over the definition's defaults. The engine's server is
+    /// borrowed, not counted, by each push: one reference count touched by every push of every
+    /// task would be a point of contention.
+    pub fn resolve(
+        &self,
+        variables: &BTreeMap<String, String>,
+    ) -> Result<ServerRef<'a>, PushError> {
+        if variables.is_empty() {
+            let default: &'a DefaultServer = self.default;
+            let resolved = default.get_or_init(|| {
+                self.template
+                    .resolve(&BTreeMap::new(), self.base_url)
+                    .map(Arc::new)
+            });
+            return match resolved {
+                Ok(server) => Ok(ServerRef::Shared(server)),
+                Err(e) => Err(e.clone()),
+            };
+        }
+        let server = self.template.resolve(variables, self.base_url)?;
+        Ok(ServerRef::Own(Arc::new(server)))
     }
-    let server = engine
-        .plan
-        .server
-        .resolve(variables, engine.base_url.as_ref())?;
-    Ok(ServerRef::Own(Arc::new(server)))
 }

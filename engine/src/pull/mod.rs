@@ -20,12 +20,11 @@ use crate::call::compose::{self, Outgoing};
 use crate::call::connectors::Connectors;
 use crate::call::scope::Scope;
 use crate::call::send;
-use crate::call::server;
 use crate::call::trail::Trail;
-use crate::engine::Engine;
 use crate::error::{ErrorClass, PushError};
 use crate::outcome::Exchange;
-use crate::plan::{CallPlan, EntryPlan};
+use crate::plan::{CallPlan, DefinitionPlan, EntryPlan};
+use crate::reliability::rate_limit::Account;
 use crate::reliability::retry::RequestNature;
 use crate::request::Target;
 use crate::servers::Server;
@@ -70,31 +69,37 @@ const READ: RequestNature = RequestNature {
     duplicates: false,
 };
 
-/// Reads the page `request` names of `entry`'s `batchRead`.
-pub(crate) async fn page(engine: &Engine, entry: &str, request: &PageRequest) -> PullPage {
-    let planned = engine.plan.entry(entry);
+/// Reads the page `request` names of `entry`'s `batchRead`, of `plan`, through `conn`.
+pub(crate) async fn page(
+    plan: &DefinitionPlan,
+    conn: &Connectors<'_>,
+    entry: &str,
+    request: &PageRequest,
+) -> PullPage {
+    let planned = plan.entry(entry);
     let name = planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
     let mut trail = Trail::new();
     let result = match planned {
-        Some(planned) => read_page(engine, &mut trail, planned, request).await,
-        None => Err(unknown_entry(engine, entry)),
+        Some(planned) => read_page(conn, &mut trail, planned, request).await,
+        None => Err(unknown_entry(plan, entry)),
     };
     finish(name, trail, result)
 }
 
-/// Reads the record of `entry` whose external id is `external_id`.
+/// Reads the record of `entry` whose external id is `external_id`, of `plan`, through `conn`.
 pub(crate) async fn one(
-    engine: &Engine,
+    plan: &DefinitionPlan,
+    conn: &Connectors<'_>,
     entry: &str,
     external_id: &str,
     server_variables: &BTreeMap<String, String>,
 ) -> PullPage {
-    let planned = engine.plan.entry(entry);
+    let planned = plan.entry(entry);
     let name = planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
     let mut trail = Trail::new();
     let result = match planned {
-        Some(planned) => read_one(engine, &mut trail, planned, external_id, server_variables).await,
-        None => Err(unknown_entry(engine, entry)),
+        Some(planned) => read_one(conn, &mut trail, planned, external_id, server_variables).await,
+        None => Err(unknown_entry(plan, entry)),
     };
     finish(name, trail, result)
 }
@@ -102,15 +107,15 @@ pub(crate) async fn one(
 type Mapped = (Vec<PulledRecord>, Vec<RejectedRecord>, Option<PagePosition>);
 
 async fn read_page(
-    engine: &Engine,
+    conn: &Connectors<'_>,
     trail: &mut Trail,
     entry: &EntryPlan,
     request: &PageRequest,
 ) -> Result<Mapped, PushError> {
     let call = pull_call(entry, entry.batch_read.as_ref(), "batchRead")?;
-    let server = server::resolve(engine, &request.server_variables)?;
+    let server = conn.servers.resolve(&request.server_variables)?;
     let server = server.get();
-    let conn = Connectors::of(engine, server);
+    let account = conn.account(server);
     let scope = Scope::new(server, None, BTreeMap::new());
     let target = match &request.position {
         PagePosition::Link(link) => linked(link, server)?,
@@ -124,7 +129,7 @@ async fn read_page(
             target
         }
     };
-    let answer = ask(trail, &conn, entry, call, &scope, target).await?;
+    let answer = ask(trail, conn, account.as_deref(), entry, call, &scope, target).await?;
     let output = map(trail, call, &answer)?;
     let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
@@ -150,19 +155,19 @@ async fn read_page(
 }
 
 async fn read_one(
-    engine: &Engine,
+    conn: &Connectors<'_>,
     trail: &mut Trail,
     entry: &EntryPlan,
     external_id: &str,
     server_variables: &BTreeMap<String, String>,
 ) -> Result<Mapped, PushError> {
     let call = pull_call(entry, entry.read.as_ref(), "read")?;
-    let server = server::resolve(engine, server_variables)?;
+    let server = conn.servers.resolve(server_variables)?;
     let server = server.get();
-    let conn = Connectors::of(engine, server);
+    let account = conn.account(server);
     let scope = Scope::new(server, Some(external_id.to_owned()), BTreeMap::new());
     let target = target(call, &scope)?;
-    let answer = ask(trail, &conn, entry, call, &scope, target).await?;
+    let answer = ask(trail, conn, account.as_deref(), entry, call, &scope, target).await?;
     let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| PushError::configuration(e).at(&call.step))?;
@@ -223,6 +228,7 @@ fn linked(link: &str, server: &Server) -> Result<Target, PushError> {
 async fn ask(
     trail: &mut Trail,
     conn: &Connectors<'_>,
+    account: Option<&Account>,
     entry: &EntryPlan,
     call: &CallPlan,
     scope: &Scope<'_>,
@@ -236,7 +242,7 @@ async fn ask(
         headers: Vec::new(),
         idempotency_key: None,
     };
-    let answer = send::send(trail, conn, call, outgoing, READ).await?;
+    let answer = send::send(trail, conn, account, call, outgoing, READ).await?;
     check_status(trail, &call.step, &answer)?;
     Ok(answer)
 }
@@ -274,10 +280,10 @@ fn elements(output: &Value) -> usize {
     }
 }
 
-fn unknown_entry(engine: &Engine, entry: &str) -> PushError {
+fn unknown_entry(plan: &DefinitionPlan, entry: &str) -> PushError {
     PushError::configuration(format!(
         "the definition has no entry `{entry}` (it has: {})",
-        engine.plan.entry_names().collect::<Vec<_>>().join(", ")
+        plan.entry_names().collect::<Vec<_>>().join(", ")
     ))
 }
 

@@ -1,9 +1,7 @@
 //! Pre- and post-synchronization actions: `ApiPath` calls and `ApiSynchronization` hand-offs.
 
-use futures::future::BoxFuture;
 use serde_json::Value as Json;
 use syncdef_definitions::operation_ref::HttpMethod;
-use syncdef_transform::Value;
 
 use crate::call::answer::check_status;
 use crate::call::scope::Scope;
@@ -14,49 +12,9 @@ use crate::lookup;
 use crate::plan::{ActionPlan, Placement};
 use crate::push::operation::Pushing;
 use crate::push::run::Run;
+use crate::push::synchronizer::{Phase, SyncRequest};
 use crate::reliability::retry::RequestNature;
-use crate::state::RecordState;
 use crate::transport::HttpResponse;
-
-/// Whether an action runs before or after the record's own request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// `preSynchronizationAction`.
-    Pre,
-    /// `postSynchronizationAction` (runs only after a successful push).
-    Post,
-}
-
-/// What an `ApiSynchronization` action asks the caller to push.
-#[derive(Debug)]
-pub struct SyncRequest<'a> {
-    /// The entry being pushed (`Invoice`).
-    pub entry: &'a str,
-    /// The action's name.
-    pub action: &'a str,
-    /// The entry or child collection to push (`Account`, `InvoiceItems`).
-    pub target: &'a str,
-    /// Before or after the record's own request.
-    pub phase: Phase,
-    /// The record being pushed (the invoice, whose account the caller looks up).
-    pub record: &'a Value,
-    /// The record's state.
-    pub state: &'a RecordState,
-    /// The record's external id as known now (after a create, the new one).
-    pub external_id: Option<&'a str>,
-}
-
-/// Pushes what `ApiSynchronization` actions name, for the engine: the caller knows where the
-/// related records are (an invoice's account) and usually pushes them with the same engine.
-pub trait Synchronizer: Send + Sync {
-    /// Pushes `request.target`; returns the external id of the pushed record when the target is
-    /// an entry, so that `{<target>.IntegrationId}` placeholders can use it. An error fails the
-    /// push (before) or is reported as a post-action error (after).
-    fn synchronize<'a>(
-        &'a self,
-        request: SyncRequest<'a>,
-    ) -> BoxFuture<'a, Result<Option<String>, PushError>>;
-}
 
 /// Runs every action of `phase`, in document order; the first that fails stops the others.
 pub(crate) async fn run_all(
@@ -121,7 +79,15 @@ pub(crate) async fn run(
                 repeatable,
                 duplicates: !repeatable,
             };
-            let answer = send::send(&mut run.trail, push.conn, call, outgoing, nature).await?;
+            let answer = send::send(
+                &mut run.trail,
+                push.conn,
+                push.account,
+                call,
+                outgoing,
+                nature,
+            )
+            .await?;
             check_status(&mut run.trail, name, &answer)?;
             let response = answer.response();
             // Values are read from a JSON body or headers; a body that is not JSON can still

@@ -12,6 +12,7 @@ pub(crate) mod prepare;
 pub(crate) mod resolve;
 pub(crate) mod response;
 pub(crate) mod run;
+pub(crate) mod synchronizer;
 
 use std::sync::Arc;
 
@@ -19,50 +20,62 @@ use syncdef_transform::Value;
 
 use crate::call::connectors::Connectors;
 use crate::call::scope::Scope;
-use crate::call::server;
-use crate::engine::Engine;
 use crate::error::PushError;
 use crate::outcome::{PushOutcome, PushStatus};
-use crate::plan::{EntryPlan, OperationKind};
+use crate::plan::{DefinitionPlan, EntryPlan, OperationKind};
+use crate::reliability::RecordLimits;
 use crate::state::RecordState;
-use actions::Phase;
 use operation::Pushing;
 use run::Run;
+use synchronizer::{Phase, Synchronizer};
 
-/// Pushes `record` of `entry` with `engine`; every failure is in the outcome, classified.
+/// What a push needs of the engine beyond its plan and connectors.
+pub(crate) struct Needs<'a> {
+    /// A record beyond them is refused before anything is sent.
+    pub record_limits: &'a RecordLimits,
+    /// Pushes what `ApiSynchronization` actions name; none: those actions are skipped, noted.
+    pub synchronizer: Option<&'a dyn Synchronizer>,
+}
+
+/// Pushes `record` of `entry` of `plan` through `conn`; every failure is in the outcome,
+/// classified.
 pub(crate) async fn push(
-    engine: &Engine,
+    plan: &DefinitionPlan,
+    conn: &Connectors<'_>,
+    needs: &Needs<'_>,
     entry: &str,
     record: &Value,
     state: &RecordState,
 ) -> PushOutcome {
-    let planned = engine.plan.entry(entry);
+    let planned = plan.entry(entry);
     // The plan's name when the entry is known: the outcome shares it.
     let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
     let result = match planned {
-        Some(planned) => execute(engine, &mut run, planned, record, state).await,
+        Some(planned) => execute(conn, needs, &mut run, planned, record, state).await,
         None => Err(PushError::configuration(format!(
             "the definition has no entry `{entry}` (it has: {})",
-            engine.plan.entry_names().collect::<Vec<_>>().join(", ")
+            plan.entry_names().collect::<Vec<_>>().join(", ")
         ))),
     };
     run.finish(result)
 }
 
 async fn execute(
-    engine: &Engine,
+    conn: &Connectors<'_>,
+    needs: &Needs<'_>,
     run: &mut Run,
     entry: &EntryPlan,
     record: &Value,
     state: &RecordState,
 ) -> Result<PushStatus, PushError> {
-    let server = server::resolve(engine, &state.server_variables)?;
+    let server = conn.servers.resolve(&state.server_variables)?;
     let server = server.get();
-    engine.record_limits.check(record)?;
-    let conn = Connectors::of(engine, server);
+    needs.record_limits.check(record)?;
+    let account = conn.account(server);
     let push = Pushing {
-        conn: &conn,
-        synchronizer: engine.synchronizer.as_deref(),
+        conn,
+        account: account.as_deref(),
+        synchronizer: needs.synchronizer,
         entry,
         record,
         state,

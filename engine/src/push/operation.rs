@@ -12,16 +12,20 @@ use crate::call::send;
 use crate::error::{ErrorClass, PushError};
 use crate::extract::{self, Extracted};
 use crate::plan::{ActionPlan, CallPlan, EntryPlan, OperationKind};
-use crate::push::actions::{self, Phase, Synchronizer};
+use crate::push::actions;
 use crate::push::response;
 use crate::push::run::Run;
+use crate::push::synchronizer::{Phase, Synchronizer};
 use crate::reliability::conflict;
+use crate::reliability::rate_limit::Account;
 use crate::reliability::retry::RequestNature;
 use crate::state::RecordState;
 
 /// The push being carried out: what every step of it reads.
 pub(crate) struct Pushing<'a> {
     pub conn: &'a Connectors<'a>,
+    /// The budget of the server's account the push's requests draw on.
+    pub account: Option<&'a Account>,
     /// Pushes what `ApiSynchronization` actions name; none: they are skipped, noted.
     pub synchronizer: Option<&'a dyn Synchronizer>,
     pub entry: &'a EntryPlan,
@@ -78,7 +82,15 @@ pub(crate) async fn carry_out(
             run.idempotency_key.clone_from(&outgoing.idempotency_key);
             run.create_body = outgoing.body.as_ref().map(|b| b.bytes.clone());
         }
-        let answer = send::send(&mut run.trail, push.conn, call, outgoing, nature).await?;
+        let answer = send::send(
+            &mut run.trail,
+            push.conn,
+            push.account,
+            call,
+            outgoing,
+            nature,
+        )
+        .await?;
         let Some(rule) = conflict_in(push, kind, &answer) else {
             return Ok(answer);
         };

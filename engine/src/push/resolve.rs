@@ -102,9 +102,16 @@ async fn look_up(
         repeatable: true,
         duplicates: false,
     };
-    let answer = send::send(&mut run.trail, push.conn, &lookup.call, outgoing, nature)
-        .await
-        .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
+    let answer = send::send(
+        &mut run.trail,
+        push.conn,
+        push.account,
+        &lookup.call,
+        outgoing,
+        nature,
+    )
+    .await
+    .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
     check_status(&mut run.trail, "lookup", &answer)
         .map_err(|e| still_unknown(&format!("the lookup failed: {}", e.message)))?;
     let found = answer

@@ -1,0 +1,48 @@
+//! The caller's part in a push: pushing the related records `ApiSynchronization` actions name
+//! (an invoice's account), which the caller knows where to find.
+
+use futures::future::BoxFuture;
+use syncdef_transform::Value;
+
+use crate::error::PushError;
+use crate::state::RecordState;
+
+/// Whether an action runs before or after the record's own request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// `preSynchronizationAction`.
+    Pre,
+    /// `postSynchronizationAction` (runs only after a successful push).
+    Post,
+}
+
+/// What an `ApiSynchronization` action asks the caller to push.
+#[derive(Debug)]
+pub struct SyncRequest<'a> {
+    /// The entry being pushed (`Invoice`).
+    pub entry: &'a str,
+    /// The action's name.
+    pub action: &'a str,
+    /// The entry or child collection to push (`Account`, `InvoiceItems`).
+    pub target: &'a str,
+    /// Before or after the record's own request.
+    pub phase: Phase,
+    /// The record being pushed (the invoice, whose account the caller looks up).
+    pub record: &'a Value,
+    /// The record's state.
+    pub state: &'a RecordState,
+    /// The record's external id as known now (after a create, the new one).
+    pub external_id: Option<&'a str>,
+}
+
+/// Pushes what `ApiSynchronization` actions name, for the engine: the caller knows where the
+/// related records are (an invoice's account) and usually pushes them with the same engine.
+pub trait Synchronizer: Send + Sync {
+    /// Pushes `request.target`; returns the external id of the pushed record when the target is
+    /// an entry, so that `{<target>.IntegrationId}` placeholders can use it. An error fails the
+    /// push (before) or is reported as a post-action error (after).
+    fn synchronize<'a>(
+        &'a self,
+        request: SyncRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<String>, PushError>>;
+}
