@@ -8,9 +8,9 @@ use crate::suggest::hint;
 
 declare_rule! {
     /// ## What it does
-    /// Reports entries whose `module` is not one of the platform's modules: `Accounts`, `Contacts`,
-    /// `Orders`, `Invoices`, `Products`, `Payments`, `Cases`, `Subscriptions` (see
-    /// docs/rules/README.md), with a did-you-mean.
+    /// Reports entries whose `module` is not one of the platform's modules (the table "Platform
+    /// modules" of docs/rules/README.md, written from the module table the checker uses), with a
+    /// did-you-mean.
 ///
     /// ## Why is this bad?
     /// The platform attaches entries to modules by name; an unknown module is never triggered, so
