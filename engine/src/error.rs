@@ -1,12 +1,12 @@
-//! Errors of loading and pushing, and the classification a sync worker acts on.
+//! Errors of loading, pushing and pulling, and the classification a sync worker acts on.
 
 use std::fmt;
 
 use serde::Serialize;
 use syncdef_validator::{Diagnostic, Severity};
 
-/// What kind of failure a push met, so that a worker knows what to do next without parsing
-/// messages. The classes are stable; the retry rules and the sync worker key on them.
+/// What kind of failure a push or a pull met, so that a worker knows what to do next without
+/// parsing messages. The classes are stable; the retry rules and the sync worker key on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -64,13 +64,13 @@ impl fmt::Display for ErrorClass {
     }
 }
 
-/// Why a push failed: its class, a message saying what happened, and the external system's
-/// own error messages when it gave any. Never holds a secret: [`PushError::new`] redacts every
-/// secret value the process holds from the message (a server's answer quoted in it may echo
-/// one) and bounds it to [`syncdef_secrets::MAX_SHOWN`] bytes, saying so when it cuts;
-/// `Display` and `Serialize` redact again, for a message set directly.
+/// Why a push or a pull failed: its class, a message saying what happened, and the external
+/// system's own error messages when it gave any. Never holds a secret: [`EngineError::new`]
+/// redacts every secret value the process holds from the message (a server's answer quoted in
+/// it may echo one) and bounds it to [`syncdef_secrets::MAX_SHOWN`] bytes, saying so when it
+/// cuts; `Display` and `Serialize` redact again, for a message set directly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PushError {
+pub struct EngineError {
     /// What to do about it.
     pub class: ErrorClass,
     /// The step that failed (`create`, `SyncToken`, ...), when one did.
@@ -105,7 +105,7 @@ fn millis<S: serde::Serializer>(d: &Option<std::time::Duration>, s: S) -> Result
     }
 }
 
-impl PushError {
+impl EngineError {
     /// An error of `class`.
     pub fn new(class: ErrorClass, message: impl Into<String>) -> Self {
         let message = message.into();
@@ -113,7 +113,7 @@ impl PushError {
             std::borrow::Cow::Borrowed(_) => message,
             std::borrow::Cow::Owned(shown) => shown,
         };
-        PushError {
+        EngineError {
             class,
             step: None,
             message,
@@ -123,7 +123,7 @@ impl PushError {
 
     /// A configuration error.
     pub fn configuration(message: impl Into<String>) -> Self {
-        PushError::new(ErrorClass::Configuration, message)
+        EngineError::new(ErrorClass::Configuration, message)
     }
 
     /// The same error with a retry hint (kept for transient errors only).
@@ -143,7 +143,7 @@ impl PushError {
     }
 }
 
-impl fmt::Display for PushError {
+impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let message = syncdef_secrets::redact(&self.message);
         match &self.step {
@@ -153,7 +153,7 @@ impl fmt::Display for PushError {
     }
 }
 
-impl std::error::Error for PushError {}
+impl std::error::Error for EngineError {}
 
 /// A definition the engine refuses to load: it has lint errors (or cannot be modelled). Holds
 /// every diagnostic so the caller can render them like `syncdef lint` does.

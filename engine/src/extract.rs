@@ -8,7 +8,7 @@ use bytes::Bytes;
 use serde_json::Value as Json;
 use syncdef_transform::{Template, Value};
 
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::lookup;
 use crate::projection::Projection;
 
@@ -101,7 +101,7 @@ fn not_json(e: &serde_json::Error) -> String {
 /// - `errors` is an array; strings are kept, other items written as JSON. A single string is one
 ///   error.
 /// - `id` may be a string or a number; null or an empty string is no id.
-pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extracted, PushError> {
+pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extracted, EngineError> {
     let Some(template) = template else {
         return Ok(Extracted {
             id: None,
@@ -112,7 +112,7 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
     };
     let out = template
         .apply(body)
-        .map_err(|e| PushError::configuration(format!("the response template failed: {e}")))?;
+        .map_err(|e| EngineError::configuration(format!("the response template failed: {e}")))?;
     // The three members are read from the output as it is; a member of a rarer kind is
     // converted to JSON, as the whole output would be, to be judged and shown.
     let member = |name: &str| out.get(name);
@@ -122,7 +122,7 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
         Some(Value::String(s)) if s.eq_ignore_ascii_case("true") => true,
         Some(Value::String(s)) if s.eq_ignore_ascii_case("false") => false,
         Some(other) => {
-            return Err(PushError::configuration(format!(
+            return Err(EngineError::configuration(format!(
                 "the response template gives `success: {}`; it must be true or false",
                 Json::from(other)
             )));
@@ -141,7 +141,7 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
         Some(v) => {
             let v = Json::from(v);
             Some(id_text(&v).ok_or_else(|| {
-                PushError::configuration(format!(
+                EngineError::configuration(format!(
                     "the response template gives `id: {v}`; it must be a string or a number"
                 ))
             })?)
@@ -152,7 +152,7 @@ pub(crate) fn extract(template: Option<&Template>, body: &Value) -> Result<Extra
     {
         // Stored and sent back in URLs, an id is never masked: one holding a credential is
         // refused rather than kept.
-        return Err(PushError::new(
+        return Err(EngineError::new(
             ErrorClass::UnknownOutcome,
             "the response template extracted an id that contains a credential this process holds (the external system echoed it); the id is not stored: check the record in the external system and the template's `id`",
         ));

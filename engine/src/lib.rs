@@ -58,7 +58,7 @@ pub mod transport;
 
 pub use auth::{NoToken, StaticToken, TokenProvider};
 pub use engine::{Engine, Loaded};
-pub use error::{ErrorClass, LoadRefused, PushError};
+pub use error::{EngineError, ErrorClass, LoadRefused};
 pub use outcome::{
     Exchange, MaskedHeaders, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
 };

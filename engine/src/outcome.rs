@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use crate::error::PushError;
+use crate::error::EngineError;
 pub use crate::masked::{MaskedHeaders, MaskedJson};
 use crate::plan::OperationKind;
 use crate::received::Received;
@@ -43,10 +43,10 @@ pub struct PushOutcome {
     /// The external system's own error messages (`errors` of the response, a fault's text).
     pub errors: Vec<String>,
     /// Why the push failed, classified.
-    pub error: Option<PushError>,
+    pub error: Option<EngineError>,
     /// A post-action that failed after the record itself was pushed: the record's status and
     /// id stand (store the id), and the post-action should be run again.
-    pub post_action_error: Option<PushError>,
+    pub post_action_error: Option<EngineError>,
     /// Every request sent, in order, with its response; secrets masked.
     pub exchanges: Vec<Exchange>,
     /// What each template produced (request bodies, response extractions); secrets masked.

@@ -17,7 +17,7 @@ use syncdef_transform::value::Shape;
 use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Template, Value};
 
 use crate::auth::{AuthError, OAuthSettings};
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::projection::Projection;
 use crate::pull::position::Paging;
 use crate::reliability::{Lookup, Reliability};
@@ -104,7 +104,7 @@ pub(crate) struct CallPlan {
 
 impl CallPlan {
     /// The absolute URL of the call on `server`, its placeholders filled from `fill`.
-    pub fn target(&self, server: &Arc<Server>, fill: &Fill<'_>) -> Result<Target, PushError> {
+    pub fn target(&self, server: &Arc<Server>, fill: &Fill<'_>) -> Result<Target, EngineError> {
         let build = || request::url(&server.base, &self.reference, fill);
         match &self.fixed_url {
             Some(fixed) => fixed.get(server, build),
@@ -129,7 +129,7 @@ impl CallPlan {
     /// Checks a rendered body against the operation's request body schema (unless `proven`
     /// while it was rendered): a configuration error naming each violation when it does not
     /// fit, so that it is not sent.
-    pub fn check_body(&self, body: &[u8], proven: bool) -> Result<(), PushError> {
+    pub fn check_body(&self, body: &[u8], proven: bool) -> Result<(), EngineError> {
         match &self.request_check {
             Some(check) => check
                 .check(&self.reference, body, proven)

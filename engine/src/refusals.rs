@@ -199,7 +199,7 @@ pub const REFUSALS: &[Refusal] = &[
         "the record's size decides",
     ),
     // Pulling.
-    runtime("pull/mod.rs", "PushError::configuration(e)", ANSWER),
+    runtime("pull/mod.rs", "EngineError::configuration(e)", ANSWER),
     runtime("pull/mod.rs", "ErrorClass::Configuration, e.0", ANSWER),
     runtime("pull/mod.rs", "has no `pull.{key}`", CALLER),
     runtime("pull/mod.rs", "the page position's link", ANSWER),
@@ -220,7 +220,7 @@ mod tests {
 
     /// What marks a refusal in the sources: a configuration error made, or a plan problem.
     const MARKS: &[&str] = &[
-        "PushError::configuration(",
+        "EngineError::configuration(",
         "ErrorClass::Configuration",
         "problems.push(",
         "Err(format!(",

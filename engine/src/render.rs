@@ -142,7 +142,7 @@ pub fn human_report(outcome: &PushOutcome) -> String {
     out
 }
 
-fn error_line(what: &str, e: &crate::error::PushError) -> String {
+fn error_line(what: &str, e: &crate::error::EngineError) -> String {
     match &e.step {
         Some(step) => format!("{what} [{}] in step `{step}`: {}", e.class, e.message),
         None => format!("{what} [{}]: {}", e.class, e.message),

@@ -9,7 +9,7 @@ use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 use url::Url;
 
 use crate::auth::Secret;
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::mask;
 use crate::servers::Server;
 use syncdef_validator::rules::dot_segment_path::is_dot_segment;
@@ -42,7 +42,11 @@ pub(crate) struct Fill<'a> {
 }
 
 /// The absolute URL of `reference` on `base`.
-pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Result<Url, PushError> {
+pub(crate) fn url(
+    base: &Url,
+    reference: &OperationRef,
+    fill: &Fill<'_>,
+) -> Result<Url, EngineError> {
     let path = &reference.path;
     let mut out = String::with_capacity(path.len() + 16);
     let mut at = 0;
@@ -50,7 +54,7 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
         out.push_str(&path[at..p.range.start]);
         let value = match &p.kind {
             PlaceholderKind::IntegrationId => fill.external_id.ok_or_else(|| {
-                PushError::configuration(format!(
+                EngineError::configuration(format!(
                     "`{reference}` needs the record's external id (`{{IntegrationId}}`), and the record has none"
                 ))
             })?,
@@ -59,7 +63,7 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
                 .get(entry)
                 .map(String::as_str)
                 .ok_or_else(|| {
-                    PushError::configuration(format!(
+                    EngineError::configuration(format!(
                         "`{reference}` needs the external id of the related `{entry}` (`{{{}}}`); pass it in the record state (`--related {entry}=ID`) or push the `{entry}` first",
                         p.name
                     ))
@@ -69,14 +73,14 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
                 .get(&p.name)
                 .map(String::as_str)
                 .ok_or_else(|| {
-                    PushError::configuration(format!(
+                    EngineError::configuration(format!(
                         "`{{{}}}` in `{reference}` is neither `IntegrationId`, `<Entry>.IntegrationId` nor a server variable",
                         p.name
                     ))
                 })?,
         };
         if value.is_empty() || value == "." || value == ".." {
-            return Err(PushError::configuration(format!(
+            return Err(EngineError::configuration(format!(
                 "`{{{}}}` in `{reference}` would be `{value}`, which is not a usable path value",
                 p.name
             )));
@@ -96,7 +100,7 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
     // A URL parser removes `.` and `..` segments (also written `%2e`), so `/../../steal`
     // under `https://h/api/v1` would reach `https://h/steal`: refused before parsing.
     if out.split('/').any(is_dot_segment) {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "`{reference}` gives the path `{out}`, which has a `.` or `..` segment: it would leave the server's base path `{}`; refused (remove the segment from the operation path)",
             base.path()
         )));
@@ -111,7 +115,7 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
         .strip_prefix(base_path)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
     if !within {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "`{reference}` leads to `{}`, outside the server's base path `{}`; refused",
             url.path(),
             base.path()
@@ -127,7 +131,7 @@ pub(crate) fn url(base: &Url, reference: &OperationRef, fill: &Fill<'_>) -> Resu
     // The URL is built from the server's origin only; checked anyway, because a request that
     // leaves the definition's server would carry its bearer token elsewhere.
     if url.origin() != base.origin() {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "`{reference}` leads off the server `{base}`; refused"
         )));
     }
@@ -166,14 +170,14 @@ impl Target {
 /// against the server's origin per push. Other servers (an instance's per-push variables, an
 /// engine copy with another base URL) build theirs each time.
 #[derive(Debug, Default)]
-pub(crate) struct FixedUrl(OnceLock<(Weak<Server>, Result<Target, PushError>)>);
+pub(crate) struct FixedUrl(OnceLock<(Weak<Server>, Result<Target, EngineError>)>);
 
 impl FixedUrl {
     pub fn get(
         &self,
         server: &Arc<Server>,
-        build: impl Fn() -> Result<Url, PushError>,
-    ) -> Result<Target, PushError> {
+        build: impl Fn() -> Result<Url, EngineError>,
+    ) -> Result<Target, EngineError> {
         let (owner, target) = self
             .0
             .get_or_init(|| (Arc::downgrade(server), build().map(Target::new)));
@@ -257,7 +261,7 @@ fn headers(token: Option<&Secret>, has_body: bool, extra: &[(String, String)]) -
 mod tests {
     use super::*;
 
-    fn build(reference: &str, id: &str) -> Result<String, PushError> {
+    fn build(reference: &str, id: &str) -> Result<String, EngineError> {
         let base = Url::parse("https://h.example/base/").unwrap();
         let reference = OperationRef::parse(reference).unwrap();
         let related = BTreeMap::from([("Account".to_owned(), "a/b".to_owned())]);
@@ -365,7 +369,7 @@ mod tests {
             builds.set(builds.get() + 1);
             s.base
                 .join("customer")
-                .map_err(|e| PushError::configuration(e.to_string()))
+                .map_err(|e| EngineError::configuration(e.to_string()))
         };
         let fixed = FixedUrl::default();
         for _ in 0..3 {

@@ -27,7 +27,7 @@ use syncdef_definitions::{Node, SourceFile};
 use syncdef_transform::{EvalError, Template, Value};
 use syncdef_validator::request_schema::{BodyGuard, RequestBodySchema, template_output_span};
 
-use crate::error::PushError;
+use crate::error::EngineError;
 
 /// At most this many violations are named in one message; the rest are counted.
 const SHOWN: usize = 5;
@@ -104,7 +104,7 @@ impl RequestCheck {
         operation: &OperationRef,
         body: &[u8],
         proven: bool,
-    ) -> Result<(), PushError> {
+    ) -> Result<(), EngineError> {
         if proven {
             return Ok(());
         }
@@ -118,7 +118,7 @@ impl RequestCheck {
         let value: serde_json::Value = match serde_json::from_slice(body) {
             Ok(v) => v,
             Err(e) => {
-                return Err(PushError::configuration(format!(
+                return Err(EngineError::configuration(format!(
                     "`{}` rendered a body that cannot be read as JSON to check it against the request body schema of `{operation}` ({e}); nothing was sent",
                     self.template.name.value
                 )));
@@ -127,7 +127,7 @@ impl RequestCheck {
         if self.schema.is_valid(&value) {
             return Ok(());
         }
-        Err(PushError::configuration(self.message(operation, &value)))
+        Err(EngineError::configuration(self.message(operation, &value)))
     }
 
     /// Every violation, each with the place in the definition of the key that wrote it.

@@ -7,7 +7,7 @@ use syncdef_definitions::openapi::OpenApi;
 use syncdef_transform::Value;
 use url::Url;
 
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::request::encode_value;
 use syncdef_validator::rules::insecure_url::is_insecure_http;
 
@@ -76,14 +76,14 @@ impl ServerTemplate {
         &self,
         overrides: &BTreeMap<String, String>,
         base: Option<&Url>,
-    ) -> Result<Server, PushError> {
+    ) -> Result<Server, EngineError> {
         let mut variables = BTreeMap::new();
         // Path-part values as they go into the URL; host-part values go in as they are.
         let mut encoded = BTreeMap::new();
         for v in &self.variables {
             let value = overrides.get(&v.name).unwrap_or(&v.default);
             if !v.allowed.is_empty() && !v.allowed.contains(value) {
-                return Err(PushError::configuration(format!(
+                return Err(EngineError::configuration(format!(
                     "server variable `{}` is `{value}`, but the definition allows only {}",
                     v.name,
                     v.allowed.join(", ")
@@ -106,7 +106,7 @@ impl ServerTemplate {
                             || c.is_control()
                     })
             {
-                return Err(PushError::configuration(format!(
+                return Err(EngineError::configuration(format!(
                     "server variable `{}` has the value `{value}`, which is empty, or in the host and holds a character that would change the URL (/ ? # @ \\ : % or a space)",
                     v.name
                 )));
@@ -122,7 +122,7 @@ impl ServerTemplate {
         for name in overrides.keys() {
             if !variables.contains_key(name) {
                 let known: Vec<&str> = self.variables.iter().map(|v| v.name.as_str()).collect();
-                return Err(PushError::configuration(format!(
+                return Err(EngineError::configuration(format!(
                     "`{name}` is not a server variable of the definition (it has: {})",
                     if known.is_empty() {
                         "none".to_owned()
@@ -141,21 +141,21 @@ impl ServerTemplate {
                 text = text.replace(&format!("{{{name}}}"), value);
             }
             Url::parse(&text).map_err(|e| {
-                PushError::configuration(format!(
+                EngineError::configuration(format!(
                     "the server URL `{}` gives `{text}`, which is not a valid URL: {e}",
                     self.url
                 ))
             })?
         };
         if !matches!(base.scheme(), "http" | "https") || base.host().is_none() {
-            return Err(PushError::configuration(format!(
+            return Err(EngineError::configuration(format!(
                 "the server URL `{base}` must be an absolute http or https URL"
             )));
         }
         // Every request carries the bearer token and the record: plain http only to a local
         // test server.
         if is_insecure_http(base.as_str()) {
-            return Err(PushError::configuration(format!(
+            return Err(EngineError::configuration(format!(
                 "the server URL `{base}` uses plain http to a host other than loopback; use https (plain http is accepted only for 127.0.0.0/8, ::1 and localhost, for local test servers)"
             )));
         }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use syncdef_engine::{ErrorClass, Phase, PushError, SyncRequest, Synchronizer};
+use syncdef_engine::{EngineError, ErrorClass, Phase, SyncRequest, Synchronizer};
 
 use crate::error::WorkerError;
 use crate::record::{Trigger, sync_one};
@@ -23,7 +23,7 @@ impl Synchronizer for Related {
     fn synchronize<'a>(
         &'a self,
         request: SyncRequest<'a>,
-    ) -> BoxFuture<'a, Result<Option<String>, PushError>> {
+    ) -> BoxFuture<'a, Result<Option<String>, EngineError>> {
         Box::pin(async move {
             // After the push the related record is already there; child collections
             // (`InvoiceItems`) are part of the record the worker read.
@@ -34,7 +34,7 @@ impl Synchronizer for Related {
                 return Ok(None);
             };
             let Some(id) = self.source.module.related_id(target.module, &self.record) else {
-                return Err(PushError::configuration(format!(
+                return Err(EngineError::configuration(format!(
                     "the {} record names no {} (looked for {})",
                     self.source.name,
                     target.name,
@@ -50,11 +50,11 @@ impl Synchronizer for Related {
                         WorkerError::Authentication(_) => ErrorClass::Authentication,
                         _ => ErrorClass::Transient,
                     };
-                    PushError::new(class, format!("{} {id}: {e}", target.name))
+                    EngineError::new(class, format!("{} {id}: {e}", target.name))
                 })?;
             match (handled.result, handled.external_id) {
                 (RecordResult::Failed | RecordResult::Unknown, _) | (_, None) => {
-                    Err(PushError::new(
+                    Err(EngineError::new(
                         ErrorClass::Transient,
                         format!(
                             "the related {} {id} must be pushed first and is not: {}",

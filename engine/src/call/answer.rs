@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::call::trail::Trail;
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::extract::{self, ResponseBody};
 use crate::received::Received;
 use crate::reliability::retry;
@@ -38,7 +38,7 @@ pub(crate) fn check_status(
     trail: &mut Trail,
     step: &str,
     answer: &Answer,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     let response = answer.response();
     if response.is_success() {
         return Ok(());
@@ -78,5 +78,5 @@ pub(crate) fn check_status(
         ErrorClass::from_status(status)
     };
     let hint = answer.retry_after.or_else(|| retry::retry_after(response));
-    Err(PushError::new(class, message).retry_after(hint).at(step))
+    Err(EngineError::new(class, message).retry_after(hint).at(step))
 }

@@ -8,7 +8,7 @@ use syncdef_transform::Value;
 
 use crate::call::scope::Scope;
 use crate::call::trail::Trail;
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::outcome::MaskedJson;
 use crate::plan::CallPlan;
 use crate::reliability::{IdempotencyKey, idempotency};
@@ -50,7 +50,7 @@ pub(crate) fn request(
     input: &Value,
     mut headers: Vec<(String, String)>,
     key: Option<(&IdempotencyKey, KeySource<'_>)>,
-) -> Result<Outgoing, PushError> {
+) -> Result<Outgoing, EngineError> {
     let body = body(trail, call, input)?;
     let mut target = call
         .target(scope.server, &scope.fill())
@@ -80,7 +80,7 @@ pub(crate) fn body(
     trail: &mut Trail,
     call: &CallPlan,
     input: &Value,
-) -> Result<Option<Body>, PushError> {
+) -> Result<Option<Body>, EngineError> {
     let step = &*call.step;
     let Some(template) = &call.request else {
         return no_body(call);
@@ -91,7 +91,7 @@ pub(crate) fn body(
         .iter()
         .find(|entry| related.and_then(|r| r.get(entry)).is_none())
     {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "`{step}Request` reads `$.related.{entry}.IntegrationId`, the external id of the \
              related `{entry}`, which is not known; pass it in the record state \
              (`--related {entry}=ID`) or push the `{entry}` first"
@@ -100,7 +100,7 @@ pub(crate) fn body(
     }
     let mut text = String::with_capacity(512);
     let proven = call.render_body(template, input, &mut text).map_err(|e| {
-        PushError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
+        EngineError::configuration(format!("the template `{step}Request` failed: {e}")).at(step)
     })?;
     if text == "null" {
         trail.template(Arc::clone(&call.request_name), MaskedJson::null());
@@ -117,12 +117,12 @@ pub(crate) fn body(
 /// A call without a body: refused when its operation's `requestBody` is `required`, which the
 /// external system would refuse too (lint: SD401 for a missing template, SD802 for one that
 /// writes `null`).
-fn no_body(call: &CallPlan) -> Result<Option<Body>, PushError> {
+fn no_body(call: &CallPlan) -> Result<Option<Body>, EngineError> {
     if !call.body_required {
         return Ok(None);
     }
     let step = &*call.step;
-    Err(PushError::configuration(format!(
+    Err(EngineError::configuration(format!(
         "`{}` requires a request body, and the {step} has none: add `{}` under `schemasTransformer`, writing the body",
         call.reference, call.request_name
     ))

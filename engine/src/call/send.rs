@@ -8,7 +8,7 @@ use crate::call::answer::Answer;
 use crate::call::compose::Outgoing;
 use crate::call::connectors::Connectors;
 use crate::call::trail::Trail;
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::outcome::{Exchange, MaskedJson, RecordedRequest, RecordedResponse};
 use crate::plan::CallPlan;
 use crate::received::Received;
@@ -27,10 +27,10 @@ pub(crate) async fn send(
     call: &CallPlan,
     outgoing: Outgoing,
     nature: RequestNature,
-) -> Result<Answer, PushError> {
+) -> Result<Answer, EngineError> {
     let step = Arc::clone(&call.step);
     let Some(transport) = conn.transport else {
-        return Err(PushError::configuration(
+        return Err(EngineError::configuration(
             "the engine has no transport: give it one with Engine::with_transport",
         ));
     };
@@ -39,8 +39,9 @@ pub(crate) async fn send(
         None => (None, MaskedJson::null()),
     };
     let (url, shown_url) = outgoing.target.into_parts();
-    let authenticate =
-        |e: crate::auth::AuthError| PushError::new(ErrorClass::Authentication, e.message).at(&step);
+    let authenticate = |e: crate::auth::AuthError| {
+        EngineError::new(ErrorClass::Authentication, e.message).at(&step)
+    };
     let mut token = conn.tokens.token().await.map_err(authenticate)?;
     let mut request = HttpRequest {
         step: Arc::clone(&call.step),
@@ -223,7 +224,7 @@ fn conclude(
     verdict: &Verdict,
     history: &[Attempt],
     step: &str,
-) -> Result<Answer, PushError> {
+) -> Result<Answer, EngineError> {
     let unknown = verdict.unknown_outcome.then(|| why_unknown(history));
     match result {
         Ok(received) => Ok(Answer {
@@ -244,7 +245,7 @@ fn conclude(
                 }
                 _ => (ErrorClass::Configuration, e.to_string()),
             };
-            Err(PushError::new(class, message)
+            Err(EngineError::new(class, message)
                 .retry_after(verdict.retry_after)
                 .at(step))
         }

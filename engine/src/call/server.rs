@@ -6,13 +6,13 @@ use std::sync::{Arc, OnceLock};
 
 use url::Url;
 
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::servers::{Server, ServerTemplate};
 
 /// The server with the definition's default variables, resolved on first use: most pushes of
 /// an instance use the same values, and resolving parses a URL. The engine keeps one, shared
 /// by its copies.
-pub(crate) type DefaultServer = OnceLock<Result<Arc<Server>, PushError>>;
+pub(crate) type DefaultServer = OnceLock<Result<Arc<Server>, EngineError>>;
 
 /// Where the server of a push or a pull comes from.
 pub(crate) struct Servers<'a> {
@@ -46,7 +46,7 @@ impl<'a> Servers<'a> {
     pub fn resolve(
         &self,
         variables: &BTreeMap<String, String>,
-    ) -> Result<ServerRef<'a>, PushError> {
+    ) -> Result<ServerRef<'a>, EngineError> {
         if variables.is_empty() {
             let default: &'a DefaultServer = self.default;
             let resolved = default.get_or_init(|| {

@@ -21,7 +21,7 @@ use crate::call::connectors::Connectors;
 use crate::call::scope::Scope;
 use crate::call::send;
 use crate::call::trail::Trail;
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::outcome::Exchange;
 use crate::plan::{CallPlan, DefinitionPlan, EntryPlan};
 use crate::reliability::rate_limit::Account;
@@ -54,7 +54,7 @@ pub struct PullPage {
     /// The page after this one; `None` when this was the last (or a `read`).
     pub next: Option<PagePosition>,
     /// Why the page could not be read or mapped; the records read are then none.
-    pub error: Option<PushError>,
+    pub error: Option<EngineError>,
     /// Every request and answer, secrets masked.
     pub exchanges: Vec<Exchange>,
     /// Retries and other notes.
@@ -111,7 +111,7 @@ async fn read_page(
     trail: &mut Trail,
     entry: &EntryPlan,
     request: &PageRequest,
-) -> Result<Mapped, PushError> {
+) -> Result<Mapped, EngineError> {
     let call = pull_call(entry, entry.batch_read.as_ref(), "batchRead")?;
     let server = conn.servers.resolve(&request.server_variables)?;
     let server = server.get();
@@ -133,7 +133,7 @@ async fn read_page(
     let output = map(trail, call, &answer)?;
     let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
-        .map_err(|e| PushError::configuration(e).at(&call.step))?;
+        .map_err(|e| EngineError::configuration(e).at(&call.step))?;
     if answer.response().synthesized {
         // A made-up answer names made-up pages: a dry-run without given answers reads one.
         trail.note(format!(
@@ -150,7 +150,7 @@ async fn read_page(
             answer.body().json().ok(),
             &server.base,
         )
-        .map_err(|e| PushError::new(ErrorClass::Configuration, e.0).at(&call.step))?;
+        .map_err(|e| EngineError::new(ErrorClass::Configuration, e.0).at(&call.step))?;
     Ok((records, rejected, next))
 }
 
@@ -160,7 +160,7 @@ async fn read_one(
     entry: &EntryPlan,
     external_id: &str,
     server_variables: &BTreeMap<String, String>,
-) -> Result<Mapped, PushError> {
+) -> Result<Mapped, EngineError> {
     let call = pull_call(entry, entry.read.as_ref(), "read")?;
     let server = conn.servers.resolve(server_variables)?;
     let server = server.get();
@@ -170,7 +170,7 @@ async fn read_one(
     let answer = ask(trail, conn, account.as_deref(), entry, call, &scope, target).await?;
     let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
-        .map_err(|e| PushError::configuration(e).at(&call.step))?;
+        .map_err(|e| EngineError::configuration(e).at(&call.step))?;
     if let Some(at) = records.iter().position(|r| r.external_id != external_id) {
         let other = records.remove(at);
         rejected.push(RejectedRecord {
@@ -191,9 +191,9 @@ fn pull_call<'e>(
     entry: &'e EntryPlan,
     call: Option<&'e CallPlan>,
     key: &str,
-) -> Result<&'e CallPlan, PushError> {
+) -> Result<&'e CallPlan, EngineError> {
     call.ok_or_else(|| {
-        PushError::configuration(format!(
+        EngineError::configuration(format!(
             "entry `{}` has no `pull.{key}`: declare the external operation that reads its records",
             entry.name
         ))
@@ -201,21 +201,21 @@ fn pull_call<'e>(
 }
 
 /// The URL of `call` with its placeholders filled from `scope`.
-fn target(call: &CallPlan, scope: &Scope<'_>) -> Result<Target, PushError> {
+fn target(call: &CallPlan, scope: &Scope<'_>) -> Result<Target, EngineError> {
     call.target(scope.server, &scope.fill())
         .map_err(|e| e.at(&call.step))
 }
 
 /// The target of a next link kept by the caller, checked again: a kept position may have been
 /// edited, and the access token must not go to another origin.
-fn linked(link: &str, server: &Server) -> Result<Target, PushError> {
+fn linked(link: &str, server: &Server) -> Result<Target, EngineError> {
     let url = Url::parse(link).map_err(|e| {
-        PushError::configuration(format!(
+        EngineError::configuration(format!(
             "the page position's link `{link}` is not a URL ({e})"
         ))
     })?;
     if url.origin() != server.base.origin() {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "the page position's link goes to {}, not to the external system's server {}: it is not followed",
             url.origin().ascii_serialization(),
             server.base.origin().ascii_serialization()
@@ -233,7 +233,7 @@ async fn ask(
     call: &CallPlan,
     scope: &Scope<'_>,
     target: Target,
-) -> Result<Answer, PushError> {
+) -> Result<Answer, EngineError> {
     let input = scope.input(&entry.input_shape, &Value::Null);
     let body = compose::body(trail, call, &input)?;
     let outgoing = Outgoing {
@@ -248,23 +248,23 @@ async fn ask(
 }
 
 /// The response template's output over the answer.
-fn map(trail: &mut Trail, call: &CallPlan, answer: &Answer) -> Result<Value, PushError> {
+fn map(trail: &mut Trail, call: &CallPlan, answer: &Answer) -> Result<Value, EngineError> {
     let name = &call.response_name;
     let Some(template) = &call.response else {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "the entry has no `{name}` template, which maps the external records onto the platform's"
         ))
         .at(&call.step));
     };
     let body = answer.body().value().map_err(|e| {
-        PushError::new(
+        EngineError::new(
             ErrorClass::ExternalValidation,
             format!("the external system's answer cannot be read: {e}"),
         )
         .at(&call.step)
     })?;
     let output = template.apply(&body).map_err(|e| {
-        PushError::configuration(format!("the template `{name}` failed: {e}")).at(&call.step)
+        EngineError::configuration(format!("the template `{name}` failed: {e}")).at(&call.step)
     })?;
     trail.note(format!("`{name}` made {} element(s)", elements(&output)));
     Ok(output)
@@ -280,14 +280,14 @@ fn elements(output: &Value) -> usize {
     }
 }
 
-fn unknown_entry(plan: &DefinitionPlan, entry: &str) -> PushError {
-    PushError::configuration(format!(
+fn unknown_entry(plan: &DefinitionPlan, entry: &str) -> EngineError {
+    EngineError::configuration(format!(
         "the definition has no entry `{entry}` (it has: {})",
         plan.entry_names().collect::<Vec<_>>().join(", ")
     ))
 }
 
-fn finish(entry: Arc<str>, trail: Trail, result: Result<Mapped, PushError>) -> PullPage {
+fn finish(entry: Arc<str>, trail: Trail, result: Result<Mapped, EngineError>) -> PullPage {
     let duration = trail.elapsed();
     let (records, rejected, next, error) = match result {
         Ok((records, rejected, next)) => (records, rejected, next, None),

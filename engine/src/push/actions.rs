@@ -7,7 +7,7 @@ use crate::call::answer::check_status;
 use crate::call::scope::Scope;
 use crate::call::trail::Trail;
 use crate::call::{compose, send};
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::lookup;
 use crate::plan::{ActionPlan, Placement};
 use crate::push::operation::Pushing;
@@ -22,7 +22,7 @@ pub(crate) async fn run_all(
     push: &Pushing<'_>,
     phase: Phase,
     scope: &mut Scope<'_>,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     let list = match phase {
         Phase::Pre => &push.entry.pre_actions,
         Phase::Post => &push.entry.post_actions,
@@ -41,7 +41,7 @@ pub(crate) async fn run(
     action: &ActionPlan,
     phase: Phase,
     scope: &mut Scope<'_>,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     match action {
         ActionPlan::Synchronize { name, target } => {
             synchronize(run, push, name, target, phase, scope).await
@@ -105,7 +105,7 @@ async fn synchronize(
     target: &str,
     phase: Phase,
     scope: &mut Scope<'_>,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     let Some(synchronizer) = push.synchronizer else {
         let child = syncdef_definitions::platform::modules::MODULES
             .iter()
@@ -148,7 +148,7 @@ fn place(
     json: &Json,
     response: &HttpResponse,
     scope: &mut Scope<'_>,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     match placement {
         Placement::Body(fields) => {
             for (field, source) in fields {
@@ -180,7 +180,7 @@ fn read(
     body: &Json,
     response: &HttpResponse,
     source: &str,
-) -> Result<String, PushError> {
+) -> Result<String, EngineError> {
     if let Some(v) = lookup::field(body, source).and_then(lookup::scalar_text) {
         return Ok(v);
     }
@@ -193,7 +193,7 @@ fn read(
         ));
         return Ok(format!("<{source} from {action}>"));
     }
-    Err(PushError::configuration(format!(
+    Err(EngineError::configuration(format!(
         "the response has no `{source}`, neither as a body member nor as a header; check the action's `schema`"
     ))
     .at(action))

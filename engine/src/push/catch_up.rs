@@ -8,7 +8,7 @@
 use serde_json::Value as Json;
 
 use crate::call::scope::Scope;
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::plan::OperationKind;
 use crate::push::operation::{self, Pushing};
 use crate::push::run::Run;
@@ -20,7 +20,7 @@ pub(crate) async fn after_repeat(
     push: &Pushing<'_>,
     scope: &mut Scope<'_>,
     id: &str,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     let Some(unresolved) = &push.state.unresolved_create else {
         return Ok(());
     };

@@ -20,7 +20,7 @@ use syncdef_transform::Value;
 
 use crate::call::connectors::Connectors;
 use crate::call::scope::Scope;
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::outcome::{PushOutcome, PushStatus};
 use crate::plan::{DefinitionPlan, EntryPlan, OperationKind};
 use crate::reliability::RecordLimits;
@@ -52,7 +52,7 @@ pub(crate) async fn push(
     let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
     let result = match planned {
         Some(planned) => execute(conn, needs, &mut run, planned, record, state).await,
-        None => Err(PushError::configuration(format!(
+        None => Err(EngineError::configuration(format!(
             "the definition has no entry `{entry}` (it has: {})",
             plan.entry_names().collect::<Vec<_>>().join(", ")
         ))),
@@ -67,7 +67,7 @@ async fn execute(
     entry: &EntryPlan,
     record: &Value,
     state: &RecordState,
-) -> Result<PushStatus, PushError> {
+) -> Result<PushStatus, EngineError> {
     let server = conn.servers.resolve(&state.server_variables)?;
     let server = server.get();
     needs.record_limits.check(record)?;
@@ -97,7 +97,7 @@ async fn execute(
     run.operation = Some(kind);
     actions::run_all(run, &push, Phase::Pre, &mut scope).await?;
     let Some(call) = entry.operation(kind) else {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "entry `{}` has no `push.{}`",
             entry.name,
             kind.as_str()

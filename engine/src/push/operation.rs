@@ -9,7 +9,7 @@ use crate::call::compose::{self, KeySource};
 use crate::call::connectors::Connectors;
 use crate::call::scope::Scope;
 use crate::call::send;
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::extract::{self, Extracted};
 use crate::plan::{ActionPlan, CallPlan, EntryPlan, OperationKind};
 use crate::push::actions;
@@ -41,7 +41,7 @@ pub(crate) async fn carry_out(
     kind: OperationKind,
     call: &CallPlan,
     scope: &mut Scope<'_>,
-) -> Result<Answer, PushError> {
+) -> Result<Answer, EngineError> {
     let step = &*call.step;
     let declared = push
         .conn
@@ -124,7 +124,7 @@ pub(crate) async fn carry_out_and_read(
     kind: OperationKind,
     call: &CallPlan,
     scope: &mut Scope<'_>,
-) -> Result<Extracted, PushError> {
+) -> Result<Extracted, EngineError> {
     let answer = carry_out(run, push, kind, call, scope).await?;
     check_status(&mut run.trail, &call.step, &answer)?;
     response::extract(&mut run.trail, kind, call, &answer)
@@ -146,13 +146,13 @@ fn conflict_in<'a>(
     )
 }
 
-fn second_conflict(status: u16, rereads: bool) -> PushError {
+fn second_conflict(status: u16, rereads: bool) -> EngineError {
     let why = if rereads {
         "again after its concurrency token was read afresh: the record is being changed in the external system while it is pushed. Push it again later; if it persists, check that the pre-actions read the token the update checks"
     } else {
         "and the entry has no pre-action that reads the token again: add one (`preSynchronizationAction` of type ApiPath reading `SyncToken` or `@odata.etag`)"
     };
-    PushError::new(
+    EngineError::new(
         ErrorClass::Transient,
         format!("the external system reports a stale concurrency token (HTTP {status}) {why}"),
     )
@@ -164,7 +164,7 @@ pub(crate) async fn reread_tokens(
     run: &mut Run,
     push: &Pushing<'_>,
     scope: &mut Scope<'_>,
-) -> Result<(), PushError> {
+) -> Result<(), EngineError> {
     scope.body_values.clear();
     scope.headers.clear();
     for a in &push.entry.pre_actions {

@@ -1,6 +1,6 @@
 //! Before anything is sent: the operation the push carries out.
 
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::plan::{EntryPlan, OperationKind};
 use crate::state::Intent;
 
@@ -9,10 +9,10 @@ pub(crate) fn operation(
     entry: &EntryPlan,
     intent: Intent,
     external_id: Option<&str>,
-) -> Result<OperationKind, PushError> {
+) -> Result<OperationKind, EngineError> {
     let kind = match (intent, external_id) {
         (Intent::Delete, None) => {
-            return Err(PushError::configuration(
+            return Err(EngineError::configuration(
                 "a delete needs the record's external id",
             ));
         }
@@ -21,7 +21,7 @@ pub(crate) fn operation(
         (Intent::Upsert, Some(_)) => OperationKind::Update,
     };
     if !entry.has(kind) {
-        return Err(PushError::configuration(format!(
+        return Err(EngineError::configuration(format!(
             "entry `{}` has no `push.{}`{}",
             entry.name,
             kind.as_str(),

@@ -15,7 +15,7 @@ use crate::call::answer::check_status;
 use crate::call::compose::{self, Outgoing};
 use crate::call::scope::Scope;
 use crate::call::send;
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::plan::{LookupPlan, OperationKind};
 use crate::push::operation::Pushing;
 use crate::push::run::Run;
@@ -40,7 +40,7 @@ pub(crate) async fn unresolved_create(
     run: &mut Run,
     push: &Pushing<'_>,
     scope: &mut Scope<'_>,
-) -> Result<Resolved, PushError> {
+) -> Result<Resolved, EngineError> {
     let Some(unresolved) = &push.state.unresolved_create else {
         return Ok(Resolved::Nothing);
     };
@@ -63,8 +63,8 @@ pub(crate) async fn unresolved_create(
     }
 }
 
-fn still_unknown(why: &str) -> PushError {
-    PushError::new(
+fn still_unknown(why: &str) -> EngineError {
+    EngineError::new(
         ErrorClass::UnknownOutcome,
         format!("an earlier create of this record may have been carried out, and {why}"),
     )
@@ -78,7 +78,7 @@ async fn look_up(
     scope: &mut Scope<'_>,
     lookup: &LookupPlan,
     unresolved: &UnresolvedCreate,
-) -> Result<Resolved, PushError> {
+) -> Result<Resolved, EngineError> {
     let sent = sent_body(run, push, scope, unresolved)?;
     let parameters = lookup.declared.parameters(&sent).map_err(|e| {
         still_unknown(&format!(
@@ -160,7 +160,7 @@ fn sent_body(
     push: &Pushing<'_>,
     scope: &Scope<'_>,
     unresolved: &UnresolvedCreate,
-) -> Result<Json, PushError> {
+) -> Result<Json, EngineError> {
     if let Some(kept) = &unresolved.body {
         return serde_json::from_str(kept)
             .map_err(|e| still_unknown(&format!("the kept create body is not JSON ({e})")));

@@ -8,7 +8,7 @@ use syncdef_transform::Value;
 
 use crate::call::answer::Answer;
 use crate::call::trail::Trail;
-use crate::error::{ErrorClass, PushError};
+use crate::error::{EngineError, ErrorClass};
 use crate::extract::{self, Extracted};
 use crate::outcome::{MaskedJson, RecordedResponse};
 use crate::plan::{CallPlan, OperationKind};
@@ -24,7 +24,7 @@ pub(crate) fn extract(
     kind: OperationKind,
     call: &CallPlan,
     answer: &Answer,
-) -> Result<Extracted, PushError> {
+) -> Result<Extracted, EngineError> {
     let step = &*call.step;
     let unreadable = |why: String| {
         let class = if kind == OperationKind::Create {
@@ -45,7 +45,7 @@ pub(crate) fn extract(
         } else {
             message.push_str("; the answer is in the audit trail");
         }
-        PushError::new(class, message).at(step)
+        EngineError::new(class, message).at(step)
     };
     let Some(template) = &call.response else {
         // Without a response template nothing is read from the body but its `success`.
@@ -97,7 +97,7 @@ pub(crate) fn extract(
 /// response template maps (a template reading only the id drops it), and when there is none;
 /// the reasons are read from the body ([`extract::error_messages`]). Only a body that names
 /// `success` is parsed whole for it.
-fn reported_failure(trail: &mut Trail, step: &str, answer: &Answer) -> Result<(), PushError> {
+fn reported_failure(trail: &mut Trail, step: &str, answer: &Answer) -> Result<(), EngineError> {
     let named = memchr::memmem::find(answer.body().bytes(), b"\"success\"").is_some();
     match answer.body().json() {
         Ok(body) if named && extract::says_failed(body) => {
@@ -109,14 +109,14 @@ fn reported_failure(trail: &mut Trail, step: &str, answer: &Answer) -> Result<()
 
 /// The failure of a step the external system answered 2xx with `success: false`, with its
 /// reasons, which the outcome keeps too.
-fn failed(trail: &mut Trail, step: &str, errors: Vec<String>) -> PushError {
+fn failed(trail: &mut Trail, step: &str, errors: Vec<String>) -> EngineError {
     let detail = if errors.is_empty() {
         "no error message given".to_owned()
     } else {
         errors.join("; ")
     };
     trail.errors = errors;
-    PushError::new(
+    EngineError::new(
         ErrorClass::ExternalValidation,
         format!("the external system reports the {step} failed: {detail}"),
     )

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use crate::call::trail::Trail;
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::extract;
 use crate::outcome::{PushOutcome, PushStatus};
 use crate::plan::OperationKind;
@@ -17,7 +17,7 @@ pub(crate) struct Run {
     pub trail: Trail,
     pub operation: Option<OperationKind>,
     pub external_id: Option<String>,
-    pub post_action_error: Option<PushError>,
+    pub post_action_error: Option<EngineError>,
     /// The idempotency key the record's create carried, when it carried one.
     pub idempotency_key: Option<Arc<str>>,
     /// The body the record's create carried, as sent.
@@ -37,7 +37,7 @@ impl Run {
         }
     }
 
-    pub fn finish(self, result: Result<PushStatus, PushError>) -> PushOutcome {
+    pub fn finish(self, result: Result<PushStatus, EngineError>) -> PushOutcome {
         let (status, error) = match result {
             Ok(status) => (status, None),
             Err(e) => (PushStatus::Failed, Some(e)),

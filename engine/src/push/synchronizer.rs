@@ -4,7 +4,7 @@
 use futures::future::BoxFuture;
 use syncdef_transform::Value;
 
-use crate::error::PushError;
+use crate::error::EngineError;
 use crate::state::RecordState;
 
 /// Whether an action runs before or after the record's own request.
@@ -44,5 +44,5 @@ pub trait Synchronizer: Send + Sync {
     fn synchronize<'a>(
         &'a self,
         request: SyncRequest<'a>,
-    ) -> BoxFuture<'a, Result<Option<String>, PushError>>;
+    ) -> BoxFuture<'a, Result<Option<String>, EngineError>>;
 }

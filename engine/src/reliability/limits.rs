@@ -4,7 +4,7 @@
 
 use syncdef_transform::Value;
 
-use crate::error::PushError;
+use crate::error::EngineError;
 
 /// The largest record the engine accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl RecordLimits {
     ///
     /// # Errors
     /// A configuration error naming the limit and how to raise it.
-    pub fn check(&self, record: &Value) -> Result<(), PushError> {
+    pub fn check(&self, record: &Value) -> Result<(), EngineError> {
         // Room for a platform record's usual breadth without growing.
         let mut stack: Vec<(&Value, usize)> = Vec::with_capacity(32);
         stack.push((record, 1));
@@ -73,8 +73,8 @@ impl RecordLimits {
     }
 }
 
-fn too_big(what: &str) -> PushError {
-    PushError::configuration(format!(
+fn too_big(what: &str) -> EngineError {
+    EngineError::configuration(format!(
         "the record {what}; it is refused before any request. If it is genuine, raise the limit with Engine::with_record_limits"
     ))
 }

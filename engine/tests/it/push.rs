@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use serde_json::json;
-use syncdef_engine::{ErrorClass, PushError, PushStatus, RecordState, SyncRequest, Synchronizer};
+use syncdef_engine::{EngineError, ErrorClass, PushStatus, RecordState, SyncRequest, Synchronizer};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -309,7 +309,7 @@ impl Synchronizer for AccountFirst {
     fn synchronize<'a>(
         &'a self,
         request: SyncRequest<'a>,
-    ) -> BoxFuture<'a, Result<Option<String>, PushError>> {
+    ) -> BoxFuture<'a, Result<Option<String>, EngineError>> {
         self.0
             .lock()
             .unwrap()
