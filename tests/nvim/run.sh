@@ -22,10 +22,10 @@ if ! command -v nvim >/dev/null 2>&1; then
   fi
 fi
 
-# The binary the test suite builds (`cargo test` unifies the features of the tests'
-# dependencies, so `cargo build -p syncdef-cli` would build its dependencies again): nothing to
-# do after the suite, a full build of the tests when run alone.
-cargo test --workspace --locked -q --no-run
+# The binary the test suite builds: every command resolves the same features
+# (docs/architecture.md, "One build"), so nothing to compile after the suite, and run alone
+# only the binary and what it links, not the tests.
+cargo build --locked -q -p syncdef-cli
 target="${CARGO_TARGET_DIR:-target}"
 bin="$(cd "$target/debug" && pwd)/syncdef"
 
