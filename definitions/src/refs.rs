@@ -199,6 +199,20 @@ fn circular(root: &Node, site: &RefSite, cycle: &[&str]) -> LoadProblem {
     p
 }
 
+/// The JSON pointer a local reference (`#/...`) names, written as diagnostics write theirs:
+/// `%XX` escapes of the URI fragment decoded, each token escaped once (`#/paths/~1a%7Bid%7D`
+/// is `/paths/~1a{id}`). `None` when the reference is not local.
+#[must_use]
+pub fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let decoded = percent_decode(fragment);
+    let mut out = String::with_capacity(decoded.len());
+    for token in pointer::tokens(&decoded)? {
+        pointer::push(&mut out, &token);
+    }
+    Some(out)
+}
+
 /// The node at a `#/...` reference, decoding `%XX` escapes of the URI fragment first.
 fn target<'a>(root: Node<'a>, reference: &str) -> Option<Node<'a>> {
     let fragment = reference.strip_prefix('#')?;
@@ -299,4 +313,24 @@ fn percent_decode(s: &str) -> Cow<'_, str> {
         i += 1;
     }
     Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_pointer_is_written_as_diagnostics_write_theirs() {
+        assert_eq!(
+            local_pointer("#/components/schemas/Customer").as_deref(),
+            Some("/components/schemas/Customer")
+        );
+        assert_eq!(
+            local_pointer("#/paths/~1a%7Bid%7D/get").as_deref(),
+            Some("/paths/~1a{id}/get")
+        );
+        assert_eq!(local_pointer("#").as_deref(), Some(""));
+        assert_eq!(local_pointer("other.yaml#/components/schemas/A"), None);
+        assert_eq!(local_pointer("#components"), None);
+    }
 }

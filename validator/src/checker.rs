@@ -13,6 +13,7 @@ use crate::codes::{Dispatch, Rule};
 use crate::config::RuleSettings;
 use crate::context::{Context, Sink};
 use crate::diagnostic::Diagnostic;
+use crate::scope::{Scope, UsedParts};
 use crate::suggest::did_you_mean;
 
 /// Whether the document has a top-level `synchronization` or `x-synchronization` member.
@@ -20,13 +21,24 @@ pub(crate) fn has_sync_section(doc: &Document) -> bool {
     doc.root().get("synchronization").is_some() || doc.root().get("x-synchronization").is_some()
 }
 
-/// Every diagnostic of the enabled rules, with the configured severities.
+/// What the rules found in one definition.
+pub(crate) struct Checked {
+    /// Every diagnostic of the enabled rules, with the configured severities.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The parts of the description the synchronization uses, when the settings' scope
+    /// reports only their findings and the definition has a section to use them; `None`: every
+    /// finding is in scope.
+    pub used: Option<UsedParts>,
+}
+
+/// Runs the enabled rules, and finds the used parts of the description while the context that
+/// resolves the entries' operations is at hand.
 pub(crate) fn check(
     def: &Definition,
     settings: &RuleSettings,
     path: &Path,
     samples: &crate::typecheck::Samples,
-) -> Vec<Diagnostic> {
+) -> Checked {
     let mut sink = Sink::new(settings, path, Arc::clone(&def.source));
     report_problems(def, &mut sink);
     // Without a section (reported as SD110) only the rules of the OpenAPI part apply.
@@ -46,10 +58,14 @@ pub(crate) fn check(
         Sink::new(settings, path, Arc::clone(&def.source))
     });
     sink.diagnostics.extend(found);
+    let used = (settings.scope() == Scope::Used && has_section).then(|| UsedParts::of(&ctx));
     if threads > 1 {
         crate::large::free_aside(ctx.into_schemas());
     }
-    sink.diagnostics
+    Checked {
+        diagnostics: sink.diagnostics,
+        used,
+    }
 }
 
 /// Runs `checks` on `threads` threads, each taking the next check when done with one; the

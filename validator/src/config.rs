@@ -10,6 +10,10 @@
 //! # Rules silenced everywhere (same as "off").
 //! ignore = ["SD704"]      # top-level key, before any table
 //!
+//! # Findings in parts of the description no entry uses: "used" (default) sets them apart,
+//! # "all" reports them (see `crate::scope`).
+//! scope = "all"           # top-level key, before any table
+//!
 //! # Rules silenced in some files; globs are relative to the directory holding syncdef.toml.
 //! [per-file-ignores]
 //! "catalog/legacy/**" = ["SD109", "SD402"]
@@ -35,6 +39,7 @@ use serde::Deserialize;
 use crate::codes::Rule;
 use crate::diagnostic::Severity;
 use crate::push_config::{PushConfig, RateLimitConfig, RetryConfig};
+use crate::scope::Scope;
 use crate::suggest::did_you_mean;
 
 /// The file name searched for, upward from each linted file.
@@ -76,6 +81,8 @@ pub struct RuleSettings {
     path: Option<PathBuf>,
     /// `[retry]` and `[rate-limit]`, for the engine.
     push: PushConfig,
+    /// Which findings are reported: those in the parts the synchronization uses, or all.
+    scope: Scope,
 }
 
 /// The raw file, before codes are checked.
@@ -86,6 +93,8 @@ struct RawConfig {
     rules: HashMap<String, RuleLevel>,
     #[serde(default)]
     ignore: Vec<String>,
+    #[serde(default)]
+    scope: Scope,
     #[serde(default)]
     per_file_ignores: indexmap_like::OrderedMap,
     #[serde(default)]
@@ -197,6 +206,7 @@ impl RuleSettings {
                 retry: raw.retry,
                 rate_limit: raw.rate_limit,
             },
+            scope: raw.scope,
         })
     }
 
@@ -228,6 +238,20 @@ impl RuleSettings {
     #[must_use]
     pub fn push(&self) -> &PushConfig {
         &self.push
+    }
+
+    /// Which findings a lint with these settings reports (`scope`; default: those in the
+    /// parts of the description the synchronization uses).
+    #[must_use]
+    pub fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    /// These settings with `scope` in place of the file's (`syncdef lint --scope`).
+    #[must_use]
+    pub fn with_scope(mut self, scope: Scope) -> RuleSettings {
+        self.scope = scope;
+        self
     }
 
     /// The severity `rule` reports with in `file`, or `None` when it is off there.

@@ -31,6 +31,7 @@ pub mod request_schema;
 pub mod rule;
 pub mod rules;
 pub mod schema;
+pub mod scope;
 pub mod suggest;
 pub mod suppress;
 pub mod templates;
@@ -45,4 +46,5 @@ pub use lint::{
 };
 pub use push_config::PushConfig;
 pub use report::{FileReport, LintError, LintReport, Summary};
+pub use scope::Scope;
 pub use typecheck::Samples;

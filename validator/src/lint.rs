@@ -38,6 +38,9 @@ pub struct Config {
     /// [`crate::suppress::ignore_file::locate`] finds); `None`: none, only `x-syncdef-ignore`.
     /// A file that cannot be used is reported in [`LintReport::errors`].
     pub ignore_file: Option<PathBuf>,
+    /// The scope for every file (`--scope`), in place of the one each file's `syncdef.toml`
+    /// sets; `None`: theirs.
+    pub scope: Option<crate::scope::Scope>,
 }
 
 impl Config {
@@ -167,7 +170,8 @@ pub fn lint_text(name: &str, text: &str, settings: &RuleSettings) -> FileReport 
 /// Lints `source` as [`lint_text`] does, and hands back the definition it loaded (`None` when
 /// the text does not load: the report says why), so that a caller that needs both (an
 /// editor's features) loads the text once. Findings `x-syncdef-ignore` silences are in the
-/// report's `suppressed`, for the ignore file.
+/// report's `suppressed`, for the ignore file; those outside the scope of `settings` in its
+/// `outside_scope`.
 #[must_use]
 pub fn lint_source(
     source: SourceFile,
@@ -194,18 +198,17 @@ pub fn lint_source(
                         Path::new(source.name()),
                     ),
                     suppressed: Vec::new(),
+                    outside_scope: Vec::new(),
                 },
                 None,
             ),
         };
-    let mut file = FileReport {
-        // The definition's source: for an overlay, the files it joins.
-        source: definition
+    // The definition's source: for an overlay, the files it joins.
+    let mut file = linted.into_report(
+        definition
             .as_ref()
             .map_or(source, |d| Arc::clone(&d.source)),
-        diagnostics: linted.diagnostics,
-        suppressed: linted.suppressed,
-    };
+    );
     file.sort();
     (file, definition)
 }
@@ -220,7 +223,9 @@ pub fn lint_document(doc: Document, settings: &RuleSettings, explicit: bool) -> 
 /// Lints a definition already built (the engine's loader and the linter share one parse).
 ///
 /// Findings its `x-syncdef-ignore` lists silence are left out (the ignore file is a matter of
-/// the run: see [`Config::ignore_file`]).
+/// the run: see [`Config::ignore_file`]), and so are findings outside the scope of `settings`
+/// (by default those in parts of the description no entry uses: see [`crate::scope`]), which
+/// can change nothing a push sends: the engine's lint gate sees what `syncdef lint` reports.
 #[must_use]
 pub fn lint_definition(
     def: &Definition,
@@ -249,12 +254,28 @@ pub fn lint_definition_over(
     lint_definition_with(def, settings, explicit, samples).diagnostics
 }
 
-/// The findings of one definition: those to report, and those a suppression silenced.
+/// The findings of one definition: those to report, those a suppression silenced, and those
+/// in parts of the description no entry uses.
 struct Linted {
     diagnostics: Vec<Diagnostic>,
     suppressed: Vec<Diagnostic>,
+    outside_scope: Vec<Diagnostic>,
 }
 
+impl Linted {
+    /// The report of `source` holding these findings.
+    fn into_report(self, source: Arc<SourceFile>) -> FileReport {
+        FileReport {
+            source,
+            diagnostics: self.diagnostics,
+            suppressed: self.suppressed,
+            outside_scope: self.outside_scope,
+        }
+    }
+}
+
+/// Runs the rules, then the `x-syncdef-ignore` suppressions, then the scope: a suppression in
+/// a part no entry uses is judged on what it silences before that part is set apart.
 fn lint_definition_with(
     def: &Definition,
     settings: &RuleSettings,
@@ -262,15 +283,21 @@ fn lint_definition_with(
     samples: &crate::typecheck::Samples,
 ) -> Linted {
     let path = PathBuf::from(def.source.name());
-    let mut diagnostics = checker::check(def, settings, &path, samples);
+    let checked = checker::check(def, settings, &path, samples);
+    let mut diagnostics = checked.diagnostics;
     if !explicit {
         diagnostics.retain(|d| d.rule != Rule::MissingSyncSection);
     }
     let sink = crate::context::Sink::new(settings, &path, Arc::clone(&def.source));
     let (diagnostics, suppressed) = crate::suppress::inline::apply(def, diagnostics, sink);
+    let (diagnostics, outside_scope) = match &checked.used {
+        Some(used) => crate::scope::split(used, diagnostics),
+        None => (diagnostics, Vec::new()),
+    };
     Linted {
         diagnostics,
         suppressed,
+        outside_scope,
     }
 }
 
@@ -286,20 +313,29 @@ enum Outcome {
     Failed(LintError),
 }
 
-/// Finds each file's settings, reading each directory's `syncdef.toml` once.
+/// Finds each file's settings, reading each directory's `syncdef.toml` once, with the scope
+/// of `--scope` in place of theirs when given.
 fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Vec<LintError>) {
+    let scoped = |settings: RuleSettings| match config.scope {
+        Some(scope) => settings.with_scope(scope),
+        None => settings,
+    };
     let mut errors = Vec::new();
     if let Some(settings) = &config.settings {
+        let settings = match config.scope {
+            Some(_) => Arc::new(scoped(RuleSettings::clone(settings))),
+            None => Arc::clone(settings),
+        };
         let jobs = candidates
             .into_iter()
             .map(|candidate| Job {
                 candidate,
-                settings: Arc::clone(settings),
+                settings: Arc::clone(&settings),
             })
             .collect();
         return (jobs, errors);
     }
-    let default = Arc::new(RuleSettings::default());
+    let default = Arc::new(scoped(RuleSettings::default()));
     let mut by_file: HashMap<PathBuf, Option<Arc<RuleSettings>>> = HashMap::new();
     let mut jobs = Vec::with_capacity(candidates.len());
     for candidate in candidates {
@@ -308,7 +344,7 @@ fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Ve
             Some(file) => by_file
                 .entry(file.clone())
                 .or_insert_with(|| match RuleSettings::load(&file) {
-                    Ok(s) => Some(Arc::new(s)),
+                    Ok(s) => Some(Arc::new(scoped(s))),
                     Err(e) => {
                         errors.push(LintError {
                             path: e.path.clone(),
@@ -399,14 +435,7 @@ fn lint_job(job: &Job, config: &Config) -> Outcome {
             if crate::large::is_large(&def) {
                 crate::large::free_aside(def);
             }
-            Outcome::Linted(
-                FileReport {
-                    source,
-                    diagnostics: linted.diagnostics,
-                    suppressed: linted.suppressed,
-                },
-                entries,
-            )
+            Outcome::Linted(linted.into_report(source), entries)
         }
         Err(error) if error.kind == LoadErrorKind::Io => Outcome::Failed(LintError {
             path: path.clone(),
@@ -424,6 +453,7 @@ fn refused(job: &Job, error: &LoadError) -> Outcome {
             source: Arc::clone(&error.source),
             diagnostics,
             suppressed: Vec::new(),
+            outside_scope: Vec::new(),
         },
         Vec::new(),
     )

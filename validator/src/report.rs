@@ -17,15 +17,22 @@ pub struct FileReport {
     /// Findings an `x-syncdef-ignore` or the ignore file silenced (see [`crate::suppress`]),
     /// sorted the same way: counted apart, printed by no format, and failing no run.
     pub suppressed: Vec<Diagnostic>,
+    /// Findings in parts of the description no entry uses (see [`crate::scope`]), sorted the
+    /// same way: counted apart, printed by no format, failing no run, and not seen by the
+    /// engine's lint gate.
+    pub outside_scope: Vec<Diagnostic>,
 }
 
 impl FileReport {
-    /// Sorts both lists by position, then code.
+    /// Sorts the three lists by position, then code.
     pub fn sort(&mut self) {
-        self.diagnostics
-            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        self.suppressed
-            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        for list in [
+            &mut self.diagnostics,
+            &mut self.suppressed,
+            &mut self.outside_scope,
+        ] {
+            list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
     }
 }
 
@@ -70,6 +77,9 @@ pub struct Summary {
     pub infos: usize,
     /// Findings a suppression silenced, whatever their severity (not in the counts above).
     pub suppressed: usize,
+    /// Findings in parts of the description no entry uses, whatever their severity (not in
+    /// the counts above; `--scope all` reports them).
+    pub outside_scope: usize,
 }
 
 impl LintReport {
@@ -84,6 +94,7 @@ impl LintReport {
                     source: Arc::clone(&d.file),
                     diagnostics: vec![d],
                     suppressed: Vec::new(),
+                    outside_scope: Vec::new(),
                 }),
             }
         }
@@ -116,7 +127,13 @@ impl LintReport {
         self.files.iter().flat_map(|f| f.suppressed.iter())
     }
 
-    /// Counts of files, of diagnostics per severity, and of suppressed findings.
+    /// The findings in parts of the description no entry uses, file by file.
+    pub fn outside_scope(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|f| f.outside_scope.iter())
+    }
+
+    /// Counts of files, of diagnostics per severity, of suppressed findings and of those
+    /// outside the scope.
     #[must_use]
     pub fn summary(&self) -> Summary {
         let mut summary = Summary {
@@ -127,6 +144,7 @@ impl LintReport {
                 .filter(|f| !f.diagnostics.is_empty())
                 .count(),
             suppressed: self.suppressed().count(),
+            outside_scope: self.outside_scope().count(),
             ..Summary::default()
         };
         for d in self.diagnostics() {

@@ -5,6 +5,9 @@
 //! An annotation has one place: the other places that explain a finding (the human format's
 //! labels) are lines of its message, `line 11, column 7: in this operation`, before the help.
 //!
+//! Findings set apart because they are in parts of the description no entry uses are counted
+//! in one `::notice::` after the annotations.
+//!
 //! Escaping follows the runner's rules (actions/toolkit `command.ts`): in the message `%`, `\r`
 //! and `\n` are percent-encoded; in property values `:` and `,` are too, since they delimit
 //! properties.
@@ -14,7 +17,8 @@ use std::fmt::Write;
 use crate::diagnostic::Severity;
 use crate::report::LintReport;
 
-/// The report as workflow commands, one line per diagnostic.
+/// The report as workflow commands, one line per diagnostic, then the count of findings
+/// outside the scope.
 #[must_use]
 pub fn render(report: &LintReport) -> String {
     let mut out = String::new();
@@ -58,6 +62,9 @@ pub fn render(report: &LintReport) -> String {
             escape_property(d.code()),
             escape_data(&message),
         );
+    }
+    if let Some(note) = super::outside_scope_note(report) {
+        let _ = writeln!(out, "::notice::{}", escape_data(&note));
     }
     out
 }

@@ -1,4 +1,5 @@
-//! The human format: miette's graphical report with the source snippet, then a summary line.
+//! The human format: miette's graphical report with the source snippet, then a summary line,
+//! and a line counting the findings outside the scope when there are some.
 
 use std::fmt::{self, Write};
 
@@ -60,6 +61,10 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
     }
     if options.summary {
         out.push_str(&summary_line(report));
+        if let Some(note) = super::outside_scope_note(report) {
+            out.push_str(&note);
+            out.push('\n');
+        }
     }
     out
 }

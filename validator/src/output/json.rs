@@ -6,14 +6,16 @@
 //!   "pointer": "/synchronization/Customer/push/create", "help": "did you mean ...?",
 //!   "related": [{"message": "in this operation", "line": 11, "column": 7, "endLine": 11,
 //!                "endColumn": 13}]}],
-//!  "summary": {"files": 1, "errors": 1, "warnings": 0, "infos": 0, "suppressed": 0}}
+//!  "summary": {"files": 1, "errors": 1, "warnings": 0, "infos": 0, "suppressed": 0,
+//!              "outsideScope": 0}}
 //! ```
 //!
 //! `related` lists the other places that explain the finding (the human format's labels,
 //! SARIF's `relatedLocations`), in the same file; it is empty when there are none.
 //!
-//! `suppressed` counts the findings an `x-syncdef-ignore` or the ignore file silenced; they are
-//! not listed.
+//! `suppressed` counts the findings an `x-syncdef-ignore` or the ignore file silenced;
+//! `outsideScope` those in parts of the description no entry uses (`--scope all` lists them,
+//! see [`crate::scope`]). Neither kind is listed.
 //!
 //! Lines and columns are 1-based, columns count characters; `endLine`/`endColumn` is the
 //! position just past the last character. `pointer` and `help` are `null` when absent. Field names are
@@ -82,12 +84,14 @@ impl From<Location> for JsonPlace {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct JsonSummary {
     files: usize,
     errors: usize,
     warnings: usize,
     infos: usize,
     suppressed: usize,
+    outside_scope: usize,
 }
 
 /// The report as a JSON string (pretty-printed, fields in the documented order).
@@ -123,6 +127,7 @@ pub fn to_string(report: &LintReport) -> String {
             warnings: summary.warnings,
             infos: summary.infos,
             suppressed: summary.suppressed,
+            outside_scope: summary.outside_scope,
         },
     };
     // Serializing plain structs of strings and integers cannot fail.

@@ -119,6 +119,23 @@ pub fn write_report(
     }
 }
 
+/// What every format says when findings were set apart because they are in parts of the
+/// description no entry uses (see [`crate::scope`]): "12 findings in parts of the description
+/// no entry uses; `--scope all` shows them". `None` when there are none.
+#[must_use]
+pub fn outside_scope_note(report: &LintReport) -> Option<String> {
+    match report.summary().outside_scope {
+        0 => None,
+        1 => Some(
+            "1 finding in a part of the description no entry uses; `--scope all` shows it"
+                .to_owned(),
+        ),
+        n => Some(format!(
+            "{n} findings in parts of the description no entry uses; `--scope all` shows them"
+        )),
+    }
+}
+
 /// `report` rendered in `format` as a string.
 #[must_use]
 pub fn render(report: &LintReport, format: OutputFormat, options: &RenderOptions) -> String {

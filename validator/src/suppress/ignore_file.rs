@@ -311,8 +311,10 @@ impl IgnoreFile {
                     .inspect(|found| found.iter().for_each(|i| used[*i] = true))
                     .is_some()
             };
-            // A finding an `x-syncdef-ignore` silenced uses the entry too.
-            for d in &file.suppressed {
+            // A finding an `x-syncdef-ignore` silenced uses the entry too, and so does one
+            // outside the scope: a baseline written with `--scope all` stays in use, and the
+            // finding stays set apart (not suppressed) as the scope left it.
+            for d in file.suppressed.iter().chain(&file.outside_scope) {
                 matching(d, &mut used);
             }
             let (kept, mut suppressed) =
@@ -328,6 +330,7 @@ impl IgnoreFile {
                 source: Arc::clone(&self.source),
                 diagnostics: own_findings,
                 suppressed: Vec::new(),
+                outside_scope: Vec::new(),
             });
             report.sort();
         }

@@ -10,5 +10,6 @@ mod response_contract;
 mod robustness;
 mod rules;
 mod schema;
+mod scope;
 mod suppress;
 mod vendor_paths;

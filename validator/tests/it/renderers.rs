@@ -411,3 +411,88 @@ fn sarif_meets_github_requirements() {
         assert!(result["message"]["text"].is_string());
     }
 }
+
+/// The vendor-like description of the scope tests, linted with the default scope: one warning
+/// reported, two errors in parts no entry uses.
+fn scoped_report() -> LintReport {
+    let config = syncdef_validator::Config {
+        settings: Some(Arc::new(syncdef_validator::RuleSettings::default())),
+        ..syncdef_validator::Config::default()
+    };
+    syncdef_validator::lint_paths(
+        &[PathBuf::from("tests/fixtures/scope/vendor.yaml")],
+        &config,
+    )
+}
+
+#[test]
+fn findings_outside_the_scope_are_counted_in_every_format_and_listed_in_none() {
+    let report = scoped_report();
+    assert_eq!(report.summary().outside_scope, 2);
+    let note = "2 findings in parts of the description no entry uses; `--scope all` shows them";
+
+    let human = render(&report, OutputFormat::Human, &options());
+    assert!(
+        human.ends_with(&format!("Found 1 warning in 1 file.\n{note}\n")),
+        "{human}"
+    );
+    assert!(
+        !human.contains("SD124") && !human.contains("SD123"),
+        "{human}"
+    );
+
+    let json: Value =
+        serde_json::from_str(&render(&report, OutputFormat::Json, &options())).expect("JSON");
+    assert_eq!(json["summary"]["outsideScope"], 2);
+    assert_eq!(json["summary"]["warnings"], 1);
+    assert_eq!(json["summary"]["errors"], 0);
+    assert_eq!(json["diagnostics"].as_array().map(Vec::len), Some(1));
+
+    let github = render(&report, OutputFormat::Github, &options());
+    let lines: Vec<&str> = github.lines().collect();
+    assert_eq!(lines.len(), 2, "{github}");
+    assert!(lines[0].starts_with("::warning "), "{github}");
+    assert_eq!(lines[1], format!("::notice::{note}"));
+
+    let log = sarif::to_value_with(&report, &sarif_options());
+    assert_valid_sarif(&log);
+    let run = &log["runs"][0];
+    assert_eq!(results(&log).len(), 1);
+    assert_eq!(run["properties"]["outsideScope"], 2);
+    let invocation = &run["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], true);
+    assert_eq!(
+        invocation["toolConfigurationNotifications"],
+        serde_json::json!([{ "level": "note", "message": { "text": note } }])
+    );
+}
+
+#[test]
+fn a_run_without_findings_outside_the_scope_says_nothing_of_it() {
+    let report = shared_report();
+    let human = render(&report, OutputFormat::Human, &options());
+    assert!(!human.contains("--scope all"), "{human}");
+    assert!(!render(&report, OutputFormat::Github, &options()).contains("::notice::"));
+    let log = sarif::to_value_with(&report, &sarif_options());
+    assert_eq!(log["runs"][0]["properties"]["outsideScope"], 0);
+    assert!(
+        log["runs"][0]["invocations"][0]
+            .get("toolConfigurationNotifications")
+            .is_none()
+    );
+}
+
+#[test]
+fn one_finding_outside_the_scope_is_counted_in_the_singular() {
+    let mut report = shared_report();
+    let file = &mut report.files[0];
+    let moved = file.diagnostics.remove(0);
+    file.outside_scope.push(moved);
+    let human = render(&report, OutputFormat::Human, &options());
+    assert!(
+        human.ends_with(
+            "\n1 finding in a part of the description no entry uses; `--scope all` shows it\n"
+        ),
+        "{human}"
+    );
+}

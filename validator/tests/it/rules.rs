@@ -5,16 +5,19 @@
 use std::path::{Path, PathBuf};
 
 use syncdef_validator::output::{OutputFormat, RenderOptions, render};
-use syncdef_validator::{Config, Diagnostic, LintReport, Rule, RuleSettings, lint_paths};
+use syncdef_validator::{Config, Diagnostic, LintReport, Rule, RuleSettings, Scope, lint_paths};
 
 fn fixture(name: &str) -> PathBuf {
     // Relative to the crate so file names in snapshots do not depend on the checkout.
     Path::new("tests/fixtures").join(name)
 }
 
+/// Lints a fixture with every finding in scope: a rule's fixture may put its mistake in a part
+/// of the description no entry uses (the scope has its own tests, `scope.rs`).
 fn lint(name: &str) -> LintReport {
     let config = Config {
         settings: Some(std::sync::Arc::new(RuleSettings::default())),
+        scope: Some(Scope::All),
         ..Config::default()
     };
     lint_paths(&[fixture(name)], &config)

@@ -11,7 +11,11 @@
 //! - the secondary places of a finding as `relatedLocations`;
 //! - `invocations[0].executionSuccessful`, false when a path could not be linted or the run
 //!   could not start ([`failed_log`]), so a failed run never uploads as "no alerts";
-//! - only the rules that fired or that `syncdef.toml` sets ([`descriptor`]).
+//! - only the rules that fired or that `syncdef.toml` sets ([`descriptor`]);
+//! - the count of findings in parts of the description no entry uses (see [`crate::scope`]),
+//!   not listed as results, as the run's `outsideScope` property and, when there are some, a
+//!   `toolConfigurationNotifications` entry of the invocation saying that `--scope all`
+//!   shows them.
 //!
 //! Columns are counted in Unicode code points, which the run declares with `columnKind`.
 
@@ -67,7 +71,9 @@ pub fn to_value_with(report: &LintReport, options: &SarifOptions) -> Value {
         .diagnostics()
         .map(|d| result(d, &rules, &artifacts, &mut fingerprints))
         .collect();
-    log(&rules, &results, &artifacts, &invocation::of(report))
+    let mut log = log(&rules, &results, &artifacts, &invocation::of(report));
+    log["runs"][0]["properties"] = json!({ "outsideScope": report.summary().outside_scope });
+    log
 }
 
 /// The log of a run that could not lint at all (an invalid `--config`, an unreadable input):
