@@ -486,3 +486,45 @@ fn quickbooks_product_update_sends_the_item_sync_token_json() {
     assert!(body.get("Type").is_none(), "the type stays: {json:#}");
     insta::assert_json_snapshot!(json);
 }
+
+/// A vendor's description with errors only in parts no entry uses (an operation and a callout
+/// schema): they cannot change what a push sends, so the lint that guards a dry-run does not
+/// refuse it; with `scope = "all"` in syncdef.toml it does, as every error did before.
+#[test]
+fn errors_in_parts_no_entry_uses_do_not_refuse_a_dry_run() {
+    const VENDOR: &str = "validator/tests/fixtures/scope/vendor.yaml";
+    let args = [
+        "dry-run", VENDOR, "--entry", "Customer", "--record", ACCOUNT,
+    ];
+    let run = syncdef(&args);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("POST https://quickbooks.api.intuit.com/v3/company/0/customer"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("created: external id"),
+        "{}",
+        run.stdout
+    );
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("syncdef.toml"), "scope = \"all\"\n").expect("syncdef.toml");
+    let vendor = dir.path().join("vendor.yaml");
+    std::fs::copy(common::root().join(VENDOR), &vendor).expect("the fixture");
+    let vendor = vendor.to_string_lossy();
+    let account = common::root().join(ACCOUNT);
+    let account = account.to_string_lossy();
+    let refused = syncdef(&[
+        "dry-run", &vendor, "--entry", "Customer", "--record", &account,
+    ]);
+    assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    assert!(refused.stderr.contains("SD124"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("2 lint errors"),
+        "{}",
+        refused.stderr
+    );
+}

@@ -418,6 +418,7 @@ fn completion_scripts_know_every_command_and_lint_flag() {
             "lsp",
             "fail-severity",
             "stdin-filename",
+            "scope",
         ] {
             assert!(run.stdout.contains(word), "{shell} completion lacks {word}");
         }
@@ -554,4 +555,117 @@ fn a_file_of_3_gib_is_refused_before_it_is_read() {
     );
     assert!(stdout.contains("SD111"), "{stdout}");
     assert!(stdout.contains("1 GiB or larger"), "{stdout}");
+}
+
+/// A vendor's description whose synchronization reaches a warning (SD126, two `$ref`s deep)
+/// and none of its two errors (SD123 in an operation, SD124 in a schema).
+const VENDOR: &str = "validator/tests/fixtures/scope/vendor.yaml";
+
+#[test]
+fn findings_in_parts_no_entry_uses_are_counted_in_every_format_and_fail_nothing() {
+    let note = "2 findings in parts of the description no entry uses; `--scope all` shows them";
+    for format in ["human", "json", "github", "sarif"] {
+        let out = syncdef(&["lint", "--format", format, VENDOR]);
+        assert_eq!(out.code, 0, "{format}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains("SD126"), "{format}: {}", out.stdout);
+        for unused in ["SD123", "SD124"] {
+            assert!(!out.stdout.contains(unused), "{format}: {}", out.stdout);
+        }
+        match format {
+            "json" => {
+                let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+                assert_eq!(report["summary"]["outsideScope"], 2, "{report}");
+            }
+            "sarif" => {
+                let log: serde_json::Value = serde_json::from_str(&out.stdout).expect("SARIF");
+                let run = &log["runs"][0];
+                assert_eq!(run["properties"]["outsideScope"], 2, "{log}");
+                let notification =
+                    &run["invocations"][0]["toolConfigurationNotifications"][0]["message"];
+                assert_eq!(notification["text"], note, "{log}");
+            }
+            _ => insta::assert_snapshot!(format!("outside_scope_{format}"), out.stdout),
+        }
+    }
+}
+
+#[test]
+fn scope_all_reports_the_findings_of_every_part() {
+    for format in ["human", "json", "github", "sarif"] {
+        let out = syncdef(&["lint", "--scope", "all", "--format", format, VENDOR]);
+        assert_eq!(out.code, 1, "{format}: {}{}", out.stdout, out.stderr);
+        for code in ["SD123", "SD124", "SD126"] {
+            assert!(
+                out.stdout.contains(code),
+                "{format} lacks {code}: {}",
+                out.stdout
+            );
+        }
+        assert!(
+            !out.stdout.contains("--scope all"),
+            "{format}: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn scope_all_in_syncdef_toml_reports_every_part_and_the_flag_wins() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("syncdef.toml"), "scope = \"all\"\n").expect("syncdef.toml");
+    std::fs::copy(root().join(VENDOR), dir.path().join("vendor.yaml")).expect("the fixture");
+    let all = syncdef_in(dir.path(), &["lint", "--format", "json", "vendor.yaml"]);
+    assert_eq!(all.code, 1, "{}{}", all.stdout, all.stderr);
+    let report: serde_json::Value = serde_json::from_str(&all.stdout).expect("JSON");
+    assert_eq!(report["summary"]["errors"], 2, "{report}");
+    assert_eq!(report["summary"]["outsideScope"], 0, "{report}");
+    let used = syncdef_in(dir.path(), &["lint", "--scope", "used", "vendor.yaml"]);
+    assert_eq!(used.code, 0, "{}{}", used.stdout, used.stderr);
+}
+
+#[test]
+fn a_definition_on_standard_input_is_linted_in_the_same_scope() {
+    let text = std::fs::read_to_string(root().join(VENDOR)).expect("the fixture");
+    let used = syncdef_with_stdin(&["lint", "-", "--stdin-filename", "vendor.yaml"], &text);
+    assert_eq!(used.code, 0, "{}{}", used.stdout, used.stderr);
+    assert!(
+        used.stdout.contains("2 findings in parts"),
+        "{}",
+        used.stdout
+    );
+    let all = syncdef_with_stdin(
+        &[
+            "lint",
+            "-",
+            "--stdin-filename",
+            "vendor.yaml",
+            "--scope",
+            "all",
+        ],
+        &text,
+    );
+    assert_eq!(all.code, 1, "{}{}", all.stdout, all.stderr);
+    assert!(all.stdout.contains("SD124"), "{}", all.stdout);
+}
+
+#[test]
+fn a_description_without_a_synchronization_section_is_linted_in_full() {
+    let out = syncdef(&[
+        "lint",
+        "--format",
+        "json",
+        "validator/tests/fixtures/scope/no_synchronization.yaml",
+    ]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    for code in ["SD123", "SD124", "SD126"] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+    assert_eq!(report["summary"]["outsideScope"], 0, "{report}");
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 use syncdef_validator::output::{OutputFormat, RenderOptions, write_report};
 use syncdef_validator::suppress::{generate, ignore_file};
-use syncdef_validator::{Config, LintReport, RuleSettings, Severity, lint_paths, lint_text};
+use syncdef_validator::{Config, LintReport, RuleSettings, Scope, Severity, lint_paths, lint_text};
 
 use crate::color::ColorChoice;
 use crate::failure::{Failure, output_error};
@@ -31,6 +31,13 @@ pub struct LintArgs {
     /// or `none` (report only).
     #[arg(long, value_enum, value_name = "SEVERITY")]
     fail_severity: Option<FailSeverity>,
+
+    /// Which findings to report: `used`, those in the parts of the description the
+    /// synchronization uses (the operations its entries call and what they reach) and outside
+    /// `paths` and `components`; or `all`. The others are counted in one line and fail nothing.
+    /// Default: `scope` in syncdef.toml, else `used`.
+    #[arg(long, value_enum, value_name = "SCOPE")]
+    scope: Option<ScopeArg>,
 
     /// Exit with 1 when there are warnings, not only errors: `--fail-severity warning`.
     #[arg(long, conflicts_with = "fail_severity")]
@@ -117,6 +124,10 @@ fn lint_stdin(args: &LintArgs, config: &Config) -> Result<LintReport, Failure> {
             .unwrap_or_else(|| std::path::Path::new("-"));
         Arc::new(super::settings_for(near, None)?)
     };
+    let settings = match config.scope {
+        Some(scope) => Arc::new(RuleSettings::clone(&settings).with_scope(scope)),
+        None => settings,
+    };
     let file = lint_text(&name, &text, &settings);
     let mut report = LintReport {
         files: vec![file],
@@ -159,6 +170,24 @@ fn generate_ignore_file(report: &LintReport, path: &Path) -> Result<ExitCode, Fa
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The `--scope` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ScopeArg {
+    /// Findings in the parts of the description the synchronization uses.
+    Used,
+    /// Every finding.
+    All,
+}
+
+impl From<ScopeArg> for Scope {
+    fn from(arg: ScopeArg) -> Scope {
+        match arg {
+            ScopeArg::Used => Scope::Used,
+            ScopeArg::All => Scope::All,
+        }
+    }
 }
 
 /// The `--fail-severity` values.
@@ -228,6 +257,7 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     let mut config = Config {
         settings,
         jobs: args.jobs,
+        scope: args.scope.map(Scope::from),
         ..Config::default()
     };
     for (entry, file) in &args.sample {
