@@ -44,7 +44,9 @@ pub struct Linted {
 /// Lints `doc` as `syncdef lint` lints its file: same rules, severities, `syncdef.toml` (the
 /// nearest at or above the file's directory; from the current directory for a document that
 /// is not a file), `x-syncdef-ignore` suppressions and ignore file (`.syncdef-ignore.yaml`
-/// beside that `syncdef.toml`, else where `syncdef lint` looks from the current directory).
+/// beside that `syncdef.toml`, else where `syncdef lint` looks from the current directory),
+/// and scope: findings in parts of the description no entry uses are not published unless
+/// that `syncdef.toml` says `scope = "all"`, so the editor shows what CI fails on.
 ///
 /// Also hands back the definition the lint loaded from the text (shared, not copied), for the
 /// editor features: one load per version serves both.

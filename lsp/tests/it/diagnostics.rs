@@ -225,6 +225,34 @@ fn the_ignore_file_beside_syncdef_toml_applies_as_in_the_cli() {
     client.shut_down();
 }
 
+/// A vendor's description whose synchronization reaches a warning (SD126) and none of its two
+/// errors (SD123 in an operation, SD124 in a schema): the editor publishes what `syncdef lint`
+/// reports, in the scope syncdef.toml sets.
+#[test]
+fn findings_in_parts_no_entry_uses_are_published_only_in_scope_all() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../validator/tests/fixtures/scope/vendor.yaml"
+    );
+    let text = std::fs::read_to_string(fixture).expect("the fixture");
+    let path = dir.path().join("vendor.yaml");
+    std::fs::write(&path, &text).expect("written");
+    std::fs::write(dir.path().join("syncdef.toml"), "").expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = start();
+    client.initialize();
+    client.open(&uri, "yaml", &text);
+    assert_eq!(codes(&client.diagnostics(&uri)), ["SD126"]);
+
+    std::fs::write(dir.path().join("syncdef.toml"), "scope = \"all\"\n").expect("written");
+    client.change(&uri, 2, [(0, 0), (0, 0)], "");
+    let mut published = codes(&client.diagnostics(&uri));
+    published.sort();
+    assert_eq!(published, ["SD123", "SD124", "SD126"]);
+    client.shut_down();
+}
+
 #[test]
 fn json_definitions_are_linted_too() {
     let (_, uri, text) = catalog("business-central-odata/definition.json");
