@@ -28,6 +28,11 @@
 //! the caller knows of the record), request building (URL, placeholders, body), [`transport`]
 //! (real or recorded HTTP), extraction (the response template), [`outcome`] (typed result and
 //! audit trail, secrets masked). [`auth`] provides bearer tokens, OAuth2 included.
+//!
+//! Inside, [`Engine`] is a façade: a push and a pull ([`Engine::pull_page`], [`Engine::read`])
+//! are each a module of their own, given the plan and the engine's connectors, and both make
+//! their requests through one call layer (compose, send, check the answer, keep the audit
+//! trail); neither imports the other. docs/architecture.md describes the files.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

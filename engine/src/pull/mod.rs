@@ -3,7 +3,8 @@
 //! by its external id. Each answer goes through the entry's response template
 //! (`batchReadResponse`, `readResponse`), which maps it onto platform records under the
 //! module's root, each carrying its external id ([`records`]). What the platform does with
-//! them (create, or patch what changed) is the caller's: the engine only reads and maps.
+//! them (create, or patch what changed) is the caller's: the engine only reads and maps. The
+//! requests are the call layer's steps ([`crate::call`]), as a push's are.
 
 pub(crate) mod position;
 pub(crate) mod records;

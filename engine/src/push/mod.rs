@@ -2,8 +2,8 @@
 //! of unknown outcome, found out before creating again), the pre-[`actions`], the record's own
 //! request ([`operation`]: composed, sent with retries, conflicts re-read), the [`response`]
 //! read, and the post-actions. Each phase is a file; the requests they make are the call
-//! layer's steps ([`crate::call`]), and they record what they do in the [`Run`](run::Run), the
-//! push's audit trail and results.
+//! layer's steps ([`crate::call`]), and they record what they do in the [`Run`], the push's
+//! audit trail and results. The caller pushes related records through its [`synchronizer`].
 
 pub(crate) mod actions;
 pub(crate) mod catch_up;
