@@ -257,6 +257,61 @@ fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The token a pre-action reads is rendered as a dry-run reads it: from the sample answer of the
+/// action's operation (its example `"0"` here), not from a stand-in. A schema whose pattern
+/// refuses the token every fresh record has is found by lint, as the dry-run refuses the update.
+#[test]
+fn a_token_read_by_a_pre_action_is_rendered_as_the_dry_run_reads_it() {
+    let text = std::fs::read_to_string(root().join("catalog/quickbooks-online/definition.yaml"))
+        .expect("the catalog definition");
+    let token = "        SyncToken:\n          type: string\n          pattern: \"^[0-9]+$\"";
+    assert!(
+        text.contains(token),
+        "the customer's SyncToken schema moved"
+    );
+    let strict = token.replace("^[0-9]+$", "^[1-9]+$");
+    let dir = std::env::temp_dir().join(format!("syncdef-token-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let definition = dir.join("definition.yaml");
+    std::fs::write(&definition, text.replacen(token, &strict, 1)).expect("write");
+    let definition = definition.to_string_lossy();
+    let account = root().join("catalog/records/account-acme-eur.json");
+    let sample = format!("Account={}", account.display());
+    let out = syncdef(&["lint", "--format", "json", &definition, "--sample", &sample]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    let token_findings: Vec<&serde_json::Value> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| {
+            d["code"] == "SD802"
+                && d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("SyncToken"))
+        })
+        .collect();
+    assert!(!token_findings.is_empty(), "{}", out.stdout);
+    let out = syncdef(&[
+        "dry-run",
+        &definition,
+        "--entry",
+        "Account",
+        "--record",
+        &account.to_string_lossy(),
+        "--external-id",
+        "58",
+    ]);
+    assert_ne!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("SyncToken") || out.stderr.contains("SyncToken"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--related ENTRY=ID`, as `dry-run` takes it: a sample is rendered with the external id a
 /// related record has (`$.related.Customer.IntegrationId`), not with a stand-in the request
 /// schema may refuse.

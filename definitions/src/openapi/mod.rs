@@ -9,11 +9,13 @@
 //! (3.1's `type` lists, `examples` arrays and `const` included).
 
 mod operation;
+mod sample;
 mod schema;
 mod security;
 mod servers;
 
 pub use operation::{MediaType, Operation, json_content};
+pub use sample::{SampleResponse, sample_response};
 pub use schema::Schema;
 pub use security::{OAuthFlow, SecurityRequirement, SecurityScheme};
 pub use servers::{Server, ServerVariable};

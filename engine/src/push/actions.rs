@@ -191,7 +191,7 @@ fn read(
         trail.note(format!(
             "action `{action}`: the synthesised response has no `{source}`; a stand-in value is used"
         ));
-        return Ok(format!("<{source} from {action}>"));
+        return Ok(syncdef_definitions::answer::stand_in(source, action));
     }
     Err(EngineError::configuration(format!(
         "the response has no `{source}`, neither as a body member nor as a header; check the action's `schema`"

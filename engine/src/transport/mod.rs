@@ -17,17 +17,7 @@ use url::Url;
 pub use recording::{RecordingTransport, StepResponse};
 pub use reqwest_transport::{ReqwestTransport, ReqwestTransportBuilder};
 
-/// A response the engine would expect from an operation, derived once from the definition (its
-/// example or its schema); a [`RecordingTransport`] answers with it when given no response.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampleResponse {
-    /// The first success status the operation declares (200 when none).
-    pub status: u16,
-    /// The body.
-    pub body: serde_json::Value,
-    /// Where it came from (`example` or `schema`), for the dry-run's note.
-    pub source: &'static str,
-}
+pub use syncdef_definitions::openapi::SampleResponse;
 
 /// One HTTP request, built by the engine. Its `Debug` masks secrets like the audit trail does.
 #[derive(Clone)]

@@ -172,7 +172,7 @@ fn check_template(
     else {
         return;
     };
-    let input = template_input(ctx, module.root, record);
+    let input = template_input(ctx, info, module.root, record);
     let Ok(output) = compiled.apply(&syncdef_transform::Value::from(input)) else {
         // Evaluation errors surface in dry-runs with the record that causes them.
         return;
@@ -264,7 +264,7 @@ fn push(
 /// related records (`$.related.<Entry>.IntegrationId`): those given with `--related`, a
 /// stand-in for the others (the engine refuses to send a body whose related id is unknown, so
 /// the rendering assumes each is known).
-fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
+fn template_input(ctx: &Context, info: &EntryInfo, root: &str, record: Value) -> Value {
     let mut vars = Map::new();
     for server in ctx
         .doc
@@ -292,7 +292,17 @@ fn template_input(ctx: &Context, root: &str, record: Value) -> Value {
     input.insert(root.to_owned(), record);
     input.insert("serverVariables".into(), Value::Object(vars));
     input.insert("externalId".into(), Value::String("1".into()));
-    input.insert("syncToken".into(), Value::String("1".into()));
+    // What the entry's `Body` pre-actions read from their operations' sample answers, as a
+    // dry-run reads them: `$.syncToken` the first, `$.syncTokens` each by name. Without such
+    // an action a stand-in: SD405 reports a template reading the token then.
+    let read = crate::typecheck::action_values::sampled(ctx, info);
+    let first = read.first().map_or("1", |(_, value)| value.as_str());
+    input.insert("syncToken".into(), Value::String(first.to_owned()));
+    let tokens: Map<String, Value> = read
+        .into_iter()
+        .map(|(name, value)| (name, Value::String(value)))
+        .collect();
+    input.insert("syncTokens".into(), Value::Object(tokens));
     let related: Map<String, Value> = ctx
         .entries
         .iter()

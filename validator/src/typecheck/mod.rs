@@ -1,6 +1,7 @@
 //! Type checking (SD8xx): templates against the platform records they read and the external
 //! operations they feed. What the rules share is here; each rule is a file under `rules/`.
 
+pub(crate) mod action_values;
 pub(crate) mod fits;
 pub(crate) mod openapi;
 pub(crate) mod pulled;
