@@ -7,7 +7,7 @@
 //! reads, so by default ([`Scope::Used`]) its findings are set apart: counted, printed by no
 //! format, failing no run, and not seen by the engine's lint gate.
 //!
-//! The *used part* of a definition ([`UsedParts`]) is:
+//! The *used part* of a definition is:
 //!
 //! - every operation an entry references (`create`, `update`, `delete`, `read`, `batchRead`,
 //!   and the `path` of `ApiPath` actions), resolved as the engine resolves it, with the members
