@@ -6,6 +6,7 @@ mod common;
 #[path = "../../worker/tests/sync_support/mod.rs"]
 mod sync_support;
 
+mod architecture;
 mod auth_login;
 mod catalog;
 mod chaos;
