@@ -2,6 +2,8 @@
 
 use crate::node::Node;
 
+use super::OpenApi;
+
 /// One scheme of a security requirement, with the scopes it asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SecurityRequirement<'d> {
@@ -76,5 +78,55 @@ impl<'d> SecurityScheme<'d> {
                 .map(|m| m.key.name)
                 .collect(),
         })
+    }
+
+    /// The HTTP authentication scheme (`basic`, `bearer`, `digest`, ...) of a `type: http`
+    /// scheme, as written (RFC 7235 names it case-insensitively).
+    #[must_use]
+    pub fn http_scheme(&self) -> Option<&'d str> {
+        if self.kind != "http" {
+            return None;
+        }
+        self.node.get("scheme")?.as_str()
+    }
+
+    /// The parameter an `apiKey` scheme sends: its `name` and where (`in`: `header`, `query`
+    /// or `cookie`), as written.
+    #[must_use]
+    pub fn api_key(&self) -> Option<(&'d str, &'d str)> {
+        if self.kind != "apiKey" {
+            return None;
+        }
+        let text = |key: &str| self.node.get(key).and_then(Node::as_str);
+        Some((text("name")?, text("in")?))
+    }
+}
+
+/// The requirements of operations, beside the document's ([`OpenApi::security`]).
+impl<'d> OpenApi<'d> {
+    /// The security requirements that apply to operation `node`: its own `security` when it
+    /// declares one (OpenAPI 3.0: an operation's overrides the document's; `security: []`
+    /// declares that it needs none), else the top-level `security`; `None` when neither is
+    /// declared.
+    #[must_use]
+    pub fn operation_security(&self, node: Node<'d>) -> Option<Vec<Vec<SecurityRequirement<'d>>>> {
+        let declared = node.get("security").or_else(|| self.root.get("security"))?;
+        Some(
+            super::array(Some(declared))
+                .map(SecurityRequirement::read_alternative)
+                .collect(),
+        )
+    }
+
+    /// The security requirements of every operation that declares its own `security`, in
+    /// document order (the top-level ones are [`OpenApi::security`]).
+    pub fn operations_security(
+        &self,
+    ) -> impl Iterator<Item = Vec<SecurityRequirement<'d>>> + use<'d> {
+        super::members(self.root.get("paths"))
+            .flat_map(|path| super::members(Some(path.value)))
+            .filter_map(|operation| operation.value.get("security"))
+            .flat_map(|security| super::array(Some(security)))
+            .map(SecurityRequirement::read_alternative)
     }
 }

@@ -123,6 +123,56 @@ fn security_requirements_and_schemes_follow_references() {
 }
 
 #[test]
+fn an_operation_own_security_overrides_the_document_one() {
+    let tree = doc(r"
+openapi: 3.0.3
+info: {title: t, version: '1'}
+security: [{basic: []}]
+paths:
+  /a:
+    get: {responses: {'200': {description: ok}}}
+    put:
+      security: [{key: []}, {basic: [], bearer: []}]
+      responses: {'200': {description: ok}}
+    post: {security: [], responses: {'200': {description: ok}}}
+components:
+  securitySchemes:
+    basic: {type: http, scheme: basic}
+    bearer: {type: http, scheme: Bearer}
+    key: {type: apiKey, name: X-Key, in: cookie}
+    open: {type: openIdConnect, openIdConnectUrl: https://example.com}
+");
+    let root = tree.root();
+    let api = OpenApi::new(root);
+    let security = |method: &str| {
+        let node = root.pointer(&format!("/paths/~1a/{method}")).unwrap();
+        api.operation_security(node).map(|alternatives| {
+            alternatives
+                .iter()
+                .map(|a| a.iter().map(|r| r.scheme).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(security("get"), Some(vec![vec!["basic"]]));
+    assert_eq!(
+        security("put"),
+        Some(vec![vec!["key"], vec!["basic", "bearer"]])
+    );
+    assert_eq!(security("post"), Some(vec![]));
+    let own: Vec<usize> = api.operations_security().map(|a| a.len()).collect();
+    assert_eq!(own, [1, 2]);
+    let scheme = |name: &str| api.security_scheme(name).unwrap();
+    assert_eq!(scheme("basic").http_scheme(), Some("basic"));
+    assert_eq!(scheme("bearer").http_scheme(), Some("Bearer"));
+    assert_eq!(scheme("key").http_scheme(), None);
+    assert_eq!(scheme("key").api_key(), Some(("X-Key", "cookie")));
+    assert_eq!(scheme("open").api_key(), None);
+    let none = doc("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {/a: {get: {}}}\n");
+    let node = none.root().pointer("/paths/~1a/get").unwrap();
+    assert!(OpenApi::new(none.root()).operation_security(node).is_none());
+}
+
+#[test]
 fn an_operation_reads_its_parameters_body_and_responses() {
     let tree = doc(DOC);
     let root = tree.root();
