@@ -17,6 +17,7 @@ pub mod platform;
 pub mod postgres;
 pub mod quickbooks;
 pub mod throttle;
+pub mod watched;
 
 use std::net::TcpListener;
 

@@ -13,7 +13,7 @@ const USAGE: &str = "usage: syncdef-mock [--records DIR] [--platform-port N] [--
 
 Serves the platform records of DIR (default: the repository's catalog/records) as a billing
 platform on 127.0.0.1:8700, and an empty QuickBooks Online company on 127.0.0.1:8701, until
-Ctrl-C.
+Ctrl-C. A record edited in DIR meanwhile is served as edited at the next request.
 
 With --limit each company (realm) admits at most REQUESTS in any SECONDS and --concurrency
 (default 10) at once, answers 429 over them, answers every request after --latency-ms (default
@@ -90,7 +90,11 @@ async fn main() -> ExitCode {
         let records = Records::load(&options.records).map_err(|e| e.to_string())?;
         let platform_listener = listener(options.platform_port, "platform")?;
         let quickbooks_listener = listener(options.quickbooks_port, "quickbooks")?;
-        let platform = Platform::start(records.clone(), platform_listener).await;
+        // Records edited while it runs are served as edited: no restart, and the company's
+        // books stay as the syncs left them.
+        let platform = Platform::watch(&options.records, platform_listener)
+            .await
+            .map_err(|e| e.to_string())?;
         let quickbooks = match limits {
             Some(limits) => QuickBooks::start_limited(quickbooks_listener, limits).await,
             None => QuickBooks::start(quickbooks_listener).await,

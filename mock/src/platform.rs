@@ -13,6 +13,8 @@ use serde_json::{Value, json};
 use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
+use crate::watched::WatchedRecords;
+
 /// The platform records served, by collection (`accounts`, `invoices`) and id as text.
 #[derive(Debug, Default, Clone)]
 pub struct Records {
@@ -122,7 +124,7 @@ impl Records {
         self.collections.get(collection)?.get(id)
     }
 
-    fn all(&self, collection: &str) -> Vec<Value> {
+    pub(crate) fn all(&self, collection: &str) -> Vec<Value> {
         self.collections
             .get(collection)
             .map(|c| c.values().cloned().collect())
@@ -138,6 +140,20 @@ pub struct Platform {
 impl Platform {
     /// Serves `records` on `listener` (a loopback port the caller bound).
     pub async fn start(records: Records, listener: TcpListener) -> Platform {
+        Platform::serve(Source::Fixed(Arc::new(records)), listener).await
+    }
+
+    /// Serves the records of `dir` as they are on disk at each request: a record edited while
+    /// the platform runs is listed as edited.
+    ///
+    /// # Errors
+    /// The directory or one of its records cannot be read now.
+    pub async fn watch(dir: &Path, listener: TcpListener) -> Result<Platform, LoadError> {
+        let watched = WatchedRecords::open(dir)?;
+        Ok(Platform::serve(Source::Watched(watched), listener).await)
+    }
+
+    async fn serve(source: Source, listener: TcpListener) -> Platform {
         let server = MockServer::builder().listener(listener).start().await;
         // The password grant: any credentials are accepted, the token is not checked.
         Mock::given(method("POST"))
@@ -151,9 +167,7 @@ impl Platform {
             .await;
         Mock::given(method("GET"))
             .and(path_regex(r"^/api/(accounts|invoices)(/[^/]+(/items)?)?$"))
-            .respond_with(Collections {
-                records: Arc::new(records),
-            })
+            .respond_with(Collections { source })
             .mount(&server)
             .await;
         Platform { server }
@@ -165,20 +179,39 @@ impl Platform {
     }
 }
 
+/// Where the served records come from.
+enum Source {
+    /// Given once.
+    Fixed(Arc<Records>),
+    /// A directory, as it is at each request.
+    Watched(WatchedRecords),
+}
+
 struct Collections {
-    records: Arc<Records>,
+    source: Source,
 }
 
 impl Respond for Collections {
     fn respond(&self, request: &Request) -> ResponseTemplate {
+        let records = match &self.source {
+            Source::Fixed(records) => Arc::clone(records),
+            Source::Watched(watched) => match watched.current() {
+                Ok(records) => records,
+                // The sync shows this message: the file to fix, then run it again.
+                Err(error) => {
+                    return ResponseTemplate::new(500)
+                        .set_body_json(json!({ "message": error.to_string() }));
+                }
+            },
+        };
         let segments: Vec<&str> = request.url.path().split('/').skip(2).collect();
         match segments.as_slice() {
-            [collection] => list(request, self.records.all(collection)),
-            [collection, id] => match self.records.get(collection, id) {
+            [collection] => list(request, records.all(collection)),
+            [collection, id] => match records.get(collection, id) {
                 Some(record) => ResponseTemplate::new(200).set_body_json(record),
                 None => not_found(collection, id),
             },
-            ["invoices", id, "items"] => match self.records.get("invoices", id) {
+            ["invoices", id, "items"] => match records.get("invoices", id) {
                 Some(invoice) => ResponseTemplate::new(200)
                     .set_body_json(invoice.get("items").cloned().unwrap_or(json!([]))),
                 None => not_found("invoices", id),

@@ -97,6 +97,22 @@ impl QuickBooks {
         format!("{}/v3/company/{company}", self.server.uri())
     }
 
+    /// The objects of `kind` (`Customer`, `Invoice`) company `company` holds, as stored.
+    pub fn objects(&self, company: &str, kind: &str) -> Vec<Value> {
+        let companies = self
+            .companies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        companies.get(company).map_or_else(Vec::new, |books| {
+            books
+                .objects
+                .iter()
+                .filter(|((k, _), _)| k == kind)
+                .map(|(_, object)| object.clone())
+                .collect()
+        })
+    }
+
     /// How many objects of `kind` (`Customer`, `Invoice`) company `company` holds.
     pub fn count(&self, company: &str, kind: &str) -> usize {
         let companies = self
