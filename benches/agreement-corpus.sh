@@ -2,10 +2,10 @@
 # The whole lint and push agreement corpus (engine/tests/it/agreement.rs): every mutant of the
 # three catalog definitions, not the sample the test suite takes, with the counts per class
 # that docs/benchmarks.md ("Lint and push agreement") records. Fails as the test does: a
-# lint-clean mutant the engine refuses or fails, a failed answer reported as a success, or a
-# mutant lint refuses that the engine loads anyway.
+# lint-clean mutant the engine refuses or fails, or whose request its operation's schema refuses,
+# a failed answer reported as a success, or a mutant lint refuses that the engine loads anyway.
 #
-#   benches/agreement-corpus.sh              # all of them, about six minutes on 2 cores
+#   benches/agreement-corpus.sh              # all of them, ten to twenty minutes on 2 cores
 #   STRIDE=3 benches/agreement-corpus.sh     # every third mutant
 set -euo pipefail
 cd "$(dirname "$0")/.."
