@@ -11,6 +11,7 @@ use serde::Deserialize;
 use crate::Definition;
 use crate::de::from_node;
 use crate::node::Node;
+use crate::openapi::{BodyEncoding, WRITTEN_MEDIA_TYPES};
 use crate::pointer;
 use crate::source::Span;
 
@@ -44,6 +45,20 @@ pub struct Extension {
     pub request_validation: Option<RequestValidationSpec>,
     /// `pull`: how each entry's `batchRead` pages, by entry name.
     pub pull: Option<BTreeMap<String, PullSpec>>,
+    /// `requestMediaType`: the media type each entry's request bodies are written in, by entry
+    /// name, where its operations declare several (docs/configuration.md).
+    pub request_media_type: Option<BTreeMap<String, String>>,
+}
+
+impl Extension {
+    /// The media type `x-syncdef.requestMediaType` names for `entry`'s request bodies.
+    #[must_use]
+    pub fn request_media_type(&self, entry: &str) -> Option<&str> {
+        self.request_media_type
+            .as_ref()
+            .and_then(|m| m.get(entry))
+            .map(String::as_str)
+    }
 }
 
 /// `x-syncdef.requestValidation`: the entries whose request bodies are sent unchecked.
@@ -333,6 +348,24 @@ impl Extension {
                 refuse(&at, message);
             }
         }
+        for (entry, media_type) in self.request_media_type.iter().flatten() {
+            if !entries.is_empty() && !entries.contains(&entry.as_str()) {
+                refuse(
+                    &["requestMediaType", entry],
+                    format!(
+                        "the definition has no entry `{entry}` (it has: {})",
+                        entries.join(", ")
+                    ),
+                );
+            } else if BodyEncoding::of(media_type).is_none() {
+                refuse(
+                    &["requestMediaType", entry],
+                    format!(
+                        "the engine does not write request bodies as `{media_type}`; it writes {WRITTEN_MEDIA_TYPES}"
+                    ),
+                );
+            }
+        }
         for (entry, pull) in self.pull.iter().flatten() {
             let pulls = definition
                 .sync
@@ -573,6 +606,40 @@ mod tests {
                 .expect("valid")
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_request_media_type_names_an_entry_and_a_type_the_engine_writes() {
+        let text = |extension: &str| {
+            format!(
+                "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths: {{}}\nsynchronization:\n  Customer:\n    module: Accounts\nx-syncdef:\n{extension}"
+            )
+        };
+        let read = |extension: &str| {
+            let definition =
+                Definition::load(SourceFile::new("d.yaml", text(extension))).expect("loads");
+            Extension::read(&definition)
+        };
+        let extension = read("  requestMediaType: {Customer: application/x-www-form-urlencoded}\n")
+            .expect("valid")
+            .expect("present");
+        assert_eq!(
+            extension.request_media_type("Customer"),
+            Some("application/x-www-form-urlencoded")
+        );
+        assert_eq!(extension.request_media_type("Invoice"), None);
+        let errors =
+            read("  requestMediaType: {Custmer: application/json, Customer: text/plain}\n")
+                .expect_err("refused");
+        let found: Vec<(&str, &str)> = errors
+            .iter()
+            .map(|e| (e.pointer.as_str(), e.message.as_str()))
+            .collect();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].0, "/x-syncdef/requestMediaType/Custmer");
+        assert!(found[0].1.contains("no entry `Custmer`"), "{}", found[0].1);
+        assert_eq!(found[1].0, "/x-syncdef/requestMediaType/Customer");
+        assert!(found[1].1.contains("`text/plain`"), "{}", found[1].1);
     }
 
     #[test]

@@ -8,12 +8,18 @@
 //! an engine that only runs on documents the linter passed. It reads OpenAPI 3.0 and 3.1 alike
 //! (3.1's `type` lists, `examples` arrays and `const` included).
 
+mod form_fields;
+mod media;
 mod operation;
 mod sample;
 mod schema;
 mod security;
 mod servers;
 
+pub use form_fields::{Field, FieldLayout, Unwritable};
+pub use media::{
+    BodyEncoding, MediaChoice, RequestMedia, WRITTEN_MEDIA_TYPES, essence, is_json, request_media,
+};
 pub use operation::{MediaType, Operation, json_content};
 pub use sample::{SampleResponse, sample_response};
 pub use schema::Schema;

@@ -72,7 +72,8 @@ impl<'d> Operation<'d> {
     }
 
     /// The JSON media type of a request body or response `holder` (references followed):
-    /// `application/json` first, then any other JSON type (`+json`, `json` in the name).
+    /// `application/json` first, then any other JSON type (`+json`, `text/json`), parameters
+    /// such as `; charset=utf-8` set aside ([`super::media::is_json`]).
     #[must_use]
     pub fn json_content(&self, holder: Node<'d>) -> Option<MediaType<'d>> {
         json_content(self.root, holder)
@@ -91,8 +92,8 @@ pub fn json_content<'d>(root: Node<'d>, holder: Node<'d>) -> Option<MediaType<'d
     let content = resolve(root, Some(holder))?.get("content")?.as_object()?;
     let pick = content
         .iter()
-        .find(|m| m.key.name.starts_with("application/json"))
-        .or_else(|| content.iter().find(|m| m.key.name.contains("json")))?;
+        .find(|m| super::media::essence(m.key.name) == "application/json")
+        .or_else(|| content.iter().find(|m| super::media::is_json(m.key.name)))?;
     Some(MediaType {
         name: pick.key.name,
         schema: pick.value.get("schema"),
