@@ -188,6 +188,7 @@ rule_codes! {
     "SD812" => malformed_response_template::MalformedResponseTemplate by check,
     "SD813" => dropped_failure_report::DroppedFailureReport by check,
     "SD814" => unwritable_request_body::UnwritableRequestBody by check,
+    "SD815" => unencodable_request_body::UnencodableRequestBody by check,
 }
 
 /// Where the rule pages are published; `<CODE>.md` is appended.

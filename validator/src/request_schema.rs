@@ -1,4 +1,6 @@
-//! The request body schema of an operation, for checking rendered bodies before they are sent.
+//! The request body schema of an operation, for checking rendered bodies before they are sent,
+//! whatever media type they are written in (a form's fields are written from the value the
+//! schema describes, so the value is checked before it is encoded).
 //!
 //! The push engine validates every request body it renders against the operation's OpenAPI
 //! request body schema, with the same conversion to JSON Schema that lint rule SD802 uses
@@ -19,9 +21,10 @@ use crate::context::Template;
 
 mod guard;
 mod text;
-use crate::typecheck::openapi::{Direction, convert_document, json_content_schema};
+use crate::typecheck::openapi::{Direction, convert_document};
 use crate::typecheck::shape::producer;
 pub use guard::{BodyGuard, BodyWatch};
+use syncdef_definitions::openapi::{MediaChoice, RequestMedia, request_media};
 use text::{Indexed, TextJson};
 
 /// The compiled JSON request body schema of one operation. `Send + Sync`: one per operation,
@@ -50,6 +53,22 @@ pub struct Violation {
     pub rule: String,
 }
 
+/// The media type the engine writes the request body of `operation` (an operation object of
+/// document `root`) in, `media_type` when the definition names one
+/// ([`syncdef_definitions::openapi::request_media`]); `None` when there is none to write in
+/// (SD814 reports that).
+#[must_use]
+pub fn chosen_media<'n>(
+    root: Node<'n>,
+    operation: Node<'n>,
+    media_type: Option<&str>,
+) -> Option<RequestMedia<'n>> {
+    match request_media(root, operation, media_type)? {
+        MediaChoice::Chosen(media) => Some(media),
+        MediaChoice::Unwritable { .. } | MediaChoice::NotDeclared { .. } => None,
+    }
+}
+
 /// Whether `operation` (an operation object of document `root`) declares a `requestBody`
 /// that is `required: true`, directly or through a `$ref`: a request to it without a body is
 /// refused by the external system, and by the engine before it is sent.
@@ -62,15 +81,30 @@ pub fn body_required(root: &Node, operation: &Node) -> bool {
 }
 
 impl RequestBodySchema {
-    /// The JSON request body schema of `operation` (an operation object of document `root`):
-    /// `None` when the operation declares no JSON request body.
+    /// The request body schema of `operation` (an operation object of document `root`), of
+    /// the media type the engine writes its body in when the definition names none: `None`
+    /// when the operation declares no media type the engine writes, or no schema for it.
     ///
     /// # Errors
     /// A message when the converted schema does not compile (a `$ref` to nothing, a pattern
     /// that is not a regular expression).
     pub fn of_operation(root: &Node, operation: &Node) -> Option<Result<Self, String>> {
-        let body = operation.get("requestBody")?;
-        let schema = json_content_schema(*root, body)?;
+        Self::of_operation_as(root, operation, None)
+    }
+
+    /// [`RequestBodySchema::of_operation`], the body written as `media_type` when the
+    /// definition names one (`x-syncdef.requestMediaType`): the schema of the media type
+    /// [`chosen_media`] chooses, whatever its encoding (a form's fields are the members of the
+    /// value its schema describes).
+    ///
+    /// # Errors
+    /// As [`RequestBodySchema::of_operation`].
+    pub fn of_operation_as(
+        root: &Node,
+        operation: &Node,
+        media_type: Option<&str>,
+    ) -> Option<Result<Self, String>> {
+        let schema = chosen_media(*root, *operation, media_type)?.media.schema?;
         let doc = convert_document(root, &schema, Direction::Request);
         let compiled = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)

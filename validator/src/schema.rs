@@ -151,6 +151,15 @@ fn reliability_extension() -> Value {
                         "description": "Entries (keys of `synchronization`) whose request bodies are sent unchecked, for a schema stricter than the external system."
                     }
                 }
+            },
+            "requestMediaType": {
+                "type": "object",
+                "description": "The media type each entry's request bodies are written in, by entry (a key of `synchronization`), where its operations declare several; JSON is chosen otherwise. Every operation of the entry that takes a body must declare it.",
+                "additionalProperties": {
+                    "type": "string",
+                    "minLength": 1,
+                    "examples": ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]
+                }
             }
         }
     })

@@ -46,6 +46,7 @@ pub mod template_syntax_error;
 pub mod undeclared_required_property;
 pub mod undeclared_scope;
 pub mod undeclared_server_variable;
+pub mod unencodable_request_body;
 pub mod unfiltered_billing_address;
 pub mod unknown_action_placement;
 pub mod unknown_action_response_field;

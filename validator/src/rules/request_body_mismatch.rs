@@ -11,17 +11,21 @@ use syncdef_definitions::{Node, Span};
 use crate::codes::Rule;
 use crate::context::{Context, EntryInfo, Resolution, Sink, Template};
 use crate::platform::Module;
+use crate::request_schema::chosen_media;
 use crate::rule::declare_rule;
 use crate::templates::request_name;
 use crate::typecheck::RecordValueTypes;
-use crate::typecheck::openapi::{Direction, json_content_schema};
+use crate::typecheck::openapi::Direction;
 use crate::typecheck::shape::{self, ShapeFinding, display, producer};
 
 declare_rule! {
     /// ## What it does
     /// Checks the output of each request template (`createRequest`, `updateRequest`,
-    /// `deleteRequest`) against the JSON request body schema of the operation it feeds (OpenAPI
-    /// 3.0: `$ref`s, `nullable`, `allOf`/`anyOf`/`oneOf`, `additionalProperties`, `readOnly`).
+    /// `deleteRequest`) against the request body schema of the operation it feeds (OpenAPI
+    /// 3.0: `$ref`s, `nullable`, `allOf`/`anyOf`/`oneOf`, `additionalProperties`, `readOnly`),
+    /// the schema of the media type the engine writes the body in: JSON, a form or a multipart
+    /// body alike, whose fields are written from the value the schema describes (SD815 checks
+    /// that they can be).
     /// It reports required properties the template never produces (or produces only under an
     /// `#ifgroup`), properties the schema does not allow, and values whose type cannot match
     /// (a constant string where an integer is required, an object where an array is, a
@@ -70,13 +74,15 @@ declare_rule! {
 const NAME_MARKER: Span = Span::empty(u32::MAX);
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    // Entries whose bodies the engine sends unchecked (`x-syncdef.requestValidation.skip`).
-    let skipped: Vec<String> = syncdef_definitions::extension::Extension::read(ctx.doc)
+    let extension = syncdef_definitions::extension::Extension::read(ctx.doc)
         .ok()
         .flatten()
-        .and_then(|x| x.request_validation)
-        .map(|r| r.skip)
         .unwrap_or_default();
+    // Entries whose bodies the engine sends unchecked (`x-syncdef.requestValidation.skip`).
+    let skipped: &[String] = extension
+        .request_validation
+        .as_ref()
+        .map_or(&[], |r| r.skip.as_slice());
     for info in &ctx.entries {
         let Some(module) = info.module else { continue };
         for site in &info.operations {
@@ -101,10 +107,11 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                 .iter()
                 .any(|p| matches!(p.kind, ProblemKind::BrokenRef | ProblemKind::ExternalRef));
             let checked = !broken_refs && !skipped.iter().any(|e| e == info.name());
-            let Some(body) = operation.get("requestBody") else {
-                continue;
-            };
-            let Some(schema) = json_content_schema(*root, body) else {
+            // The schema of the media type the engine writes the body in, whichever it is.
+            let preferred = extension.request_media_type(info.name());
+            let Some(schema) =
+                chosen_media(*root, operation, preferred).and_then(|m| m.media.schema)
+            else {
                 continue;
             };
             // The conversion and compilation `RequestBodySchema::of_operation` makes for the
@@ -165,23 +172,13 @@ fn check_template(
     let (Some(compiled), Some(validator)) = (&template.compiled, &converted.validator) else {
         return;
     };
-    let given = ctx.samples.records.get(info.name());
-    let Some(record) = given
-        .cloned()
-        .or_else(|| ctx.records.schemas.sample(module.root))
+    let Some(Rendered {
+        output,
+        given,
+        sample,
+    }) = render_over_sample(ctx, info, module, compiled)
     else {
         return;
-    };
-    let input = template_input(ctx, info, module.root, record);
-    let Ok(output) = compiled.apply(&syncdef_transform::Value::from(input)) else {
-        // Evaluation errors surface in dry-runs with the record that causes them.
-        return;
-    };
-    let output = Value::from(output);
-    let sample = if given.is_some() {
-        "the sample given with `--sample`"
-    } else {
-        "a sample record synthesised from the platform record schema"
     };
     for error in validator.iter_errors(&output) {
         let pointer = error.instance_path().as_str().to_owned();
@@ -193,7 +190,7 @@ fn check_template(
                 | ValidationErrorKind::AnyOf { .. }
                 | ValidationErrorKind::OneOfNotValid { .. }
         );
-        if given.is_none() && !structural {
+        if !given && !structural {
             continue;
         }
         let targets: Vec<(String, String)> = match kind {
@@ -235,6 +232,44 @@ fn check_template(
             push(sink, template, &finding, operation_span, Some(sample));
         }
     }
+}
+
+/// A request template rendered over the entry's sample record.
+pub(crate) struct Rendered {
+    /// What the template wrote.
+    pub output: Value,
+    /// Whether the sample was given (`--sample`) rather than synthesised.
+    pub given: bool,
+    /// Which sample, as messages name it.
+    pub sample: &'static str,
+}
+
+/// `compiled` (a request template of entry `info`) rendered over the entry's sample record, as
+/// the engine would render it for a push: `None` when there is no sample or the template
+/// fails on it (evaluation errors surface in dry-runs with the record that causes them).
+pub(crate) fn render_over_sample(
+    ctx: &Context,
+    info: &EntryInfo,
+    module: &Module,
+    compiled: &syncdef_transform::Template,
+) -> Option<Rendered> {
+    let given = ctx.samples.records.get(info.name());
+    let record = given
+        .cloned()
+        .or_else(|| ctx.records.schemas.sample(module.root))?;
+    let input = template_input(ctx, info, module.root, record);
+    let output = compiled
+        .apply(&syncdef_transform::Value::from(input))
+        .ok()?;
+    Some(Rendered {
+        output: Value::from(output),
+        given: given.is_some(),
+        sample: if given.is_some() {
+            "the sample given with `--sample`"
+        } else {
+            "a sample record synthesised from the platform record schema"
+        },
+    })
 }
 
 fn escape(token: &str) -> String {

@@ -1,8 +1,8 @@
 //! `UnwritableRequestBody`: an operation a request template feeds declares its request body
 //! in no media type the engine writes.
 
-use syncdef_definitions::Node;
-use syncdef_definitions::openapi::{json_content, resolve};
+use syncdef_definitions::extension::Extension;
+use syncdef_definitions::openapi::{MediaChoice, WRITTEN_MEDIA_TYPES, request_media};
 
 use crate::codes::Rule;
 use crate::context::{Context, Resolution, Sink};
@@ -11,14 +11,20 @@ use crate::templates::request_name;
 
 declare_rule! {
     /// ## What it does
-    /// Reports a `create`, `update` or `delete` whose request template renders a body, when the
-    /// operation's `requestBody` lists media types and none of them is JSON
-    /// (`application/json`, or a `+json` type such as `application/merge-patch+json`).
+    /// Reports a `create`, `update` or `delete` (or an action's call) whose request template
+    /// renders a body, when the operation's `requestBody` lists media types and the engine
+    /// writes none of them: it writes JSON (`application/json`, a `+json` type such as
+    /// `application/merge-patch+json`, with or without parameters such as `; charset=utf-8`),
+    /// `application/x-www-form-urlencoded` and `multipart/form-data`. It also reports an
+    /// operation that does not declare the media type `x-syncdef.requestMediaType` names for
+    /// its entry.
     ///
     /// ## Why is this bad?
-    /// The engine writes the body the template renders as JSON. An operation that declares only
-    /// `text/plain` or `application/xml` would be sent a JSON body it says it does not take, and
-    /// every push would be refused (`415 Unsupported Media Type`), or its body misread.
+    /// An operation that declares only `text/plain` or `application/xml` would be sent a body
+    /// it says it does not take, and every push would be refused (`415 Unsupported Media
+    /// Type`), or its body misread; the engine refuses to load such a definition. A media type
+    /// the definition asks for and the operation does not declare is a mistake of one or the
+    /// other.
     ///
     /// ## Example
     /// ```yaml
@@ -44,50 +50,57 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let root = ctx.doc.root();
+    let extension = Extension::read(ctx.doc).ok().flatten().unwrap_or_default();
     for info in &ctx.entries {
+        let preferred = extension.request_media_type(info.name());
         for site in &info.operations {
-            let Some(op) = site.operation else { continue };
-            if info.template(&request_name(op)).is_none() {
+            let template = request_name(site.operation.unwrap_or(site.key));
+            if info.template(&template).is_none() {
                 continue;
             }
             let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
                 continue;
             };
-            let Some(declared) = declared_media_types(root, operation) else {
-                continue;
-            };
             // The engine's own choice of the media type it writes.
-            let body = operation.get("requestBody");
-            if body.is_some_and(|body| json_content(root, body).is_some()) {
-                continue;
-            }
-            let list = declared
-                .iter()
-                .map(|m| format!("`{m}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let d = sink
-                .diagnostic(
-                    Rule::UnwritableRequestBody,
-                    site.text.span,
+            let (message, help) = match request_media(root, operation, preferred) {
+                None | Some(MediaChoice::Chosen(_)) => continue,
+                Some(MediaChoice::Unwritable { declared }) => (
                     format!(
-                        "`{}` takes its request body as {list}, but the engine writes the body `{}` renders as JSON",
+                        "`{}` takes its request body as {}, and the engine writes the body `{template}` renders in none of them: it writes {WRITTEN_MEDIA_TYPES}",
                         site.text.value,
-                        request_name(op)
+                        listed(&declared)
                     ),
-                )
+                    "declare a media type the external system accepts and the engine writes (`application/json`, `application/x-www-form-urlencoded`, `multipart/form-data`) in the operation's `requestBody.content`, or point the entry at an operation that takes one".to_owned(),
+                ),
+                Some(MediaChoice::NotDeclared {
+                    preferred,
+                    declared,
+                }) => (
+                    format!(
+                        "`x-syncdef.requestMediaType` writes the request bodies of `{}` as `{preferred}`, and `{}` takes its body only as {}",
+                        info.name(),
+                        site.text.value,
+                        listed(&declared)
+                    ),
+                    format!(
+                        "declare `{preferred}` in the operation's `requestBody.content`, or name a media type every operation of the entry declares"
+                    ),
+                ),
+            };
+            let d = sink
+                .diagnostic(Rule::UnwritableRequestBody, site.text.span, message)
                 .with_pointer(site.pointer)
-                .with_help("declare the JSON media type the external system accepts (`application/json`) in the operation's `requestBody.content`, or point the entry at an operation that takes JSON");
+                .with_help(help);
             sink.push(d);
         }
     }
 }
 
-/// The media types of the operation's request body; `None` when it declares none (then there
-/// is nothing to compare with).
-fn declared_media_types<'n>(root: Node<'n>, operation: Node<'n>) -> Option<Vec<&'n str>> {
-    let body = resolve(root, operation.get("requestBody"))?;
-    let content = body.get("content")?.as_object()?;
-    let names: Vec<&str> = content.iter().map(|m| m.key.name).collect();
-    (!names.is_empty()).then_some(names)
+/// The media types, each in backticks, comma-separated.
+fn listed(declared: &[&str]) -> String {
+    declared
+        .iter()
+        .map(|m| format!("`{m}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
