@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod auth;
+mod body_media;
 mod call;
 mod engine;
 mod error;

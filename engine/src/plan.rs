@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use syncdef_definitions::extension::Extension;
 use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
@@ -17,6 +18,7 @@ use syncdef_transform::value::Shape;
 use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Template, Value};
 
 use crate::auth::{AuthError, OAuthSettings};
+use crate::body_media::BodyMedia;
 use crate::error::EngineError;
 use crate::projection::Projection;
 use crate::pull::position::Paging;
@@ -100,6 +102,8 @@ pub(crate) struct CallPlan {
     request_check: Option<RequestCheck>,
     /// Whether the operation's `requestBody` is `required`: a call without a body is refused.
     pub body_required: bool,
+    /// The media type its body is written in (JSON, a form, a multipart body).
+    pub body_media: BodyMedia,
 }
 
 impl CallPlan {
@@ -319,9 +323,12 @@ impl DefinitionPlan {
                 ));
             }
         }
+        // Read and checked by `Reliability::from_definition` above.
+        let extension = Extension::read(definition).ok().flatten().unwrap_or_default();
         let mut entries = Vec::new();
         for entry in &sync.entries {
             let sources = Sources {
+                media_type: extension.request_media_type(&entry.key.value),
                 root: definition.root(),
                 file: &definition.source,
                 check_bodies: !skip.contains(&entry.key.value),
@@ -347,6 +354,7 @@ impl DefinitionPlan {
                 file: &definition.source,
                 check_bodies: false,
                 paging: None,
+                media_type: None,
             };
             match lookup_plan(&paths, lookup, &settings, &sources) {
                 Ok(plan) => entry.lookup = Some(plan),
@@ -376,6 +384,8 @@ struct Sources<'d> {
     check_bodies: bool,
     /// The entry's `x-syncdef.pull`, if declared.
     paging: Option<&'d syncdef_definitions::extension::PullSpec>,
+    /// The media type `x-syncdef.requestMediaType` names for the entry's request bodies.
+    media_type: Option<&'d str>,
 }
 
 fn compile_entry(
@@ -531,11 +541,17 @@ fn call_plan(
     let request_name = template_names::request_name(prefix);
     let response_name = template_names::response_name(prefix);
     let request = template(templates, &request_name, settings)?;
+    let body_media = match &request {
+        Some(_) => BodyMedia::of(sources.root, operation_node, sources.media_type)
+            .map_err(|e| format!("`{reference}`, its request body: {e}"))?,
+        None => BodyMedia::json(),
+    };
     let request_check = match templates.iter().find(|t| t.name.value == request_name) {
         Some(source) if sources.check_bodies => match &request {
             Some(compiled) => RequestCheck::compile(
                 &sources.root,
                 &operation_node,
+                sources.media_type,
                 source,
                 compiled,
                 sources.file,
@@ -561,6 +577,7 @@ fn call_plan(
             &sources.root,
             &operation_node,
         ),
+        body_media,
         related_reads: request.as_ref().map(related_reads).unwrap_or_default(),
         request,
         response_reads: response.as_ref().and_then(Projection::of),

@@ -94,6 +94,7 @@ pub const REFUSALS: &[Refusal] = &[
     rule("plan.rs", "unknown `in: {v}`", "SD502"),
     rule("plan.rs", "does not compile: {e}", "SD403"),
     rule("plan.rs", "`{reference}`: {e}", "SD802"),
+    rule("plan.rs", "its request body: {e}", "SD814"),
     // A step of a push or a pull: its request composed and sent.
     runtime(
         "call/compose.rs",
@@ -106,6 +107,7 @@ pub const REFUSALS: &[Refusal] = &[
         VALUES,
     ),
     rule("call/compose.rs", "requires a request body", "SD401"),
+    rule("call/compose.rs", "cannot be written as", "SD815"),
     runtime("call/send.rs", "the engine has no transport", CALLER),
     runtime(
         "call/send.rs",

@@ -194,8 +194,8 @@ impl FixedUrl {
 /// Headers as a request carries them: name, value.
 pub(crate) type Headers = Arc<[(String, String)]>;
 
-/// The headers of push requests that add none of their own (`Accept`, `Content-Type` with a
-/// body, the bearer token), made for the last token seen and shared by every request that
+/// The headers of push requests that add none of their own (`Accept`, `Content-Type:
+/// application/json` with a body, unless the request names its own, the bearer token), made for the last token seen and shared by every request that
 /// carries it: the token changes once an hour, not once a push. Read-locked, so that
 /// concurrent pushes never wait for each other here; only a new token takes the write lock.
 #[derive(Default)]
@@ -244,7 +244,10 @@ impl RequestHeaders {
 fn headers(token: Option<&Secret>, has_body: bool, extra: &[(String, String)]) -> Headers {
     let mut h = Vec::with_capacity(3 + extra.len());
     h.push(("accept".to_owned(), "application/json".to_owned()));
-    if has_body {
+    let own_type = extra
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("content-type"));
+    if has_body && !own_type {
         h.push(("content-type".to_owned(), "application/json".to_owned()));
     }
     if let Some(token) = token {

@@ -52,19 +52,22 @@ impl std::fmt::Debug for RequestCheck {
 
 impl RequestCheck {
     /// The check of the bodies `template` (compiled as `compiled`) renders for `operation` (an
-    /// operation object of the definition's tree `root`): `None` when the operation declares no
-    /// JSON request body.
+    /// operation object of the definition's tree `root`), written as `media_type` when the
+    /// definition names one: `None` when the operation declares no request body schema in the
+    /// media type the body is written in. A form or multipart body is checked as the JSON value
+    /// its fields are written from.
     ///
     /// # Errors
     /// A message when the schema does not compile.
     pub fn compile(
         root: &Node,
         operation: &Node,
+        media_type: Option<&str>,
         template: &TemplateSource,
         compiled: &Template,
         file: &Arc<SourceFile>,
     ) -> Result<Option<RequestCheck>, String> {
-        match RequestBodySchema::of_operation(root, operation) {
+        match RequestBodySchema::of_operation_as(root, operation, media_type) {
             None => Ok(None),
             Some(Err(e)) => Err(format!(
                 "{e}; fix the schema, or turn the check off for the entry with `x-syncdef.requestValidation.skip`"

@@ -14,10 +14,16 @@ use crate::plan::CallPlan;
 use crate::reliability::{IdempotencyKey, idempotency};
 use crate::request::Target;
 
-/// A request body: the bytes sent and the JSON shown in the audit trail, which reads them.
+/// A request body: the bytes sent, the JSON text the template wrote, and the JSON shown in
+/// the audit trail, which reads that text. For a JSON body the bytes are the JSON text; a form
+/// or a multipart body is written from it, and is shown and kept (a create's body, for a
+/// lookup) as the JSON value it was written from, whose members the masking reads by name.
 pub(crate) struct Body {
     pub bytes: Bytes,
+    pub json: Bytes,
     pub shown: MaskedJson,
+    /// Its `Content-Type`, when it is not `application/json`.
+    pub content_type: Option<Arc<str>>,
 }
 
 /// A request ready to send.
@@ -106,12 +112,32 @@ pub(crate) fn body(
         trail.template(Arc::clone(&call.request_name), MaskedJson::null());
         return no_body(call);
     }
-    // The bytes sent, shared by every attempt and by the audit trail's record of them.
-    let bytes = Bytes::from(text.into_bytes());
-    let shown = MaskedJson::from_sent(bytes.clone());
+    // The JSON text, shared by every attempt and by the audit trail's record of it.
+    let json = Bytes::from(text.into_bytes());
+    let shown = MaskedJson::from_sent(json.clone());
     trail.template(Arc::clone(&call.request_name), shown.clone());
-    call.check_body(&bytes, proven)?;
-    Ok(Some(Body { bytes, shown }))
+    call.check_body(&json, proven)?;
+    let written = call.body_media.write(&json).map_err(|refused| {
+        let at = if refused.pointer.is_empty() {
+            "the body".to_owned()
+        } else {
+            format!("`{}`", refused.pointer)
+        };
+        EngineError::configuration(format!(
+            "the body `{}` rendered cannot be written as `{}`, the media type `{}` takes, so nothing was sent: at {at}, {}",
+            call.request_name,
+            call.body_media.name(),
+            call.reference,
+            refused.reason
+        ))
+        .at(step)
+    })?;
+    Ok(Some(Body {
+        bytes: written.bytes,
+        json,
+        shown,
+        content_type: written.content_type,
+    }))
 }
 
 /// A call without a body: refused when its operation's `requestBody` is `required`, which the

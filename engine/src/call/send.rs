@@ -34,10 +34,16 @@ pub(crate) async fn send(
             "the engine has no transport: give it one with Engine::with_transport",
         ));
     };
+    // A body in another media type than JSON says so; JSON is the standard header.
+    let content_type = outgoing.body.as_ref().and_then(|b| b.content_type.clone());
     let (body, shown_body) = match outgoing.body {
         Some(b) => (Some(b.bytes), b.shown),
         None => (None, MaskedJson::null()),
     };
+    let mut extra = outgoing.headers;
+    if let Some(content_type) = content_type {
+        extra.push(("content-type".to_owned(), content_type.to_string()));
+    }
     let (url, shown_url) = outgoing.target.into_parts();
     let authenticate = |e: crate::auth::AuthError| {
         EngineError::new(ErrorClass::Authentication, e.message).at(&step)
@@ -49,7 +55,7 @@ pub(crate) async fn send(
         url,
         headers: conn
             .headers
-            .get(token.as_ref(), body.is_some(), &outgoing.headers),
+            .get(token.as_ref(), body.is_some(), &extra),
         body,
         sample: Some(Arc::clone(&call.sample)),
         idempotency_key: outgoing.idempotency_key,
@@ -75,7 +81,7 @@ pub(crate) async fn send(
             };
             request.headers =
                 conn.headers
-                    .get(Some(&fresh), request.body.is_some(), &outgoing.headers);
+                    .get(Some(&fresh), request.body.is_some(), &extra);
             token = Some(fresh);
             continue;
         }

@@ -80,7 +80,7 @@ pub(crate) async fn carry_out(
         )?;
         if kind == OperationKind::Create {
             run.idempotency_key.clone_from(&outgoing.idempotency_key);
-            run.create_body = outgoing.body.as_ref().map(|b| b.bytes.clone());
+            run.create_body = outgoing.body.as_ref().map(|b| b.json.clone());
         }
         let answer = send::send(
             &mut run.trail,

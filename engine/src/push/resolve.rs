@@ -171,6 +171,6 @@ fn sent_body(
     let input = scope.input(&push.entry.input_shape, push.record);
     let body = compose::body(&mut run.trail, create, &input)?;
     Ok(body
-        .and_then(|b| serde_json::from_slice(&b.bytes).ok())
+        .and_then(|b| serde_json::from_slice(&b.json).ok())
         .unwrap_or(Json::Null))
 }

@@ -7,6 +7,7 @@ mod common;
 mod agreement;
 mod answers;
 mod echo;
+mod encodings;
 mod faults;
 mod hostile;
 mod load;

@@ -401,6 +401,18 @@ fn cases() -> Vec<Case> {
             "does not fit the request body schema",
         ),
         case(
+            "its request body: {e}",
+            "          application/json:\n            schema: {$ref: \"#/components/schemas/Account\"}\n",
+            "          text/plain:\n            schema: {type: string}\n",
+            "its request body: it is declared as `text/plain` only",
+        ),
+        case(
+            "cannot be written as",
+            "          application/json:\n            schema: {$ref: \"#/components/schemas/Account\"}\n",
+            "          application/x-www-form-urlencoded:\n            schema: {$ref: \"#/components/schemas/Account\"}\n            encoding: {name: {style: matrix}}\n",
+            "cannot be written as `application/x-www-form-urlencoded`",
+        ),
+        case(
             "but the definition allows only",
             "        default: acme\n",
             "        default: acme\n        enum: [other]\n",
