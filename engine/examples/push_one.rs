@@ -3,7 +3,9 @@
 //! catalog's QuickBooks Online definition to the local QuickBooks company of `syncdef-mock`,
 //! started in-process on a free loopback port, so it runs anywhere:
 //!
-//!     cargo run -p syncdef-engine --example push_one
+//!     cargo run --release -p syncdef-engine --example push_one
+//!
+//! (`--release`: the build of the README and docs/getting-started.md, which this continues.)
 //!
 //! Against QuickBooks itself: drop `with_base_url`, set the `realmId` server variable, and give
 //! `with_token_provider` the tokens of `syncdef auth login` (docs/engine.md).

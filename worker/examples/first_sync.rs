@@ -3,7 +3,9 @@
 //! finds nothing to push. Both systems are the local stand-ins of `syncdef-mock`, started
 //! in-process on free loopback ports; the state is a temporary `SQLite` file:
 //!
-//!     cargo run -p syncdef-worker --example first_sync
+//!     cargo run --release -p syncdef-worker --example first_sync
+//!
+//! (`--release`: the build of the README and docs/getting-started.md, which this continues.)
 //!
 //! `syncdef sync` is this loop with flags (docs/worker.md); docs/getting-started.md runs the
 //! same sync from the command line.
