@@ -53,6 +53,11 @@ pub fn quiet() -> bool {
     CHOSEN.get().is_some_and(|v| v.quiet)
 }
 
+/// Whether `-v` was given: commands then show what they leave out by default.
+pub fn verbose() -> bool {
+    CHOSEN.get().is_some_and(|v| v.verbose > 0)
+}
+
 /// Installs the plain log lines on stderr, at the level the flags choose over `default`.
 /// A second call in the same process is harmless and changes nothing.
 pub fn init(default: LevelFilter) {

@@ -724,3 +724,23 @@ fn a_description_without_a_synchronization_section_is_linted_in_full() {
     }
     assert_eq!(report["summary"]["outsideScope"], 0, "{report}");
 }
+
+/// The catalog lints quietly: its infos (nothing to change) are counted in the summary and
+/// printed with `--show-infos` or `-v`; the machine formats carry them always.
+#[test]
+fn infos_are_counted_and_printed_only_when_asked() {
+    let catalog = root().join("catalog");
+    let catalog = catalog.to_string_lossy();
+    let quiet = syncdef(&["lint", &catalog]);
+    assert_eq!(quiet.code, 0, "{}{}", quiet.stdout, quiet.stderr);
+    assert!(quiet.stdout.lines().count() <= 10, "{}", quiet.stdout);
+    assert!(!quiet.stdout.contains("SD809"), "{}", quiet.stdout);
+    assert!(quiet.stdout.contains("--show-infos"), "{}", quiet.stdout);
+    for flag in ["--show-infos", "-v"] {
+        let shown = syncdef(&["lint", flag, &catalog]);
+        assert!(shown.stdout.contains("SD809"), "{flag}: {}", shown.stdout);
+        assert!(!shown.stdout.contains("not shown"), "{flag}: {}", shown.stdout);
+    }
+    let json = syncdef(&["lint", "--format", "json", &catalog]);
+    assert!(json.stdout.contains("\"SD809\""), "{}", json.stdout);
+}

@@ -43,6 +43,12 @@ pub struct LintArgs {
     #[arg(long, conflicts_with = "fail_severity")]
     deny_warnings: bool,
 
+    /// Print info findings too (human format; `-v` does the same). By default they are counted
+    /// in the summary: they say nothing needs to change. JSON, SARIF and GitHub output carry
+    /// them always.
+    #[arg(long)]
+    show_infos: bool,
+
     /// Use this syncdef.toml for every file, instead of the nearest one above each file.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -290,6 +296,7 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     let options = RenderOptions {
         color: args.color.for_stdout(),
         summary: !crate::logging::quiet(),
+        show_infos: args.show_infos || crate::logging::verbose(),
         sarif: super::lint_sarif::options(format, &report, config.settings.as_deref()),
         ..RenderOptions::default()
     };

@@ -1,12 +1,14 @@
 //! The human format: miette's graphical report with the source snippet, then a summary line,
-//! and a line counting the findings outside the scope when there are some.
+//! and a line counting the findings outside the scope when there are some. Info findings are
+//! counted in the summary and printed only when asked (`RenderOptions::show_infos`): they say
+//! nothing needs to change.
 
 use std::fmt::{self, Write};
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 use super::RenderOptions;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::report::LintReport;
 
 /// Longest source line shown as a snippet. Minified JSON keeps a whole document on one line: a
@@ -28,7 +30,10 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
         .with_urls(options.links)
         .with_context_lines(1);
     let mut out = String::new();
-    for d in report.diagnostics() {
+    let shown = report
+        .diagnostics()
+        .filter(|d| options.show_infos || d.severity != Severity::Info);
+    for d in shown {
         if !out.is_empty() {
             out.push('\n');
         }
@@ -61,6 +66,18 @@ pub fn render(report: &LintReport, options: &RenderOptions) -> String {
     }
     if options.summary {
         out.push_str(&summary_line(report));
+        let hidden = report.summary().infos;
+        if hidden > 0 && !options.show_infos {
+            let what = if hidden == 1 {
+                "The info is"
+            } else {
+                "The infos are"
+            };
+            let _ = writeln!(
+                out,
+                "{what} not shown: `--show-infos` (or `-v`) prints them."
+            );
+        }
         if let Some(note) = super::outside_scope_note(report) {
             out.push_str(&note);
             out.push('\n');

@@ -70,6 +70,10 @@ impl std::str::FromStr for OutputFormat {
 
 /// Options the renderers share.
 #[derive(Clone, Debug)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of the human renderer, each set from its own flag; no two of them form a state machine an enum would name"
+)]
 pub struct RenderOptions {
     /// Use ANSI colors (human format only). The CLI decides from `--color` and `NO_COLOR`.
     pub color: bool,
@@ -79,6 +83,9 @@ pub struct RenderOptions {
     pub links: bool,
     /// End with the summary line ("Found 2 errors in 1 file."; human format only).
     pub summary: bool,
+    /// Print info findings, not only count them (human format only; the machine formats
+    /// always carry every finding).
+    pub show_infos: bool,
     /// The source root and the configured rules (SARIF only).
     pub sarif: sarif::SarifOptions,
 }
@@ -90,6 +97,7 @@ impl Default for RenderOptions {
             width: 100,
             links: true,
             summary: true,
+            show_infos: true,
             sarif: sarif::SarifOptions::default(),
         }
     }
