@@ -12,7 +12,7 @@ use syncdef_transform::{Limits, Value};
 use syncdef_validator::{Diagnostic, RuleSettings, Severity, lint_definition};
 use url::Url;
 
-use crate::auth::{NoToken, TokenProvider};
+use crate::auth::{Credentials, NoToken, TokenProvider};
 use crate::call::connectors::Connectors;
 use crate::call::server::{DefaultServer, Servers};
 use crate::error::LoadRefused;
@@ -32,6 +32,8 @@ pub struct Engine {
     pub(crate) plan: Arc<DefinitionPlan>,
     pub(crate) transport: Option<Arc<dyn Transport>>,
     pub(crate) tokens: Arc<dyn TokenProvider>,
+    /// The credentials of the schemes other than OAuth2.
+    pub(crate) credentials: Credentials,
     pub(crate) synchronizer: Option<Arc<dyn Synchronizer>>,
     pub(crate) base_url: Option<Url>,
     /// The server URL with the default variables, resolved on first use: most pushes of an
@@ -122,6 +124,7 @@ impl Engine {
             plan: Arc::new(plan),
             transport: None,
             tokens: Arc::new(NoToken),
+            credentials: Credentials::default(),
             synchronizer: None,
             base_url: None,
             default_server: Arc::default(),
@@ -152,11 +155,24 @@ impl Engine {
         }
     }
 
-    /// This engine authorising requests with `tokens` (default: no `Authorization` header).
+    /// This engine authorising requests with `tokens`: the access token of the OAuth2
+    /// schemes, and of the http bearer schemes [`Engine::with_credentials`] gives no token
+    /// of their own (default: none; a request that needs one fails, saying so).
     #[must_use]
     pub fn with_token_provider(&self, tokens: Arc<dyn TokenProvider>) -> Engine {
         Engine {
             tokens,
+            ..self.clone()
+        }
+    }
+
+    /// This engine authorising requests with `credentials` for the http basic, http bearer
+    /// and apiKey schemes they name (see [`Credentials::from_env`]); each request carries
+    /// those of the scheme its operation's security requirement names.
+    #[must_use]
+    pub fn with_credentials(&self, credentials: Credentials) -> Engine {
+        Engine {
+            credentials,
             ..self.clone()
         }
     }
@@ -294,6 +310,7 @@ impl Engine {
         Connectors {
             transport: self.transport.as_deref(),
             tokens: self.tokens.as_ref(),
+            credentials: &self.credentials,
             headers: &self.request_headers,
             retry: self.retry_policy(),
             reliability: &self.plan.reliability,

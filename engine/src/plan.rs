@@ -17,6 +17,7 @@ use syncdef_definitions::{Definition, Node, SourceFile};
 use syncdef_transform::value::Shape;
 use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Template, Value};
 
+use crate::auth::scheme::{CallSecurity, Scheme, definition_schemes};
 use crate::auth::{AuthError, OAuthSettings};
 use crate::body_media::BodyMedia;
 use crate::error::EngineError;
@@ -104,6 +105,9 @@ pub(crate) struct CallPlan {
     pub body_required: bool,
     /// The media type its body is written in (JSON, a form, a multipart body).
     pub body_media: BodyMedia,
+    /// The operation's security requirement (its own, else the document's): the credentials
+    /// each request carries.
+    pub security: CallSecurity,
 }
 
 impl CallPlan {
@@ -251,6 +255,8 @@ pub struct DefinitionPlan {
     pub(crate) entries: Vec<EntryPlan>,
     /// What OAuth2 login and token refresh use, or why the definition gives them nothing.
     pub(crate) oauth: Result<OAuthSettings, AuthError>,
+    /// The security schemes of `components.securitySchemes`, as requests send them.
+    pub(crate) schemes: Vec<Arc<Scheme>>,
     pub(crate) reliability: Reliability,
 }
 
@@ -290,6 +296,12 @@ impl DefinitionPlan {
         self.oauth.as_ref()
     }
 
+    /// The definition's security schemes, as requests send them (for
+    /// [`Credentials::from_env`](crate::auth::Credentials::from_env)).
+    pub fn security_schemes(&self) -> impl Iterator<Item = &Scheme> {
+        self.schemes.iter().map(AsRef::as_ref)
+    }
+
     /// Compiles `definition`. The validator has passed it, so what it guarantees is checked
     /// again only to turn a gap into a message rather than a panic.
     pub(crate) fn compile(
@@ -313,6 +325,7 @@ impl DefinitionPlan {
             ..Settings::default()
         };
         let paths = definition.paths();
+        let schemes = definition_schemes(&api);
         let skip = &reliability.request_validation.skip;
         let known: Vec<&str> = sync.entries.iter().map(|e| &*e.key.value).collect();
         for name in skip {
@@ -324,7 +337,10 @@ impl DefinitionPlan {
             }
         }
         // Read and checked by `Reliability::from_definition` above.
-        let extension = Extension::read(definition).ok().flatten().unwrap_or_default();
+        let extension = Extension::read(definition)
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         let mut entries = Vec::new();
         for entry in &sync.entries {
             let sources = Sources {
@@ -333,6 +349,7 @@ impl DefinitionPlan {
                 file: &definition.source,
                 check_bodies: !skip.contains(&entry.key.value),
                 paging: reliability.pull.get(&entry.key.value),
+                schemes: &schemes,
             };
             match compile_entry(&paths, entry, &settings, &sources) {
                 Ok(e) => entries.push(e),
@@ -355,6 +372,7 @@ impl DefinitionPlan {
                 check_bodies: false,
                 paging: None,
                 media_type: None,
+                schemes: &schemes,
             };
             match lookup_plan(&paths, lookup, &settings, &sources) {
                 Ok(plan) => entry.lookup = Some(plan),
@@ -367,6 +385,7 @@ impl DefinitionPlan {
                 server,
                 entries,
                 oauth: OAuthSettings::from_openapi(&api),
+                schemes,
                 reliability,
             })
         } else {
@@ -386,6 +405,8 @@ struct Sources<'d> {
     paging: Option<&'d syncdef_definitions::extension::PullSpec>,
     /// The media type `x-syncdef.requestMediaType` names for the entry's request bodies.
     media_type: Option<&'d str>,
+    /// The definition's security schemes, which every call's requirement names.
+    schemes: &'d [Arc<Scheme>],
 }
 
 fn compile_entry(
@@ -534,10 +555,19 @@ fn call_plan(
 ) -> Result<CallPlan, String> {
     let reference = parsed.clone().map_err(|e| e.message)?;
     let (_, operation_node) = operation(paths, &reference)?;
-    let sample = synth::sample(
-        &sources.root,
-        &OpenApi::new(sources.root).operation(operation_node),
-    );
+    let api = OpenApi::new(sources.root);
+    let security = CallSecurity::of(&api, operation_node, sources.schemes);
+    if let Some(name) = security.undefined() {
+        return Err(format!(
+            "`{reference}` requires the security scheme `{name}`, which `components.securitySchemes` does not define"
+        ));
+    }
+    if !security.sendable() {
+        return Err(format!(
+            "`{reference}` can be sent with none of its security requirements: it requires {security}"
+        ));
+    }
+    let sample = synth::sample(&sources.root, &api.operation(operation_node));
     let request_name = template_names::request_name(prefix);
     let response_name = template_names::response_name(prefix);
     let request = template(templates, &request_name, settings)?;
@@ -584,6 +614,7 @@ fn call_plan(
         response,
         reference,
         sample: Arc::new(sample),
+        security,
     })
 }
 

@@ -78,6 +78,16 @@ pub const REFUSALS: &[Refusal] = &[
     rule("plan.rs", "is not a GET: a lookup only reads", "SD114"),
     rule("plan.rs", "is not a JSONPath", "SD114"),
     rule("plan.rs", "names no operation of the document", "SD202"),
+    rule(
+        "plan.rs",
+        "which `components.securitySchemes` does not define",
+        "SD701",
+    ),
+    rule(
+        "plan.rs",
+        "can be sent with none of its security requirements",
+        "SD706",
+    ),
     rule("plan.rs", "the action has no `path`", "SD108"),
     rule(
         "plan.rs",

@@ -255,7 +255,10 @@ fn push_to_nowhere_with(flags: &[&str], env: &[(&str, &str)]) -> common::Run {
         "json",
     ];
     args.extend_from_slice(flags);
-    let run = run_env(&args, env);
+    // The definition's operations require OAuth2: without a token nothing would be sent.
+    let mut env = env.to_vec();
+    env.push(("SYNCDEF_ACCESS_TOKEN", "local-token"));
+    let run = run_env(&args, &env);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     run
 }

@@ -224,7 +224,7 @@ async fn push_sends_for_real_and_prints_the_outcome() {
     }
     let uri = server.uri();
     let run = tokio::task::spawn_blocking(move || {
-        syncdef(&[
+        let args = [
             "push",
             GENERIC,
             "--entry",
@@ -235,7 +235,13 @@ async fn push_sends_for_real_and_prints_the_outcome() {
             &uri,
             "--format",
             "json",
-        ])
+        ]
+        .map(String::from);
+        // The definition's operations require OAuth2: a token goes with each request.
+        let output = common::syncdef_command(&args, &[("SYNCDEF_ACCESS_TOKEN", "local-token")])
+            .output()
+            .expect("syncdef runs to completion");
+        common::Run::from(output)
     })
     .await
     .unwrap();

@@ -9,14 +9,14 @@ use crate::sync_support;
 use std::path::{Path, PathBuf};
 
 use common::Run;
-use sync_support::{Data, PLATFORM_ENV, Platform};
+use sync_support::{Data, Platform, SYNC_ENV};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// Runs the binary off the async runtime (the mock servers answer on it meanwhile), with the
 /// fake platform's credentials in its environment.
 async fn syncdef(args: Vec<String>) -> Run {
-    common::syncdef_beside_servers(args, &PLATFORM_ENV).await
+    common::syncdef_beside_servers(args, &SYNC_ENV).await
 }
 
 fn args(list: &[&str]) -> Vec<String> {

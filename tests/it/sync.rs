@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 
 use common::Run;
 use serde_json::{Value, json};
-use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
+use sync_support::{Data, Platform, QuickBooks, SYNC_ENV};
 
 const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
 
 /// Runs the binary off the async runtime (the fakes answer on it meanwhile).
 async fn syncdef(args: Vec<String>) -> Run {
-    common::syncdef_beside_servers(args, &PLATFORM_ENV).await
+    common::syncdef_beside_servers(args, &SYNC_ENV).await
 }
 
 fn sync_args(platform: &Platform, books: &QuickBooks, state: &Path, extra: &[&str]) -> Vec<String> {
@@ -669,7 +669,7 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
             &alive_arg,
         ],
     );
-    let child = common::syncdef_command(&args, &PLATFORM_ENV)
+    let child = common::syncdef_command(&args, &SYNC_ENV)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -840,7 +840,7 @@ async fn a_pull_killed_mid_create_creates_no_account_twice() {
         &state,
         &["--entries", "Account", "--direction", "pull"],
     );
-    let mut child = common::syncdef_command(&pull, &PLATFORM_ENV)
+    let mut child = common::syncdef_command(&pull, &SYNC_ENV)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

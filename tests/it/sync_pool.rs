@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::dice::Dice;
 use serde_json::Value;
-use sync_support::{Data, PLATFORM_ENV, Platform, QuickBooks};
+use sync_support::{Data, Platform, QuickBooks, SYNC_ENV};
 use syncdef_mock::postgres::PgServer;
 
 const DEFINITION: &str = "catalog/quickbooks-online/definition.yaml";
@@ -91,7 +91,7 @@ fn start_worker_paging(
     .map(str::to_owned)
     .to_vec();
     args.extend(extra.iter().map(|a| (*a).to_owned()));
-    common::syncdef_command(&args, &PLATFORM_ENV)
+    common::syncdef_command(&args, &SYNC_ENV)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -169,7 +169,7 @@ async fn status(state: &str) -> common::Run {
         ["sync", "status", "--state", state, "--format", "json"]
             .map(str::to_owned)
             .to_vec(),
-        &PLATFORM_ENV,
+        &SYNC_ENV,
     )
     .await
 }

@@ -173,6 +173,7 @@ rule_codes! {
     "SD703" => undeclared_scope::UndeclaredScope by check,
     "SD704" => missing_security::MissingSecurity by check,
     "SD705" => insecure_url::InsecureUrl by check,
+    "SD706" => unsendable_security::UnsendableSecurity by check,
     // Type checking.
     "SD801" => unknown_record_field::UnknownRecordField by check,
     "SD802" => request_body_mismatch::RequestBodyMismatch by check,

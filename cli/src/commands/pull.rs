@@ -12,7 +12,7 @@ use syncdef_engine::{Engine, PagePosition, PageRequest, PullPage, ReqwestTranspo
 use super::dry_run::{entry_engine, runtime, transport};
 use super::name_value;
 use super::reliability::ReliabilityArgs;
-use super::tokens::token_provider;
+use super::tokens::{scheme_credentials, token_provider};
 use crate::failure::{Failure, output_error};
 
 /// `syncdef pull`.
@@ -58,7 +58,8 @@ pub struct PullArgs {
     pub responses: Option<PathBuf>,
 
     /// The OAuth2 token store written by `syncdef auth login`. Without it, the bearer token
-    /// is `SYNCDEF_ACCESS_TOKEN` if set, otherwise no `Authorization` header is sent.
+    /// is `SYNCDEF_ACCESS_TOKEN` if set. The credentials of http basic, http bearer and
+    /// apiKey schemes come from `SYNCDEF_<SCHEME>_USER` and `_PASSWORD`, `_TOKEN`, `_KEY`.
     #[arg(long, value_name = "FILE")]
     pub token_store: Option<PathBuf>,
 
@@ -134,7 +135,10 @@ fn connect(engine: &Engine, args: &PullArgs) -> Result<Engine, Failure> {
         args.token_store.as_deref(),
         args.client_file.as_deref(),
     )?;
-    Ok(engine.with_transport(transport).with_token_provider(tokens))
+    Ok(engine
+        .with_transport(transport)
+        .with_token_provider(tokens)
+        .with_credentials(scheme_credentials(engine)?))
 }
 
 /// Writes the page's records as JSON Lines and its rejected elements and error to standard

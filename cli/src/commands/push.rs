@@ -9,7 +9,7 @@ use syncdef_engine::ReqwestTransport;
 
 use super::dry_run::{RecordArgs, print_outcome, runtime};
 use super::reliability::ReliabilityArgs;
-use super::tokens::token_provider;
+use super::tokens::{scheme_credentials, token_provider};
 use crate::failure::Failure;
 
 /// `syncdef push`.
@@ -20,7 +20,8 @@ pub struct PushArgs {
 
     /// The OAuth2 token store written by `syncdef auth login` (owner-only JSON file). Without
     /// it, the bearer token is `SYNCDEF_ACCESS_TOKEN` if set (a definition secured by a static
-    /// bearer token), otherwise no `Authorization` header is sent.
+    /// bearer token). The credentials of http basic, http bearer and apiKey schemes come from
+    /// `SYNCDEF_<SCHEME>_USER` and `_PASSWORD`, `_TOKEN`, `_KEY`.
     #[arg(long, value_name = "FILE")]
     pub token_store: Option<PathBuf>,
 
@@ -45,9 +46,11 @@ pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
         args.client_file.as_deref(),
     )?;
     let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
+    let credentials = scheme_credentials(&engine)?;
     let engine = engine
         .with_transport(Arc::new(transport))
-        .with_token_provider(tokens);
+        .with_token_provider(tokens)
+        .with_credentials(credentials);
     let state = args.record.state();
     let outcome = runtime()?.block_on(engine.push(&args.record.entry, &record, &state));
     print_outcome(&outcome, args.record.format)

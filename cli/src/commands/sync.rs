@@ -11,7 +11,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use syncdef_engine::{
-    Engine, NoToken, RecordingTransport, ReqwestTransport, StaticToken, TokenProvider, Transport,
+    Engine, RecordingTransport, ReqwestTransport, StaticToken, TokenProvider, Transport,
 };
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::State;
@@ -24,7 +24,7 @@ use syncdef_worker::{
 use super::alive::{AliveArgs, AliveFile};
 use super::dry_run::{Format, runtime};
 use super::reliability::ReliabilityArgs;
-use super::tokens::stored_tokens;
+use super::tokens::{scheme_credentials, token_provider};
 use super::{display_name, load_engine, name_value, read_definition, settings_for};
 use crate::failure::{Exit, Failure, output_error};
 
@@ -191,7 +191,8 @@ pub struct RunArgs {
     pub base_url: Option<url::Url>,
 
     /// The external system's OAuth2 token store written by `syncdef auth login`. Without
-    /// it, no `Authorization` header is sent.
+    /// it, the bearer token is `SYNCDEF_ACCESS_TOKEN` if set. The credentials of http basic, http bearer and apiKey
+    /// schemes come from `SYNCDEF_<SCHEME>_USER` and `_PASSWORD`, `_TOKEN`, `_KEY`.
     #[arg(long, value_name = "FILE")]
     pub token_store: Option<PathBuf>,
 
@@ -301,8 +302,14 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         )
     } else {
         let tokens = external_tokens(&engine, args)?;
+        let credentials = scheme_credentials(&engine)?;
         let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
-        (engine.with_token_provider(tokens), Arc::new(transport))
+        (
+            engine
+                .with_token_provider(tokens)
+                .with_credentials(credentials),
+            Arc::new(transport),
+        )
     };
     let credentials = Credentials::load().map_err(|e| Failure::usage(e.to_string()))?;
     let platform = PlatformClient::builder(platform_url, credentials)
@@ -418,12 +425,14 @@ async fn next_signal() -> bool {
     }
 }
 
-/// The external system's tokens, as `syncdef push` gets them.
+/// The external system's tokens, as `syncdef push` gets them: the `--token-store`'s, else
+/// `SYNCDEF_ACCESS_TOKEN`.
 fn external_tokens(engine: &Engine, args: &RunArgs) -> Result<Arc<dyn TokenProvider>, Failure> {
-    match &args.token_store {
-        Some(path) => stored_tokens(engine, path, args.client_file.as_deref()),
-        None => Ok(Arc::new(NoToken)),
-    }
+    token_provider(
+        engine,
+        args.token_store.as_deref(),
+        args.client_file.as_deref(),
+    )
 }
 
 /// Plain log lines on stderr at `info` (`-q`, `-v` or `RUST_LOG` choose otherwise), for runs

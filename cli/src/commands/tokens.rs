@@ -1,10 +1,12 @@
-//! The external system's OAuth2 credentials and tokens, as `push`, `pull`, `sync` and `auth login`
-//! take them from their flags.
+//! The external system's credentials, as `push`, `pull`, `sync` and `auth login` take them:
+//! OAuth2 tokens from their flags, the other schemes' credentials from the environment.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use syncdef_engine::auth::{ClientCredentials, FileTokenStore, OAuth2Provider, TokenProvider};
+use syncdef_engine::auth::{
+    ClientCredentials, Credentials, FileTokenStore, OAuth2Provider, TokenProvider,
+};
 use syncdef_engine::{Engine, NoToken, StaticToken};
 
 use crate::failure::Failure;
@@ -56,4 +58,11 @@ pub fn stored_tokens(
     let provider = OAuth2Provider::new(settings, client_credentials(client_file)?, store)
         .map_err(|e| Failure::usage(e.message))?;
     Ok(Arc::new(provider))
+}
+
+/// The credentials of the definition's http basic, http bearer and apiKey schemes, from the
+/// environment: `SYNCDEF_<SCHEME>_USER` and `_PASSWORD`, `_TOKEN`, `_KEY`
+/// (docs/configuration.md, "Credentials of the external system").
+pub fn scheme_credentials(engine: &Engine) -> Result<Credentials, Failure> {
+    Credentials::from_env(engine.plan().security_schemes()).map_err(|e| Failure::usage(e.message))
 }

@@ -167,9 +167,14 @@ components:
     assert_eq!(scheme("key").http_scheme(), None);
     assert_eq!(scheme("key").api_key(), Some(("X-Key", "cookie")));
     assert_eq!(scheme("open").api_key(), None);
-    let none = doc("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {/a: {get: {}}}\n");
-    let node = none.root().pointer("/paths/~1a/get").unwrap();
-    assert!(OpenApi::new(none.root()).operation_security(node).is_none());
+    let undeclared =
+        doc("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {/a: {get: {}}}\n");
+    let get = undeclared.root().pointer("/paths/~1a/get").unwrap();
+    assert!(
+        OpenApi::new(undeclared.root())
+            .operation_security(get)
+            .is_none()
+    );
 }
 
 #[test]

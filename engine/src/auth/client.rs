@@ -27,12 +27,14 @@ pub struct OAuthSettings {
 }
 
 impl OAuthSettings {
-    /// The first OAuth2 scheme with an authorization-code flow that `security` lists.
+    /// The first OAuth2 scheme with an authorization-code flow that a security requirement
+    /// lists: the document's top-level `security`, then each operation's own (a description
+    /// may declare `security` on every operation and none at the top).
     ///
     /// # Errors
     /// When the definition has none.
     pub fn from_openapi(api: &OpenApi<'_>) -> Result<OAuthSettings, AuthError> {
-        for requirement in api.security().flatten() {
+        for requirement in api.security().chain(api.operations_security()).flatten() {
             let Some(scheme) = api.security_scheme(requirement.scheme) else {
                 continue;
             };
@@ -68,10 +70,10 @@ impl OAuthSettings {
             .find(|s| s.oauth_flow(AUTHORIZATION_CODE).is_some());
         Err(AuthError::new(match unlisted {
             Some(scheme) => format!(
-                "the OAuth2 scheme `{name}` has an authorizationCode flow, but the top-level `security` does not list it; add `security: [{{{name}: []}}]` (with the scopes to request in the list)",
+                "the OAuth2 scheme `{name}` has an authorizationCode flow, but no `security` requirement lists it (neither the top-level `security` nor an operation's); add `security: [{{{name}: []}}]` at the top or on the operations that need it (with the scopes to request in the list)",
                 name = scheme.name
             ),
-            None => "the definition has no OAuth2 security scheme with an authorizationCode flow, which OAuth2 login and token refresh need; add one under `components.securitySchemes` (`type: oauth2`, `flows.authorizationCode` with `authorizationUrl`, `tokenUrl` and `scopes`) and list it in the top-level `security` (a system secured by a fixed bearer token needs no login)".to_owned(),
+            None => "the definition has no OAuth2 security scheme with an authorizationCode flow, which OAuth2 login and token refresh need; add one under `components.securitySchemes` (`type: oauth2`, `flows.authorizationCode` with `authorizationUrl`, `tokenUrl` and `scopes`) and list it in a `security` requirement, at the top or on the operations (a system secured by a fixed bearer token, a password or a key needs no login)".to_owned(),
         }))
     }
 }

@@ -1,15 +1,21 @@
-//! Bearer tokens for the external system: the provider trait the engine asks, a static token,
-//! and OAuth2 (authorization code with PKCE, refresh, a token store).
+//! Credentials for the external system: the security schemes a definition declares and the
+//! requirement of each call ([`scheme`]), bearer tokens (the provider trait the engine asks, a
+//! static token, and OAuth2: authorization code with PKCE, refresh, a token store), and the
+//! credentials of the other schemes (a fixed bearer token, a user and a password, an API key).
 
 mod client;
+mod credentials;
 mod login;
 mod oauth;
+pub mod scheme;
 mod secret;
 mod store;
 
 use futures::future::BoxFuture;
 
 pub use client::{CLIENT_ID_VAR, CLIENT_SECRET_VAR, ClientCredentials, OAuthSettings};
+pub(crate) use credentials::how_to_provide;
+pub use credentials::{Basic, Credential, Credentials, SCHEME_VAR_PREFIX, scheme_var};
 pub use login::{LoginFlow, LoginOptions, LoginResult};
 pub use oauth::OAuth2Provider;
 pub use secret::Secret;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::auth::TokenProvider;
+use crate::auth::{Credentials, TokenProvider};
 use crate::call::server::Servers;
 use crate::reliability::rate_limit::Account;
 use crate::reliability::{RateLimitPolicy, RateLimits, Reliability, RetryPolicy};
@@ -17,6 +17,8 @@ pub(crate) struct Connectors<'a> {
     /// Where requests go; `None` fails the first request with a configuration error.
     pub transport: Option<&'a dyn Transport>,
     pub tokens: &'a dyn TokenProvider,
+    /// The credentials of the schemes other than OAuth2.
+    pub credentials: &'a Credentials,
     pub headers: &'a RequestHeaders,
     pub retry: &'a RetryPolicy,
     /// Conflict rules, the idempotency key, lookups.

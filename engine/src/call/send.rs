@@ -1,10 +1,11 @@
-//! Sending one request: token, rate limit, the attempts and their audit trail. When to send
+//! Sending one request: credentials, rate limit, the attempts and their audit trail. When to send
 //! again is decided by [`retry::decide`], which holds every rule; this file carries it out.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::call::answer::Answer;
+use crate::call::authorize::{Keyring, authorize};
 use crate::call::compose::Outgoing;
 use crate::call::connectors::Connectors;
 use crate::call::trail::Trail;
@@ -34,28 +35,39 @@ pub(crate) async fn send(
             "the engine has no transport: give it one with Engine::with_transport",
         ));
     };
+    let keyring = Keyring {
+        tokens: conn.tokens,
+        credentials: conn.credentials,
+        stand_ins: transport.replays(),
+    };
+    let auth = authorize(&keyring, &call.security, &step).await?;
     // A body in another media type than JSON says so; JSON is the standard header.
     let content_type = outgoing.body.as_ref().and_then(|b| b.content_type.clone());
     let (body, shown_body) = match outgoing.body {
         Some(b) => (Some(b.bytes), b.shown),
         None => (None, MaskedJson::null()),
     };
-    let mut extra = outgoing.headers;
+    let mut target = outgoing.target;
+    if !auth.query.is_empty() {
+        target.edit(|url| {
+            url.query_pairs_mut().extend_pairs(&auth.query);
+        });
+    }
+    let (url, shown_url) = target.into_parts();
+    // Headers beyond the standard ones: the request's own, then the credentials'.
+    let mut extra = [outgoing.headers, auth.headers].concat();
     if let Some(content_type) = content_type {
         extra.push(("content-type".to_owned(), content_type.to_string()));
     }
-    let (url, shown_url) = outgoing.target.into_parts();
     let authenticate = |e: crate::auth::AuthError| {
         EngineError::new(ErrorClass::Authentication, e.message).at(&step)
     };
-    let mut token = conn.tokens.token().await.map_err(authenticate)?;
+    let mut token = auth.token;
     let mut request = HttpRequest {
         step: Arc::clone(&call.step),
         method: call.reference.method,
         url,
-        headers: conn
-            .headers
-            .get(token.as_ref(), body.is_some(), &extra),
+        headers: conn.headers.get(token.as_ref(), body.is_some(), &extra),
         body,
         sample: Some(Arc::clone(&call.sample)),
         idempotency_key: outgoing.idempotency_key,
@@ -73,15 +85,16 @@ pub(crate) async fn send(
         let result = attempt(trail, account, transport, &request, &shown, number).await;
         if let (Ok(received), Some(rejected)) = (&result, &token)
             && received.response.status == 401
+            && auth.refreshable
             && !refreshed
         {
             refreshed = true;
             let Some(fresh) = conn.tokens.refresh(rejected).await.map_err(authenticate)? else {
                 return Ok(taken_at_word(Arc::clone(received)));
             };
-            request.headers =
-                conn.headers
-                    .get(Some(&fresh), request.body.is_some(), &extra);
+            request.headers = conn
+                .headers
+                .get(Some(&fresh), request.body.is_some(), &extra);
             token = Some(fresh);
             continue;
         }

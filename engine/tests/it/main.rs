@@ -12,6 +12,7 @@ mod faults;
 mod hostile;
 mod load;
 mod oauth;
+mod operation_security;
 mod pull;
 mod push;
 mod query_reference;

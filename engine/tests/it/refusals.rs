@@ -424,6 +424,27 @@ fn cases() -> Vec<Case> {
             "  - url: http://api.example.com/{tenant}\n",
             "uses plain http",
         ),
+        case(
+            "which `components.securitySchemes` does not define",
+            "  - exampleOAuth: [write]\n",
+            "  - otherOAuth: [write]\n",
+            "`otherOAuth`, which `components.securitySchemes` does not define",
+        ),
+        Case {
+            says: "can be sent with none of its security requirements",
+            fixture: G,
+            edits: vec![
+                (
+                    "  - exampleOAuth: [write]\n",
+                    "  - digestAuth: []\n".to_owned(),
+                ),
+                (
+                    "  securitySchemes:\n",
+                    "  securitySchemes:\n    digestAuth: {type: http, scheme: digest}\n".to_owned(),
+                ),
+            ],
+            message: "can be sent with none of its security requirements",
+        },
         pull(
             "which maps the external records onto",
             "        batchReadResponse:\n",
@@ -544,4 +565,39 @@ async fn every_refusal_a_definition_reaches_is_caught_by_its_rule() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+#[test]
+fn a_requirement_naming_an_undefined_scheme_is_an_error_and_refused() {
+    let text = generic_with("  - exampleOAuth: [write]\n", "  - otherOAuth: [write]\n");
+    assert_eq!(lint_errors(&text), ["SD701"]);
+    let refused = load_refused(&text).expect("refused");
+    assert!(
+        refused.contains("`otherOAuth`, which `components.securitySchemes` does not define"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_requirement_the_engine_cannot_send_is_an_error_and_refused() {
+    let text = generic_with("  - exampleOAuth: [write]\n", "  - digestAuth: []\n").replacen(
+        "  securitySchemes:\n",
+        "  securitySchemes:\n    digestAuth: {type: http, scheme: digest}\n",
+        1,
+    );
+    assert_eq!(lint_errors(&text), ["SD706"]);
+    let refused = load_refused(&text).expect("refused");
+    assert!(
+        refused.contains("can be sent with none of its security requirements")
+            && refused.contains("`digestAuth` (http `digest`"),
+        "{refused}"
+    );
+    // An alternative the engine sends makes it loadable, and lint-clean.
+    let either = text.replacen(
+        "  - digestAuth: []\n",
+        "  - digestAuth: []\n  - exampleOAuth: [write]\n",
+        1,
+    );
+    assert_eq!(lint_errors(&either), Vec::<String>::new());
+    assert_eq!(load_refused(&either), None);
 }

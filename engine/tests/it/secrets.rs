@@ -129,3 +129,94 @@ async fn tokens_stay_out_of_logs_audit_trails_renderings_and_errors() {
     assert_clean("the dry-run", &json_report(&outcome).to_string());
     assert_clean("the dry-run text", &human_report(&outcome));
 }
+
+const USER_PASSWORD: &str = "pw-SECRET-5e81d0";
+const API_KEY: &str = "key-SECRET-0c77ab";
+
+/// The credentials of the schemes other than OAuth2 (HTTP Basic, an API key in a header, the
+/// query or a cookie) stay out of what is shown too, when the server echoes them back.
+#[tokio::test(flavor = "current_thread")]
+async fn basic_and_api_key_credentials_stay_out_of_everything_shown() {
+    use syncdef_engine::auth::{Credential, Credentials};
+
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let text = std::fs::read_to_string(common::fixture("generic.yaml")).expect("the fixture");
+    let schemes = [
+        "  securitySchemes:\n",
+        "    basicAuth: {type: http, scheme: basic}\n",
+        "    keyHeader: {type: apiKey, name: X-Token, in: header}\n",
+        "    keyQuery: {type: apiKey, name: sig, in: query}\n",
+        "    keyCookie: {type: apiKey, name: sid, in: cookie}\n",
+    ]
+    .concat();
+    let text = text
+        .replacen(
+            "  - exampleOAuth: [write]\n",
+            "  - basicAuth: []\n    keyHeader: []\n    keyQuery: []\n    keyCookie: []\n",
+            1,
+        )
+        .replacen("  securitySchemes:\n", &schemes, 1);
+    let credentials = Credentials::new()
+        .with("basicAuth", Credential::basic("ann", USER_PASSWORD))
+        .with("keyHeader", Credential::api_key(API_KEY))
+        .with("keyQuery", Credential::api_key(API_KEY))
+        .with("keyCookie", Credential::api_key(API_KEY));
+    let basic = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        format!("ann:{USER_PASSWORD}"),
+    );
+
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(400)
+                .insert_header("X-Echo", format!("{API_KEY} Basic {basic}"))
+                .set_body_json(json!({"errors": [format!("refused {USER_PASSWORD} and {API_KEY}"), format!("Basic {basic}")]})),
+        )
+        .mount(&server)
+        .await;
+    let engine = common::connect(common::load("keys.yaml", text.clone()), &server.uri())
+        .with_credentials(credentials)
+        .with_retry_policy(RetryPolicy::none());
+    let outcome = engine
+        .push("Account", &common::account(), &RecordState::new())
+        .await;
+    // They did reach the server.
+    let sent = server.received_requests().await.unwrap_or_default();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].url.as_str().contains(API_KEY));
+
+    let clean = |what: &str, shown: &str| {
+        for secret in [USER_PASSWORD, API_KEY, basic.as_str()] {
+            assert!(!shown.contains(secret), "{what} holds `{secret}`:\n{shown}");
+        }
+    };
+    assert!(
+        captured.text().contains("external request"),
+        "tracing was captured"
+    );
+    clean("the tracing output", &captured.text());
+    clean("the JSON report", &json_report(&outcome).to_string());
+    clean("the text report", &human_report(&outcome));
+    clean("the outcome's Debug", &format!("{outcome:?}"));
+    let error = outcome.error.as_ref().expect("it failed");
+    clean("the error", &error.to_string());
+    assert!(error.message.contains("refused *** and ***"), "{error}");
+
+    // A dry-run shows stand-ins where the credentials go, and none of them.
+    let dry = common::load("keys.yaml", text)
+        .with_transport(Arc::new(RecordingTransport::synthesizing()));
+    let outcome = dry
+        .push("Account", &common::account(), &RecordState::new())
+        .await;
+    let shown = json_report(&outcome).to_string();
+    clean("the dry-run", &shown);
+    assert!(shown.contains("Basic ***"), "{shown}");
+}

@@ -16,7 +16,7 @@ use futures::StreamExt;
 use serde_json::{Value as Json, json};
 use syncdef_engine::{
     Engine, ErrorClass, PushOutcome, PushStatus, RateLimitPolicy, RateLimits, RecordState,
-    ReqwestTransport, RetryPolicy,
+    ReqwestTransport, RetryPolicy, StaticToken,
 };
 use syncdef_transform::Value;
 use url::Url;
@@ -204,6 +204,7 @@ async fn ten_thousand_pushes_with_ten_percent_faults_none_duplicated() {
     let connect = |engine: Engine| {
         engine
             .with_transport(transport.clone())
+            .with_token_provider(Arc::new(StaticToken::new("access-1")))
             .with_base_url(base.clone())
             .with_retry_policy(policy.clone())
             .with_rate_limits(Arc::clone(&limits))

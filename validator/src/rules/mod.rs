@@ -62,6 +62,7 @@ pub mod unknown_response_field;
 pub mod unknown_security_scheme;
 pub mod unknown_synchronization_target;
 pub mod unknown_template_input;
+pub mod unsendable_security;
 pub mod unsupplied_path_parameter;
 pub mod unused_suppression;
 pub mod unused_template;

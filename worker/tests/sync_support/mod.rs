@@ -13,8 +13,10 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 pub mod central;
 
-/// Fixed platform credentials of the fake (the token endpoint accepts anything).
-pub const PLATFORM_ENV: [(&str, &str); 4] = [
+/// The environment of a sync against the fakes: an access token for the external system, and
+/// fixed platform credentials (the platform's token endpoint accepts anything).
+pub const SYNC_ENV: [(&str, &str); 5] = [
+    ("SYNCDEF_ACCESS_TOKEN", "qbo-token"),
     ("SYNCDEF_PLATFORM_CLIENT_KEY", "key"),
     ("SYNCDEF_PLATFORM_CLIENT_SECRET", "secret"),
     ("SYNCDEF_PLATFORM_USERNAME", "user"),
@@ -731,7 +733,8 @@ impl Respond for BooksResponder {
             Some(&"payment") => "Payment",
             _ => "Invoice",
         };
-        // The library tests send a token; the binary without a token store sends none.
+        // The token the tests give: the library's token provider, the binary's
+        // SYNCDEF_ACCESS_TOKEN.
         if let Some(auth) = request.headers.get("authorization") {
             assert_eq!(auth.to_str().ok(), Some("Bearer qbo-token"));
         }

@@ -1463,6 +1463,7 @@ async fn the_definition_configures_retries_and_bad_extensions_are_refused() {
     let server = creates_answered(ResponseTemplate::new(503)).await;
     let outcome = engine
         .with_transport(transport(2_000))
+        .with_token_provider(Arc::new(StaticToken::new("access-1")))
         .with_base_url(Url::parse(&server.uri()).expect("url"))
         .push("Account", &account(), &RecordState::new())
         .await;
@@ -1526,6 +1527,7 @@ async fn syncdef_toml_and_the_instance_override_the_extension_field_by_field() {
     let server = creates_answered(ResponseTemplate::new(503)).await;
     let connected = engine
         .with_transport(transport(2_000))
+        .with_token_provider(Arc::new(StaticToken::new("access-1")))
         .with_base_url(Url::parse(&server.uri()).expect("url"))
         .with_rate_limits(RateLimits::new());
     let outcome = connected
