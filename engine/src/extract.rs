@@ -9,8 +9,9 @@ use serde_json::Value as Json;
 use syncdef_transform::{Template, Value};
 
 use crate::error::{EngineError, ErrorClass};
-use crate::lookup;
+use crate::error_shapes;
 use crate::projection::Projection;
+use crate::received::Received;
 
 /// What the response template extracted.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,73 +247,24 @@ pub(crate) fn says_failed(body: &Json) -> bool {
     }
 }
 
-/// The external system's messages in a failed answer, for the known shapes: QuickBooks'
-/// `Fault.Error[]` (`Message: Detail (code N)`), Business Central's and OData's
-/// `error.message (error.code)`, an `errors` array or string, Zuora's `reasons[].message`,
-/// RFC 9457 problem details
-/// (`application/problem+json`: `title: detail`), a `message`. Unknown shapes give nothing;
-/// the body is in the audit trail. Each message is redacted and bounded ([`shown_errors`]).
+/// The external system's messages in a failed answer's JSON `body`, in the shapes of
+/// [`ERROR_SHAPES`](crate::error_shapes::ERROR_SHAPES) (QuickBooks, Xero, Stripe, Business
+/// Central and OData, Zuora, the spec's `errors`, RFC 9457 problem details, a top-level
+/// message). Unknown shapes give nothing; the body is in the audit trail. Each message is
+/// redacted and bounded ([`shown_errors`]).
 pub(crate) fn error_messages(body: &Json) -> Vec<String> {
-    shown_errors(vendor_messages(body))
+    shown_errors(error_shapes::messages(body, None))
 }
 
-fn vendor_messages(body: &Json) -> Vec<String> {
-    if let Some(Json::Array(items)) = lookup::field(body, "Fault.Error") {
-        return items
-            .iter()
-            .map(|e| {
-                let text = |k: &str| e.get(k).and_then(lookup::scalar_text);
-                let mut m = text("Message").unwrap_or_default();
-                if let Some(d) = text("Detail").filter(|d| *d != m) {
-                    if !m.is_empty() {
-                        m.push_str(": ");
-                    }
-                    m.push_str(&d);
-                }
-                if let Some(c) = text("code") {
-                    m.push_str(&format!(" (code {c})"));
-                }
-                m
-            })
-            .collect();
+/// The external system's messages in a failed `answer`: its JSON body read as its
+/// `Content-Type` says (a problem document as one; any JSON type, whatever its parameters,
+/// through the table of shapes), or the text of a `text/plain` body. Redacted and bounded.
+pub(crate) fn answer_errors(answer: &Received) -> Vec<String> {
+    let media = answer.response.header("content-type");
+    match answer.body.json() {
+        Ok(body) => shown_errors(error_shapes::messages(body, media)),
+        Err(_) => shown_errors(error_shapes::text_message(answer.body.bytes(), media)),
     }
-    if let Some(m) = lookup::field(body, "error.message").and_then(lookup::scalar_text) {
-        let code = lookup::field(body, "error.code").and_then(lookup::scalar_text);
-        return vec![match code {
-            Some(c) => format!("{m} ({c})"),
-            None => m,
-        }];
-    }
-    // An `errors` array (strings, or objects with a `message`) or one string; Zuora's
-    // `reasons[]` of `{code, message}`.
-    for list in ["errors", "reasons"] {
-        match body.get(list) {
-            Some(Json::Array(items)) => {
-                return items
-                    .iter()
-                    .filter_map(|e| {
-                        e.get("message")
-                            .and_then(lookup::scalar_text)
-                            .or_else(|| json_error_text(e))
-                    })
-                    .collect();
-            }
-            Some(Json::String(one)) if !one.is_empty() => return vec![one.clone()],
-            _ => {}
-        }
-    }
-    let text = |k: &str| body.get(k).and_then(lookup::scalar_text);
-    if let Some(title) = text("title") {
-        return vec![match text("detail").filter(|d| *d != title) {
-            Some(detail) => format!("{title}: {detail}"),
-            None => title,
-        }];
-    }
-    ["detail", "message", "Message", "error_description", "error"]
-        .iter()
-        .find_map(|k| text(k))
-        .into_iter()
-        .collect()
 }
 
 #[cfg(test)]

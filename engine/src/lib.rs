@@ -42,6 +42,7 @@ mod body_media;
 mod call;
 mod engine;
 mod error;
+pub mod error_shapes;
 mod extract;
 mod lookup;
 pub mod mask;

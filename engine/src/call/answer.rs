@@ -44,11 +44,7 @@ pub(crate) fn check_status(
         return Ok(());
     }
     let status = response.status;
-    let messages = answer
-        .body()
-        .json()
-        .map(extract::error_messages)
-        .unwrap_or_default();
+    let messages = extract::answer_errors(&answer.received);
     let mut message = format!("the external system answered HTTP {status}");
     if let Some(why) = &answer.unknown_outcome {
         message.push_str(&format!(

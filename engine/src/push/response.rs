@@ -76,11 +76,7 @@ pub(crate) fn extract(
     if !extracted.success {
         let mut errors = std::mem::take(&mut extracted.errors);
         if errors.is_empty() {
-            errors = answer
-                .body()
-                .json()
-                .map(extract::error_messages)
-                .unwrap_or_default();
+            errors = extract::answer_errors(&answer.received);
         }
         return Err(failed(trail, step, errors));
     }
@@ -95,14 +91,16 @@ pub(crate) fn extract(
 
 /// Spec 7.1: a 2xx answer whose body says `success: false` is a failed step whatever the
 /// response template maps (a template reading only the id drops it), and when there is none;
-/// the reasons are read from the body ([`extract::error_messages`]). Only a body that names
-/// `success` is parsed whole for it.
+/// the reasons are read from the body in the vendor's error shape
+/// ([`extract::answer_errors`]). Only a body that names `success` is parsed whole for it.
 fn reported_failure(trail: &mut Trail, step: &str, answer: &Answer) -> Result<(), EngineError> {
     let named = memchr::memmem::find(answer.body().bytes(), b"\"success\"").is_some();
     match answer.body().json() {
-        Ok(body) if named && extract::says_failed(body) => {
-            Err(failed(trail, step, extract::error_messages(body)))
-        }
+        Ok(body) if named && extract::says_failed(body) => Err(failed(
+            trail,
+            step,
+            extract::answer_errors(&answer.received),
+        )),
         _ => Ok(()),
     }
 }

@@ -116,7 +116,7 @@ async fn the_reasons_are_read_in_each_vendor_shape() {
         ),
         (
             json!({"success": false, "reasons": [{"code": 53_100_020, "message": "Account number exists"}]}),
-            "Account number exists",
+            "Account number exists (code 53100020)",
         ),
         (
             json!({"success": false, "error": {"message": "Customer blocked", "code": "BadRequest"}}),
@@ -154,4 +154,106 @@ async fn success_true_with_an_id_is_a_create() {
     .await;
     assert_eq!(outcome.status, PushStatus::Created, "{outcome:#?}");
     assert_eq!(outcome.external_id(), Some("12"));
+}
+
+/// Zuora answers a failed create with HTTP 200, `success: false` and its `reasons`; its
+/// media types carry parameters. A `createResponse` that maps only the id does not make it an
+/// unknown outcome: it is a failed create, with Zuora's reasons, codes included, in the
+/// outcome, its message and both renderings.
+#[tokio::test]
+async fn a_zuora_create_answered_200_with_success_false_is_a_failed_create() {
+    use syncdef_engine::auth::{Credential, Credentials};
+    use syncdef_engine::render::{human_report, json_report};
+
+    let server = MockServer::start().await;
+    let answer = json!({"success": false, "processId": "6D4A4B2C", "reasons": [
+        {"code": 53_100_020, "message": "The account number A-1 is invalid."},
+        {"code": 53_100_320, "message": "Currency XYZ is not supported."}
+    ]});
+    Mock::given(any())
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_raw(answer.to_string(), "application/json; charset=utf-8"),
+        )
+        .mount(&server)
+        .await;
+    let engine = common::connect(common::engine("zuora-like.yaml"), &server.uri())
+        .with_retry_policy(RetryPolicy::none())
+        .with_credentials(
+            Credentials::new()
+                .with("apiAccessKeyId", Credential::api_key("zuora-key-id-5c1e"))
+                .with(
+                    "apiSecretAccessKey",
+                    Credential::api_key("zuora-secret-8d2f"),
+                ),
+        );
+    let outcome = engine
+        .push("Account", &common::account(), &RecordState::new())
+        .await;
+    let reasons = [
+        "The account number A-1 is invalid. (code 53100020)",
+        "Currency XYZ is not supported. (code 53100320)",
+    ];
+    assert_failed(&outcome, &reasons);
+    assert_eq!(outcome.external_id, None);
+    let rendered = [json_report(&outcome).to_string(), human_report(&outcome)];
+    for text in &rendered {
+        assert!(text.contains("(code 53100020)"), "{text}");
+        assert!(!text.contains("zuora-secret-8d2f"), "{text}");
+    }
+    // Both keys of the one requirement went with the request.
+    let sent = server.received_requests().await.unwrap_or_default();
+    assert_eq!(sent.len(), 1);
+    for (name, key) in [
+        ("apiAccessKeyId", "zuora-key-id-5c1e"),
+        ("apiSecretAccessKey", "zuora-secret-8d2f"),
+    ] {
+        assert_eq!(
+            sent[0].headers.get(name).and_then(|v| v.to_str().ok()),
+            Some(key)
+        );
+    }
+}
+
+/// The reasons of an error status are read through the same table of shapes: a Xero
+/// validation error (400), and a problem document whose media type has parameters.
+#[tokio::test]
+async fn an_error_status_is_read_through_the_same_shapes() {
+    let cases = [
+        (
+            ResponseTemplate::new(400).set_body_json(json!({"ErrorNumber": 10, "Type": "ValidationException", "Message": "A validation exception occurred", "Elements": [{"ValidationErrors": [{"Message": "The contact name Acme is already assigned to another contact."}]}]})),
+            "The contact name Acme is already assigned to another contact.",
+        ),
+        (
+            ResponseTemplate::new(422).set_body_raw(
+                json!({"title": "Invalid account", "detail": "The name is taken", "errors": [{"detail": "must be unique", "pointer": "#/name"}]}).to_string(),
+                "application/problem+json; charset=utf-8",
+            ),
+            "must be unique (at #/name)",
+        ),
+        (
+            ResponseTemplate::new(400).set_body_raw("Invalid API key\n", "text/plain; charset=utf-8"),
+            "Invalid API key",
+        ),
+    ];
+    for (response, reason) in cases {
+        let server = MockServer::start().await;
+        Mock::given(any())
+            .respond_with(response)
+            .mount(&server)
+            .await;
+        let engine = common::connect(common::engine("generic.yaml"), &server.uri())
+            .with_retry_policy(RetryPolicy::none());
+        let outcome = engine
+            .push("Account", &common::account(), &RecordState::new())
+            .await;
+        assert_eq!(outcome.status, PushStatus::Failed, "{outcome:#?}");
+        assert!(
+            outcome.errors.iter().any(|e| e == reason),
+            "{:?}",
+            outcome.errors
+        );
+        let error = outcome.error.as_ref().expect("an error");
+        assert!(error.message.contains(reason), "{error}");
+    }
 }
