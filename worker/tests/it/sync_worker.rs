@@ -733,6 +733,7 @@ async fn a_create_is_never_sent_unless_its_in_flight_mark_is_stored() {
         .engine
         .with_rate_limit_policy(unthrottled())
         .with_retry_policy(quick_retries())
+        .with_token_provider(Arc::new(StaticToken::new("qbo-token")))
         .with_base_url(url::Url::parse(&rig.books.base()).expect("url"));
     let platform = PlatformClient::builder(
         rig.platform.uri(),
