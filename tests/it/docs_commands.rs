@@ -8,7 +8,9 @@ use crate::common;
 mod docs_support;
 
 use docs_support::{Block, Runner, Step, copy_tree, runnable_blocks, steps};
-use syncdef_mock::platform::{Platform, Records};
+use std::path::Path;
+
+use syncdef_mock::platform::Platform;
 use syncdef_mock::quickbooks::QuickBooks;
 use syncdef_mock::{PLATFORM_PORT, QUICKBOOKS_PORT, loopback};
 
@@ -41,16 +43,19 @@ struct LocalSystems {
 }
 
 impl LocalSystems {
-    fn start() -> LocalSystems {
+    /// The platform serving `records` as `syncdef-mock` does (edits served as made), and an
+    /// empty QuickBooks company.
+    fn start(records: &Path) -> LocalSystems {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
             .expect("a runtime");
-        let records = Records::load(&common::root().join("catalog/records")).expect("records");
         let (platform, quickbooks) = runtime.block_on(async {
             (
-                Platform::start(records, loopback(0).expect("a port")).await,
+                Platform::watch(records, loopback(0).expect("a port"))
+                    .await
+                    .expect("the records"),
                 QuickBooks::start(loopback(0).expect("a port")).await,
             )
         });
@@ -75,21 +80,39 @@ impl LocalSystems {
     }
 }
 
-/// Runs the blocks of one document in a fresh copy of the catalog; the failures, by place.
-fn run_document(blocks: &[Block], systems: Option<&LocalSystems>) -> Vec<String> {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    copy_tree(&common::root().join("catalog"), &dir.path().join("catalog")).expect("a copy");
-    let mut runner = Runner::new(env!("CARGO_BIN_EXE_syncdef"), dir.path());
-    if let Some(systems) = systems {
-        systems.redirect(&mut runner);
-    }
-    let mut failures = Vec::new();
-    for block in blocks {
-        if let Err(failure) = runner.run_block(block) {
-            failures.push(failure);
+/// A reader following one document: a fresh copy of the catalog to run its blocks in, and the
+/// local systems when a block needs them, serving the copy's records.
+struct Reader {
+    dir: tempfile::TempDir,
+    runner: Runner,
+    systems: Option<LocalSystems>,
+}
+
+impl Reader {
+    fn new(needs_mock: bool) -> Reader {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        copy_tree(&common::root().join("catalog"), &dir.path().join("catalog")).expect("a copy");
+        let mut runner = Runner::new(env!("CARGO_BIN_EXE_syncdef"), dir.path());
+        // Each document gets empty books, as a reader starting `syncdef-mock` gets them.
+        let records = dir.path().join("catalog/records");
+        let systems = needs_mock.then(|| LocalSystems::start(&records));
+        if let Some(systems) = &systems {
+            systems.redirect(&mut runner);
+        }
+        Reader {
+            dir,
+            runner,
+            systems,
         }
     }
-    failures
+
+    /// Runs `blocks` in order; the failures, by place.
+    fn run(&mut self, blocks: &[Block]) -> Vec<String> {
+        blocks
+            .iter()
+            .filter_map(|block| self.runner.run_block(block).err())
+            .collect()
+    }
 }
 
 fn blocks_of(doc: &str) -> Vec<Block> {
@@ -111,12 +134,8 @@ fn every_runnable_block_of_the_docs_runs_as_written() {
                 s.iter().filter(|s| matches!(s, Step::Run(_))).count()
             });
         }
-        // Each document gets empty books, as a reader starting `syncdef-mock` gets them.
-        let systems = blocks
-            .iter()
-            .any(|b| b.needs_mock)
-            .then(LocalSystems::start);
-        failures.extend(run_document(&blocks, systems.as_ref()));
+        let mut reader = Reader::new(blocks.iter().any(|b| b.needs_mock));
+        failures.extend(reader.run(&blocks));
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
     // The README's examples and the whole getting-started guide at least.
@@ -133,12 +152,45 @@ fn the_getting_started_guide_pushes_and_syncs_the_shipped_records() {
         blocks.iter().filter(|b| b.needs_mock).count() >= 4,
         "the guide lost its push and sync blocks"
     );
-    let systems = LocalSystems::start();
-    let failures = run_document(&blocks, Some(&systems));
+    let mut reader = Reader::new(true);
+    let failures = reader.run(&blocks);
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    let Some(systems) = reader.systems.take() else {
+        unreachable!("started for the guide")
+    };
     let quickbooks = &systems.quickbooks;
     assert_eq!(quickbooks.count("123", "Customer"), 1);
     assert_eq!(quickbooks.count("4620816365", "Customer"), 2);
+    assert_eq!(quickbooks.count("4620816365", "Invoice"), 2);
+    // "Edit a record under `catalog/records` (its `updatedAt` must move forward), and the next
+    // sync updates only that record": the guide's last block again, after the edit.
+    let record = reader
+        .dir
+        .path()
+        .join("catalog/records/account-acme-eur.json");
+    let text = std::fs::read_to_string(&record).expect("the record");
+    let edited = text
+        .replacen("\"Acme Trading Ltd\"", "\"Acme Trading Group\"", 1)
+        .replacen("2026-11-20T16:02:44Z", "2026-11-27T09:00:00Z", 1);
+    assert_ne!(
+        text, edited,
+        "the shipped account record changed: update this test"
+    );
+    std::fs::write(&record, edited).expect("the edit");
+    let last = blocks
+        .iter()
+        .rev()
+        .find(|b| b.needs_mock)
+        .expect("a sync block");
+    let failures = reader.run(std::slice::from_ref(last));
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    let customers = quickbooks.objects("4620816365", "Customer");
+    let names: Vec<&str> = customers
+        .iter()
+        .filter_map(|c| c["DisplayName"].as_str())
+        .collect();
+    assert_eq!(customers.len(), 2, "the edit created a customer: {names:?}");
+    assert!(names.contains(&"Acme Trading Group"), "{names:?}");
     assert_eq!(quickbooks.count("4620816365", "Invoice"), 2);
     drop(systems.runtime);
 }
