@@ -739,7 +739,11 @@ fn infos_are_counted_and_printed_only_when_asked() {
     for flag in ["--show-infos", "-v"] {
         let shown = syncdef(&["lint", flag, &catalog]);
         assert!(shown.stdout.contains("SD809"), "{flag}: {}", shown.stdout);
-        assert!(!shown.stdout.contains("not shown"), "{flag}: {}", shown.stdout);
+        assert!(
+            !shown.stdout.contains("not shown"),
+            "{flag}: {}",
+            shown.stdout
+        );
     }
     let json = syncdef(&["lint", "--format", "json", &catalog]);
     assert!(json.stdout.contains("\"SD809\""), "{}", json.stdout);
