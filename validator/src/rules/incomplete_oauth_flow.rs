@@ -61,11 +61,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         if missing.is_empty() {
             continue;
         }
-        let list = missing
-            .iter()
-            .map(|m| format!("`{m}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let list = crate::typecheck::name_list(&missing);
         let d = sink
             .diagnostic(
                 Rule::IncompleteOauthFlow,

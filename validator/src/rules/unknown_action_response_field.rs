@@ -105,7 +105,7 @@ fn check_source(
         Some(s) => format!("did you mean `{s}`?"),
         None if candidates.is_empty() && !headers.is_empty() => format!(
             "the success responses declare the headers {}",
-            headers.iter().map(|h| format!("`{h}`")).collect::<Vec<_>>().join(", ")
+            crate::typecheck::name_list(headers)
         ),
         None => "read a field the success response declares (`Customer.SyncToken`), or a declared response header".into(),
     };
@@ -144,11 +144,7 @@ fn report_unreadable_answer(
     if declared.is_empty() {
         return;
     }
-    let list = declared
-        .iter()
-        .map(|m| format!("`{m}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = crate::typecheck::name_list(&declared);
     let d = sink
         .diagnostic(
             Rule::UnknownActionResponseField,

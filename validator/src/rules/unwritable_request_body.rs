@@ -98,9 +98,5 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
 
 /// The media types, each in backticks, comma-separated.
 fn listed(declared: &[&str]) -> String {
-    declared
-        .iter()
-        .map(|m| format!("`{m}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::typecheck::name_list(declared)
 }
