@@ -92,7 +92,7 @@ pub fn human_report(outcome: &PushOutcome) -> String {
         }
         match (&e.response, &e.error) {
             (Some(r), _) => {
-                let made_up = if r.synthesized { " (synthesized)" } else { "" };
+                let made_up = if r.synthesized { " (synthesised)" } else { "" };
                 let _ = writeln!(out, "   -> {}{made_up}", r.status);
                 if !r.body.is_null() {
                     indent(&mut out, &r.body, 5);

@@ -149,8 +149,8 @@ fn string_sample(name: Option<&str>, format: &str) -> String {
         Some(n) if n == "id" || n == "Id" || n.ends_with("Id") || n.ends_with("ID") => "1".into(),
         Some(n) if n.eq_ignore_ascii_case("synctoken") => "0".into(),
         Some(n) if n.to_ascii_lowercase().contains("etag") => "W/\"1\"".into(),
-        Some(n) => format!("{n} (synthesized)"),
-        None => "synthesized".into(),
+        Some(n) => format!("{n} (synthesised)"),
+        None => "synthesised".into(),
     }
 }
 
