@@ -50,24 +50,24 @@ pub fn summary(report: &SyncReport) -> String {
         }
         return out;
     }
+    // A dry-run created nothing: its columns say what the run would do.
+    let (created, updated, failed) = if report.dry_run {
+        ("would create", "would update", "would fail")
+    } else {
+        ("created", "updated", "failed")
+    };
+    let width = |word: &str| word.len().max(7);
+    let (wc, wu, wf) = (width(created), width(updated), width(failed));
     out.push_str(&format!(
-        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  cursor\n",
-        "entry",
-        "listed",
-        "retried",
-        "created",
-        "updated",
-        "unchanged",
-        "failed",
-        "unknown",
-        "skipped"
+        "{:<12} {:>7} {:>7} {created:>wc$} {updated:>wu$} {:>9} {failed:>wf$} {:>7} {:>7}  cursor\n",
+        "entry", "listed", "retried", "unchanged", "unknown", "skipped"
     ));
     for name in &report.order {
         let Some(s) = report.entries.get(name) else {
             continue;
         };
         out.push_str(&format!(
-            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7}  {}\n",
+            "{:<12} {:>7} {:>7} {:>wc$} {:>wu$} {:>9} {:>wf$} {:>7} {:>7}  {}\n",
             name,
             s.listed,
             s.retried,
