@@ -2,8 +2,8 @@
 # End to end through a real editor: Neovim (headless) and its built-in LSP client start
 # `syncdef lsp`, open a copy of a catalog definition with a misspelt module, and must receive
 # SD601 at its line; then an edit in the buffer (an incremental didChange) must bring SD202 and
-# clear SD601. Installs Neovim with apt-get when it is missing; stops at once, with the reason,
-# when it cannot.
+# clear SD601; then every Lua snippet of docs/editor-setup.md runs as an init.lua. Installs
+# Neovim with apt-get when it is missing; stops at once, with the reason, when it cannot.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -53,3 +53,33 @@ if ! grep -qP "^change\t[0-9]+:[0-9]+\tSD202\t" "$work/out" || grep -qP "^change
   exit 1
 fi
 echo "tests/nvim/run.sh: Neovim received syncdef's diagnostics, before and after an edit"
+
+# Each Lua snippet of docs/editor-setup.md, run as a user's init.lua with `syncdef` on the PATH,
+# on a definition under a `catalog/` folder (the folder the snippets attach the server to).
+mkdir -p "$work/project/catalog" "$work/project/.git" "$work/snippets" "$work/bin"
+cp "$work/definition.yaml" "$work/project/catalog/definition.yaml"
+ln -s "$bin" "$work/bin/syncdef"
+awk -v dir="$work/snippets" '
+  /^```lua$/ { n++; file = sprintf("%s/%02d.lua", dir, n); inside = 1; next }
+  /^```/ && inside { inside = 0; close(file); next }
+  inside { print > file }
+' docs/editor-setup.md
+driver="$PWD/tests/nvim/snippet.lua"
+ran=0
+for snippet in "$work"/snippets/*.lua; do
+  out="$(cd "$work/project" && PATH="$work/bin:$PATH" HOME="$work" SYNCDEF_SNIPPET="$snippet" \
+    SYNCDEF_NVIM_FILE="$work/project/catalog/definition.yaml" \
+    timeout 120 nvim --headless --clean -n -c "luafile $driver" 2>&1 < /dev/null)" || {
+    echo "tests/nvim/run.sh: the editor-setup snippet $(basename "$snippet") failed:" >&2
+    echo "$out" >&2
+    cat "$snippet" >&2
+    exit 1
+  }
+  echo "snippet $(basename "$snippet"): $out"
+  case "$out" in ran*) ran=$((ran + 1)) ;; esac
+done
+if [ "$ran" = 0 ]; then
+  echo "tests/nvim/run.sh: no editor-setup snippet could run on this Neovim ($(nvim --version | head -1))" >&2
+  exit 1
+fi
+echo "tests/nvim/run.sh: $ran editor-setup snippet(s) attached the server on $(nvim --version | head -1)"
