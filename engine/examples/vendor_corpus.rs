@@ -208,10 +208,12 @@ fn report(verdicts: &[Json], took: Duration, limit: Duration) {
     let count = |status: &str| verdicts.iter().filter(|v| v["status"] == status).count();
     let (pass, fail, skipped) = (count("pass"), count("fail"), count("skipped"));
     let judged = pass + fail;
+    // Counts of documents: far below 2^52, so exact as f64.
+    let as_f64 = |n: usize| f64::from(u32::try_from(n).unwrap_or(u32::MAX));
     let share = if judged == 0 {
         0.0
     } else {
-        100.0 * pass as f64 / judged as f64
+        100.0 * as_f64(pass) / as_f64(judged)
     };
     let mut causes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for verdict in verdicts.iter().filter(|v| v["status"] == "fail") {
