@@ -89,7 +89,8 @@ async fn list_and_push<'a>(
         core.summary(name, |_| ());
         turns.0.push((name, false));
         list(core, queue, name).await?;
-        // Everything listed is pushed already (a queue that is not durable), or nothing was.
+        // Nothing of it is left to push (a queue that is not durable had each record pushed
+        // as it was listed, or nothing was listed): reported before the next entry's turn.
         if queue.pending(std::slice::from_ref(name), core.now())? == 0 {
             if let Some(turn) = turns.0.last_mut() {
                 turn.1 = true;
