@@ -35,6 +35,19 @@ pub fn scalar_text(value: &Json) -> Option<String> {
     }
 }
 
+/// The JSON object or array a string holds, when it holds one: descriptions that write their
+/// examples as JSON text (`"{\"Id\": 1}"`). Read the same way by the dry-run's sample answers
+/// and by the linter's check of examples.
+#[must_use]
+pub fn json_text(text: &str) -> Option<Json> {
+    if !matches!(text.trim_start().chars().next(), Some('{' | '[')) {
+        return None;
+    }
+    serde_json::from_str::<Json>(text)
+        .ok()
+        .filter(|value| value.is_object() || value.is_array())
+}
+
 /// What a dry-run puts where an action reads `source` from a synthesised answer that lacks it.
 #[must_use]
 pub fn stand_in(source: &str, action: &str) -> String {

@@ -68,14 +68,10 @@ fn example_value(example: &Node, schema: Option<Node>) -> Json {
         .and_then(|s| s.get("type"))
         .and_then(Node::as_str)
         .is_some_and(|t| t == "string");
-    let looks_structured = matches!(text.trim_start().chars().next(), Some('{' | '['));
-    if schema_is_text || !looks_structured {
+    if schema_is_text {
         return value;
     }
-    match serde_json::from_str::<Json>(text) {
-        Ok(parsed @ (Json::Object(_) | Json::Array(_))) => parsed,
-        _ => value,
-    }
+    crate::answer::json_text(text).unwrap_or(value)
 }
 
 /// The status a success response code stands for: itself (`201`), or 200 for `2XX`.

@@ -222,11 +222,7 @@ fn written_as_json_text(schema: &Node, value: &Node) -> bool {
         Some(kind) => matches!(kind, "object" | "array"),
         None => schema.get("properties").is_some() || schema.get("items").is_some(),
     };
-    let trimmed = text.trim_start();
-    expects
-        && (trimmed.starts_with('{') || trimmed.starts_with('['))
-        && serde_json::from_str::<serde_json::Value>(text)
-            .is_ok_and(|v| v.is_object() || v.is_array())
+    expects && syncdef_definitions::answer::json_text(text).is_some()
 }
 
 /// One finding for every value written as JSON text, at the first.

@@ -1,5 +1,6 @@
 //! `MissingSecurity`: the document declares no security requirement.
 
+use syncdef_definitions::operation_ref::HttpMethod;
 use syncdef_definitions::{Node, Span};
 
 use crate::codes::Rule;
@@ -96,7 +97,9 @@ fn report_document(sink: &mut Sink, root: &Node) {
         .unwrap_or_default()
         .iter()
         .flat_map(|path| path.value.as_object().unwrap_or_default())
-        .filter(|op| HTTP_METHODS.contains(&op.key.name) && op.value.get("security").is_none())
+        .filter(|op| {
+            HttpMethod::from_lower(op.key.name).is_some() && op.value.get("security").is_none()
+        })
         .count();
     if uncovered == 0 {
         return;
@@ -121,8 +124,3 @@ fn report_document(sink: &mut Sink, root: &Node) {
         .with_help("add a top-level `security` listing a scheme of `components.securitySchemes` with the scopes it needs (`security: [{oauth: [accounting]}]`), or a `security` on each operation");
     sink.push(d);
 }
-
-/// The operation keys of a path item.
-const HTTP_METHODS: [&str; 8] = [
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];

@@ -68,7 +68,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     format!(
                         "`{}` takes its request body as {}, and the engine writes the body `{template}` renders in none of them: it writes {WRITTEN_MEDIA_TYPES}",
                         site.text.value,
-                        listed(&declared)
+                        crate::typecheck::name_list(&declared)
                     ),
                     "declare a media type the external system accepts and the engine writes (`application/json`, `application/x-www-form-urlencoded`, `multipart/form-data`) in the operation's `requestBody.content`, or point the entry at an operation that takes one".to_owned(),
                 ),
@@ -80,7 +80,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                         "`x-syncdef.requestMediaType` writes the request bodies of `{}` as `{preferred}`, and `{}` takes its body only as {}",
                         info.name(),
                         site.text.value,
-                        listed(&declared)
+                        crate::typecheck::name_list(&declared)
                     ),
                     format!(
                         "declare `{preferred}` in the operation's `requestBody.content`, or name a media type every operation of the entry declares"
@@ -94,9 +94,4 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             sink.push(d);
         }
     }
-}
-
-/// The media types, each in backticks, comma-separated.
-fn listed(declared: &[&str]) -> String {
-    crate::typecheck::name_list(declared)
 }
