@@ -670,21 +670,7 @@ impl<'d> Resolver<'d> {
                 required.push(name.to_owned());
             }
         }
-        let mut parts: Vec<&Json> = schema
-            .get("allOf")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
-        for key in ["oneOf", "anyOf"] {
-            if let Some(first) = schema
-                .get(key)
-                .and_then(Json::as_array)
-                .and_then(|a| self.first_alternative(a))
-            {
-                parts.push(first);
-            }
-        }
+        let parts = self.merged_parts(schema);
         for part in parts {
             let (p, r) = self.merged(part, depth + 1, seen);
             for (k, v) in p {
@@ -732,6 +718,12 @@ impl<'d> Resolver<'d> {
             }
             _ => {}
         }
+        let parts = self.merged_parts(schema);
+        parts.into_iter().find_map(|p| self.kind(p, depth + 1))
+    }
+
+    /// What `schema` merges: its `allOf`, and the first alternative of its `oneOf` and `anyOf`.
+    fn merged_parts<'s>(&'s self, schema: &'s Json) -> Vec<&'s Json> {
         let mut parts: Vec<&Json> = schema
             .get("allOf")
             .and_then(Json::as_array)
@@ -747,7 +739,7 @@ impl<'d> Resolver<'d> {
                 parts.push(first);
             }
         }
-        parts.into_iter().find_map(|p| self.kind(p, depth + 1))
+        parts
     }
 
     /// The first of `enum` or `const` of `schema` or what it merges.
@@ -766,21 +758,7 @@ impl<'d> Resolver<'d> {
                 .or(values.first())
                 .cloned();
         }
-        let mut parts: Vec<&Json> = schema
-            .get("allOf")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-            .collect();
-        for key in ["oneOf", "anyOf"] {
-            if let Some(first) = schema
-                .get(key)
-                .and_then(Json::as_array)
-                .and_then(|a| self.first_alternative(a))
-            {
-                parts.push(first);
-            }
-        }
+        let parts = self.merged_parts(schema);
         parts.into_iter().find_map(|p| self.constant(p, depth + 1))
     }
 
