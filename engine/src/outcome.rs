@@ -110,6 +110,10 @@ pub struct Exchange {
     /// How long it took.
     #[serde(serialize_with = "millis")]
     pub duration: Duration,
+    /// How long it waited, before it was sent, for room in the account's rate limit (shown
+    /// only when it waited).
+    #[serde(serialize_with = "millis", skip_serializing_if = "Duration::is_zero")]
+    pub throttled: Duration,
 }
 
 /// A request as recorded, secrets masked.

@@ -6,48 +6,39 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::future::BoxFuture;
-use syncdef_engine::{Engine, HttpRequest, HttpResponse, Transport, TransportError};
+use std::time::Instant;
 
-use crate::options::SyncOptions;
+use futures::future::BoxFuture;
+use syncdef_engine::{HttpRequest, HttpResponse, Transport, TransportError};
+
+use crate::observer::{Event, Observer};
+use crate::shared::Setup;
 use crate::state::{AccountLimits, Grant, State};
 
-/// `transport`, taking room first in its account's budget when `state` shares one and the
-/// engine's policy limits requests (`docs/worker.md`, "Scaling out"); as it is otherwise.
-pub(crate) fn shared(
-    engine: &Engine,
-    transport: Arc<dyn Transport>,
-    state: &Arc<dyn State>,
-    options: &SyncOptions,
-    worker_id: &str,
-) -> Arc<dyn Transport> {
-    let policy = engine.rate_limit_policy();
-    if options.dry_run || policy.is_unlimited() || state.budget().is_none() {
+/// `setup`'s transport, taking room first in its account's budget when its state shares one
+/// and the engine's policy limits requests (`docs/worker.md`, "Scaling out"); as it is
+/// otherwise.
+pub(crate) fn shared(setup: &Setup) -> Arc<dyn Transport> {
+    let transport = setup.transport.clone();
+    let (Some(key_values), false) = (&setup.account_key, setup.options.dry_run) else {
+        return transport;
+    };
+    if setup.state.budget().is_none() {
         return transport;
     }
-    let key_values = policy
-        .key
-        .iter()
-        .map(|name| {
-            let value = options
-                .server_variables
-                .get(name)
-                .map_or("", String::as_str);
-            format!("{name}={value}")
-        })
-        .collect::<Vec<_>>()
-        .join("&");
+    let policy = setup.engine.rate_limit_policy();
     Arc::new(SharedBudget {
         inner: transport,
-        state: state.clone(),
-        key_values,
+        state: setup.state.clone(),
+        key_values: key_values.clone(),
         limits: AccountLimits {
             requests_per_minute: policy.requests_per_minute,
             window_ms: u64::try_from(policy.window().as_millis()).unwrap_or(60_000),
             concurrency: policy.concurrency,
         },
-        worker_id: worker_id.to_owned(),
-        hold_seconds: options.lease_seconds,
+        worker_id: setup.worker_id.clone(),
+        hold_seconds: setup.options.lease_seconds,
+        observer: setup.observer.clone(),
     })
 }
 
@@ -62,6 +53,8 @@ pub(crate) struct SharedBudget {
     pub worker_id: String,
     /// How long a slot outlives a worker that died holding it.
     pub hold_seconds: u64,
+    /// Told of every wait for room.
+    pub observer: Arc<dyn Observer>,
 }
 
 impl SharedBudget {
@@ -73,19 +66,34 @@ impl SharedBudget {
         )
     }
 
-    async fn slot(&self, account: &str) -> Result<i64, TransportError> {
+    async fn slot(&self, request: &HttpRequest) -> Result<i64, TransportError> {
         let Some(budget) = self.state.budget() else {
             return Ok(0);
         };
+        let account = self.account(request);
+        // Since the first answer to wait, if there was one.
+        let mut waiting: Option<Instant> = None;
         loop {
             let grant = budget
-                .take(account, &self.worker_id, self.limits, self.hold_seconds)
+                .take(&account, &self.worker_id, self.limits, self.hold_seconds)
                 .map_err(|e| {
                     TransportError::NotSent(format!("cannot take room in the shared budget: {e}"))
                 })?;
             match grant {
-                Grant::Slot(slot) => return Ok(slot),
-                Grant::Wait(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+                Grant::Slot(slot) => {
+                    if let Some(waiting) = waiting {
+                        let origin = request.url.origin().ascii_serialization();
+                        self.observer.event(&Event::Throttled {
+                            account: crate::requests::account_label(&self.key_values, &origin),
+                            waited: waiting.elapsed(),
+                        });
+                    }
+                    return Ok(slot);
+                }
+                Grant::Wait(ms) => {
+                    waiting.get_or_insert_with(Instant::now);
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                }
             }
         }
     }
@@ -97,7 +105,7 @@ impl Transport for SharedBudget {
         request: &'a HttpRequest,
     ) -> BoxFuture<'a, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
-            let slot = self.slot(&self.account(request)).await?;
+            let slot = self.slot(request).await?;
             let answer = self.inner.send(request).await;
             if let Some(budget) = self.state.budget()
                 && let Err(error) = budget.give_back(slot)

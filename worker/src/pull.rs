@@ -14,8 +14,9 @@ use syncdef_platform::patch::changes;
 use crate::error::WorkerError;
 use crate::hash::input_hash;
 use crate::modules::Module;
+use crate::observer::{Event, Flow};
 use crate::options::pushes;
-use crate::report::{PullSummary, SyncReport};
+use crate::report::{PullResult, PullSummary, SyncReport};
 use crate::shared::Core;
 use crate::stamp::{Stamp, utc_text};
 use crate::state::{Failed, InFlightCreate, Pushed, RecordKey, RecordRow, RecordStatus};
@@ -110,6 +111,10 @@ pub(crate) async fn pull_entries(
             }
         };
         tracing::info!(entry = %name, read = summary.read, created = summary.created, updated = summary.updated, conflicts = summary.conflicts, "pull done");
+        core.observer.event(&Event::PullFinished {
+            entry: name,
+            summary: &summary,
+        });
         report.pulled.insert(name.clone(), summary);
         if core.limit_reached() {
             return Err(WorkerError::Usage(core.limit_message()));
@@ -214,6 +219,8 @@ async fn take_page(
     page: PullPage,
     summary: &mut PullSummary,
 ) -> Result<Option<PagePosition>, WorkerError> {
+    let core = entry.core;
+    crate::requests::report(core, &entry.name, Flow::Pull, &page.exchanges);
     if let Some(error) = page.error {
         return Err(match error.class {
             ErrorClass::Authentication => WorkerError::Authentication(error.to_string()),
@@ -228,10 +235,19 @@ async fn take_page(
         tracing::warn!(entry = %entry.name, index = rejected.index, reason = %rejected.reason, "pulled element set apart");
     }
     summary.rejected += page.rejected.len() as u64;
+    core.observer.event(&Event::PullPage {
+        entry: &entry.name,
+        read: page.records.len(),
+        rejected: page.rejected.len(),
+    });
     for record in &page.records {
         summary.read += 1;
         let result = apply(entry, record).await?;
         summary.count(result);
+        core.observer.event(&Event::Pulled {
+            entry: &entry.name,
+            result,
+        });
     }
     Ok(page.next)
 }
@@ -250,20 +266,7 @@ fn since(core: &Core, entry: &str) -> Result<Option<String>, WorkerError> {
     Ok(core.state.cursor(&cursor_name(entry))?)
 }
 
-/// What became of one pulled record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Applied {
-    Created,
-    Updated,
-    Unchanged,
-    /// Changed on both sides; the platform's version stood.
-    Conflict,
-    Failed,
-    /// A create of it may have reached the platform: it waits for an operator.
-    Unknown,
-}
-
-async fn apply(entry: &PullEntry<'_>, pulled: &PulledRecord) -> Result<Applied, WorkerError> {
+async fn apply(entry: &PullEntry<'_>, pulled: &PulledRecord) -> Result<PullResult, WorkerError> {
     let core = entry.core;
     let wanted = writable_fields(entry, pulled);
     let row = core
@@ -299,14 +302,14 @@ async fn create(
     entry: &PullEntry<'_>,
     pulled: &PulledRecord,
     wanted: &Value,
-) -> Result<Applied, WorkerError> {
+) -> Result<PullResult, WorkerError> {
     let core = entry.core;
     let marker = create_marker(entry, &pulled.external_id);
     if let Some(row) = core.state.record(&marker)?
         && matches!(row.status, RecordStatus::Unknown | RecordStatus::InFlight)
     {
         tracing::warn!(entry = %entry.name, external_id = %pulled.external_id, "an earlier create of this pulled record may have reached the platform: check for a record with this integrationId, then `syncdef sync resolve`");
-        return Ok(Applied::Unknown);
+        return Ok(PullResult::Unknown);
     }
     if !entry.module.facts().writable {
         let message = format!(
@@ -314,10 +317,10 @@ async fn create(
             entry.module.name()
         );
         fail(core, &marker, &message, false)?;
-        return Ok(Applied::Failed);
+        return Ok(PullResult::Failed);
     }
     if core.options.dry_run {
-        return Ok(Applied::Created);
+        return Ok(PullResult::Created);
     }
     let body = serde_json::to_string(wanted).ok();
     let mark = InFlightCreate {
@@ -341,9 +344,9 @@ async fn create(
                 unknown,
             )?;
             return Ok(if unknown {
-                Applied::Unknown
+                PullResult::Unknown
             } else {
-                Applied::Failed
+                PullResult::Failed
             });
         }
     };
@@ -357,7 +360,7 @@ async fn create(
     })?;
     settle(entry, &id, pulled).await?;
     core.state.forget(&marker)?;
-    Ok(Applied::Created)
+    Ok(PullResult::Created)
 }
 
 async fn update(
@@ -365,7 +368,7 @@ async fn update(
     pulled: &PulledRecord,
     wanted: &Value,
     row: &RecordRow,
-) -> Result<Applied, WorkerError> {
+) -> Result<PullResult, WorkerError> {
     let core = entry.core;
     let id = &row.key.platform_id;
     let current = match entry.module.read(&core.platform, id).await {
@@ -377,21 +380,21 @@ async fn update(
                 &format!("reading the platform record failed: {e}"),
                 false,
             )?;
-            return Ok(Applied::Failed);
+            return Ok(PullResult::Failed);
         }
     };
     let patch = changes(&current, wanted, NOT_PATCHED);
     if patch.0.is_empty() {
-        return Ok(Applied::Unchanged);
+        return Ok(PullResult::Unchanged);
     }
     let changed_here =
         row.body_hash.as_deref() != Some(input_hash(&current, &BTreeMap::new()).as_str());
     if changed_here && !external_wins(entry.conflict, &current, pulled) {
         tracing::warn!(entry = %entry.name, id = %id, external_id = %pulled.external_id, policy = entry.conflict.name(), "changed on both sides since the last sync: the platform's version stands");
-        return Ok(Applied::Conflict);
+        return Ok(PullResult::Conflict);
     }
     if core.options.dry_run {
-        return Ok(Applied::Updated);
+        return Ok(PullResult::Updated);
     }
     let record_route = entry
         .module
@@ -404,10 +407,10 @@ async fn update(
             &format!("the platform refused the patch: {e}"),
             false,
         )?;
-        return Ok(Applied::Failed);
+        return Ok(PullResult::Failed);
     }
     settle(entry, id, pulled).await?;
-    Ok(Applied::Updated)
+    Ok(PullResult::Updated)
 }
 
 /// Whether the external version is written over a record the platform changed too.

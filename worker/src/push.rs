@@ -208,6 +208,14 @@ async fn push_batch(
     stop: &dyn Fn() -> bool,
 ) -> Result<bool, WorkerError> {
     let items = queue.lease(entries, core.lease(), BATCH)?;
+    match queue.depth(entries, core.now()) {
+        Ok(depth) => core.observer.event(&Event::Queue {
+            queued: depth.queued,
+            leased: depth.leased,
+        }),
+        // Only a gauge goes stale: the push goes on.
+        Err(error) => tracing::warn!(%error, "could not read the depth of the work queue"),
+    }
     if items.is_empty() {
         return Ok(false);
     }

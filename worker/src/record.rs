@@ -11,6 +11,7 @@ use syncdef_engine::{
 use crate::error::WorkerError;
 use crate::guard::InFlightGuard;
 use crate::hash::input_hash;
+use crate::observer::Flow;
 use crate::related::Related;
 use crate::report::{PlannedPush, RecordResult};
 use crate::shared::{Core, EntryInfo};
@@ -190,6 +191,7 @@ async fn handle_owned(
         }));
     let value = syncdef_transform::Value::from((*record_json).clone());
     let outcome = engine.push(&entry.name, &value, &state).await;
+    crate::requests::report(core, &entry.name, Flow::Push, &outcome.exchanges);
     if core.options.dry_run {
         plan(core, &key, &outcome);
     }

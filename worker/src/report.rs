@@ -23,6 +23,24 @@ pub enum RecordResult {
     Skipped,
 }
 
+/// What became of one record pulled onto the platform in this run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PullResult {
+    /// Created on the platform.
+    Created,
+    /// Patched on the platform.
+    Updated,
+    /// Already as the external system has it: nothing written.
+    Unchanged,
+    /// Changed on both sides since the last sync; the policy kept the platform's version.
+    Conflict,
+    /// Could not be written (stored with its error).
+    Failed,
+    /// A create of it may have reached the platform: it waits for an operator.
+    Unknown,
+}
+
 /// Counts of one entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -108,15 +126,14 @@ pub struct PullSummary {
 }
 
 impl PullSummary {
-    pub(crate) fn count(&mut self, applied: crate::pull::Applied) {
-        use crate::pull::Applied;
-        match applied {
-            Applied::Created => self.created += 1,
-            Applied::Updated => self.updated += 1,
-            Applied::Unchanged => self.unchanged += 1,
-            Applied::Conflict => self.conflicts += 1,
-            Applied::Failed => self.failed += 1,
-            Applied::Unknown => self.unknown += 1,
+    pub(crate) fn count(&mut self, result: PullResult) {
+        match result {
+            PullResult::Created => self.created += 1,
+            PullResult::Updated => self.updated += 1,
+            PullResult::Unchanged => self.unchanged += 1,
+            PullResult::Conflict => self.conflicts += 1,
+            PullResult::Failed => self.failed += 1,
+            PullResult::Unknown => self.unknown += 1,
         }
     }
 }

@@ -35,7 +35,12 @@ pub(crate) struct EntryInfo {
 pub(crate) struct Setup {
     pub platform: PlatformClient,
     pub engine: Engine,
+    /// The transport a run sends through: in a [`CoreBuilder`], as the worker was given it;
+    /// in a [`Core`], wrapped to take room in the shared budget first when there is one.
     pub transport: Arc<dyn Transport>,
+    /// The external account's key values (`realmId=123`), when the engine's policy limits
+    /// requests ([`crate::requests::account_key`]).
+    pub account_key: Option<String>,
     pub state: Arc<dyn State>,
     pub options: SyncOptions,
     pub entries: BTreeMap<String, EntryInfo>,
@@ -79,11 +84,12 @@ impl Core {
         entries: BTreeMap<String, EntryInfo>,
     ) -> CoreBuilder {
         let worker_id = worker_id();
-        let transport = crate::budget::shared(&engine, transport, &state, &options, &worker_id);
+        let account_key = crate::requests::account_key(&engine, &options);
         CoreBuilder(Setup {
             platform,
             engine,
             transport,
+            account_key,
             state,
             options,
             entries,
@@ -119,10 +125,13 @@ impl CoreBuilder {
         &self.0
     }
 
-    /// A core for one run, with nothing counted yet.
+    /// A core for one run, with nothing counted yet. Its transport takes room in the shared
+    /// budget first, when the state shares one, telling the observer of the waits.
     pub fn build(&self) -> Arc<Core> {
+        let mut setup = self.0.clone();
+        setup.transport = crate::budget::shared(&setup);
         Arc::new(Core {
-            setup: self.0.clone(),
+            setup,
             summaries: Mutex::new(BTreeMap::new()),
             planned: Mutex::new(Vec::new()),
             pushes: Mutex::new(0),

@@ -493,8 +493,8 @@ impl Observer for Bars {
                     bar.finish_and_clear();
                 }
             }
-            // The bars move with records; pages and waits show as nothing new.
-            Event::Listed { .. } | Event::Waiting { .. } => {}
+            // The bars move with records; pages, requests and waits show as nothing new.
+            _ => {}
         }
     }
 }

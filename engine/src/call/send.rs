@@ -2,7 +2,7 @@
 //! again is decided by [`retry::decide`], which holds every rule; this file carries it out.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::call::answer::Answer;
 use crate::call::authorize::{Keyring, authorize};
@@ -148,6 +148,7 @@ async fn attempt(
         Some(account) => Some(account.acquire().await),
         None => None,
     };
+    let throttled = permit.as_ref().map_or(Duration::ZERO, |p| p.waited);
     if let Some(p) = permit.as_ref().filter(|p| !p.waited.is_zero()) {
         tracing::debug!(
             step = %request.step,
@@ -186,6 +187,7 @@ async fn attempt(
                 error: None,
                 started,
                 duration,
+                throttled,
             });
             Ok(received)
         }
@@ -198,6 +200,7 @@ async fn attempt(
                 error: Some(e.to_string()),
                 started,
                 duration,
+                throttled,
             });
             Err(e)
         }

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::queue::{Lease, WorkItem, WorkQueue};
+use super::queue::{Lease, QueueDepth, WorkItem, WorkQueue};
 use super::{RecordKey, StateError};
 
 /// A work queue in this process's memory.
@@ -270,6 +270,21 @@ impl WorkQueue for LocalQueue {
             .filter(|(entry, held)| asked(entry) && held.live(now))
             .count();
         Ok(u64::try_from(items + listers).unwrap_or(u64::MAX))
+    }
+
+    fn depth(&self, entries: &[String], now: i64) -> Result<QueueDepth, StateError> {
+        let queue = self.lock();
+        let mut depth = QueueDepth::default();
+        for (key, item) in &queue.items {
+            if entries.iter().any(|e| *e == key.entry) {
+                if item.live(now) {
+                    depth.leased += 1;
+                } else {
+                    depth.queued += 1;
+                }
+            }
+        }
+        Ok(depth)
     }
 }
 

@@ -24,7 +24,7 @@ pub use budget::{AccountBudget, AccountLimits, Grant};
 pub use local_queue::LocalQueue;
 pub use location::StateLocation;
 pub use postgres::PostgresState;
-pub use queue::{Lease, WorkItem, WorkQueue};
+pub use queue::{Lease, QueueDepth, WorkItem, WorkQueue};
 pub use sqlite::SqliteState;
 
 /// One platform record of one entry: the state's primary key.

@@ -19,6 +19,15 @@ pub struct WorkItem {
     pub retry: bool,
 }
 
+/// How full the queue of some entries is: the operator's view of a pool's backlog.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueDepth {
+    /// Items no live lease holds: waiting for a pusher.
+    pub queued: u64,
+    /// Items under a live lease (any worker's): being pushed.
+    pub leased: u64,
+}
+
 /// Who holds a lease, and until when (unix seconds, from the worker's clock).
 #[derive(Clone, Copy, Debug)]
 pub struct Lease<'a> {
@@ -88,4 +97,7 @@ pub trait WorkQueue: Send + Sync {
     /// Items of `entries` still queued (leased or not) plus live listers of them: a pusher
     /// ends when none remain.
     fn pending(&self, entries: &[String], now: i64) -> Result<u64, StateError>;
+
+    /// Items of `entries` waiting and leased at `now` (listers left out).
+    fn depth(&self, entries: &[String], now: i64) -> Result<QueueDepth, StateError>;
 }

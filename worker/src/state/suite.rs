@@ -1,6 +1,7 @@
 //! The state's promises, as tests run against every store: [`state_suite!`] turns each
 //! function here into a `#[test]` of the store module that invokes it with a fresh store.
 
+use super::queue::{Lease, QueueDepth};
 use super::{Failed, InFlightCreate, Pushed, RecordKey, RecordStatus, Resolution, State};
 
 /// Generates one `#[test]` per promise below, each on a fresh store from `$open`, a function
@@ -21,6 +22,7 @@ macro_rules! state_suite {
             a_record_is_found_by_its_external_id_among_the_entries_asked,
             a_forgotten_row_is_gone,
             warnings_are_replaced_per_entry_by_each_run,
+            the_queue_depth_counts_waiting_and_leased_items_of_the_entries_asked,
         );
     };
     (@each $open:path; $($test:ident),* $(,)?) => {
@@ -420,5 +422,40 @@ pub(crate) fn warnings_are_replaced_per_entry_by_each_run(state: &dyn State) {
     assert!(
         !rows[1].messages[0].contains("warning-secret-77ab"),
         "{rows:?}"
+    );
+}
+
+pub(crate) fn the_queue_depth_counts_waiting_and_leased_items_of_the_entries_asked(
+    state: &dyn State,
+) {
+    let queue = state.queue();
+    let accounts = ["Account".to_owned()];
+    for id in ["1", "2", "3"] {
+        queue.enqueue(&key(id), None, 0, 10).expect("enqueue");
+    }
+    let lease = Lease {
+        worker: "w1",
+        now: 10,
+        until: 20,
+    };
+    assert_eq!(queue.lease(&accounts, lease, 2).expect("lease").len(), 2);
+    assert_eq!(
+        queue.depth(&accounts, 15).expect("depth"),
+        QueueDepth {
+            queued: 1,
+            leased: 2
+        }
+    );
+    // An expired lease is waiting again; another entry's items are not counted.
+    assert_eq!(
+        queue.depth(&accounts, 21).expect("depth"),
+        QueueDepth {
+            queued: 3,
+            leased: 0
+        }
+    );
+    assert_eq!(
+        queue.depth(&["Invoice".to_owned()], 15).expect("depth"),
+        QueueDepth::default()
     );
 }

@@ -10,7 +10,7 @@ use super::PostgresState;
 use super::bridge::{Lent, PgError};
 use super::cached::Cached;
 use super::store::CUT_SHORT;
-use crate::state::{Lease, RecordKey, StateError, WorkItem, WorkQueue};
+use crate::state::{Lease, QueueDepth, RecordKey, StateError, WorkItem, WorkQueue};
 
 /// Turns the in-flight marks of `keys`, now leased by this worker, into `unknown`.
 async fn settle_cut_short(c: &Lent, keys: &[RecordKey], now: i64) -> Result<u64, PgError> {
@@ -298,6 +298,28 @@ impl WorkQueue for PostgresState {
                     .await?;
                 let count: i64 = row.try_get(0)?;
                 Ok(u64::try_from(count).unwrap_or(0))
+            }
+        })
+    }
+
+    fn depth(&self, entries: &[String], now: i64) -> Result<QueueDepth, StateError> {
+        let entries = entries.to_vec();
+        self.run(move |c| {
+            let entries = entries.clone();
+            async move {
+                let row = c
+                    .query_one_cached(
+                        "SELECT count(*) FILTER (WHERE lease_until IS NULL OR lease_until < $2),
+                                count(*) FILTER (WHERE lease_until >= $2)
+                         FROM work_items WHERE entry = ANY($1)",
+                        &[&entries, &now],
+                    )
+                    .await?;
+                let (queued, leased): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+                Ok(QueueDepth {
+                    queued: u64::try_from(queued).unwrap_or(0),
+                    leased: u64::try_from(leased).unwrap_or(0),
+                })
             }
         })
     }
