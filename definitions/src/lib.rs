@@ -52,6 +52,7 @@ pub mod path_match;
 pub mod platform;
 pub mod pointer;
 pub mod refs;
+pub mod scaffold;
 pub mod settings;
 pub mod source;
 pub mod string_map;

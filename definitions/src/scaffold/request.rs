@@ -1,0 +1,234 @@
+//! The request template of a starting definition: every property the body schema requires,
+//! recursively, read from the platform record field it stands for or left as a constant of its
+//! type; and the optional properties that stand for a record field, each under an `#ifgroup`
+//! that leaves it out when the record has no value, as the catalog's definitions write them.
+
+use serde_json::{Map, Value as Json, json};
+
+use super::Left;
+use super::constant::constant;
+use super::merged::Merged;
+use super::record_field::RecordFields;
+use crate::openapi::Schema;
+use crate::pointer;
+
+/// Objects nested deeper than this are written empty: a schema that contains itself ends.
+const MAX_DEPTH: usize = 12;
+
+/// The most items a required array gets (its `minItems`, up to this).
+const MAX_ITEMS: u64 = 3;
+
+/// What the template feeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Feeds {
+    /// A create.
+    Create,
+    /// An update; `names_record` when its reference carries `{IntegrationId}`, otherwise the
+    /// body's `id` says which record to change.
+    Update { names_record: bool },
+}
+
+/// Writes one request template.
+pub(super) struct RequestWriter<'a> {
+    fields: &'a RecordFields,
+    feeds: Feeds,
+    /// Platform fields read so far: an optional part is kept only when it reads one.
+    reads: usize,
+    /// The constants written, to be checked by the user.
+    pub left: Vec<Left>,
+}
+
+impl<'a> RequestWriter<'a> {
+    pub fn new(fields: &'a RecordFields, feeds: Feeds) -> Self {
+        RequestWriter {
+            fields,
+            feeds,
+            reads: 0,
+            left: Vec::new(),
+        }
+    }
+
+    /// The template of a body of schema `schema` (none: an empty object), written at JSON
+    /// pointer `at` of the definition.
+    pub fn body(&mut self, schema: Option<&Schema<'_>>, at: &str) -> Json {
+        schema.map_or_else(|| json!({}), |s| self.required(s, None, at, 0))
+    }
+
+    /// The value of a schema that must be written: a read of the record field it stands
+    /// for, its required properties, or a constant.
+    fn required(
+        &mut self,
+        schema: &Schema<'_>,
+        name: Option<&str>,
+        at: &str,
+        depth: usize,
+    ) -> Json {
+        let merged = Merged::of(schema);
+        if let Some(read) = name.and_then(|n| self.read(n, &merged)) {
+            return read;
+        }
+        match merged.kind {
+            Some("object") if depth < MAX_DEPTH => self.object(&merged, at, depth),
+            Some("array") if depth < MAX_DEPTH => self.array(schema, &merged, name, at, depth),
+            _ => {
+                let chosen = constant(schema, &merged, name.unwrap_or("body"));
+                self.left.push(Left {
+                    pointer: at.to_owned(),
+                    value: chosen.value.clone(),
+                    note: chosen.origin.to_owned(),
+                });
+                chosen.value
+            }
+        }
+    }
+
+    /// A required array: its `minItems` items, or none.
+    fn array(
+        &mut self,
+        schema: &Schema<'_>,
+        merged: &Merged<'_>,
+        name: Option<&str>,
+        at: &str,
+        depth: usize,
+    ) -> Json {
+        let count = schema
+            .node
+            .get("minItems")
+            .and_then(|n| n.to_json().as_u64())
+            .unwrap_or(0)
+            .min(MAX_ITEMS);
+        let Some(items) = merged.items.filter(|_| count > 0) else {
+            return self
+                .optional_array(merged, at, depth)
+                .unwrap_or_else(|| json!([]));
+        };
+        let written = (0..count).map(|index| {
+            let mut item_at = at.to_owned();
+            pointer::push_index(&mut item_at, usize::try_from(index).unwrap_or(0));
+            self.required(&items, name, &item_at, depth + 1)
+        });
+        Json::Array(written.collect())
+    }
+
+    /// An object: its required properties, and the optional ones that read the record.
+    fn object(&mut self, merged: &Merged<'_>, at: &str, depth: usize) -> Json {
+        let mut out = Map::new();
+        for (name, property) in &merged.properties {
+            if Merged::is_read_only(property) {
+                continue;
+            }
+            let mut property_at = at.to_owned();
+            pointer::push(&mut property_at, name);
+            if let Some(fixed) = self.fixed(name, property, depth) {
+                out.insert((*name).to_owned(), fixed);
+            } else if merged.required.contains(name) {
+                let value = self.required(property, Some(name), &property_at, depth + 1);
+                out.insert((*name).to_owned(), value);
+            } else {
+                self.optional(&mut out, name, property, &property_at, depth + 1);
+            }
+        }
+        Json::Object(out)
+    }
+
+    /// What an update's body must say whatever the schema requires: the record's external id
+    /// in its `id` when the reference does not name the record, `sparse: true` when the
+    /// vendor offers sparse updates (the fields not sent keep their values).
+    fn fixed(&self, name: &str, property: &Schema<'_>, depth: usize) -> Option<Json> {
+        let Feeds::Update { names_record } = self.feeds else {
+            return None;
+        };
+        if depth > 0 {
+            return None;
+        }
+        let boolean = Merged::of(property).kind == Some("boolean");
+        if name.eq_ignore_ascii_case("id") && !names_record {
+            Some(json!("#valueof($.externalId)"))
+        } else if name == "sparse" && boolean {
+            Some(json!(true))
+        } else {
+            None
+        }
+    }
+
+    /// Writes optional property `name` into `out` when it reads the record: a field it stands
+    /// for under an `#ifgroup`, or an object or list of objects with such fields inside.
+    fn optional(
+        &mut self,
+        out: &mut Map<String, Json>,
+        name: &str,
+        property: &Schema<'_>,
+        at: &str,
+        depth: usize,
+    ) {
+        let merged = Merged::of(property);
+        if let Some(field) = merged.kind.and_then(|k| self.field(name, &merged, k)) {
+            let test = if merged.kind == Some("string") {
+                "existsandnotempty"
+            } else {
+                "exists"
+            };
+            let path = format!("$.{}.{field}", self.fields.root);
+            let group = out
+                .entry(format!("#ifgroup(#{test}({path}))"))
+                .or_insert_with(|| json!({}));
+            if let Json::Object(group) = group {
+                group.insert(name.to_owned(), json!(format!("#valueof({path})")));
+            }
+            self.reads += 1;
+            return;
+        }
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        let written = match merged.kind {
+            Some("object") => self.kept_if_reading(|w| w.object(&merged, at, depth)),
+            Some("array") => self.optional_array(&merged, at, depth),
+            _ => None,
+        };
+        if let Some(value) = written {
+            out.insert(name.to_owned(), value);
+        }
+    }
+
+    /// An optional array of objects: one item, when it reads the record.
+    fn optional_array(&mut self, merged: &Merged<'_>, at: &str, depth: usize) -> Option<Json> {
+        let items = Merged::of(&merged.items?);
+        if items.kind != Some("object") {
+            return None;
+        }
+        let mut item_at = at.to_owned();
+        pointer::push_index(&mut item_at, 0);
+        let item = self.kept_if_reading(|w| w.object(&items, &item_at, depth + 1))?;
+        Some(json!([item]))
+    }
+
+    /// What `write` makes, when it reads a record field; otherwise nothing, and the constants
+    /// it wrote are not listed.
+    fn kept_if_reading(&mut self, write: impl FnOnce(&mut Self) -> Json) -> Option<Json> {
+        let (reads, left) = (self.reads, self.left.len());
+        let value = write(self);
+        if self.reads > reads {
+            Some(value)
+        } else {
+            self.left.truncate(left);
+            None
+        }
+    }
+
+    /// A read of the record field a required scalar `name` stands for.
+    fn read(&mut self, name: &str, merged: &Merged<'_>) -> Option<Json> {
+        let field = self.field(name, merged, merged.kind?)?;
+        self.reads += 1;
+        Some(json!(format!("#valueof($.{}.{field})", self.fields.root)))
+    }
+
+    /// The record field a property stands for; none for a property whose values are listed
+    /// (an `enum`), which a record's free text would not fit.
+    fn field(&self, name: &str, merged: &Merged<'_>, kind: &str) -> Option<&'static str> {
+        if merged.allowed.is_some() {
+            return None;
+        }
+        self.fields.matching(name, kind)
+    }
+}

@@ -1,0 +1,347 @@
+use serde_json::{Value as Json, json};
+
+use super::{Request, ScaffoldError, scaffold};
+use crate::{Definition, SourceFile};
+
+fn vendor(text: &str) -> Definition {
+    Definition::load(SourceFile::new("vendor.yaml", text)).expect("the vendor's description loads")
+}
+
+fn entry(overlay: &Json, name: &str) -> Json {
+    overlay["actions"][0]["update"]["synchronization"][name].clone()
+}
+
+const BOOKS: &str = r##"
+openapi: 3.0.3
+info: {title: Books, version: "1"}
+paths:
+  /customers:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/CustomerWrite"}
+      responses:
+        "201":
+          description: created
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  Customer: {$ref: "#/components/schemas/Customer"}
+  /customers/{customerId}:
+    parameters:
+      - {name: customerId, in: path, required: true, schema: {type: string}}
+    patch:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Customer"}
+      responses:
+        "200":
+          description: changed
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: integer}
+                  success: {type: boolean}
+                  errors: {type: array, items: {type: string}}
+components:
+  schemas:
+    CustomerWrite:
+      allOf:
+        - $ref: "#/components/schemas/Customer"
+        - required: [DisplayName, Currency, Address]
+    Customer:
+      type: object
+      properties:
+        Id: {type: string, readOnly: true}
+        DisplayName: {type: string}
+        Currency: {type: string, enum: [EUR, USD]}
+        Taxable: {type: boolean}
+        Email: {type: string, format: email}
+        Address:
+          type: object
+          required: [Line1, Country]
+          properties:
+            Line1: {type: string}
+            Country: {type: string, example: NO}
+            Phone: {type: string}
+"##;
+
+#[test]
+fn required_properties_are_read_from_the_record_or_left_as_constants() {
+    let made = scaffold(
+        &vendor(BOOKS),
+        &Request::new("Account", "/customers/post", "./vendor.yaml"),
+    )
+    .expect("an overlay");
+    assert_eq!(made.overlay["overlay"], "1.0.0");
+    assert_eq!(made.overlay["extends"], "./vendor.yaml");
+    let account = entry(&made.overlay, "Account");
+    assert_eq!(account["module"], "Accounts");
+    assert_eq!(account["push"]["create"], "/customers/post");
+    assert_eq!(
+        account["push"]["schemasTransformer"]["createRequest"],
+        json!({
+            "DisplayName": "#valueof($.account.name)",
+            "Currency": "EUR",
+            "#ifgroup(#existsandnotempty($.account.corpEmail))": {
+                "Email": "#valueof($.account.corpEmail)"
+            },
+            "Address": {
+                "Line1": "TODO Line1",
+                "Country": "NO",
+                "#ifgroup(#existsandnotempty($.account.phone))": {
+                    "Phone": "#valueof($.account.phone)"
+                }
+            }
+        })
+    );
+    let request = "/synchronization/Account/push/schemasTransformer/createRequest";
+    let left: Vec<(String, Json)> = made
+        .left
+        .iter()
+        .map(|l| (l.pointer.clone(), l.value.clone()))
+        .collect();
+    assert_eq!(
+        left,
+        [
+            (format!("{request}/Currency"), json!("EUR")),
+            (format!("{request}/Address/Line1"), json!("TODO Line1")),
+            (format!("{request}/Address/Country"), json!("NO")),
+        ]
+    );
+    assert_eq!(made.left[0].note, "the first value its enum allows");
+}
+
+#[test]
+fn the_answer_gives_the_id_and_success_where_it_declares_them() {
+    let mut request = Request::new("Account", "/customers/post", "./vendor.yaml");
+    request.update = Some("/customers/{customerId}/patch");
+    let made = scaffold(&vendor(BOOKS), &request).expect("an overlay");
+    let push = &entry(&made.overlay, "Account")["push"];
+    assert_eq!(push["update"], "/customers/{IntegrationId}/patch");
+    let templates = &push["schemasTransformer"];
+    assert_eq!(
+        templates["createResponse"],
+        json!({"id": "#valueof($.Customer.Id)", "success": "#exists($.Customer.Id)"})
+    );
+    assert_eq!(
+        templates["updateResponse"],
+        json!({"id": "#valueof($.id)", "success": "#valueof($.success)", "errors": "#valueof($.errors)"})
+    );
+    // The update's body has no required property: only what reads the record.
+    assert_eq!(
+        templates["updateRequest"]["#ifgroup(#existsandnotempty($.account.name))"],
+        json!({"DisplayName": "#valueof($.account.name)"})
+    );
+}
+
+const WRAPPED: &str = r##"
+openapi: 3.1.0
+info: {title: Ledger, version: "1"}
+servers:
+  - url: https://{tenant}.ledger.example/api
+    variables:
+      tenant: {default: demo}
+paths:
+  /{tenant}/Contacts:
+    put:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                Contacts:
+                  type: array
+                  items: {$ref: "#/components/schemas/Contact"}
+      responses:
+        "200":
+          description: the contacts
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  Contacts:
+                    type: array
+                    items: {$ref: "#/components/schemas/Contact"}
+  /{tenant}/Contacts/{ContactID}:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Contact"}
+      responses:
+        "200": {description: changed}
+  /customer:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [SyncToken]
+              properties:
+                Id: {type: string}
+                SyncToken: {type: string}
+                sparse: {type: boolean}
+                Name: {type: string}
+      responses:
+        "200": {description: changed}
+components:
+  schemas:
+    Contact:
+      type: object
+      properties:
+        ContactID: {type: string, format: uuid}
+        Name: {type: string}
+        EmailAddress: {type: string}
+        IsSupplier: {type: boolean}
+"##;
+
+#[test]
+fn a_list_of_objects_is_written_with_one_item_when_it_reads_the_record() {
+    let mut request = Request::new("Account", "/{tenant}/Contacts/put", "ledger.yaml");
+    request.update = Some("/{tenant}/Contacts/{ContactID}/post");
+    let made = scaffold(&vendor(WRAPPED), &request).expect("an overlay");
+    let push = &entry(&made.overlay, "Account")["push"];
+    // A server variable stays; the record's id takes the update's last parameter.
+    assert_eq!(push["create"], "/{tenant}/Contacts/put");
+    assert_eq!(push["update"], "/{tenant}/Contacts/{IntegrationId}/post");
+    let templates = &push["schemasTransformer"];
+    assert_eq!(
+        templates["createRequest"],
+        json!({"Contacts": [{
+            "#ifgroup(#existsandnotempty($.account.name))": {"Name": "#valueof($.account.name)"},
+            "#ifgroup(#existsandnotempty($.account.corpEmail))": {
+                "EmailAddress": "#valueof($.account.corpEmail)"
+            },
+        }]})
+    );
+    assert_eq!(
+        templates["createResponse"],
+        json!({
+            "id": "#valueof($.Contacts[0].ContactID)",
+            "success": "#exists($.Contacts[0].ContactID)",
+        })
+    );
+    // The update's answer has no schema: its id is left to write, and said so.
+    assert_eq!(templates["updateResponse"], json!({"id": "#valueof($.id)"}));
+    assert_eq!(made.left.len(), 1, "{:?}", made.left);
+    assert_eq!(
+        made.left[0].pointer,
+        "/synchronization/Account/push/schemasTransformer/updateResponse/id"
+    );
+}
+
+#[test]
+fn an_update_without_the_id_in_its_path_sends_it_in_the_body_sparsely() {
+    let mut request = Request::new("Account", "/customer/post", "ledger.yaml");
+    request.update = Some("/customer/post");
+    let made = scaffold(&vendor(WRAPPED), &request).expect("an overlay");
+    let templates = &entry(&made.overlay, "Account")["push"]["schemasTransformer"];
+    assert_eq!(
+        templates["updateRequest"],
+        json!({
+            "Id": "#valueof($.externalId)",
+            "SyncToken": "TODO SyncToken",
+            "sparse": true,
+            "#ifgroup(#existsandnotempty($.account.name))": {"Name": "#valueof($.account.name)"},
+        })
+    );
+    assert_eq!(templates["createRequest"]["SyncToken"], "TODO SyncToken");
+    assert!(templates["createRequest"].get("Id").is_none());
+}
+
+#[test]
+fn a_path_parameter_without_a_value_is_left_in_the_reference_and_listed() {
+    let text = WRAPPED.replace("servers:", "x-servers:");
+    let made = scaffold(
+        &vendor(&text),
+        &Request::new("Account", "/{tenant}/Contacts/put", "ledger.yaml"),
+    )
+    .expect("an overlay");
+    assert_eq!(
+        entry(&made.overlay, "Account")["push"]["create"],
+        "/{tenant}/Contacts/put"
+    );
+    assert_eq!(made.left[0].pointer, "/synchronization/Account/push/create");
+    assert!(
+        made.left[0].note.contains("`tenant` has no value"),
+        "{}",
+        made.left[0].note
+    );
+}
+
+fn refusal(text: &str, request: &Request<'_>) -> ScaffoldError {
+    scaffold(&vendor(text), request).expect_err("refused")
+}
+
+#[test]
+fn what_is_not_an_openapi_3_description_is_refused_at_its_place() {
+    let request = Request::new("Account", "/customers/post", "v.yaml");
+    let swagger = refusal("swagger: '2.0'\npaths: {}\n", &request);
+    assert_eq!(swagger.location.as_deref(), Some("vendor.yaml:1:1"));
+    assert!(swagger.message.contains("Swagger 2.0"), "{swagger}");
+    let old = refusal("openapi: 2.9.0\npaths: {}\n", &request);
+    assert_eq!(old.location.as_deref(), Some("vendor.yaml:1:10"));
+    let list = refusal("- a\n- b\n", &request);
+    assert!(list.message.contains("not an OpenAPI document"), "{list}");
+    let other = refusal("name: x\n", &request);
+    assert!(other.message.contains("no `openapi`"), "{other}");
+}
+
+#[test]
+fn an_operation_the_description_lacks_is_refused_with_the_closest() {
+    let missing = refusal(BOOKS, &Request::new("Account", "/customer/post", "v.yaml"));
+    assert!(
+        missing
+            .message
+            .contains("no path of the description matches `/customer`"),
+        "{missing}"
+    );
+    assert!(
+        missing.help.contains("`/customers/post`"),
+        "{}",
+        missing.help
+    );
+    let method = refusal(BOOKS, &Request::new("Account", "/customers/put", "v.yaml"));
+    assert!(
+        method.message.contains("has no `put` operation"),
+        "{method}"
+    );
+    assert!(method.help.contains("post"), "{}", method.help);
+    assert!(method.location.is_some());
+    let malformed = refusal(BOOKS, &Request::new("Account", "customers", "v.yaml"));
+    assert!(
+        malformed.message.starts_with("--create `customers`"),
+        "{malformed}"
+    );
+}
+
+#[test]
+fn the_module_is_the_entry_s_record_s_or_the_one_named() {
+    let unknown = refusal(
+        BOOKS,
+        &Request::new("Customer", "/customers/post", "v.yaml"),
+    );
+    assert!(unknown.help.contains("--module"), "{}", unknown.help);
+    let mut request = Request::new("Customer", "/customers/post", "v.yaml");
+    request.module = Some("Contacts");
+    let made = scaffold(&vendor(BOOKS), &request).expect("an overlay");
+    let customer = entry(&made.overlay, "Customer");
+    assert_eq!(customer["module"], "Contacts");
+    assert_eq!(
+        customer["push"]["schemasTransformer"]["createRequest"]["#ifgroup(#existsandnotempty($.contact.email))"],
+        json!({"Email": "#valueof($.contact.email)"})
+    );
+    request.module = Some("Customers");
+    let wrong = refusal(BOOKS, &request);
+    assert!(wrong.help.contains("Accounts, Contacts"), "{}", wrong.help);
+}
