@@ -15,9 +15,11 @@ use crate::openapi::{BodyEncoding, WRITTEN_MEDIA_TYPES};
 use crate::pointer;
 use crate::source::Span;
 
+mod parameters;
 mod placeholders;
 mod pull;
 
+pub use parameters::{ENGINE_HEADERS, ParameterPlace, ParametersSpec, fill_parameter};
 use placeholders::{Piece, pieces};
 pub use pull::{
     ConflictPolicy, PagePart, PageValue, PagingSpec, PagingStyle, PullSpec, page_parts,
@@ -48,6 +50,9 @@ pub struct Extension {
     /// `requestMediaType`: the media type each entry's request bodies are written in, by entry
     /// name, where its operations declare several (docs/configuration.md).
     pub request_media_type: Option<BTreeMap<String, String>>,
+    /// `parameters`: values of the header and query parameters the operations declare
+    /// (docs/configuration.md).
+    pub parameters: Option<ParametersSpec>,
 }
 
 impl Extension {
@@ -365,6 +370,12 @@ impl Extension {
                     ),
                 );
             }
+        }
+        let variables = definition.server_variables();
+        for (path, message) in self.parameters.iter().flat_map(|p| p.problems(&variables)) {
+            let mut at = vec!["parameters"];
+            at.extend(path.iter().map(String::as_str));
+            refuse(&at, message);
         }
         for (entry, pull) in self.pull.iter().flatten() {
             let pulls = definition

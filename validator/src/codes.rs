@@ -147,6 +147,7 @@ rule_codes! {
     "SD301" => unknown_placeholder::UnknownPlaceholder by check,
     "SD302" => unknown_placeholder_entry::UnknownPlaceholderEntry by check,
     "SD303" => unsupplied_path_parameter::UnsuppliedPathParameter by check,
+    "SD304" => unsupplied_parameter::UnsuppliedParameter by check,
     // Templates.
     "SD401" => missing_template::MissingTemplate by check,
     "SD402" => unused_template::UnusedTemplate by check,

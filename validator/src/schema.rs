@@ -160,6 +160,23 @@ fn reliability_extension() -> Value {
                     "minLength": 1,
                     "examples": ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"]
                 }
+            },
+            "parameters": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Values of header and query parameters the operations declare (a tenant header every request carries), sent on every request to an operation that declares the parameter. `{name}` placeholders name server variables, so each company's requests carry its own value.",
+                "properties": {
+                    "header": {
+                        "type": "object",
+                        "description": "Request headers by name (any case). Not `Accept`, `Content-Type` or `Authorization`, which the engine writes.",
+                        "additionalProperties": { "type": "string", "examples": ["{tenantId}"] }
+                    },
+                    "query": {
+                        "type": "object",
+                        "description": "Query parameters by name.",
+                        "additionalProperties": { "type": "string" }
+                    }
+                }
             }
         }
     })

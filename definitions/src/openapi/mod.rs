@@ -20,7 +20,7 @@ pub use form_fields::{Field, FieldLayout, Unwritable};
 pub use media::{
     BodyEncoding, MediaChoice, RequestMedia, WRITTEN_MEDIA_TYPES, essence, is_json, request_media,
 };
-pub use operation::{MediaType, Operation, json_content};
+pub use operation::{MediaType, Operation, SentParameter, json_content};
 pub use sample::{SampleResponse, sample_response};
 pub use schema::Schema;
 pub use security::{OAuthFlow, SecurityRequirement, SecurityScheme};

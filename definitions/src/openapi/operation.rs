@@ -1,5 +1,6 @@
 //! An operation object: its parameters, request body and responses.
 
+use crate::extension::{ENGINE_HEADERS, ParameterPlace};
 use crate::node::Node;
 
 use super::resolve;
@@ -77,6 +78,44 @@ impl<'d> Operation<'d> {
     #[must_use]
     pub fn json_content(&self, holder: Node<'d>) -> Option<MediaType<'d>> {
         json_content(self.root, holder)
+    }
+}
+
+/// A header or query parameter an operation declares: what `x-syncdef.parameters` can fill.
+#[derive(Clone, Copy, Debug)]
+pub struct SentParameter<'d> {
+    /// `in`.
+    pub place: ParameterPlace,
+    /// `name`.
+    pub name: &'d str,
+    /// `required`.
+    pub required: bool,
+    /// The parameter object, references followed.
+    pub node: Node<'d>,
+}
+
+impl<'d> Operation<'d> {
+    /// The header and query parameters that apply to the operation (its own, then its path
+    /// item's), leaving out the headers the engine writes itself, which OpenAPI says are
+    /// ignored as parameters ([`ENGINE_HEADERS`]).
+    #[must_use]
+    pub fn sent_parameters(&self, path_item: Option<Node<'d>>) -> Vec<SentParameter<'d>> {
+        self.parameters(path_item)
+            .into_iter()
+            .filter_map(|node| {
+                let text = |key| node.get(key).and_then(Node::as_str);
+                let place = ParameterPlace::of_openapi(text("in")?)?;
+                let name = text("name")?;
+                let engine_header = place == ParameterPlace::Header
+                    && ENGINE_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name));
+                (!engine_header).then(|| SentParameter {
+                    place,
+                    name,
+                    required: node.get("required").and_then(Node::as_bool) == Some(true),
+                    node,
+                })
+            })
+            .collect()
     }
 }
 

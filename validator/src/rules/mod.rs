@@ -63,6 +63,7 @@ pub mod unknown_security_scheme;
 pub mod unknown_synchronization_target;
 pub mod unknown_template_input;
 pub mod unsendable_security;
+pub mod unsupplied_parameter;
 pub mod unsupplied_path_parameter;
 pub mod unused_suppression;
 pub mod unused_template;

@@ -118,6 +118,7 @@ fn valid_definitions_lint_clean() {
         "valid_typed.yaml",
         "valid_account_record.yaml",
         "valid_operation_security.yaml",
+        "valid_parameters.yaml",
     ] {
         assert_clean(fixture);
     }
