@@ -33,6 +33,7 @@
 //! assert!(made.left.is_empty());
 //! ```
 
+mod concurrency;
 mod constant;
 mod merged;
 mod operation;
@@ -212,6 +213,18 @@ impl Written<'_> {
         let answer = response::response_template(&api, &chosen.operation, &response_at);
         self.left.extend(answer.left);
         self.push.insert(step.into(), json!(chosen.reference));
+        if update {
+            match concurrency::if_match(&api, &chosen, &at) {
+                Some(concurrency::Token::Read(name, action)) => {
+                    let mut actions = Map::new();
+                    actions.insert(name.to_owned(), action);
+                    self.push
+                        .insert("preSynchronizationAction".into(), Json::Object(actions));
+                }
+                Some(concurrency::Token::Unread(left)) => self.left.push(left),
+                None => {}
+            }
+        }
         self.templates.insert(format!("{step}Request"), body);
         self.templates
             .insert(format!("{step}Response"), answer.template);

@@ -18,6 +18,8 @@ pub(super) struct Chosen<'d> {
     pub operation: Operation<'d>,
     /// Whether the reference names the record by `{IntegrationId}`.
     pub names_record: bool,
+    /// The path item the operation is of.
+    pub path_item: Node<'d>,
 }
 
 /// The operation `text` names (`--create` or `--update`, the `option`); for an update, its last
@@ -36,8 +38,10 @@ pub(super) fn choose<'d>(
         message: format!("{option} `{text}`: {}", e.message),
         help: e.help,
     })?;
-    let operation = match definition.resolve(&reference) {
-        Resolution::Found { operation, .. } => operation,
+    let (operation, path_item) = match definition.resolve(&reference) {
+        Resolution::Found {
+            operation, path, ..
+        } => (operation, path.item),
         Resolution::MethodMissing { path } => {
             let methods: Vec<&str> = path.methods().iter().map(|m| m.as_str()).collect();
             return Err(ScaffoldError {
@@ -99,6 +103,7 @@ pub(super) fn choose<'d>(
         reference: written,
         operation: definition.openapi().operation(operation),
         names_record,
+        path_item,
     })
 }
 

@@ -203,14 +203,16 @@ impl<'a> RequestWriter<'a> {
         Some(json!([item]))
     }
 
-    /// What `write` makes, when it reads a record field; otherwise nothing, and the constants
-    /// it wrote are not listed.
+    /// What `write` makes, when it reads a record field and needs no constant (an optional
+    /// reference whose required id would be made up is better left out); otherwise nothing,
+    /// and what it read and wrote is forgotten.
     fn kept_if_reading(&mut self, write: impl FnOnce(&mut Self) -> Json) -> Option<Json> {
         let (reads, left) = (self.reads, self.left.len());
         let value = write(self);
-        if self.reads > reads {
+        if self.reads > reads && self.left.len() == left {
             Some(value)
         } else {
+            self.reads = reads;
             self.left.truncate(left);
             None
         }

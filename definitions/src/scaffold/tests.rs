@@ -63,6 +63,13 @@ components:
         Currency: {type: string, enum: [EUR, USD]}
         Taxable: {type: boolean}
         Email: {type: string, format: email}
+        # Optional, and its required id would be made up: left out, though its name reads.
+        CurrencyRef:
+          type: object
+          required: [value]
+          properties:
+            value: {type: string}
+            name: {type: string}
         Address:
           type: object
           required: [Line1, Country]
@@ -344,4 +351,36 @@ fn the_module_is_the_entry_s_record_s_or_the_one_named() {
     request.module = Some("Customers");
     let wrong = refusal(BOOKS, &request);
     assert!(wrong.help.contains("Accounts, Contacts"), "{}", wrong.help);
+}
+
+#[test]
+fn an_update_requiring_if_match_reads_the_tag_the_path_s_get_answers() {
+    let tagged = BOOKS.replace(
+        "      - {name: customerId, in: path, required: true, schema: {type: string}}\n",
+        "      - {name: customerId, in: path, required: true, schema: {type: string}}\n      - {name: If-Match, in: header, required: true, schema: {type: string}}\n    get:\n      responses:\n        \"200\":\n          description: the customer\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  \"@odata.etag\": {type: string}\n",
+    );
+    let mut request = Request::new("Account", "/customers/post", "./vendor.yaml");
+    request.update = Some("/customers/{customerId}/patch");
+    let made = scaffold(&vendor(&tagged), &request).expect("an overlay");
+    let push = &entry(&made.overlay, "Account")["push"];
+    assert_eq!(
+        push["preSynchronizationAction"],
+        json!({"ETag": {
+            "type": "ApiPath",
+            "path": "/customers/{IntegrationId}/get",
+            "schema": {"type": "String", "header": "If-Match", "headerValue": "@odata.etag"},
+            "in": "Header",
+        }})
+    );
+    // Without a GET that answers a tag, the update is listed for the user to finish.
+    let untagged = tagged.replace("\"@odata.etag\"", "version");
+    let made = scaffold(&vendor(&untagged), &request).expect("an overlay");
+    let push = &entry(&made.overlay, "Account")["push"];
+    assert!(push.get("preSynchronizationAction").is_none());
+    let update = made
+        .left
+        .iter()
+        .find(|l| l.pointer == "/synchronization/Account/push/update")
+        .expect("the update is listed");
+    assert!(update.note.contains("If-Match"), "{}", update.note);
 }
