@@ -1,6 +1,6 @@
 //! Whether to use ANSI colours. Precedence, first match wins:
 //!
-//! 1. `--color always` or `--color never` (the flag of `lint` and `transform`);
+//! 1. `--color always` or `--color never` (a global flag, `conventions::ColorArg`);
 //! 2. `NO_COLOR` set to anything but the empty string disables colour (<https://no-color.org>);
 //! 3. `FORCE_COLOR` or `CLICOLOR_FORCE` set to anything but the empty string or `0` enables it,
 //!    even into a pipe or a file (CI logs render ANSI);

@@ -5,6 +5,7 @@
 
 mod color;
 mod commands;
+mod conventions;
 mod failure;
 mod logging;
 mod redacted;
@@ -23,6 +24,9 @@ struct Cli {
     verbosity: logging::Verbosity,
 
     #[command(subcommand)]
+    #[command(flatten)]
+    color: conventions::ColorArg,
+
     command: Command,
 }
 
@@ -39,9 +43,11 @@ enum Command {
     /// Print the JSON Schema of the `synchronization` section, for editors (or, with
     /// `--records`, of the platform records templates read).
     Schema(commands::schema::SchemaArgs),
-    /// Show the requests a push would send, without sending anything.
+    /// The former spelling of `push --dry-run`.
+    #[command(hide = true)]
     DryRun(commands::dry_run::DryRunArgs),
-    /// Push one record to the external system.
+    /// Push one record to the external system (or, with `--dry-run`, show the requests it would
+    /// send, without sending anything).
     Push(commands::push::PushArgs),
     /// Read an entry's records from the external system, in the platform's shape (JSON Lines).
     Pull(commands::pull::PullArgs),
@@ -58,12 +64,13 @@ enum Command {
 
 fn main() -> ExitCode {
     // clap exits with 2 on usage errors and 0 for --help/--version, as documented.
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(conventions::with_current_spellings(std::env::args_os()));
     cli.verbosity.remember();
     // `sync` logs its progress at `info`, and not at all on a terminal (it draws bars there):
     // it sets up its own logging.
     if !matches!(cli.command, Command::Sync(_)) {
         logging::init(tracing_subscriber::filter::LevelFilter::WARN);
+    cli.color.remember();
     }
     let result = match cli.command {
         Command::Lint(args) => commands::lint::run(&args),
@@ -71,7 +78,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => commands::rules::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         Command::Schema(args) => commands::schema::run(&args),
-        Command::DryRun(args) => commands::dry_run::run(&args),
+        Command::DryRun(args) => commands::dry_run::run_deprecated(&args),
         Command::Push(args) => commands::push::run(&args),
         Command::Pull(args) => commands::pull::run(&args),
         Command::Auth(args) => commands::auth::run(&args),

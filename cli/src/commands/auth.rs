@@ -10,6 +10,7 @@ use syncdef_engine::auth::{FileTokenStore, LoginFlow, LoginOptions, OAuthSetting
 use super::display_name;
 use super::dry_run::runtime;
 use super::tokens::client_credentials;
+use crate::conventions::DefinitionArg;
 use crate::failure::{Exit, Failure};
 
 /// `syncdef auth`.
@@ -30,9 +31,9 @@ pub enum AuthCommand {
 /// `syncdef auth login`.
 #[derive(Debug, Args)]
 pub struct LoginArgs {
-    /// The synchronization definition whose OAuth2 scheme to use.
-    #[arg(value_name = "DEFINITION")]
-    pub definition: PathBuf,
+    // The definition whose OAuth2 scheme to use.
+    #[command(flatten)]
+    pub definition: DefinitionArg,
 
     /// Where to write the tokens (created with mode 0600).
     #[arg(long, value_name = "FILE")]
@@ -78,8 +79,9 @@ pub fn run(args: &AuthArgs) -> Result<ExitCode, Failure> {
 }
 
 fn run_login(args: &LoginArgs) -> Result<ExitCode, Failure> {
-    let name = display_name(&args.definition);
-    let definition = Definition::load_path(&args.definition)
+    let path = args.definition.path()?;
+    let name = display_name(path);
+    let definition = Definition::load_path(path)
         .map_err(|e| Failure::usage(format!("{name}: {}", e.message)))?;
     let settings = OAuthSettings::from_openapi(&definition.openapi())
         .map_err(|e| Failure::findings(format!("{name}: {}", e.message)))?;

@@ -1,5 +1,6 @@
-//! `syncdef dry-run`: run a push with the recording transport and print every request it
-//! would send, every template's output and the outcome.
+//! `syncdef push --dry-run`: run a push with the recording transport and print every request
+//! it would send, every template's output and the outcome; and what `push` and its dry run
+//! share: the record's arguments, the engine, the printed outcome.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -12,15 +13,15 @@ use syncdef_engine::{Engine, Intent, PushOutcome, RecordState, RecordingTranspor
 use syncdef_transform::Value;
 
 use super::{display_name, load_engine, name_value, read_definition, read_input, settings_for};
+use crate::conventions::{DefinitionArg, Format, deprecated};
 use crate::failure::{Exit, Failure, output_error};
 
 /// What a push is about: the definition, the entry, the record and its state. Shared by
-/// `dry-run` and `push`.
+/// `push` and its dry run.
 #[derive(Debug, Args)]
 pub struct RecordArgs {
-    /// The synchronization definition (YAML or JSON).
-    #[arg(value_name = "DEFINITION")]
-    pub definition: PathBuf,
+    #[command(flatten)]
+    pub definition: DefinitionArg,
 
     /// The entry to push (`Account`, `Invoice`).
     #[arg(long, value_name = "NAME")]
@@ -61,24 +62,13 @@ pub struct RecordArgs {
     pub config: Option<PathBuf>,
 }
 
-/// `--format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Readable text.
-    Human,
-    /// One JSON document.
-    Json,
-}
-
-/// `syncdef dry-run`.
+/// `syncdef dry-run`, the former spelling of `syncdef push --dry-run`.
 #[derive(Debug, Args)]
 pub struct DryRunArgs {
     #[command(flatten)]
     pub record: RecordArgs,
 
-    /// Responses to feed back, a JSON object by step (`create`, `update`, an action's name):
-    /// `{"status", "headers", "body"}` or an array of them. Steps without one get a response
-    /// synthesised from the operation's example or schema.
+    /// Responses to feed back, as `push --responses` takes them.
     #[arg(long, value_name = "FILE")]
     pub responses: Option<PathBuf>,
 }
@@ -88,7 +78,7 @@ impl RecordArgs {
     /// diagnostics when it has errors (as JSON on stdout when the command prints `json`).
     pub fn engine(&self) -> Result<Engine, Failure> {
         entry_engine(
-            &self.definition,
+            self.definition.path()?,
             &self.entry,
             self.config.as_deref(),
             self.base_url.as_ref(),
@@ -210,15 +200,23 @@ pub fn transport(responses: Option<&Path>) -> Result<RecordingTransport, Failure
         .map_err(|e| Failure::usage(format!("the responses {}: {e}", display_name(path))))
 }
 
-pub fn run(args: &DryRunArgs) -> Result<ExitCode, Failure> {
-    let engine = args.record.engine()?;
-    let record = args.record.record(&engine)?;
-    let transport = transport(args.responses.as_deref())?;
+/// `syncdef dry-run`: says what replaces it, then runs it.
+pub fn run_deprecated(args: &DryRunArgs) -> Result<ExitCode, Failure> {
+    deprecated("syncdef dry-run", "use `syncdef push --dry-run`");
+    run(&args.record, args.responses.as_deref())
+}
+
+/// The push of `args` with nothing sent: each request answered from `responses`, else
+/// synthesised from the operation's example or schema.
+pub fn run(args: &RecordArgs, responses: Option<&Path>) -> Result<ExitCode, Failure> {
+    let engine = args.engine()?;
+    let record = args.record(&engine)?;
+    let transport = transport(responses)?;
     // A stand-in token shows where the real one goes; it is masked like a real one.
     let engine = engine
         .with_transport(Arc::new(transport))
         .with_token_provider(Arc::new(StaticToken::placeholder("dry-run")));
-    let state = args.record.state();
-    let outcome = runtime()?.block_on(engine.push(&args.record.entry, &record, &state));
-    print_outcome(&outcome, args.record.format)
+    let state = args.state();
+    let outcome = runtime()?.block_on(engine.push(&args.entry, &record, &state));
+    print_outcome(&outcome, args.format)
 }

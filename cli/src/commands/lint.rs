@@ -11,7 +11,6 @@ use syncdef_validator::output::{OutputFormat, RenderOptions, write_report};
 use syncdef_validator::suppress::{generate, ignore_file};
 use syncdef_validator::{Config, LintReport, RuleSettings, Scope, Severity, lint_paths, lint_text};
 
-use crate::color::ColorChoice;
 use crate::failure::{Failure, output_error};
 
 /// Exit codes: 0 no finding at or above `--fail-severity` (default: error); 1 such findings;
@@ -62,15 +61,15 @@ pub struct LintArgs {
     #[arg(long, value_name = "N")]
     jobs: Option<NonZeroUsize>,
 
-    /// Color of the human format.
-    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
-    color: ColorChoice,
-
     /// A platform record (JSON, as the platform API returns it) to render entry ENTRY's request
     /// templates over; the rendering is checked against the request body schemas (SD802).
     /// Repeat for several entries. Without it, a sample synthesised from the platform record
     /// schema is used.
-    #[arg(long, value_name = "ENTRY=FILE", value_parser = parse_sample)]
+    #[arg(long, value_name = "ENTRY=FILE", value_parser = entry_record)]
+    record: Vec<(String, PathBuf)>,
+
+    /// The former spelling of `--record ENTRY=FILE`.
+    #[arg(long, value_name = "ENTRY=FILE", value_parser = entry_record, hide = true)]
     sample: Vec<(String, PathBuf)>,
 
     /// The ignore file: findings not to report, by file, rule code and JSON pointer. Default:
@@ -91,13 +90,13 @@ pub struct LintArgs {
     related: Vec<(String, String)>,
 }
 
-fn parse_sample(text: &str) -> Result<(String, PathBuf), String> {
+fn entry_record(text: &str) -> Result<(String, PathBuf), String> {
     match text.split_once('=') {
         Some((entry, file)) if !entry.is_empty() && !file.is_empty() => {
             Ok((entry.to_owned(), PathBuf::from(file)))
         }
         _ => Err(format!(
-            "`{text}` is not ENTRY=FILE: name the synchronization entry and the record file, as in `--sample Account=catalog/records/account-acme-eur.json`"
+            "`{text}` is not ENTRY=FILE: name the synchronization entry and the record file, as in `--record Account=catalog/records/account-acme-eur.json`"
         )),
     }
 }
@@ -266,7 +265,10 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
         scope: args.scope.map(Scope::from),
         ..Config::default()
     };
-    for (entry, file) in &args.sample {
+    if !args.sample.is_empty() {
+        crate::conventions::deprecated("--sample ENTRY=FILE", "use `--record ENTRY=FILE`");
+    }
+    for (entry, file) in args.record.iter().chain(&args.sample) {
         config.add_sample(entry, file).map_err(Failure::usage)?;
     }
     for (entry, id) in &args.related {
@@ -294,7 +296,7 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     }
     let format = args.format.0;
     let options = RenderOptions {
-        color: args.color.for_stdout(),
+        color: crate::conventions::color().for_stdout(),
         summary: !crate::logging::quiet(),
         show_infos: args.show_infos || crate::logging::verbose(),
         sarif: super::lint_sarif::options(format, &report, config.settings.as_deref()),

@@ -13,14 +13,14 @@ use super::dry_run::{entry_engine, runtime, transport};
 use super::name_value;
 use super::reliability::ReliabilityArgs;
 use super::tokens::{scheme_credentials, token_provider};
+use crate::conventions::{DefinitionArg, DryRunArgs, SinceArg};
 use crate::failure::{Failure, output_error};
 
 /// `syncdef pull`.
 #[derive(Debug, Args)]
 pub struct PullArgs {
-    /// The synchronization definition (YAML or JSON).
-    #[arg(value_name = "DEFINITION")]
-    pub definition: PathBuf,
+    #[command(flatten)]
+    pub definition: DefinitionArg,
 
     /// The entry to pull (its `pull.batchRead`, or `pull.read` with --external-id).
     #[arg(long, value_name = "NAME")]
@@ -30,10 +30,9 @@ pub struct PullArgs {
     #[arg(long, value_name = "ID")]
     pub external_id: Option<String>,
 
-    /// Read records changed since this time (RFC 3339), the `{since}` of `x-syncdef.pull`'s
-    /// query (default: every record).
-    #[arg(long, value_name = "TIME")]
-    pub since: Option<String>,
+    // The `{since}` of `x-syncdef.pull`'s query.
+    #[command(flatten)]
+    pub since: SinceArg,
 
     /// Stop after this many pages, saying where the next one starts.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -47,15 +46,8 @@ pub struct PullArgs {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<url::Url>,
 
-    /// Send nothing: answer each request from the operation's example or schema (or from
-    /// --responses), to see what the templates make.
-    #[arg(long)]
-    pub dry_run: bool,
-
-    /// With --dry-run, the answers: a JSON object by step (`batchRead`, `read`), each
-    /// `{"status", "headers", "body"}` or an array of them, one per page.
-    #[arg(long, value_name = "FILE", requires = "dry_run")]
-    pub responses: Option<PathBuf>,
+    #[command(flatten)]
+    pub dry_run: DryRunArgs,
 
     /// The OAuth2 token store written by `syncdef auth login`. Without it, the bearer token
     /// is `SYNCDEF_ACCESS_TOKEN` if set. The credentials of http basic, http bearer and
@@ -87,7 +79,7 @@ struct Tally {
 
 pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
     let engine = entry_engine(
-        &args.definition,
+        args.definition.path()?,
         &args.entry,
         args.config.as_deref(),
         args.base_url.as_ref(),
@@ -109,7 +101,7 @@ pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
     }
     let mut request = PageRequest {
         position: PagePosition::First,
-        since: args.since.clone(),
+        since: args.since.since.clone(),
         server_variables: variables,
     };
     while tally.pages < args.max_pages {
@@ -125,8 +117,8 @@ pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
 
 /// The engine with its transport: recorded answers for a dry run, else HTTP with the tokens.
 fn connect(engine: &Engine, args: &PullArgs) -> Result<Engine, Failure> {
-    let transport: Arc<dyn Transport> = if args.dry_run {
-        Arc::new(transport(args.responses.as_deref())?)
+    let transport: Arc<dyn Transport> = if args.dry_run.dry_run {
+        Arc::new(transport(args.dry_run.responses.as_deref())?)
     } else {
         Arc::new(ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?)
     };

@@ -1,4 +1,5 @@
-//! `syncdef push`: push one record for real and print the outcome.
+//! `syncdef push`: push one record and print the outcome; with `--dry-run`, show what it
+//! would send instead.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,6 +11,7 @@ use syncdef_engine::ReqwestTransport;
 use super::dry_run::{RecordArgs, print_outcome, runtime};
 use super::reliability::ReliabilityArgs;
 use super::tokens::{scheme_credentials, token_provider};
+use crate::conventions::DryRunArgs;
 use crate::failure::Failure;
 
 /// `syncdef push`.
@@ -17,6 +19,9 @@ use crate::failure::Failure;
 pub struct PushArgs {
     #[command(flatten)]
     pub record: RecordArgs,
+
+    #[command(flatten)]
+    pub dry_run: DryRunArgs,
 
     /// The OAuth2 token store written by `syncdef auth login` (owner-only JSON file). Without
     /// it, the bearer token is `SYNCDEF_ACCESS_TOKEN` if set (a definition secured by a static
@@ -35,6 +40,9 @@ pub struct PushArgs {
 }
 
 pub fn run(args: &PushArgs) -> Result<ExitCode, Failure> {
+    if args.dry_run.dry_run {
+        return super::dry_run::run(&args.record, args.dry_run.responses.as_deref());
+    }
     let engine = args
         .record
         .engine()?

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use syncdef_validator::Rule;
 
-use super::dry_run::Format;
+use crate::conventions::Format;
 use crate::failure::{Exit, Failure, output_error};
 
 #[derive(Debug, Args)]

@@ -22,10 +22,11 @@ use syncdef_worker::{
 };
 
 use super::alive::{AliveArgs, AliveFile};
-use super::dry_run::{Format, runtime};
+use super::dry_run::runtime;
 use super::reliability::ReliabilityArgs;
 use super::tokens::{scheme_credentials, token_provider};
 use super::{display_name, load_engine, name_value, read_definition, settings_for};
+use crate::conventions::{DefinitionArg, Format, SinceArg};
 use crate::failure::{Exit, Failure, output_error};
 
 /// `--direction`.
@@ -77,12 +78,12 @@ pub enum SyncCommand {
     Alive(AliveArgs),
 }
 
-/// Where the state is: `--state FILE|URL` (or `SYNCDEF_STATE`), or beside `--definition`.
+/// Where the state is: `--state FILE|URL` (or `SYNCDEF_STATE`), or beside the definition.
 #[derive(Debug, Args)]
 pub struct StateArgs {
     /// The synchronization definition (YAML or JSON); the state defaults to
     /// `<definition>.sync.sqlite` beside it.
-    #[arg(long, value_name = "FILE", required_unless_present = "state")]
+    #[arg(value_name = "DEFINITION", required_unless_present = "state")]
     pub definition: Option<PathBuf>,
 
     /// The state to use instead of the SQLite file beside the definition: another SQLite
@@ -97,7 +98,7 @@ impl StateArgs {
             (Some(state), _) => Ok(StateLocation::parse(state)),
             (None, Some(definition)) => Ok(StateLocation::Sqlite(default_state_path(definition))),
             (None, None) => Err(Failure::usage(
-                "give --state FILE|URL (or SYNCDEF_STATE) or --definition FILE",
+                "give the definition as the first argument, or --state FILE|URL (or SYNCDEF_STATE)",
             )),
         }
     }
@@ -111,23 +112,21 @@ pub struct RunArgs {
     #[arg(long, value_name = "URL", required = true)]
     pub platform: Option<String>,
 
-    /// The synchronization definition (YAML or JSON).
-    #[arg(long, value_name = "FILE", required = true)]
-    pub definition: Option<PathBuf>,
+    #[command(flatten)]
+    pub definition: DefinitionArg,
 
     /// The state: an SQLite file (default `<definition>.sync.sqlite` beside the definition)
     /// or a PostgreSQL database (`postgres://user@host/db`) shared by several workers.
     #[arg(long, value_name = "FILE|URL", env = "SYNCDEF_STATE")]
     pub state: Option<String>,
 
-    /// The entries to sync, comma-separated; they run in the definition's dependency order.
-    #[arg(long, value_name = "ENTRY,...", value_delimiter = ',', required = true)]
-    pub entries: Vec<String>,
+    /// An entry to sync (repeatable, or comma-separated: `--entry Account,Invoice`); the
+    /// entries run in the definition's dependency order.
+    #[arg(long, value_name = "NAME", value_delimiter = ',', required = true)]
+    pub entry: Vec<String>,
 
-    /// Take records changed on or after this date (YYYY-MM-DD or a date-time) instead of
-    /// those changed since the saved cursor.
-    #[arg(long, value_name = "DATE")]
-    pub since: Option<String>,
+    #[command(flatten)]
+    pub since: SinceArg,
 
     /// Show what would be pushed; nothing is sent to the external system and the state is
     /// not changed.
@@ -237,7 +236,7 @@ pub struct ResolveArgs {
     pub state: StateArgs,
 
     /// The entry of the record (`Account`).
-    #[arg(long, value_name = "ENTRY")]
+    #[arg(long, value_name = "NAME")]
     pub entry: String,
 
     /// The record's platform id.
@@ -261,7 +260,7 @@ pub struct ResetCursorArgs {
     pub state: StateArgs,
 
     /// The entry whose cursor is forgotten.
-    #[arg(long, value_name = "ENTRY")]
+    #[arg(long, value_name = "NAME")]
     pub entry: String,
 }
 
@@ -280,10 +279,9 @@ fn state_failure(e: impl std::fmt::Display) -> Failure {
 }
 
 fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
-    // clap requires both unless a subcommand is given, and then this function is not called.
-    let Some(definition_path) = &args.definition else {
-        return Err(Failure::usage("give the definition with --definition FILE"));
-    };
+    // clap requires the definition unless a subcommand is given, and then this function is not
+    // called.
+    let definition_path = args.definition.path()?;
     let platform_url = args.platform.clone().unwrap_or_default();
     let name = display_name(definition_path);
     let settings = settings_for(definition_path, args.config.as_deref())?;
@@ -325,8 +323,8 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         location.open().map_err(state_failure)?
     };
     let options = SyncOptions {
-        entries: args.entries.clone(),
-        since: args.since.clone(),
+        entries: args.entry.clone(),
+        since: args.since.since.clone(),
         page_size: args.page_size,
         server_variables: args.vars.iter().cloned().collect(),
         dry_run: args.dry_run,

@@ -14,7 +14,6 @@ use syncdef_transform::ValueReader;
 use syncdef_transform::{CompileErrors, EvaluationMode, PathContext, Settings, Template, Value};
 
 use super::{display_name, read_input};
-use crate::color::ColorChoice;
 use crate::failure::{Exit, Failure, output_error};
 use crate::snippet::Snippet;
 
@@ -61,10 +60,6 @@ pub struct TransformArgs {
     /// Records transformed at once with --input-lines (default: one per core).
     #[arg(long, value_name = "N", requires = "input_lines")]
     jobs: Option<NonZeroUsize>,
-
-    /// Color of error reports.
-    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
-    color: ColorChoice,
 }
 
 pub fn run(args: &TransformArgs) -> Result<ExitCode, Failure> {
@@ -89,7 +84,11 @@ pub fn run(args: &TransformArgs) -> Result<ExitCode, Failure> {
         escape_char: args.escape_char,
         ..Settings::default()
     };
-    let template = compile(&args.template, &settings, args.color.for_stderr())?;
+    let template = compile(
+        &args.template,
+        &settings,
+        crate::conventions::color().for_stderr(),
+    )?;
     let roots = module_roots(&template);
 
     if let Some(path) = &args.input_lines {
