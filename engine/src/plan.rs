@@ -10,7 +10,7 @@ use syncdef_definitions::model::{
 use syncdef_definitions::openapi::OpenApi;
 use syncdef_definitions::operation::{Operation, Section};
 use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
-use syncdef_definitions::path_match::{PathIndex, Resolution};
+use syncdef_definitions::path_match::{PathEntry, PathIndex, Resolution};
 use syncdef_definitions::platform::modules;
 use syncdef_definitions::template_names;
 use syncdef_definitions::{Definition, Node, SourceFile};
@@ -20,6 +20,7 @@ use syncdef_transform::{EvalError, JsonPath, Limits, PathContext, Settings, Temp
 use crate::auth::scheme::{CallSecurity, Scheme, definition_schemes};
 use crate::auth::{AuthError, OAuthSettings};
 use crate::body_media::BodyMedia;
+use crate::call::parameters::CallParameters;
 use crate::error::EngineError;
 use crate::projection::Projection;
 use crate::pull::position::Paging;
@@ -108,6 +109,8 @@ pub(crate) struct CallPlan {
     /// The operation's security requirement (its own, else the document's): the credentials
     /// each request carries.
     pub security: CallSecurity,
+    /// The header and query parameters `x-syncdef.parameters` gives the operation.
+    pub parameters: CallParameters,
 }
 
 impl CallPlan {
@@ -350,6 +353,7 @@ impl DefinitionPlan {
                 check_bodies: !skip.contains(&entry.key.value),
                 paging: reliability.pull.get(&entry.key.value),
                 schemes: &schemes,
+                parameters: extension.parameters.as_ref(),
             };
             match compile_entry(&paths, entry, &settings, &sources) {
                 Ok(e) => entries.push(e),
@@ -373,6 +377,7 @@ impl DefinitionPlan {
                 paging: None,
                 media_type: None,
                 schemes: &schemes,
+                parameters: extension.parameters.as_ref(),
             };
             match lookup_plan(&paths, lookup, &settings, &sources) {
                 Ok(plan) => entry.lookup = Some(plan),
@@ -407,6 +412,8 @@ struct Sources<'d> {
     media_type: Option<&'d str>,
     /// The definition's security schemes, which every call's requirement names.
     schemes: &'d [Arc<Scheme>],
+    /// `x-syncdef.parameters`.
+    parameters: Option<&'d syncdef_definitions::extension::ParametersSpec>,
 }
 
 fn compile_entry(
@@ -554,8 +561,13 @@ fn call_plan(
     sources: &Sources<'_>,
 ) -> Result<CallPlan, String> {
     let reference = parsed.clone().map_err(|e| e.message)?;
-    let (_, operation_node) = operation(paths, &reference)?;
+    let (path, operation_node) = operation(paths, &reference)?;
     let api = OpenApi::new(sources.root);
+    let parameters = CallParameters::of(
+        sources.parameters,
+        &api.operation(operation_node)
+            .sent_parameters(Some(path.item)),
+    );
     let security = CallSecurity::of(&api, operation_node, sources.schemes);
     if let Some(name) = security.undefined() {
         return Err(format!(
@@ -615,6 +627,7 @@ fn call_plan(
         reference,
         sample: Arc::new(sample),
         security,
+        parameters,
     })
 }
 
@@ -624,11 +637,11 @@ fn call_plan(
 fn operation<'p>(
     paths: &PathIndex<'p>,
     reference: &OperationRef,
-) -> Result<(&'p str, Node<'p>), String> {
+) -> Result<(PathEntry<'p>, Node<'p>), String> {
     match paths.resolve(reference) {
         Resolution::Found {
             path, operation, ..
-        } => Ok((path.template, operation)),
+        } => Ok((path, operation)),
         _ => Err(format!("`{reference}` names no operation of the document")),
     }
 }

@@ -26,6 +26,30 @@ pub(crate) struct Body {
     pub content_type: Option<Arc<str>>,
 }
 
+/// The URL of `call` in `scope`: its placeholders filled, and the query parameters
+/// `x-syncdef.parameters` gives its operation added.
+pub(crate) fn target(call: &CallPlan, scope: &Scope<'_>) -> Result<Target, EngineError> {
+    let mut target = call
+        .target(scope.server, &scope.fill())
+        .map_err(|e| e.at(&call.step))?;
+    if !call.parameters.is_empty() {
+        let mut added = Ok(());
+        target.edit(|url| added = call.parameters.add_query(&scope.server.variables, url));
+        added.map_err(|e| EngineError::configuration(e).at(&call.step))?;
+    }
+    Ok(target)
+}
+
+/// The headers `x-syncdef.parameters` gives the operation of `call`, for a request in `scope`.
+pub(crate) fn parameter_headers(
+    call: &CallPlan,
+    scope: &Scope<'_>,
+) -> Result<Vec<(String, String)>, EngineError> {
+    call.parameters
+        .headers(&scope.server.variables)
+        .map_err(|e| EngineError::configuration(e).at(&call.step))
+}
+
 /// A request ready to send.
 pub(crate) struct Outgoing {
     pub target: Target,
@@ -58,9 +82,8 @@ pub(crate) fn request(
     key: Option<(&IdempotencyKey, KeySource<'_>)>,
 ) -> Result<Outgoing, EngineError> {
     let body = body(trail, call, input)?;
-    let mut target = call
-        .target(scope.server, &scope.fill())
-        .map_err(|e| e.at(&call.step))?;
+    let mut target = target(call, scope)?;
+    headers.extend(parameter_headers(call, scope)?);
     let idempotency_key = key.map(|(declared, source)| {
         let value: Arc<str> = match source {
             KeySource::Kept(kept) => Arc::from(kept),

@@ -9,6 +9,7 @@ pub(crate) mod answer;
 pub(crate) mod authorize;
 pub(crate) mod compose;
 pub(crate) mod connectors;
+pub(crate) mod parameters;
 pub(crate) mod scope;
 pub(crate) mod send;
 pub(crate) mod server;

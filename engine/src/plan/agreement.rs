@@ -118,7 +118,7 @@ fn verdicts(def: &Definition, site: &Site) -> Verdicts {
         _ => None,
     };
     let plan = match DefinitionPlan::compile(def, &Limits::default()) {
-        Ok(_) => operation(&paths, &site.reference).map(|(t, _)| t.to_owned()),
+        Ok(_) => operation(&paths, &site.reference).map(|(p, _)| p.template.to_owned()),
         Err(problems) => Err(problems.join("; ")),
     };
     Verdicts {

@@ -123,7 +123,7 @@ async fn read_page(
         at => {
             let since = request.since.as_deref().unwrap_or(BEGINNING);
             let parameters = entry.paging.parameters(at, since);
-            let mut target = target(call, &scope)?;
+            let mut target = compose::target(call, &scope)?;
             target.edit(|url| {
                 url.query_pairs_mut().extend_pairs(&parameters);
             });
@@ -167,7 +167,7 @@ async fn read_one(
     let server = server.get();
     let account = conn.account(server);
     let scope = Scope::new(server, Some(external_id.to_owned()), BTreeMap::new());
-    let target = target(call, &scope)?;
+    let target = compose::target(call, &scope)?;
     let answer = ask(trail, conn, account.as_deref(), entry, call, &scope, target).await?;
     let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
@@ -199,12 +199,6 @@ fn pull_call<'e>(
             entry.name
         ))
     })
-}
-
-/// The URL of `call` with its placeholders filled from `scope`.
-fn target(call: &CallPlan, scope: &Scope<'_>) -> Result<Target, EngineError> {
-    call.target(scope.server, &scope.fill())
-        .map_err(|e| e.at(&call.step))
 }
 
 /// The target of a next link kept by the caller, checked again: a kept position may have been
@@ -240,7 +234,7 @@ async fn ask(
     let outgoing = Outgoing {
         target,
         body,
-        headers: Vec::new(),
+        headers: compose::parameter_headers(call, scope)?,
         idempotency_key: None,
     };
     let answer = send::send(trail, conn, account, call, outgoing, READ).await?;

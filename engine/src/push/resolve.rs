@@ -85,17 +85,14 @@ async fn look_up(
             "the lookup cannot be made: {e}; resolve the record by hand"
         ))
     })?;
-    let mut target = lookup
-        .call
-        .target(scope.server, &scope.fill())
-        .map_err(|e| e.at("lookup"))?;
+    let mut target = compose::target(&lookup.call, scope)?;
     target.edit(|url| {
         url.query_pairs_mut().extend_pairs(&parameters);
     });
     let outgoing = Outgoing {
         target,
         body: None,
-        headers: Vec::new(),
+        headers: compose::parameter_headers(&lookup.call, scope)?,
         idempotency_key: None,
     };
     let nature = RequestNature {

@@ -13,6 +13,7 @@ mod hostile;
 mod load;
 mod oauth;
 mod operation_security;
+mod parameters;
 mod pull;
 mod push;
 mod query_reference;
