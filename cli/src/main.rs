@@ -8,6 +8,7 @@ mod commands;
 mod conventions;
 mod failure;
 mod logging;
+mod metrics;
 mod redacted;
 mod snippet;
 

@@ -275,6 +275,17 @@ impl DefinitionPlan {
         self.entries.iter().map(|e| &*e.name)
     }
 
+    /// The `default` of the server variable `name`, the value a push uses unless told
+    /// otherwise (`--var`); `None` when the server declares no such variable.
+    #[must_use]
+    pub fn server_variable_default(&self, name: &str) -> Option<&str> {
+        self.server
+            .variables
+            .iter()
+            .find(|v| v.name == name)
+            .map(|v| v.default.as_str())
+    }
+
     /// What the definition's `x-syncdef` declares (retries, rate limits, conflicts,
     /// idempotency), defaults filled in.
     #[must_use]

@@ -15,6 +15,7 @@ mod docs_commands;
 mod dry_run;
 mod lint;
 mod lsp;
+mod metrics;
 mod overlay;
 mod pull;
 mod push_settings;

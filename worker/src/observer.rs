@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::report::{EntrySummary, PullResult, PullSummary, RecordResult};
+use crate::report::{EntrySummary, PullResult, PullSummary, RecordResult, SyncReport};
 
 /// Something that happened during a run. More kinds may come: match with a wildcard arm.
 #[derive(Clone, Debug)]
@@ -98,6 +98,11 @@ pub enum Event<'a> {
         queued: u64,
         /// Items a pusher holds (this worker's or another's), being pushed.
         leased: u64,
+    },
+    /// A run is over: its report, as [`crate::Worker::run`] returns it.
+    RunFinished {
+        /// What the run did.
+        report: &'a SyncReport,
     },
     /// A following worker waits for its next run (sent about ten times a second while it
     /// waits): it is alive between runs.

@@ -7,7 +7,8 @@ use crate::observer::{Event, Flow, StatusClass};
 use crate::options::SyncOptions;
 use crate::shared::Core;
 
-/// The values of the rate-limit policy's key variables (`realmId=123`), joined with `&`: with
+/// The values of the rate-limit policy's key variables (`realmId=123`, the definition's
+/// default for a variable not given), joined with `&`: with
 /// a request's origin they name the external account its requests count against. `None`
 /// when the policy limits nothing (no request draws on a budget).
 pub(crate) fn account_key(engine: &Engine, options: &SyncOptions) -> Option<String> {
@@ -22,7 +23,9 @@ pub(crate) fn account_key(engine: &Engine, options: &SyncOptions) -> Option<Stri
             let value = options
                 .server_variables
                 .get(name)
-                .map_or("", String::as_str);
+                .map(String::as_str)
+                .or_else(|| engine.plan().server_variable_default(name))
+                .unwrap_or_default();
             format!("{name}={value}")
         })
         .collect::<Vec<_>>()

@@ -140,6 +140,7 @@ impl Worker {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         );
+        core.observer.event(&Event::RunFinished { report: &report });
         report
     }
 

@@ -211,6 +211,9 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub reliability: ReliabilityArgs,
+
+    #[command(flatten)]
+    pub metrics: crate::metrics::MetricsArgs,
 }
 
 /// `syncdef sync status`.
@@ -293,13 +296,14 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         Some(url) => engine.with_base_url(url.clone()),
         None => engine,
     };
+    let metrics = args.metrics.metrics();
     let (engine, transport): (Engine, Arc<dyn Transport>) = if args.dry_run {
         (
             engine.with_token_provider(Arc::new(StaticToken::placeholder("dry-run"))),
             Arc::new(RecordingTransport::synthesizing()),
         )
     } else {
-        let tokens = external_tokens(&engine, args)?;
+        let tokens = external_tokens(&engine, args, metrics.as_ref())?;
         let credentials = scheme_credentials(&engine)?;
         let transport = ReqwestTransport::new().map_err(|e| Failure::usage(e.to_string()))?;
         (
@@ -345,6 +349,8 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         init_logging();
         Arc::new(Silent)
     };
+    let observer = crate::metrics::observed(observer, metrics.as_ref());
+    args.metrics.serve(metrics.as_ref())?;
     let alive = args
         .alive_file
         .as_deref()
@@ -425,7 +431,14 @@ async fn next_signal() -> bool {
 
 /// The external system's tokens, as `syncdef push` gets them: the `--token-store`'s, else
 /// `SYNCDEF_ACCESS_TOKEN`.
-fn external_tokens(engine: &Engine, args: &RunArgs) -> Result<Arc<dyn TokenProvider>, Failure> {
+fn external_tokens(
+    engine: &Engine,
+    args: &RunArgs,
+    metrics: Option<&Arc<crate::metrics::Metrics>>,
+) -> Result<Arc<dyn TokenProvider>, Failure> {
+    if let (Some(path), Some(metrics)) = (&args.token_store, metrics) {
+        return crate::metrics::counted_tokens(engine, path, args.client_file.as_deref(), metrics);
+    }
     token_provider(
         engine,
         args.token_store.as_deref(),

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use syncdef_engine::auth::{
-    ClientCredentials, Credentials, FileTokenStore, OAuth2Provider, TokenProvider,
+    ClientCredentials, Credentials, FileTokenStore, OAuth2Provider, TokenProvider, TokenStore,
 };
 use syncdef_engine::{Engine, NoToken, StaticToken};
 
@@ -49,12 +49,24 @@ pub fn stored_tokens(
     token_store: &Path,
     client_file: Option<&Path>,
 ) -> Result<Arc<dyn TokenProvider>, Failure> {
+    oauth_tokens(
+        engine,
+        Arc::new(FileTokenStore::new(token_store)),
+        client_file,
+    )
+}
+
+/// Tokens read from (and refreshed into) `store`, with the definition's OAuth2 scheme.
+pub fn oauth_tokens(
+    engine: &Engine,
+    store: Arc<dyn TokenStore>,
+    client_file: Option<&Path>,
+) -> Result<Arc<dyn TokenProvider>, Failure> {
     let settings = engine
         .plan()
         .oauth()
         .map_err(|e| Failure::usage(e.message.clone()))?
         .clone();
-    let store = Arc::new(FileTokenStore::new(token_store));
     let provider = OAuth2Provider::new(settings, client_credentials(client_file)?, store)
         .map_err(|e| Failure::usage(e.message))?;
     Ok(Arc::new(provider))

@@ -148,12 +148,20 @@ impl Account {
         }
     }
 
-    /// Waits for a concurrency slot, then for room in the minute's window.
+    /// Waits for a concurrency slot, then for room in the minute's window. The permit's
+    /// `waited` is zero when there was room at once.
     pub async fn acquire(&self) -> Permit {
         let start = Instant::now();
+        let mut held_up = false;
         let slot = match &self.slots {
-            // The semaphore is never closed, so acquiring fails only if it were.
-            Some(s) => Arc::clone(s).acquire_owned().await.ok(),
+            Some(s) => match Arc::clone(s).try_acquire_owned() {
+                Ok(slot) => Some(slot),
+                Err(_) => {
+                    held_up = true;
+                    // The semaphore is never closed, so acquiring fails only if it were.
+                    Arc::clone(s).acquire_owned().await.ok()
+                }
+            },
             None => None,
         };
         if let Some(window) = &self.window {
@@ -164,13 +172,20 @@ impl Account {
                     .admit(Instant::now());
                 match admitted {
                     Ok(()) => break,
-                    Err(wait) => tokio::time::sleep(wait).await,
+                    Err(wait) => {
+                        held_up = true;
+                        tokio::time::sleep(wait).await;
+                    }
                 }
             }
         }
         Permit {
             _slot: slot,
-            waited: start.elapsed(),
+            waited: if held_up {
+                start.elapsed()
+            } else {
+                Duration::ZERO
+            },
         }
     }
 }
@@ -212,6 +227,34 @@ mod tests {
         // And the budget is used: 260 requests at 50 a minute take a little over 5 minutes.
         let last = *sent.last().expect("sent");
         assert!(last < Duration::from_secs(6 * 60), "{last:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn room_at_once_is_no_wait_on_the_real_clock() {
+        let policy = RateLimitPolicy {
+            key: Vec::new(),
+            requests_per_minute: Some(100),
+            window_seconds: None,
+            concurrency: Some(2),
+        };
+        let account = RateLimits::new().account("a", &policy);
+        let first = account.acquire().await;
+        let second = account.acquire().await;
+        assert_eq!(
+            (first.waited, second.waited),
+            (Duration::ZERO, Duration::ZERO)
+        );
+        // The third waits for a slot, which the first frees a little later.
+        let freed = async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            drop(first);
+        };
+        let (third, ()) = tokio::join!(account.acquire(), freed);
+        assert!(
+            third.waited >= Duration::from_millis(20),
+            "{:?}",
+            third.waited
+        );
     }
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
