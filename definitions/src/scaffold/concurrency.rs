@@ -70,12 +70,8 @@ pub(super) fn if_match(api: &OpenApi<'_>, update: &Chosen<'_>, at: &str) -> Opti
 
 /// The top-level field of `get`'s success answer that holds the record's tag.
 fn tag_field<'d>(api: &OpenApi<'d>, get: Node<'d>) -> Option<&'d str> {
-    let operation = api.operation(get);
-    let schema = operation
-        .responses()
-        .filter(|(code, _)| code.starts_with('2'))
-        .find_map(|(_, response)| operation.json_content(response)?.schema)?;
-    let merged = Merged::of(&api.schema(schema));
+    let schema = super::response::success_schema(api, &api.operation(get))?;
+    let merged = Merged::of(&schema);
     merged
         .properties
         .iter()

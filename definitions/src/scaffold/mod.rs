@@ -37,6 +37,7 @@ mod concurrency;
 mod constant;
 mod merged;
 mod operation;
+mod parameters;
 mod record_field;
 mod request;
 mod response;
@@ -141,6 +142,7 @@ pub fn scaffold(vendor: &Definition, request: &Request<'_>) -> Result<Scaffold, 
         push: Map::new(),
         templates: Map::new(),
         left: Vec::new(),
+        chosen: Vec::new(),
     };
     written.step("create", request.create)?;
     if let Some(update) = request.update {
@@ -149,15 +151,34 @@ pub fn scaffold(vendor: &Definition, request: &Request<'_>) -> Result<Scaffold, 
     let Written {
         mut push,
         templates,
-        left,
+        mut left,
+        chosen,
         ..
     } = written;
+    let parameters = parameters::required_parameters(vendor, &chosen);
+    left.extend(parameters.left);
     push.insert("schemasTransformer".into(), Json::Object(templates));
     let mut entry = Map::new();
     entry.insert("module".into(), json!(module.name));
     entry.insert("push".into(), Json::Object(push));
     let mut synchronization = Map::new();
     synchronization.insert(request.entry.to_owned(), Json::Object(entry));
+    let mut update = json!({"synchronization": synchronization});
+    if !parameters.values.is_empty() {
+        update["x-syncdef"] = json!({"parameters": parameters.values});
+    }
+    let mut actions = vec![json!({
+        "description": format!("How platform {} are pushed", module.name.to_lowercase()),
+        "target": "$",
+        "update": update,
+    })];
+    if !parameters.variables.is_empty() {
+        actions.push(json!({
+            "description": "Each company's values of the parameters every request sends",
+            "target": "$.servers[*]",
+            "update": {"variables": parameters.variables},
+        }));
+    }
     let overlay = json!({
         "overlay": "1.0.0",
         "info": {
@@ -165,11 +186,7 @@ pub fn scaffold(vendor: &Definition, request: &Request<'_>) -> Result<Scaffold, 
             "version": "1.0.0",
         },
         "extends": request.extends,
-        "actions": [{
-            "description": format!("How platform {} are pushed", module.name.to_lowercase()),
-            "target": "$",
-            "update": {"synchronization": synchronization},
-        }],
+        "actions": actions,
     });
     Ok(Scaffold { overlay, left })
 }
@@ -183,6 +200,8 @@ struct Written<'v> {
     push: Map<String, Json>,
     templates: Map<String, Json>,
     left: Vec<Left>,
+    /// The operations chosen, in step order.
+    chosen: Vec<operation::Chosen<'v>>,
 }
 
 impl Written<'_> {
@@ -228,6 +247,7 @@ impl Written<'_> {
         self.templates.insert(format!("{step}Request"), body);
         self.templates
             .insert(format!("{step}Response"), answer.template);
+        self.chosen.push(chosen);
         Ok(())
     }
 }

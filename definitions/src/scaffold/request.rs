@@ -15,6 +15,9 @@ use crate::pointer;
 /// Objects nested deeper than this are written empty: a schema that contains itself ends.
 const MAX_DEPTH: usize = 12;
 
+/// The depth of the body's own properties, the only optional objects looked into.
+const WRAPPER_DEPTH: usize = 1;
+
 /// The most items a required array gets (its `minItems`, up to this).
 const MAX_ITEMS: u64 = 3;
 
@@ -178,7 +181,10 @@ impl<'a> RequestWriter<'a> {
             self.reads += 1;
             return;
         }
-        if depth >= MAX_DEPTH {
+        // Only the body's own optional objects and lists (a wrapper such as `{"Contacts":
+        // [...]}`) are looked into: deeper, an object is mostly another record's reference or
+        // detail (a contact's branding theme, its groups), whose name is not this record's.
+        if depth > WRAPPER_DEPTH {
             return;
         }
         let written = match merged.kind {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::Left;
 use super::merged::Merged;
-use crate::openapi::{OpenApi, Operation, Schema};
+use crate::openapi::{OpenApi, Operation, Schema, is_json};
 
 /// A response template and what it could not decide.
 pub(super) struct ResponseTemplate {
@@ -73,12 +73,23 @@ pub(super) fn response_template(
     }
 }
 
-/// The JSON schema of the first success answer that has one.
-fn success_schema<'d>(api: &OpenApi<'d>, operation: &Operation<'d>) -> Option<Schema<'d>> {
+/// The JSON schema of the first success answer that has one: of its first JSON media type
+/// with a schema (a description may list `application/json` with an example only, and
+/// `application/json; charset=utf-8` with the schema).
+pub(super) fn success_schema<'d>(
+    api: &OpenApi<'d>,
+    operation: &Operation<'d>,
+) -> Option<Schema<'d>> {
     operation
         .responses()
         .filter(|(code, _)| code.starts_with('2'))
-        .find_map(|(_, response)| operation.json_content(response)?.schema)
+        .find_map(|(_, response)| {
+            let content = response.get("content")?.as_object()?;
+            content
+                .iter()
+                .filter(|media| is_json(media.key.name))
+                .find_map(|media| media.value.get("schema"))
+        })
         .map(|node| api.schema(node))
 }
 

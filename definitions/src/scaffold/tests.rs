@@ -210,6 +210,11 @@ components:
         Name: {type: string}
         EmailAddress: {type: string}
         IsSupplier: {type: boolean}
+        # Another record, by its name: not the contact's name.
+        BrandingTheme:
+          type: object
+          properties:
+            Name: {type: string}
 "##;
 
 #[test]
@@ -383,4 +388,54 @@ fn an_update_requiring_if_match_reads_the_tag_the_path_s_get_answers() {
         .find(|l| l.pointer == "/synchronization/Account/push/update")
         .expect("the update is listed");
     assert!(update.note.contains("If-Match"), "{}", update.note);
+}
+
+#[test]
+fn a_required_header_is_sent_from_a_server_variable_set_per_company() {
+    let tenanted = WRAPPED.replace(
+        "  /{tenant}/Contacts:\n    put:\n",
+        "  /{tenant}/Contacts:\n    put:\n      parameters:\n        - {name: xero-tenant-id, in: header, required: true, schema: {type: string, format: uuid}}\n        - {name: Accept, in: header, required: true, schema: {type: string}}\n        - {name: tenant, in: header, required: true, schema: {type: string}}\n",
+    );
+    let made = scaffold(
+        &vendor(&tenanted),
+        &Request::new("Account", "/{tenant}/Contacts/put", "ledger.yaml"),
+    )
+    .expect("an overlay");
+    let actions = made.overlay["actions"].as_array().expect("actions");
+    // The engine sends Accept itself; `tenant` is a server variable already.
+    assert_eq!(
+        actions[0]["update"]["x-syncdef"],
+        json!({"parameters": {"header": {
+            "xero-tenant-id": "{xeroTenantId}",
+            "tenant": "{tenant}",
+        }}})
+    );
+    assert_eq!(actions[1]["target"], "$.servers[*]");
+    assert_eq!(
+        actions[1]["update"]["variables"]["xeroTenantId"]["default"],
+        "00000000-0000-4000-8000-000000000000"
+    );
+    assert_eq!(
+        made.left
+            .iter()
+            .map(|l| l.pointer.as_str())
+            .collect::<Vec<_>>(),
+        ["/servers/0/variables/xeroTenantId/default"]
+    );
+}
+
+#[test]
+fn the_answer_s_schema_is_that_of_its_first_json_media_type_with_one() {
+    let split = BOOKS.replace(
+        "          description: created\n          content:\n            application/json:\n",
+        "          description: created\n          content:\n            application/json:\n              example: {Customer: {Id: \"7\"}}\n            application/json; charset=utf-8:\n",
+    );
+    assert_ne!(split, BOOKS);
+    let made = scaffold(
+        &vendor(&split),
+        &Request::new("Account", "/customers/post", "./vendor.yaml"),
+    )
+    .expect("an overlay");
+    let templates = &entry(&made.overlay, "Account")["push"]["schemasTransformer"];
+    assert_eq!(templates["createResponse"]["id"], "#valueof($.Customer.Id)");
 }
