@@ -125,6 +125,11 @@ fn reliability_extension() -> Value {
                             "additionalProperties": { "type": "string" },
                             "description": "Query parameters of every batchRead request; placeholders {offset} (0-based), {position} (1-based), {page}, {size}, {cursor} and {since} (the change time the pull starts from) are filled per page."
                         },
+                        "headers": {
+                            "type": "object",
+                            "additionalProperties": { "type": "string" },
+                            "description": "Request headers of every batchRead request, a next link's included (`If-Modified-Since: \"{since}\"`), with the query's placeholders."
+                        },
                         "conflict": { "enum": ["platformWins", "externalWins", "newestWins"], "description": "Which side wins a record changed on the platform and in the external system since they last agreed. Default platformWins." },
                         "paging": {
                             "type": "object",

@@ -25,6 +25,11 @@ pub struct PullSpec {
     /// placeholders (`{offset}`, `{since}`, ...).
     #[serde(default)]
     pub query: BTreeMap<String, String>,
+    /// Request headers of every `batchRead` request (each page's, a next link's included), by
+    /// name, with the same placeholders: a system that filters changes by a header
+    /// (`If-Modified-Since: "{since}"`).
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
     /// How the pages follow one another (default: one request, no paging).
     #[serde(default)]
     pub paging: PagingSpec,
@@ -164,13 +169,17 @@ impl PullSpec {
     pub(super) fn problems(&self) -> Vec<(Vec<String>, String)> {
         let mut out = Vec::new();
         let mut used = Vec::new();
-        for (name, text) in &self.query {
+        let texts = [("query", &self.query), ("headers", &self.headers)];
+        for (member, name, text) in texts
+            .iter()
+            .flat_map(|(member, map)| map.iter().map(move |(n, t)| (*member, n, t)))
+        {
             match page_parts(text) {
                 Ok(parts) => used.extend(parts.into_iter().filter_map(|p| match p {
                     PagePart::Value(v) => Some(v),
                     PagePart::Text(_) => None,
                 })),
-                Err(e) => out.push((vec!["query".to_owned(), name.clone()], e)),
+                Err(e) => out.push((vec![member.to_owned(), name.clone()], e)),
             }
         }
         let paging = |member: &str| vec!["paging".to_owned(), member.to_owned()];
@@ -262,6 +271,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
+            headers: BTreeMap::new(),
             paging: PagingSpec {
                 style,
                 size,
@@ -269,6 +279,18 @@ mod tests {
             },
             conflict: ConflictPolicy::default(),
         }
+    }
+
+    #[test]
+    fn header_placeholders_are_checked_like_the_query_s() {
+        let mut s = spec(&[("page", "{page}")], PagingStyle::Page, Some(100), None);
+        s.headers
+            .insert("If-Modified-Since".into(), "{since}".into());
+        assert!(s.problems().is_empty(), "{:?}", s.problems());
+        s.headers.insert("X-Tenant".into(), "{tenant}".into());
+        let problems = s.problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, ["headers", "X-Tenant"]);
     }
 
     #[test]

@@ -118,10 +118,11 @@ async fn read_page(
     let server = server.get();
     let account = conn.account(server);
     let scope = Scope::new(server, None, BTreeMap::new());
+    let since = request.since.as_deref().unwrap_or(BEGINNING);
+    let headers = entry.paging.headers(&request.position, since);
     let target = match &request.position {
         PagePosition::Link(link) => linked(link, server)?,
         at => {
-            let since = request.since.as_deref().unwrap_or(BEGINNING);
             let parameters = entry.paging.parameters(at, since);
             let mut target = compose::target(call, &scope)?;
             target.edit(|url| {
@@ -130,7 +131,16 @@ async fn read_page(
             target
         }
     };
-    let answer = ask(trail, conn, account.as_deref(), entry, call, &scope, target).await?;
+    let answer = ask(
+        trail,
+        conn,
+        account.as_deref(),
+        entry,
+        call,
+        &scope,
+        (target, headers),
+    )
+    .await?;
     let output = map(trail, call, &answer)?;
     let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
@@ -168,7 +178,16 @@ async fn read_one(
     let account = conn.account(server);
     let scope = Scope::new(server, Some(external_id.to_owned()), BTreeMap::new());
     let target = compose::target(call, &scope)?;
-    let answer = ask(trail, conn, account.as_deref(), entry, call, &scope, target).await?;
+    let answer = ask(
+        trail,
+        conn,
+        account.as_deref(),
+        entry,
+        call,
+        &scope,
+        (target, Vec::new()),
+    )
+    .await?;
     let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| EngineError::configuration(e).at(&call.step))?;
@@ -227,14 +246,17 @@ async fn ask(
     entry: &EntryPlan,
     call: &CallPlan,
     scope: &Scope<'_>,
-    target: Target,
+    (target, mut headers): (Target, Vec<(String, String)>),
 ) -> Result<Answer, EngineError> {
     let input = scope.input(&entry.input_shape, &Value::Null);
     let body = compose::body(trail, call, &input)?;
     let outgoing = Outgoing {
         target,
         body,
-        headers: compose::parameter_headers(call, scope)?,
+        headers: {
+            headers.extend(compose::parameter_headers(call, scope)?);
+            headers
+        },
         idempotency_key: None,
     };
     let answer = send::send(trail, conn, account, call, outgoing, READ).await?;

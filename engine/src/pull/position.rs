@@ -35,6 +35,7 @@ pub(crate) struct Paging {
     pub size: Option<u32>,
     pub next: Option<String>,
     pub query: Vec<(String, Vec<PagePart>)>,
+    pub headers: Vec<(String, Vec<PagePart>)>,
 }
 
 impl From<&syncdef_definitions::extension::PullSpec> for Paging {
@@ -42,19 +43,22 @@ impl From<&syncdef_definitions::extension::PullSpec> for Paging {
     /// still does not parse is kept as plain text).
     fn from(spec: &syncdef_definitions::extension::PullSpec) -> Paging {
         let PagingSpec { style, size, next } = spec.paging.clone();
-        let query = spec
-            .query
-            .iter()
-            .map(|(name, text)| {
-                let parts = page_parts(text).unwrap_or_else(|_| vec![PagePart::Text(text.clone())]);
-                (name.clone(), parts)
-            })
-            .collect();
+        let compile = |texts: &std::collections::BTreeMap<String, String>| {
+            texts
+                .iter()
+                .map(|(name, text)| {
+                    let parts =
+                        page_parts(text).unwrap_or_else(|_| vec![PagePart::Text(text.clone())]);
+                    (name.clone(), parts)
+                })
+                .collect()
+        };
         Paging {
             style,
             size,
             next,
-            query,
+            query: compile(&spec.query),
+            headers: compile(&spec.headers),
         }
     }
 }
@@ -70,6 +74,21 @@ impl Paging {
         if matches!(at, PagePosition::Link(_)) {
             return Vec::new();
         }
+        self.filled(&self.query, at, since)
+    }
+
+    /// The headers of the request for the page at `at`: every page's, a next link's too (a
+    /// link carries its query, not its headers).
+    pub fn headers(&self, at: &PagePosition, since: &str) -> Vec<(String, String)> {
+        self.filled(&self.headers, at, since)
+    }
+
+    fn filled(
+        &self,
+        texts: &[(String, Vec<PagePart>)],
+        at: &PagePosition,
+        since: &str,
+    ) -> Vec<(String, String)> {
         let size = u64::from(self.size.unwrap_or(0));
         let offset = match at {
             PagePosition::Offset(n) => *n,
@@ -84,7 +103,7 @@ impl Paging {
             PagePosition::Cursor(c) => c.as_str(),
             _ => "",
         };
-        self.query
+        texts
             .iter()
             .map(|(name, parts)| {
                 let mut value = String::new();
@@ -200,7 +219,23 @@ mod tests {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), page_parts(v).unwrap()))
                 .collect(),
+            headers: Vec::new(),
         }
+    }
+
+    #[test]
+    fn headers_go_on_every_page_a_next_link_s_included() {
+        let mut p = paging(PagingStyle::Page, Some(100), None, &[("page", "{page}")]);
+        p.headers = vec![(
+            "If-Modified-Since".to_owned(),
+            page_parts("{since}").unwrap(),
+        )];
+        let since = "2026-01-01T00:00:00Z";
+        let expected = vec![("If-Modified-Since".to_owned(), since.to_owned())];
+        assert_eq!(p.headers(&PagePosition::Page(2), since), expected);
+        let link = PagePosition::Link("https://api.example.com/next".into());
+        assert!(p.parameters(&link, since).is_empty());
+        assert_eq!(p.headers(&link, since), expected);
     }
 
     fn base() -> Url {

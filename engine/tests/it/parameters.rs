@@ -1,6 +1,7 @@
 //! `x-syncdef.parameters`: each request carries the header and query parameters its operation
 //! declares and the definition gives, filled from the server variables of the company it goes
-//! to; an operation that does not declare a parameter does not get it.
+//! to; an operation that does not declare a parameter does not get it. A pull's own headers
+//! (`x-syncdef.pull.<Entry>.headers`) go with its requests too.
 
 use crate::common;
 
@@ -79,6 +80,9 @@ x-syncdef:
       Xero-Tenant-Id: "{tenantId}"
     query:
       unitdp: "4"
+  pull:
+    Contact:
+      headers: {If-Modified-Since: "{since}"}
 synchronization:
   Contact:
     module: Accounts
@@ -177,7 +181,7 @@ async fn a_pull_carries_the_tenant_of_the_company_it_reads() {
     let server = server().await;
     let request = PageRequest {
         position: PagePosition::First,
-        since: None,
+        since: Some("2026-11-01T00:00:00Z".into()),
         server_variables: [("tenantId".to_owned(), "tenant-c".to_owned())].into(),
     };
     let page = engine(&server).pull_page("Contact", &request).await;
@@ -185,4 +189,10 @@ async fn a_pull_carries_the_tenant_of_the_company_it_reads() {
     let sent = server.received_requests().await.unwrap_or_default();
     assert_eq!(sent.len(), 1);
     assert_eq!(tenant(&sent[0]), Some("tenant-c"));
+    // `x-syncdef.pull.<Entry>.headers`: the change time the pull starts from.
+    let since = sent[0].headers.get("if-modified-since");
+    assert_eq!(
+        since.and_then(|v| v.to_str().ok()),
+        Some("2026-11-01T00:00:00Z")
+    );
 }

@@ -16,7 +16,8 @@ declare_rule! {
     /// declares `required: true`, and that nothing the engine sends fills: not
     /// `x-syncdef.parameters`, not the operation's `apiKey` security scheme, not the
     /// idempotency key, not an `in: Header` pre-action, not the query the operation reference
-    /// fixes (`?operation=delete`), not `x-syncdef.pull.<Entry>.query` for a `batchRead`.
+    /// fixes (`?operation=delete`), not `x-syncdef.pull.<Entry>.query` or `.headers` for a
+    /// `batchRead`.
     /// `Accept`, `Content-Type` and `Authorization` are the engine's own (OpenAPI says such
     /// parameters are ignored).
     ///
@@ -114,8 +115,9 @@ struct Suppliers<'a> {
     api_keys: Vec<(&'a str, &'a str)>,
     /// The idempotency key, when the site's operation carries it.
     idempotency: Option<(ParameterPlace, &'a str)>,
-    /// Headers `in: Header` pre-actions set (on the record's own request only).
-    action_headers: Vec<&'a str>,
+    /// Headers `in: Header` pre-actions set (on the record's own request only), and those
+    /// the entry's pull sends on a `batchRead`.
+    set_headers: Vec<&'a str>,
     /// Query parameters the reference fixes, and those the entry's pull paging sends.
     fixed_query: Vec<&'a str>,
 }
@@ -147,7 +149,7 @@ impl<'a> Suppliers<'a> {
                 .is_some_and(|op| carried.contains(&op))
                 .then_some((place, key.name.as_str()))
         });
-        let action_headers = match (push_operation, &info.entry.push) {
+        let mut set_headers = match (push_operation, &info.entry.push) {
             (Some(_), Some(push)) => header_action_names(&push.common),
             _ => Vec::new(),
         };
@@ -156,12 +158,13 @@ impl<'a> Suppliers<'a> {
             && let Some(pull) = extension.pull.as_ref().and_then(|p| p.get(info.name()))
         {
             fixed_query.extend(pull.query.keys().map(String::as_str));
+            set_headers.extend(pull.headers.keys().map(String::as_str));
         }
         Suppliers {
             extension,
             api_keys,
             idempotency,
-            action_headers,
+            set_headers,
             fixed_query,
         }
     }
@@ -182,7 +185,7 @@ impl<'a> Suppliers<'a> {
                 .is_some_and(|(at, key)| at == place && place.same_name(key, name))
             || (place == ParameterPlace::Header
                 && self
-                    .action_headers
+                    .set_headers
                     .iter()
                     .any(|h| h.eq_ignore_ascii_case(name)))
             || (place == ParameterPlace::Query && self.fixed_query.contains(&name))
