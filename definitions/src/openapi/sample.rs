@@ -91,13 +91,7 @@ fn from_schema(schema: &Schema<'_>, name: Option<&str>, depth: usize) -> Json {
     }
     let all_of: Vec<Schema<'_>> = schema.parts("allOf").collect();
     if !all_of.is_empty() {
-        let mut out = Map::new();
-        for part in &all_of {
-            if let Json::Object(m) = from_schema(part, name, depth + 1) {
-                out.extend(m);
-            }
-        }
-        return Json::Object(out);
+        return merged(schema, &all_of, name, depth);
     }
     let choice = schema
         .parts("oneOf")
@@ -130,6 +124,34 @@ fn from_schema(schema: &Schema<'_>, name: Option<&str>, depth: usize) -> Json {
         Some("boolean") => json!(true),
         _ => schema.first_allowed().map_or(Json::Null, Node::to_json),
     }
+}
+
+/// What an `allOf` gives: the members of every part that gives an object, with the schema's
+/// own properties beside it; else the first part's value that is not `null` (a field written
+/// as `allOf` of a named string and its description is that string).
+fn merged(schema: &Schema<'_>, all_of: &[Schema<'_>], name: Option<&str>, depth: usize) -> Json {
+    let values: Vec<Json> = all_of
+        .iter()
+        .map(|part| from_schema(part, name, depth + 1))
+        .collect();
+    let own: Map<String, Json> = schema
+        .properties()
+        .map(|(key, prop)| (key.to_owned(), from_schema(&prop, Some(key), depth + 1)))
+        .collect();
+    if own.is_empty() && !values.iter().any(Json::is_object) {
+        return values
+            .into_iter()
+            .find(|v| !v.is_null())
+            .unwrap_or(Json::Null);
+    }
+    let mut out = Map::new();
+    for value in values {
+        if let Json::Object(members) = value {
+            out.extend(members);
+        }
+    }
+    out.extend(own);
+    Json::Object(out)
 }
 
 /// Strings that read like what they name: ids are digit strings (QuickBooks ids are, and the
@@ -191,5 +213,41 @@ paths:
         );
         let prose = text.replace(r#"'{"Contacts": [{"ContactID": "7"}]}'"#, "'{not json'");
         assert_eq!(answer_of(&prose), json!("{not json"));
+    }
+
+    #[test]
+    fn all_of_merges_what_its_parts_give_scalars_included() {
+        // A field written as `allOf` of a named string and its description (as the AWS
+        // descriptions write every field) is a string, not an empty object.
+        let text = r##"
+openapi: 3.0.3
+paths:
+  /c:
+    post:
+      responses:
+        "200":
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - {$ref: "#/components/schemas/Base"}
+                properties:
+                  ChannelArn:
+                    allOf: [{$ref: "#/components/schemas/Arn"}, {description: The channel}]
+                  Count:
+                    allOf: [{$ref: "#/components/schemas/Count"}, {description: How many}]
+components:
+  schemas:
+    Arn: {type: string}
+    Count: {type: integer}
+    Base:
+      type: object
+      properties:
+        Id: {type: string}
+"##;
+        assert_eq!(
+            answer_of(text),
+            json!({"Id": "1", "ChannelArn": "ChannelArn (synthesised)", "Count": 1})
+        );
     }
 }
