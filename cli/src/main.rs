@@ -59,6 +59,9 @@ enum Command {
     /// Serve the language server on standard input and output: lint findings, completion,
     /// hover, go to definition and quick fixes in the editor (docs/editor-setup.md).
     Lsp(commands::lsp::LspArgs),
+    /// Write a starting definition for a vendor's OpenAPI description: an overlay extending it,
+    /// with an entry pushing through the operations named.
+    New(commands::new::NewArgs),
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(commands::completions::CompletionsArgs),
 }
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Auth(args) => commands::auth::run(&args),
         Command::Sync(args) => commands::sync::run(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
+        Command::New(args) => commands::new::run(&args),
         Command::Completions(args) => Ok(commands::completions::run(&args, &mut Cli::command())),
     };
     match result {

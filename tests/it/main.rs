@@ -16,6 +16,7 @@ mod dry_run;
 mod lint;
 mod lsp;
 mod metrics;
+mod new;
 mod overlay;
 mod pull;
 mod push_settings;

@@ -8,6 +8,7 @@ pub mod explain;
 pub mod lint;
 mod lint_sarif;
 pub mod lsp;
+pub mod new;
 pub mod pull;
 pub mod push;
 pub mod reliability;
