@@ -1,5 +1,6 @@
-//! `-q`/`--quiet` and `-v`/`--verbose`, global flags of every command: how much is logged on
-//! stderr, as plain `tracing` lines passed through redaction.
+//! `-q`/`--quiet`, `-v`/`--verbose` and `--log-format`, global flags of every command: how
+//! much is logged on stderr, and how: plain `tracing` lines, or one JSON object a line for a
+//! log collector; either way passed through redaction.
 //!
 //! Levels: `-q` errors only; by default `warn` (`info` for `sync`, whose progress they are),
 //! or what `RUST_LOG` says; `-v` one level more (`info`, or `debug` for `sync`); `-vv` and more
@@ -13,7 +14,18 @@ use tracing_subscriber::filter::{LevelFilter, Targets};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
-/// The two flags.
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// One line of text per event: time, level, target, message and fields.
+    #[default]
+    Text,
+    /// One JSON object per line: `timestamp`, `level`, `target`, `fields` (the message and
+    /// the event's fields) and, inside spans, `span` and `spans` with their fields.
+    Json,
+}
+
+/// The logging flags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Args)]
 pub struct Verbosity {
     /// Print errors only: no log lines below error and no lint summary line. Findings and
@@ -25,6 +37,17 @@ pub struct Verbosity {
     /// `RUST_LOG`.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
+
+    /// How log lines on stderr are written: `text`, or `json` (one object per line, for a log
+    /// collector). Secrets are masked in both.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "FORMAT",
+        default_value_t
+    )]
+    log_format: LogFormat,
 }
 
 /// The flags of this process, set once by `main`. Commands read them here rather than through
@@ -58,8 +81,8 @@ pub fn verbose() -> bool {
     CHOSEN.get().is_some_and(|v| v.verbose > 0)
 }
 
-/// Installs the plain log lines on stderr, at the level the flags choose over `default`.
-/// A second call in the same process is harmless and changes nothing.
+/// Installs the log lines on stderr, in the format and at the level the flags choose over
+/// `default`. A second call in the same process is harmless and changes nothing.
 pub fn init(default: LevelFilter) {
     let chosen = CHOSEN.get().copied().unwrap_or_default();
     let filter = match chosen.level(default) {
@@ -70,13 +93,15 @@ pub fn init(default: LevelFilter) {
                 Targets::new().with_default(default)
             }),
     };
-    let _ = tracing_subscriber::fmt()
+    let lines = tracing_subscriber::fmt()
         .with_max_level(LevelFilter::TRACE)
         .with_writer(crate::redacted::Redacting(io::stderr))
-        .with_ansi(false)
-        .finish()
-        .with(filter)
-        .try_init();
+        .with_ansi(false);
+    // The formatter writes each event in one call, so that redaction sees it whole.
+    let _ = match chosen.log_format {
+        LogFormat::Text => lines.finish().with(filter).try_init(),
+        LogFormat::Json => lines.json().finish().with(filter).try_init(),
+    };
 }
 
 /// The filter `RUST_LOG` asks for: a level and `target=level` directives
@@ -110,7 +135,11 @@ mod tests {
     use super::*;
 
     fn flags(quiet: bool, verbose: u8) -> Verbosity {
-        Verbosity { quiet, verbose }
+        Verbosity {
+            quiet,
+            verbose,
+            log_format: LogFormat::Text,
+        }
     }
 
     #[test]

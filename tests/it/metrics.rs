@@ -117,7 +117,17 @@ fn sum(scrape: &prometheus_parse::Scrape, metric: &str, labels: &[(&str, &str)])
             | prometheus_parse::Value::Untyped(v) => v,
             _ => panic!("{metric} is not a single number: {s:?}"),
         })
-        .sum()
+        // From +0: an empty `Sum` of floats is -0.
+        .fold(0.0, |total, value| total + value)
+}
+
+/// [`sum`] of a count: a whole number.
+fn count(scrape: &prometheus_parse::Scrape, metric: &str, labels: &[(&str, &str)]) -> u64 {
+    let total = sum(scrape, metric, labels);
+    total
+        .to_string()
+        .parse()
+        .unwrap_or_else(|_| panic!("{metric} {labels:?} is not a whole count: {total}"))
 }
 
 fn has(scrape: &prometheus_parse::Scrape, metric: &str) -> bool {
@@ -154,7 +164,7 @@ async fn metrics_count_what_the_sync_reports_and_health_follows_progress() {
     assert_eq!(status, 200, "{text}");
     let scrape = prometheus_parse::Scrape::parse(text.lines().map(|l| Ok(l.to_owned())))
         .expect("Prometheus text");
-    let number = |field: &str| account[field].as_f64().expect("a count");
+    let number = |field: &str| account[field].as_u64().expect("a count");
     let push = [("entry", "Account"), ("direction", "push")];
     for result in [
         "created",
@@ -167,13 +177,13 @@ async fn metrics_count_what_the_sync_reports_and_health_follows_progress() {
         let labels = [push[0], push[1], ("result", result)];
         // Later runs (every second) find nothing changed: the counts stay the first run's.
         assert_eq!(
-            sum(&scrape, "syncdef_records_total", &labels),
+            count(&scrape, "syncdef_records_total", &labels),
             number(result),
             "{result}:\n{text}"
         );
     }
     assert_eq!(
-        sum(&scrape, "syncdef_records_listed_total", &push),
+        count(&scrape, "syncdef_records_listed_total", &push),
         number("listed"),
         "{text}"
     );
@@ -184,13 +194,13 @@ async fn metrics_count_what_the_sync_reports_and_health_follows_progress() {
         ("status", "2xx"),
     ];
     assert_eq!(
-        sum(&scrape, "syncdef_external_requests_total", &creates),
-        f64::from(u32::try_from(books.creates("Customer")).expect("few")),
+        count(&scrape, "syncdef_external_requests_total", &creates),
+        u64::try_from(books.creates("Customer")).expect("few"),
         "{text}"
     );
-    let requests = sum(&scrape, "syncdef_external_requests_total", &[]);
+    let requests = count(&scrape, "syncdef_external_requests_total", &[]);
     assert_eq!(
-        sum(
+        count(
             &scrape,
             "syncdef_external_request_duration_seconds_count",
             &[]
@@ -207,14 +217,14 @@ async fn metrics_count_what_the_sync_reports_and_health_follows_progress() {
     );
     // The definition limits requests per company: every request drew on its budget.
     assert_eq!(
-        sum(&scrape, "syncdef_rate_limit_requests_total", &[]),
+        count(&scrape, "syncdef_rate_limit_requests_total", &[]),
         requests,
         "{text}"
     );
     // One pusher, far below the company's limits: no request waited for room.
     assert_eq!(
-        sum(&scrape, "syncdef_rate_limit_waits_total", &[]),
-        0.0,
+        count(&scrape, "syncdef_rate_limit_waits_total", &[]),
+        0,
         "{text}"
     );
     let now = std::time::SystemTime::now()
@@ -223,7 +233,7 @@ async fn metrics_count_what_the_sync_reports_and_health_follows_progress() {
         .as_secs_f64();
     let last = sum(&scrape, "syncdef_last_success_timestamp_seconds", &push);
     assert!(last > now - 120.0 && last <= now + 1.0, "{last}\n{text}");
-    assert_eq!(sum(&scrape, "syncdef_token_refreshes_total", &[]), 0.0);
+    assert_eq!(count(&scrape, "syncdef_token_refreshes_total", &[]), 0);
     for gauge in ["syncdef_queue_depth", "syncdef_queue_leases_held"] {
         assert!(has(&scrape, gauge), "{gauge} missing:\n{text}");
     }

@@ -347,8 +347,14 @@ async fn refusing(answer: wiremock::ResponseTemplate) -> wiremock::MockServer {
     server
 }
 
-/// A `sync` of the accounts against `external`, with the OAuth2 token store of a login.
-async fn hostile_sync(platform: &Platform, external: &wiremock::MockServer, dir: &Path) -> Run {
+/// A `sync` of the accounts against `external`, with the OAuth2 token store of a login, and
+/// `extra` arguments.
+async fn hostile_sync(
+    platform: &Platform,
+    external: &wiremock::MockServer,
+    dir: &Path,
+    extra: &[&str],
+) -> Run {
     let tokens = dir.join("tokens.json");
     std::fs::write(
         &tokens,
@@ -357,25 +363,22 @@ async fn hostile_sync(platform: &Platform, external: &wiremock::MockServer, dir:
     .expect("token store");
     set_mode(&tokens, 0o600);
     let state = dir.join("state.sqlite");
-    common::syncdef_beside_servers(
-        strings(&[
-            "sync",
-            "--platform",
-            &platform.uri(),
-            "--definition",
-            DEFINITION,
-            "--state",
-            &state.display().to_string(),
-            "--base-url",
-            &format!("{}/qbo", external.uri()),
-            "--token-store",
-            &tokens.display().to_string(),
-            "--entries",
-            "Account",
-        ]),
-        &HOSTILE_ENV,
-    )
-    .await
+    let mut args = strings(&[
+        "sync",
+        DEFINITION,
+        "--platform",
+        &platform.uri(),
+        "--state",
+        &state.display().to_string(),
+        "--base-url",
+        &format!("{}/qbo", external.uri()),
+        "--token-store",
+        &tokens.display().to_string(),
+        "--entry",
+        "Account",
+    ]);
+    args.extend(strings(extra));
+    common::syncdef_beside_servers(args, &HOSTILE_ENV).await
 }
 
 fn set_mode(path: &Path, mode: u32) {
@@ -444,7 +447,7 @@ async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_l
     )
     .await;
     let dir = tempfile::tempdir().expect("dir");
-    let run = hostile_sync(&platform, &external, dir.path()).await;
+    let run = hostile_sync(&platform, &external, dir.path(), &[]).await;
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("push failed"), "{}", run.stderr);
     let human = status_of(dir.path(), "human").await;
@@ -478,6 +481,50 @@ async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_l
         }
         assert!(!holds(&stored, secret), "the state file holds {secret}");
     }
+    // The same run logging JSON for a collector: one object per line, as masked as the text.
+    let json_dir = tempfile::tempdir().expect("dir");
+    let logged = hostile_sync(
+        &platform,
+        &external,
+        json_dir.path(),
+        &["--log-format", "json"],
+    )
+    .await;
+    assert_eq!(logged.code, 1, "{}", logged.stderr);
+    let lines: Vec<Value> = logged
+        .stderr
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
+        .collect();
+    let failed = lines
+        .iter()
+        .find(|line| line["fields"]["message"] == "push failed")
+        .unwrap_or_else(|| panic!("no `push failed` event:\n{}", logged.stderr));
+    assert_eq!(failed["level"], "WARN", "{failed}");
+    assert!(
+        failed["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("syncdef_worker"))
+    );
+    assert!(
+        failed.to_string().contains("Duplicate Name Exists Error"),
+        "{failed}"
+    );
+    for secret in [
+        QBO_TOKEN,
+        QBO_REFRESH,
+        QBO_CLIENT_SECRET,
+        PLATFORM_PASSWORD,
+        PLATFORM_SECRET,
+        basic.as_str(),
+        "platform-token",
+    ] {
+        assert!(
+            !logged.stderr.contains(secret),
+            "JSON logs show {secret}:\n{}",
+            logged.stderr
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -489,7 +536,7 @@ async fn a_huge_error_answer_leaves_a_bounded_state_and_status() {
     ))
     .await;
     let dir = tempfile::tempdir().expect("dir");
-    let run = hostile_sync(&platform, &external, dir.path()).await;
+    let run = hostile_sync(&platform, &external, dir.path(), &[]).await;
     assert_eq!(run.code, 1, "{}", run.stderr);
     let limit = 3 * (64 * 1024 + 1024);
     assert!(

@@ -26,8 +26,8 @@ use crate::failure::Failure;
 /// The flags of `syncdef sync` for metrics and health.
 #[derive(Debug, Args)]
 pub struct MetricsArgs {
-    /// Serve Prometheus metrics on http://ADDR/metrics and the worker's health on
-    /// http://ADDR/healthz (200 while it makes progress, 503 when it stalled). Port 0 takes a
+    /// Serve Prometheus metrics on `http://ADDR/metrics` and the worker's health on
+    /// `http://ADDR/healthz` (200 while it makes progress, 503 when it stalled). Port 0 takes a
     /// free port; the address listened on is logged.
     #[arg(long = "metrics", value_name = "ADDR")]
     pub address: Option<SocketAddr>,

@@ -17,7 +17,7 @@ use hyper_util::rt::TokioIo;
 use super::Metrics;
 use crate::failure::Failure;
 
-/// What Prometheus is told the exposition is (prometheus-client writes OpenMetrics text).
+/// What Prometheus is told the exposition is (`prometheus-client` writes `OpenMetrics` text).
 const EXPOSITION: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 /// Listens on `address` now (so that a port in use is a usage error before the sync starts),

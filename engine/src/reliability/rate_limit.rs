@@ -154,14 +154,15 @@ impl Account {
         let start = Instant::now();
         let mut held_up = false;
         let slot = match &self.slots {
-            Some(s) => match Arc::clone(s).try_acquire_owned() {
-                Ok(slot) => Some(slot),
-                Err(_) => {
+            Some(s) => {
+                if let Ok(slot) = Arc::clone(s).try_acquire_owned() {
+                    Some(slot)
+                } else {
                     held_up = true;
                     // The semaphore is never closed, so acquiring fails only if it were.
                     Arc::clone(s).acquire_owned().await.ok()
                 }
-            },
+            }
             None => None,
         };
         if let Some(window) = &self.window {

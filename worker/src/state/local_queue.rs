@@ -276,7 +276,7 @@ impl WorkQueue for LocalQueue {
         let queue = self.lock();
         let mut depth = QueueDepth::default();
         for (key, item) in &queue.items {
-            if entries.iter().any(|e| *e == key.entry) {
+            if entries.contains(&key.entry) {
                 if item.live(now) {
                     depth.leased += 1;
                 } else {
