@@ -157,6 +157,17 @@ pub fn scaffold(vendor: &Definition, request: &Request<'_>) -> Result<Scaffold, 
     } = written;
     let parameters = parameters::required_parameters(vendor, &chosen);
     left.extend(parameters.left);
+    let api = vendor.openapi();
+    let unsecured = chosen
+        .iter()
+        .any(|c| c.operation.node.get("security").is_none());
+    if unsecured && api.security().next().is_none() {
+        left.push(Left {
+            pointer: "/security".into(),
+            value: Json::Null,
+            note: "the description says of no credentials (SD704): add its scheme under `components.securitySchemes` and a top-level `security` with an action of the overlay".into(),
+        });
+    }
     push.insert("schemasTransformer".into(), Json::Object(templates));
     let mut entry = Map::new();
     entry.insert("module".into(), json!(module.name));

@@ -71,7 +71,18 @@ impl<'a> RequestWriter<'a> {
             return read;
         }
         match merged.kind {
-            Some("object") if depth < MAX_DEPTH => self.object(&merged, at, depth),
+            Some("object") if depth < MAX_DEPTH => {
+                let object = self.object(&merged, at, depth);
+                // A required object left empty is one the vendor may refuse: the user fills it.
+                if name.is_some() && object.as_object().is_some_and(Map::is_empty) {
+                    self.left.push(Left {
+                        pointer: at.to_owned(),
+                        value: object.clone(),
+                        note: "an empty object to fill".to_owned(),
+                    });
+                }
+                object
+            }
             Some("array") if depth < MAX_DEPTH => self.array(schema, &merged, name, at, depth),
             _ => {
                 let chosen = constant(schema, &merged, name.unwrap_or("body"));

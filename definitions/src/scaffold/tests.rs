@@ -14,6 +14,7 @@ fn entry(overlay: &Json, name: &str) -> Json {
 const BOOKS: &str = r##"
 openapi: 3.0.3
 info: {title: Books, version: "1"}
+security: [{key: []}]
 paths:
   /customers:
     post:
@@ -63,6 +64,13 @@ components:
         Currency: {type: string, enum: [EUR, USD]}
         Taxable: {type: boolean}
         Email: {type: string, format: email}
+        # Optional, and its required address would be empty: left out, though its name reads.
+        Shipping:
+          type: object
+          required: [name, address]
+          properties:
+            name: {type: string}
+            address: {type: object, properties: {line1: {type: string}}}
         # Optional, and its required id would be made up: left out, though its name reads.
         CurrencyRef:
           type: object
@@ -151,6 +159,7 @@ fn the_answer_gives_the_id_and_success_where_it_declares_them() {
 const WRAPPED: &str = r##"
 openapi: 3.1.0
 info: {title: Ledger, version: "1"}
+security: [{key: []}]
 servers:
   - url: https://{tenant}.ledger.example/api
     variables:
@@ -438,4 +447,20 @@ fn the_answer_s_schema_is_that_of_its_first_json_media_type_with_one() {
     .expect("an overlay");
     let templates = &entry(&made.overlay, "Account")["push"]["schemasTransformer"];
     assert_eq!(templates["createResponse"]["id"], "#valueof($.Customer.Id)");
+}
+
+#[test]
+fn a_description_without_security_is_listed() {
+    let unsecured = BOOKS.replace("security: [{key: []}]\n", "");
+    assert_ne!(unsecured, BOOKS);
+    let made = scaffold(
+        &vendor(&unsecured),
+        &Request::new("Account", "/customers/post", "./vendor.yaml"),
+    )
+    .expect("an overlay");
+    assert!(
+        made.left.iter().any(|l| l.pointer == "/security"),
+        "{:?}",
+        made.left
+    );
 }
