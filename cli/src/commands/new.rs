@@ -132,7 +132,12 @@ fn report(args: &NewArgs, made: &Scaffold) {
             note,
         } in &made.left
         {
-            let _ = writeln!(err, "  {pointer} = {value}: {note}");
+            // Something to add has no value yet; a value written is shown as it is.
+            let _ = if value.is_null() {
+                writeln!(err, "  {pointer}: {note}")
+            } else {
+                writeln!(err, "  {pointer} = {value}: {note}")
+            };
         }
     }
     let _ = writeln!(
