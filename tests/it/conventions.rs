@@ -8,7 +8,7 @@ use common::{fixture, syncdef};
 use serde_json::Value;
 
 /// Fails with every violation of the SARIF 2.1.0 schema (vendored by the validator's tests).
-fn assert_valid_sarif(log: &Value) {
+pub(crate) fn assert_valid_sarif(log: &Value) {
     let mut schema: Value =
         serde_json::from_str(include_str!("../../validator/tests/sarif-2.1.0-rtm.5.json"))
             .expect("schema is JSON");

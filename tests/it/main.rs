@@ -14,6 +14,7 @@ mod conventions;
 mod docs_commands;
 mod dry_run;
 mod lint;
+mod lint_walk;
 mod logging;
 mod lsp;
 mod metrics;

@@ -14,6 +14,11 @@
 //! # "all" reports them (see `crate::scope`).
 //! scope = "all"           # top-level key, before any table
 //!
+//! # Which files a directory walk lints (see `crate::walk_filter`); a file named on the
+//! # command line is always linted.
+//! include = ["catalog"]            # default: every file
+//! exclude = ["catalog/legacy"]     # top-level keys, before any table
+//!
 //! # Rules silenced in some files; globs are relative to the directory holding syncdef.toml.
 //! [per-file-ignores]
 //! "catalog/legacy/**" = ["SD109", "SD402"]
@@ -41,6 +46,7 @@ use crate::diagnostic::Severity;
 use crate::push_config::{PushConfig, RateLimitConfig, RetryConfig};
 use crate::scope::Scope;
 use crate::suggest::did_you_mean;
+use crate::walk_filter::WalkFilter;
 
 /// The file name searched for, upward from each linted file.
 pub const CONFIG_FILE_NAME: &str = "syncdef.toml";
@@ -83,6 +89,8 @@ pub struct RuleSettings {
     push: PushConfig,
     /// Which findings are reported: those in the parts the synchronization uses, or all.
     scope: Scope,
+    /// `include` and `exclude`: which files a directory walk lints.
+    walk: WalkFilter,
 }
 
 /// The raw file, before codes are checked.
@@ -95,6 +103,10 @@ struct RawConfig {
     ignore: Vec<String>,
     #[serde(default)]
     scope: Scope,
+    #[serde(default)]
+    include: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
     #[serde(default)]
     per_file_ignores: indexmap_like::OrderedMap,
     #[serde(default)]
@@ -200,13 +212,19 @@ impl RuleSettings {
         Ok(RuleSettings {
             levels,
             per_file,
-            root: path.parent().map(Path::to_owned).unwrap_or_default(),
+            // `syncdef.toml` given alone (`--config syncdef.toml`) is in the current directory.
+            root: path
+                .parent()
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .to_owned(),
             path: Some(path.to_owned()),
             push: PushConfig {
                 retry: raw.retry,
                 rate_limit: raw.rate_limit,
             },
             scope: raw.scope,
+            walk: WalkFilter::new(&raw.include, &raw.exclude).map_err(error)?,
         })
     }
 
@@ -271,6 +289,26 @@ impl RuleSettings {
             .iter()
             .any(|(globs, rules)| rules.contains(&rule) && globs.is_match(&relative));
         (!ignored).then_some(severity)
+    }
+
+    /// Whether the walk of the directory `walk_root` lints `file`, by `include` and `exclude`
+    /// (globs relative to this file's directory). Only the directories below `walk_root` are
+    /// matched, with the file: a directory named on the command line is walked even when a
+    /// glob names it or a directory above it.
+    #[must_use]
+    pub fn walks(&self, file: &Path, walk_root: &Path) -> bool {
+        if self.walk.is_empty() {
+            return true;
+        }
+        let file = relative_to(file, &self.root);
+        let walk_root = relative_to(walk_root, &self.root);
+        // A walk from above this file's directory matches every directory of the file.
+        let below = if walk_root.is_absolute() {
+            Path::new("")
+        } else {
+            walk_root.as_path()
+        };
+        self.walk.admits(&file, below)
     }
 
     /// Whether `rule` runs for `file`.

@@ -6,7 +6,8 @@
 //! `synchronization` (or `x-synchronization`) section; everything else in a repository (plain
 //! OpenAPI files, CI configs, package.json) is skipped silently. Hidden directories,
 //! `node_modules` and `target` are not entered: they hold copies or dependencies, never
-//! definitions of the project.
+//! definitions of the project. `include` and `exclude` in `syncdef.toml` narrow a walk further
+//! (`crate::walk_filter`, applied once each file's configuration is known).
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +22,9 @@ pub struct Candidate {
     pub path: PathBuf,
     /// Named on the command line (reported even without a synchronization section).
     pub explicit: bool,
+    /// The directory named on the command line whose walk found the file; `None` when the
+    /// file itself was named.
+    pub walk_root: Option<PathBuf>,
 }
 
 /// Extensions of files a directory walk considers.
@@ -47,6 +51,7 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<LintError>) {
             Ok(_) => files.push(Candidate {
                 path: path.clone(),
                 explicit: true,
+                walk_root: None,
             }),
             Err(e) => errors.push(LintError {
                 path: path.clone(),
@@ -59,7 +64,10 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<LintError>) {
     // = false, so keep the last of equal paths).
     files.dedup_by(|later, earlier| {
         if later.path == earlier.path {
-            earlier.explicit |= later.explicit;
+            if later.explicit {
+                earlier.explicit = true;
+                earlier.walk_root = None;
+            }
             true
         } else {
             false
@@ -80,6 +88,7 @@ fn walk(root: &Path, files: &mut Vec<Candidate>, errors: &mut Vec<LintError>) {
                 files.push(Candidate {
                     path: entry.into_path(),
                     explicit: false,
+                    walk_root: Some(root.to_owned()),
                 });
             }
             Ok(_) => {}

@@ -36,6 +36,7 @@ pub mod suggest;
 pub mod suppress;
 pub mod templates;
 mod typecheck;
+pub mod walk_filter;
 
 pub use codes::Rule;
 pub use config::{ConfigError, RuleLevel, RuleSettings};

@@ -30,7 +30,7 @@ pub struct Config {
     pub jobs: Option<NonZeroUsize>,
     /// Loader limits (nesting depth, alias expansion).
     pub load: LoadOptions,
-    /// Sample records by entry name (`--sample ENTRY=FILE`): request templates of that entry
+    /// Sample records by entry name (`--record ENTRY=FILE`): request templates of that entry
     /// are also rendered over it and the rendering checked against the request body schema;
     /// and the external ids of related records they are rendered with (`--related ENTRY=ID`).
     pub samples: Arc<crate::typecheck::Samples>,
@@ -72,7 +72,7 @@ impl Config {
     }
 
     /// Renders request templates with `id` as the external id of entry `entry`'s related
-    /// record (`$.related.<entry>.IntegrationId`), as `syncdef dry-run --related` does.
+    /// record (`$.related.<entry>.IntegrationId`), as `syncdef push --dry-run --related` does.
     pub fn add_related(&mut self, entry: &str, id: &str) {
         Arc::make_mut(&mut self.samples)
             .related
@@ -118,7 +118,7 @@ pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
         ignore_file::apply_in_run(&mut report, path, config.settings.as_ref(), &per_file);
     }
     // A sample or related id for an entry no definition has would silently check nothing.
-    let samples = config.samples.records.keys().map(|e| ("--sample", e));
+    let samples = config.samples.records.keys().map(|e| ("--record", e));
     let related = config.samples.related.keys().map(|e| ("--related", e));
     for (flag, entry) in samples.chain(related) {
         if !entries.contains(entry) {
@@ -341,6 +341,15 @@ fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Ve
     for candidate in candidates {
         let settings = match crate::config::find_config_file(&candidate.path) {
             None => Some(Arc::clone(&default)),
+/// Whether `candidate` is linted under `settings`: named on the command line, or found by a
+/// walk that its `include` and `exclude` let through.
+fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
+    candidate
+        .walk_root
+        .as_deref()
+        .is_none_or(|root| settings.walks(&candidate.path, root))
+}
+
             Some(file) => by_file
                 .entry(file.clone())
                 .or_insert_with(|| match RuleSettings::load(&file) {
@@ -354,9 +363,13 @@ fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Ve
                     }
                 })
                 .clone(),
+            .filter(|candidate| walked(candidate, &settings))
         };
-        // A file whose configuration is broken is not linted: its severities are unknown.
-        if let Some(settings) = settings {
+        // A file whose configuration is broken is not linted: its severities are unknown. A
+        // file a walk found is linted when its configuration's `include` and `exclude` let it.
+        if let Some(settings) = settings
+            && walked(&candidate, &settings)
+        {
             jobs.push(Job {
                 candidate,
                 settings,
