@@ -9,6 +9,7 @@ mod conventions;
 mod failure;
 mod logging;
 mod metrics;
+mod progress;
 mod redacted;
 mod snippet;
 

@@ -20,6 +20,7 @@ mod lsp;
 mod metrics;
 mod new;
 mod overlay;
+mod progress;
 mod pull;
 mod push_settings;
 mod sync;

@@ -42,8 +42,8 @@ pub use codes::Rule;
 pub use config::{ConfigError, RuleLevel, RuleSettings};
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use lint::{
-    Config, lint_definition, lint_definition_over, lint_document, lint_paths, lint_source,
-    lint_text,
+    Config, LintProgress, lint_definition, lint_definition_over, lint_document, lint_paths,
+    lint_paths_with_progress, lint_source, lint_text,
 };
 pub use push_config::PushConfig;
 pub use report::{FileReport, LintError, LintReport, Summary};

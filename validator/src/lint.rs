@@ -96,10 +96,36 @@ impl Config {
 /// Files are linted in parallel; the report is sorted, so its order never depends on threads.
 #[must_use]
 pub fn lint_paths(paths: &[PathBuf], config: &Config) -> LintReport {
+    lint_paths_with_progress(paths, config, &|_| {})
+}
+
+/// What [`lint_paths_with_progress`] tells while it works.
+#[derive(Clone, Copy, Debug)]
+pub enum LintProgress<'a> {
+    /// The files to lint are known: this many.
+    Found {
+        /// Files to lint.
+        files: usize,
+    },
+    /// One of them is linted (from any of the threads linting).
+    Linted {
+        /// The file.
+        path: &'a Path,
+    },
+}
+
+/// [`lint_paths`], telling `progress` how many files there are and when each is linted (a
+/// progress bar's needs).
+pub fn lint_paths_with_progress(
+    paths: &[PathBuf],
+    config: &Config,
+    progress: &(dyn Fn(LintProgress<'_>) + Sync),
+) -> LintReport {
     let (candidates, mut errors) = discover::collect(paths);
     let (jobs, config_errors) = attach_settings(candidates, config);
     errors.extend(config_errors);
-    let outcomes = run_parallel(&jobs, config);
+    progress(LintProgress::Found { files: jobs.len() });
+    let outcomes = run_parallel(&jobs, config, progress);
     let mut report = LintReport {
         files: Vec::with_capacity(outcomes.len()),
         errors,
@@ -379,14 +405,25 @@ fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
     (jobs, errors)
 }
 
-fn run_parallel(jobs: &[Job], config: &Config) -> Vec<Outcome> {
+fn run_parallel(
+    jobs: &[Job],
+    config: &Config,
+    progress: &(dyn Fn(LintProgress<'_>) + Sync),
+) -> Vec<Outcome> {
+    let lint = |job: &Job| {
+        let outcome = lint_job(job, config);
+        progress(LintProgress::Linted {
+            path: &job.candidate.path,
+        });
+        outcome
+    };
     let threads = config
         .jobs
         .or_else(|| std::thread::available_parallelism().ok())
         .map_or(1, NonZeroUsize::get)
         .min(jobs.len().max(1));
     if threads <= 1 {
-        return jobs.iter().map(|job| lint_job(job, config)).collect();
+        return jobs.iter().map(lint).collect();
     }
     // Workers take the next file from a shared counter: big and small files balance out
     // without a work-stealing runtime.
@@ -399,7 +436,7 @@ fn run_parallel(jobs: &[Job], config: &Config) -> Vec<Outcome> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(job) = jobs.get(i) else { break };
-                        done.push((i, lint_job(job, config)));
+                        done.push((i, lint(job)));
                     }
                     done
                 })

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 use syncdef_validator::output::{OutputFormat, RenderOptions, write_report};
 use syncdef_validator::suppress::{generate, ignore_file};
-use syncdef_validator::{Config, LintReport, RuleSettings, Scope, Severity, lint_paths, lint_text};
+use syncdef_validator::{Config, LintReport, RuleSettings, Scope, Severity, lint_text};
 
 use crate::failure::{Failure, output_error};
 
@@ -289,7 +289,7 @@ fn lint(args: &LintArgs) -> Result<ExitCode, Failure> {
     let report = if stdin {
         lint_stdin(args, &config)?
     } else {
-        lint_paths(&args.paths, &config)
+        crate::progress::lint_paths(&args.paths, &config)
     };
     if args.generate_ignore_file {
         return generate_ignore_file(&report, &ignore_file);

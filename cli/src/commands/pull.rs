@@ -15,6 +15,7 @@ use super::reliability::ReliabilityArgs;
 use super::tokens::{scheme_credentials, token_provider};
 use crate::conventions::{DefinitionArg, DryRunArgs, SinceArg};
 use crate::failure::{Failure, output_error};
+use crate::progress::Progress;
 
 /// `syncdef pull`.
 #[derive(Debug, Args)]
@@ -75,6 +76,8 @@ struct Tally {
     pages: u32,
     records: usize,
     rejected: usize,
+    /// The entry's progress on a terminal.
+    bar: Progress,
 }
 
 pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
@@ -89,7 +92,10 @@ pub fn run(args: &PullArgs) -> Result<ExitCode, Failure> {
     let engine = connect(&engine, args)?;
     let runtime = runtime()?;
     let variables = args.vars.iter().cloned().collect();
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        bar: Progress::pull(&args.entry),
+        ..Tally::default()
+    };
     let mut out = io::stdout().lock();
     if let Some(id) = &args.external_id {
         let page = runtime.block_on(engine.read(&args.entry, id, &variables));
@@ -147,14 +153,17 @@ fn write_page(out: &mut impl Write, page: &PullPage, tally: &mut Tally) -> Resul
     out.flush().map_err(|e| output_error(&e))?;
     tally.records += page.records.len();
     tally.rejected += page.rejected.len();
+    tally.bar.page(tally.pages, page.records.len());
     for rejected in &page.rejected {
-        eprintln!(
+        tally.bar.say(&format!(
             "{}: page {}, element {}: {}",
             page.entry, tally.pages, rejected.index, rejected.reason
-        );
+        ));
     }
     if let Some(error) = &page.error {
-        eprintln!("{}: page {}: {error}", page.entry, tally.pages);
+        tally
+            .bar
+            .say(&format!("{}: page {}: {error}", page.entry, tally.pages));
         return Ok(true);
     }
     Ok(false)
@@ -172,6 +181,7 @@ fn finish(failed: bool, tally: &Tally, stopped_at: Option<&PagePosition>) -> Exi
         let at = serde_json::to_string(at).unwrap_or_default();
         summary.push_str(&format!("; stopped at --max-pages, the next page is {at}"));
     }
+    tally.bar.finish();
     eprintln!("{summary}");
     if failed || tally.rejected > 0 {
         ExitCode::from(1)
