@@ -15,7 +15,8 @@
 #   1. installs @stoplight/prism-cli (version pinned below) into tests/prism/.prism/
 #      (git-ignored), once;
 #   2. for each catalog definition (catalog/<system>/definition.{yaml,json}), starts
-#      `prism mock` on it on 127.0.0.1, on a free port;
+#      `prism mock` on it on 127.0.0.1, on a free port (on the vendor's own description an
+#      overlay `extends`, never on the overlay's result);
 #   3. sends it every request that tests/it/catalog.rs rendered with `syncdef dry-run` for that
 #      definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap; cargo test keeps
 #      them equal to what the definitions render), and fails when Prism reports a violation
@@ -162,8 +163,15 @@ for file in "${definitions[@]}"; do
   system="$(basename "$(dirname "$file")")"
   log="$prefix/$system-${file##*.}.log"
   port="$(free_port)"
-  echo "== $definition: prism mock on 127.0.0.1:$port"
-  "$prism" mock --host 127.0.0.1 --port "$port" "$file" >"$log" 2>&1 &
+  # An overlay is checked against the description it extends: the vendor's own, unmodified,
+  # so that what the overlay adds or fixes cannot make a request pass.
+  served="$file"
+  extends="$(sed -n 's/^extends:[[:space:]]*//p' "$file" | head -n 1 | tr -d "\"'")"
+  if [[ -n "$extends" ]]; then
+    served="$(dirname "$file")/$extends"
+  fi
+  echo "== $definition: prism mock of ${served#"$repo"/} on 127.0.0.1:$port"
+  "$prism" mock --host 127.0.0.1 --port "$port" "$served" >"$log" 2>&1 &
   pid=$!
   pids+=("$pid")
   if ! wait_for_prism "$pid" "$port" "$log"; then
