@@ -11,6 +11,8 @@ use super::merged::Merged;
 use super::operation::Chosen;
 use crate::Definition;
 use crate::extension::ParameterPlace;
+use crate::openapi::{OpenApi, SentParameter};
+use crate::pointer;
 
 /// The header an update's concurrency token goes in, which `concurrency` reads.
 const IF_MATCH: &str = "If-Match";
@@ -29,80 +31,99 @@ pub(super) struct Parameters {
 /// The parameters `operations` require that nothing sends.
 pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]) -> Parameters {
     let api = vendor.openapi();
-    let api_keys: Vec<(&str, &str)> = api
-        .security_schemes()
-        .filter_map(|scheme| scheme.api_key())
-        .collect();
-    let declared = vendor.server_variables();
-    let has_servers = api.servers().next().is_some();
+    let senders = Senders {
+        api_keys: api
+            .security_schemes()
+            .filter_map(|scheme| scheme.api_key())
+            .collect(),
+        variables: vendor.server_variables(),
+        has_servers: api.servers().next().is_some(),
+    };
     let mut out = Parameters::default();
     for chosen in operations {
         for parameter in chosen.operation.sent_parameters(Some(chosen.path_item)) {
-            let place = parameter.place.key();
-            let same = |name: &str| parameter.place.same_name(name, parameter.name);
-            let sent_otherwise = api_keys.iter().any(|(n, at)| *at == place && same(n))
-                || (parameter.place == ParameterPlace::Header && same(IF_MATCH));
-            let given = out
-                .values
-                .get(place)
-                .and_then(Json::as_object)
-                .is_some_and(|m| m.keys().any(|k| same(k)));
-            if !parameter.required || sent_otherwise || given {
-                continue;
-            }
-            let variable = variable_name(parameter.name);
-            let schema = parameter.node.get("schema").map(|s| api.schema(s));
-            let default = schema.map_or_else(
-                || json!(format!("TODO {}", parameter.name)),
-                |s| constant(&s, &Merged::of(&s), parameter.name).value,
-            );
-            let default = match default {
-                Json::String(text) => text,
-                other => other.to_string(),
-            };
-            let value = if declared.contains(&variable.as_str()) {
-                format!("{{{variable}}}")
-            } else if has_servers {
-                out.left.push(Left {
-                    pointer: format!("/servers/0/variables/{variable}/default"),
-                    value: json!(default),
-                    note: format!(
-                        "the `{}` {place} parameter every request sends: each company's value (`--var {variable}=...`)",
-                        parameter.name
-                    ),
-                });
-                out.variables.insert(
-                    variable.clone(),
-                    json!({
-                        "default": default,
-                        "description": format!("The `{}` {place} parameter of this company's requests", parameter.name),
-                    }),
-                );
-                format!("{{{variable}}}")
-            } else {
-                out.left.push(Left {
-                    pointer: format!(
-                        "/x-syncdef/parameters/{place}/{}",
-                        crate::pointer::escape(parameter.name)
-                    ),
-                    value: json!(default),
-                    note: format!(
-                        "the `{}` {place} parameter every request sends",
-                        parameter.name
-                    ),
-                });
-                default
-            };
-            if let Json::Object(values) = out
-                .values
-                .entry(place.to_owned())
-                .or_insert_with(|| json!({}))
-            {
-                values.insert(parameter.name.to_owned(), json!(value));
+            if parameter.required && !senders.send(&parameter) && !out.gives(&parameter) {
+                out.give(&api, &senders, &parameter);
             }
         }
     }
     out
+}
+
+/// What sends a parameter without `x-syncdef.parameters`, and what a value may name.
+struct Senders<'d> {
+    /// `(name, in)` of the description's `apiKey` schemes.
+    api_keys: Vec<(&'d str, &'d str)>,
+    /// The server variables declared.
+    variables: Vec<&'d str>,
+    /// Whether the description has a server to add variables to.
+    has_servers: bool,
+}
+
+impl Senders<'_> {
+    /// Whether `parameter` is sent by an `apiKey` scheme, or is the update's concurrency
+    /// token (which `concurrency` reads).
+    fn send(&self, parameter: &SentParameter<'_>) -> bool {
+        let same = |name: &str| parameter.place.same_name(name, parameter.name);
+        let place = parameter.place.key();
+        self.api_keys.iter().any(|(n, at)| *at == place && same(n))
+            || (parameter.place == ParameterPlace::Header && same(IF_MATCH))
+    }
+}
+
+impl Parameters {
+    /// Whether `parameter` has its value already (another operation requires it too).
+    fn gives(&self, parameter: &SentParameter<'_>) -> bool {
+        self.values
+            .get(parameter.place.key())
+            .and_then(Json::as_object)
+            .is_some_and(|m| {
+                m.keys()
+                    .any(|k| parameter.place.same_name(k, parameter.name))
+            })
+    }
+
+    /// Gives `parameter` a value: a server variable's, added when the description has none of
+    /// its name, its default listed to set; a constant when there is no server to add it to.
+    fn give(&mut self, api: &OpenApi<'_>, senders: &Senders<'_>, parameter: &SentParameter<'_>) {
+        let (name, place) = (parameter.name, parameter.place.key());
+        let variable = variable_name(name);
+        let default = match parameter.node.get("schema").map(|s| api.schema(s)) {
+            Some(schema) => constant(&schema, &Merged::of(&schema), name).value,
+            None => json!(format!("TODO {name}")),
+        };
+        let default = match default {
+            Json::String(text) => text,
+            other => other.to_string(),
+        };
+        let value = if senders.variables.contains(&variable.as_str()) {
+            format!("{{{variable}}}")
+        } else if senders.has_servers {
+            self.left.push(Left {
+                pointer: format!("/servers/0/variables/{variable}/default"),
+                value: json!(default),
+                note: format!(
+                    "the `{name}` {place} parameter every request sends: each company's value (`--var {variable}=...`)"
+                ),
+            });
+            let description = format!("The `{name}` {place} parameter of this company's requests");
+            self.variables.insert(
+                variable.clone(),
+                json!({"default": default, "description": description}),
+            );
+            format!("{{{variable}}}")
+        } else {
+            self.left.push(Left {
+                pointer: format!("/x-syncdef/parameters/{place}/{}", pointer::escape(name)),
+                value: json!(default),
+                note: format!("the `{name}` {place} parameter every request sends"),
+            });
+            default
+        };
+        if let Json::Object(values) = self.values.entry(place).or_insert_with(|| json!({})) {
+            values.insert(name.to_owned(), json!(value));
+        }
+    }
 }
 
 /// A server variable's name for parameter `name`: lower camel case (`xero-tenant-id`:
