@@ -7,6 +7,7 @@ mod common;
 mod sync_support;
 
 mod architecture;
+mod arguments;
 mod auth_login;
 mod catalog;
 mod chaos;
