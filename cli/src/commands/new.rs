@@ -40,8 +40,8 @@ pub struct NewArgs {
     #[arg(long, value_name = "OPERATION")]
     pub update: Option<String>,
 
-    /// Write the definition to FILE, which must not exist (nothing is overwritten); standard
-    /// output without it.
+    /// Write the definition (JSON, which YAML readers take as it is) to FILE, which must not
+    /// exist (nothing is overwritten); standard output without it.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

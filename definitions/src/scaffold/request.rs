@@ -142,6 +142,20 @@ impl<'a> RequestWriter<'a> {
                 self.optional(&mut out, name, property, &property_at, depth + 1);
             }
         }
+        // A name required without a schema (the vendor's slip, SD124) is still expected.
+        for name in &merged.required {
+            if !merged.properties.iter().any(|(known, _)| known == name) {
+                let mut property_at = at.to_owned();
+                pointer::push(&mut property_at, name);
+                let value = json!(format!("TODO {name}"));
+                self.left.push(Left {
+                    pointer: property_at,
+                    value: value.clone(),
+                    note: "required, though the schema declares no such property: a placeholder to replace".into(),
+                });
+                out.insert((*name).to_owned(), value);
+            }
+        }
         Json::Object(out)
     }
 

@@ -464,3 +464,26 @@ fn a_description_without_security_is_listed() {
         made.left
     );
 }
+
+#[test]
+fn a_name_required_without_a_schema_gets_a_placeholder() {
+    let slip = BOOKS.replace(
+        "required: [DisplayName, Currency, Address]",
+        "required: [DisplayName, Currency, Address, motherName]",
+    );
+    assert_ne!(slip, BOOKS);
+    let made = scaffold(
+        &vendor(&slip),
+        &Request::new("Account", "/customers/post", "./vendor.yaml"),
+    )
+    .expect("an overlay");
+    let request = &entry(&made.overlay, "Account")["push"]["schemasTransformer"]["createRequest"];
+    assert_eq!(request["motherName"], "TODO motherName");
+    assert!(
+        made.left
+            .iter()
+            .any(|l| l.pointer.ends_with("/createRequest/motherName")),
+        "{:?}",
+        made.left
+    );
+}
