@@ -33,3 +33,34 @@ impl TokenStore for CountedRefreshes {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use syncdef_engine::auth::MemoryTokenStore;
+    use syncdef_secrets::Secret;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn each_save_is_one_refresh_and_loads_are_none() {
+        let metrics = Arc::new(Metrics::new(Duration::from_secs(60)));
+        let store = CountedRefreshes {
+            inner: Arc::new(MemoryTokenStore::new(None)),
+            metrics: Arc::clone(&metrics),
+        };
+        let tokens = StoredTokens {
+            access_token: Secret::new("access-token-1"),
+            refresh_token: None,
+            expires_at: None,
+        };
+        store.save(&tokens).await.expect("saved");
+        store.save(&tokens).await.expect("saved");
+        let loaded = store.load().await.expect("loaded").expect("tokens");
+        assert_eq!(loaded.access_token.expose(), "access-token-1");
+        let text = metrics.text().expect("written");
+        assert!(
+            text.lines().any(|l| l == "syncdef_token_refreshes_total 2"),
+            "{text}"
+        );
+    }
+}

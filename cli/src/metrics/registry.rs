@@ -301,3 +301,89 @@ fn pull_result(result: PullResult) -> &'static str {
         PullResult::Unknown => "unknown",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syncdef_worker::{PullSummary, StatusClass};
+
+    /// The exposition's sample lines, comments left out.
+    fn samples(metrics: &Metrics) -> Vec<String> {
+        let text = metrics.text().expect("written");
+        text.lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn pulls_waits_and_the_queue_are_counted_by_their_labels() {
+        let metrics = Metrics::new(Duration::from_secs(60));
+        metrics.event(&Event::PullPage {
+            entry: "Customer",
+            read: 3,
+            rejected: 1,
+        });
+        for result in [
+            PullResult::Created,
+            PullResult::Conflict,
+            PullResult::Created,
+        ] {
+            metrics.event(&Event::Pulled {
+                entry: "Customer",
+                result,
+            });
+        }
+        metrics.event(&Event::Request {
+            entry: "Customer",
+            flow: Flow::Pull,
+            operation: "batchRead",
+            status: StatusClass::of(None),
+            duration: Duration::from_millis(30),
+            account: Some("realmId=42"),
+        });
+        metrics.event(&Event::Throttled {
+            account: "realmId=42",
+            waited: Duration::from_millis(1500),
+        });
+        metrics.event(&Event::Queue {
+            queued: 7,
+            leased: 2,
+        });
+        metrics.token_refreshed();
+        let pulled = PullSummary {
+            read: 3,
+            rejected: 1,
+            ..PullSummary::default()
+        };
+        let mut report = SyncReport::default();
+        report.pulled.insert("Customer".to_owned(), pulled);
+        metrics.event(&Event::RunFinished { report: &report });
+        let lines = samples(&metrics);
+        for expected in [
+            r#"syncdef_records_listed_total{entry="Customer",direction="pull"} 3"#,
+            r#"syncdef_records_total{entry="Customer",direction="pull",result="created"} 2"#,
+            r#"syncdef_records_total{entry="Customer",direction="pull",result="conflict"} 1"#,
+            r#"syncdef_records_total{entry="Customer",direction="pull",result="rejected"} 1"#,
+            r#"syncdef_external_requests_total{entry="Customer",operation="batchRead",status="transport_error"} 1"#,
+            r#"syncdef_rate_limit_requests_total{account="realmId=42"} 1"#,
+            r#"syncdef_rate_limit_waits_total{account="realmId=42"} 1"#,
+            r#"syncdef_rate_limit_wait_seconds_total{account="realmId=42"} 1.5"#,
+            "syncdef_queue_depth 7",
+            "syncdef_queue_leases_held 2",
+            "syncdef_token_refreshes_total 1",
+        ] {
+            assert!(
+                lines.iter().any(|l| l == expected),
+                "{expected}:\n{lines:#?}"
+            );
+        }
+        // A pull with an element set apart did not sync every record: no success stamp.
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.starts_with("syncdef_last_success_timestamp_seconds")),
+            "{lines:#?}"
+        );
+    }
+}
