@@ -501,6 +501,9 @@ async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_l
         .find(|line| line["fields"]["message"] == "push failed")
         .unwrap_or_else(|| panic!("no `push failed` event:\n{}", logged.stderr));
     assert_eq!(failed["level"], "WARN", "{failed}");
+    // Inside the record's span: which record the line is about, whatever logged it.
+    assert_eq!(failed["span"]["name"], "record", "{failed}");
+    assert_eq!(failed["span"]["entry"], "Account", "{failed}");
     assert!(
         failed["target"]
             .as_str()

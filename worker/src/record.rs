@@ -7,6 +7,7 @@ use futures::future::BoxFuture;
 use syncdef_engine::{
     ErrorClass, OperationKind, PushOutcome, PushStatus, RecordState, UnresolvedCreate,
 };
+use tracing::Instrument;
 
 use crate::error::WorkerError;
 use crate::guard::InFlightGuard;
@@ -55,7 +56,10 @@ pub(crate) fn sync_one<'a>(
     platform_id: &'a str,
     trigger: Trigger,
 ) -> BoxFuture<'a, Result<Handled, WorkerError>> {
-    Box::pin(async move {
+    // Every line logged while the record is handled (the engine's requests included) carries
+    // which record it is about; a dependency pushed first nests its own.
+    let span = tracing::info_span!("record", entry = %entry.name, id = %platform_id);
+    let handling = async move {
         let handled = handle(core, entry, platform_id, &trigger).await?;
         if trigger == Trigger::Dependency {
             // A look-up of a record already pushed (or waiting for its retry) is not an
@@ -72,7 +76,8 @@ pub(crate) fn sync_one<'a>(
             handled.error.as_deref(),
         );
         Ok(handled)
-    })
+    };
+    Box::pin(handling.instrument(span))
 }
 
 /// Handles a record under its lease: no other pusher or worker reads, decides or pushes it
