@@ -36,7 +36,21 @@ const SYNONYMS: &[&[&str]] = &[
     ],
     &["firstname", "givenname"],
     &["lastname", "familyname", "surname"],
+    &["currency", "currencycode", "currencyiso", "currencyisocode"],
 ];
+
+/// Record fields deeper than the record's own, each by the name a vendor's property would
+/// have, with the paths that hold it, most specific first: the first path a record has is its
+/// field of that name (an account's currency code is `accountCurrency.currency.mnemonic`, spec
+/// 2.6 rule 4).
+const NESTED: &[(&str, &[&str])] = &[(
+    "currency",
+    &[
+        "accountCurrency.currency.mnemonic",
+        "transactionCurrency.mnemonic",
+        "currency.mnemonic",
+    ],
+)];
 
 /// Fields that are the platform's own bookkeeping, never a vendor's: a vendor's `id` is its
 /// own id, not the platform's.
@@ -61,7 +75,7 @@ pub(super) struct RecordFields {
 impl RecordFields {
     /// The fields of `module`'s record, as the shipped record schema declares them.
     pub fn of(module: &Module) -> Self {
-        let fields = platform::builtin()
+        let fields: Vec<Field> = platform::builtin()
             .record(module.root)
             .map(|record| {
                 record
@@ -72,7 +86,7 @@ impl RecordFields {
                         let platform::Property::Known(schema) = record.property(name) else {
                             return None;
                         };
-                        let kind = schema.value_type()?;
+                        let kind = schema.value_type().filter(|k| is_scalar(*k))?;
                         Some(Field {
                             name,
                             key: key(name),
@@ -82,9 +96,35 @@ impl RecordFields {
                     .collect()
             })
             .unwrap_or_default();
-        RecordFields {
+        let mut record = RecordFields {
             root: module.root,
             fields,
+        };
+        record.add_nested(module);
+        record
+    }
+
+    /// The [`NESTED`] fields `module`'s record has, under names none of its own fields has.
+    fn add_nested(&mut self, module: &Module) {
+        let Some(record) = platform::builtin().record(module.root) else {
+            return;
+        };
+        for (name, paths) in NESTED {
+            if self.fields.iter().any(|f| f.key == *name) {
+                continue;
+            }
+            let found = paths.iter().find_map(|path| {
+                let kind = record
+                    .at_dotted(path)?
+                    .value_type()
+                    .filter(|k| is_scalar(*k))?;
+                Some(Field {
+                    name: path,
+                    key: (*name).to_owned(),
+                    kind,
+                })
+            });
+            self.fields.extend(found);
         }
     }
 
@@ -120,6 +160,11 @@ fn key(name: &str) -> String {
         .collect()
 }
 
+/// Whether values of type `kind` are read into one property (objects and lists are not).
+fn is_scalar(kind: JsonType) -> bool {
+    !matches!(kind, JsonType::Object | JsonType::Array | JsonType::Null)
+}
+
 /// Whether a vendor's property of OpenAPI type `kind` takes a platform field of type `field`.
 fn takes(kind: &str, field: JsonType) -> bool {
     match kind {
@@ -153,6 +198,19 @@ mod tests {
         let contact = RecordFields::of(&CONTACTS);
         assert_eq!(contact.matching("Email", "string"), Some("email"));
         assert_eq!(contact.matching("given_name", "string"), Some("firstName"));
+    }
+
+    #[test]
+    fn a_currency_code_is_the_account_s_currency_mnemonic() {
+        let account = RecordFields::of(&ACCOUNTS);
+        let code = Some("accountCurrency.currency.mnemonic");
+        assert_eq!(account.matching("currency", "string"), code);
+        assert_eq!(account.matching("CurrencyCode", "string"), code);
+        assert_eq!(account.matching("currency", "integer"), None);
+        assert_eq!(
+            RecordFields::of(&CONTACTS).matching("currency", "string"),
+            None
+        );
     }
 
     #[test]
