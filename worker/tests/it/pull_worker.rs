@@ -15,8 +15,8 @@ use syncdef_definitions::Definition;
 use syncdef_engine::{Engine, RateLimitPolicy, ReqwestTransport, StaticToken, Transport};
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::{
-    Clock, Dependencies, Direction, RecordKey, RecordStatus, SqliteState, State, SyncOptions,
-    SyncReport, Worker,
+    Clock, Dependencies, Direction, Event, Observer, RecordKey, RecordStatus, SqliteState, State,
+    SyncOptions, SyncReport, Worker,
 };
 
 const START: i64 = 1_800_000_000;
@@ -401,4 +401,106 @@ async fn a_pull_only_asked_of_an_entry_that_cannot_pull_is_refused() {
         error.to_string().contains("has no `pull.batchRead`"),
         "{error}"
     );
+}
+
+/// What an observer heard, in words: `request push create 2xx`, `pulled Updated`, `page 30`,
+/// `queue`, `run`.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<String>>);
+
+impl Observer for Heard {
+    fn event(&self, event: &Event<'_>) {
+        let said = match event {
+            Event::Request {
+                entry,
+                flow,
+                operation,
+                status,
+                account,
+                ..
+            } => {
+                assert_eq!(*entry, "Account");
+                // No limit is set here: no request draws on an account's budget.
+                assert_eq!(*account, None);
+                format!("request {} {operation} {}", flow.as_str(), status.as_str())
+            }
+            Event::PullPage { read, rejected, .. } => format!("page {read} {rejected}"),
+            Event::Pulled { result, .. } => format!("pulled {result:?}"),
+            Event::PullFinished { summary, .. } => format!("pull done {}", summary.read),
+            Event::Queue { .. } => "queue".to_owned(),
+            Event::RunFinished { .. } => "run".to_owned(),
+            _ => return,
+        };
+        self.0.lock().expect("heard").push(said);
+    }
+}
+
+impl Heard {
+    fn count(&self, prefix: &str) -> usize {
+        let heard = self.0.lock().expect("heard");
+        heard.iter().filter(|h| h.starts_with(prefix)).count()
+    }
+
+    fn clear(&self) {
+        self.0.lock().expect("heard").clear();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_observer_hears_each_request_pulled_record_and_run_as_the_report_counts_them() {
+    let rig = Rig::start(30).await;
+    let heard = Arc::new(Heard::default());
+    let observed = |direction| {
+        rig.worker(direction)
+            .with_observer(Arc::clone(&heard) as Arc<dyn Observer>)
+    };
+    let pushed = observed(Direction::Push).run().await;
+    assert!(pushed.is_clean(), "{pushed:?}");
+    // One create a record, each answered 2xx; the queue read as pushers took their batches.
+    assert_eq!(heard.count("request push create 2xx"), 30);
+    assert_eq!(
+        heard.count("request push create 2xx"),
+        rig.books.creates("Customer")
+    );
+    assert_eq!(heard.count("request pull"), 0);
+    assert!(heard.count("queue") >= 1);
+    assert_eq!(heard.count("run"), 1);
+
+    heard.clear();
+    rig.now.fetch_add(600, Ordering::SeqCst);
+    rig.books.books.lock().expect("books").clock += 600;
+    rig.set_phone(7, "+1 555 0007");
+    rig.set_phone(8, "+1 555 0008");
+    let report = observed(Direction::Pull).run().await;
+    assert!(report.is_clean(), "{report:?}");
+    let summary = pulled(&report);
+    assert_eq!(summary.updated, 2, "{summary:?}");
+    let heard_pages: Vec<String> = heard
+        .0
+        .lock()
+        .expect("heard")
+        .iter()
+        .filter(|h| h.starts_with("page "))
+        .cloned()
+        .collect();
+    assert_eq!(
+        u64::try_from(heard_pages.len()).expect("few"),
+        summary.pages,
+        "{heard_pages:?}"
+    );
+    assert_eq!(
+        heard.count("pulled Updated"),
+        usize::try_from(summary.updated).expect("few")
+    );
+    assert_eq!(
+        heard.count("pulled "),
+        usize::try_from(summary.read).expect("few")
+    );
+    assert_eq!(heard.count(&format!("pull done {}", summary.read)), 1);
+    // Each page is one listing request, sent for the pull.
+    assert_eq!(
+        u64::try_from(heard.count("request pull ")).expect("few"),
+        summary.pages
+    );
+    assert_eq!(heard.count("request push"), 0);
 }
