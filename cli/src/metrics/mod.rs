@@ -8,7 +8,7 @@ mod refreshes;
 mod registry;
 mod server;
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,7 +29,7 @@ pub struct MetricsArgs {
     /// Serve Prometheus metrics on `http://ADDR/metrics` and the worker's health on
     /// `http://ADDR/healthz` (200 while it makes progress, 503 when it stalled). Port 0 takes a
     /// free port; the address listened on is logged.
-    #[arg(long = "metrics", value_name = "ADDR")]
+    #[arg(long = "metrics", value_name = "ADDR", value_parser = listen_address)]
     pub address: Option<SocketAddr>,
 
     /// With --metrics: /healthz answers 503 once the worker showed no progress for this many
@@ -62,6 +62,20 @@ impl MetricsArgs {
             _ => Ok(None),
         }
     }
+}
+
+/// `--metrics`'s address: `IP:PORT`, or `HOST:PORT` resolved to its first address
+/// (`localhost:9464`).
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(address) = text.parse() {
+        return Ok(address);
+    }
+    let mut found = text.to_socket_addrs().map_err(|e| {
+        format!("`{text}` is not IP:PORT or HOST:PORT ({e}); for example 127.0.0.1:9464")
+    })?;
+    found.next().ok_or_else(|| {
+        format!("`{text}` resolves to no address; give IP:PORT, e.g. 127.0.0.1:9464")
+    })
 }
 
 /// The `--token-store`'s tokens, as `syncdef sync` takes them, each refresh counted in
@@ -101,5 +115,26 @@ pub fn observed(observer: Arc<dyn Observer>, metrics: Option<&Arc<Metrics>>) -> 
             observer,
         ])),
         None => observer,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_address_is_ip_and_port_or_a_host_that_resolves() {
+        assert_eq!(
+            listen_address("127.0.0.1:9464"),
+            Ok(SocketAddr::from(([127, 0, 0, 1], 9464)))
+        );
+        assert_eq!(
+            listen_address("[::1]:0"),
+            Ok(SocketAddr::from(([0, 0, 0, 0, 0, 0, 0, 1], 0)))
+        );
+        let local = listen_address("localhost:9464").expect("localhost resolves");
+        assert!(local.ip().is_loopback() && local.port() == 9464, "{local}");
+        let refused = listen_address("9464").expect_err("no host");
+        assert!(refused.contains("IP:PORT or HOST:PORT"), "{refused}");
     }
 }
