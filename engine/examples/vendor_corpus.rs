@@ -19,6 +19,8 @@
 #[path = "../tests/it/agreement/body_schema.rs"]
 #[allow(dead_code)]
 mod body_schema;
+#[path = "vendor_corpus/setup.rs"]
+mod setup;
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -29,7 +31,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value as Json, json};
 use syncdef_definitions::Definition;
-use syncdef_definitions::operation_ref::OperationRef;
 use syncdef_definitions::settings::PushConfig;
 use syncdef_engine::{Engine, RecordState, RecordingTransport, StaticToken};
 use syncdef_transform::Value;
@@ -275,24 +276,27 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
     let Some(generated) = generate(&document) else {
         return json!({"status": "skipped", "causes": [], "details": []});
     };
+    let mut push = json!({
+        "create": generated.reference,
+        "schemasTransformer": {"createRequest": generated.request},
+    });
+    match &generated.response {
+        Some(response) => push["schemasTransformer"]["createResponse"] = response.clone(),
+        // What the product documents for a create whose answer holds no id (SD401): no
+        // `createResponse`, the finding silenced where the entry is written.
+        None => push["x-syncdef-ignore"] = json!(["SD401"]),
+    }
+    let mut actions = generated.fixes.clone();
+    actions.push(json!({
+        "description": "One entry creating through a POST of the description",
+        "target": "$",
+        "update": {"synchronization": {ENTRY: {"module": "Accounts", "push": push}}}
+    }));
     let overlay = json!({
         "overlay": "1.0.0",
         "info": {"title": "A synchronization over the vendor's description", "version": "1.0.0"},
         "extends": vendor.display().to_string(),
-        "actions": [{
-            "description": "One entry creating through a POST of the description",
-            "target": "$",
-            "update": {"synchronization": {ENTRY: {
-                "module": "Accounts",
-                "push": {
-                    "create": generated.reference,
-                    "schemasTransformer": {
-                        "createRequest": generated.request,
-                        "createResponse": generated.response,
-                    }
-                }
-            }}}
-        }]
+        "actions": actions,
     });
     if let Some(parent) = overlay_path.parent() {
         std::fs::create_dir_all(parent).ok();
@@ -328,7 +332,7 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
     }
 
     // 2. The dry-run of the create, whatever lint says, and 3. its request validated.
-    match dry_run(overlay_path, &generated.reference) {
+    match dry_run(overlay_path, &generated) {
         Ok(()) => {}
         Err((cause, detail)) => {
             causes.push(cause);
@@ -338,6 +342,7 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
     json!({
         "status": if causes.is_empty() { "pass" } else { "fail" },
         "operation": generated.reference,
+        "idFrom": generated.response.as_ref().map(|r| r["id"].clone()),
         "lintErrors": codes,
         "causes": causes,
         "details": details,
@@ -345,7 +350,7 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
 }
 
 /// Loads the overlay as the engine does and dry-runs the create; then validates what it sends.
-fn dry_run(overlay: &Path, reference: &str) -> Result<(), (String, String)> {
+fn dry_run(overlay: &Path, generated: &Generated) -> Result<(), (String, String)> {
     let definition = Definition::load_path(overlay).map_err(|e| {
         (
             "engine: the definition does not load".to_owned(),
@@ -382,10 +387,6 @@ fn dry_run(overlay: &Path, reference: &str) -> Result<(), (String, String)> {
             format!("dry-run: {} error: {}", error.class.as_str(), error.message),
         ));
     }
-    let operation = OperationRef::parse(reference).map_err(|e| {
-        let text = format!("{e:?}");
-        ("harness: reference does not parse".to_owned(), text)
-    })?;
     let schemas = body_schema::BodySchemas::of(&definition);
     let requests = transport.requests();
     let Some(request) = requests.iter().find(|r| &*r.step == "create") else {
@@ -394,7 +395,9 @@ fn dry_run(overlay: &Path, reference: &str) -> Result<(), (String, String)> {
             format!("dry-run: no create request sent ({:?})", outcome.status),
         ));
     };
-    if let Some(why) = schemas.refusal(&operation, request) {
+    // The operation the generator chose, by its own path template: the reference's literals
+    // may fill an earlier template too (`/v1/{name}` before `/v1/{+name}:approve`).
+    if let Some(why) = schemas.refusal_at(&generated.path, "post", request) {
         return Err((
             format!("validation: {}", shape(&why)),
             format!("validation: {why}"),
@@ -449,12 +452,21 @@ const ACCOUNT: &str = include_str!("../../catalog/records/account-acme-eur.json"
 struct Generated {
     /// The operation reference, `<path>/post`, the document's path placeholders filled.
     reference: String,
+    /// The path template of the operation, as the document writes it.
+    path: String,
     request: Json,
-    response: Json,
+    /// The `createResponse`; `None` when the operation's answer declares no field that
+    /// identifies the new record.
+    response: Option<Json>,
+    /// Overlay actions setting what the author of a definition sets over a vendor's
+    /// description: the server the pushes go to, the credentials the operation takes.
+    fixes: Vec<Json>,
 }
 
-/// The entry for the first POST operation of `document` whose request body is JSON or a form
-/// (those without path parameters first); `None` when it has none.
+/// The entry for a POST operation of `document` whose request body is JSON or a form: one
+/// whose answer identifies the new record when there is one (a careful author creates
+/// through an operation that says what it created), those with fewer path parameters first;
+/// `None` when the document has none.
 fn generate(document: &Json) -> Option<Generated> {
     let resolver = Resolver { document };
     let paths = document.get("paths")?.as_object()?;
@@ -475,24 +487,36 @@ fn generate(document: &Json) -> Option<Generated> {
             .find(|(m, _)| is_json(m))
             .or_else(|| content.iter().find(|(m, _)| is_form(m)));
         let Some((_, media)) = media else { continue };
-        let placeholders = path.matches('{').count();
-        candidates.push((placeholders, path, item, operation, media));
+        let id = id_read(&resolver, operation);
+        let tier = id.as_ref().map_or(ID_TIERS, |(tier, _)| *tier);
+        let rank = (tier, path.matches('{').count());
+        candidates.push((rank, path, item, operation, media, id));
     }
     candidates.sort_by_key(|c| c.0);
-    let (_, path, item, operation, media) = candidates.into_iter().next()?;
+    let (_, path, item, operation, media, id) = candidates.into_iter().next()?;
     let reference = format!("{}/post", fill_path(&resolver, path, item, operation));
     let request = match media.get("schema") {
         Some(schema) => resolver.example(schema, 0, &mut Vec::new()),
         None => json!({}),
     };
-    let response = match id_path(&resolver, operation) {
-        Some(path) => json!({"id": format!("#valueof($.{path})")}),
-        None => json!({"id": "created"}),
+    // A template written as a string is JSON text (a string schema's body is `"x"`).
+    let request = match request {
+        Json::String(_) => Json::String(request.to_string()),
+        other => other,
     };
+    let mut fixes = setup::servers(document);
+    fixes.extend(setup::security(document, path, item, operation));
+    let follow = |node: &Json| resolver.follow(node).clone();
+    let value_of = |schema: &Json| resolver.example(schema, 0, &mut Vec::new());
+    fixes.extend(setup::parameters(
+        document, &follow, item, operation, &value_of,
+    ));
     Some(Generated {
         reference,
+        path: path.clone(),
         request,
-        response,
+        response: id.map(|(_, read)| json!({ "id": read })),
+        fixes,
     })
 }
 
@@ -560,9 +584,12 @@ fn fill_path(resolver: &Resolver, path: &str, item: &Json, operation: &Json) -> 
     out
 }
 
-/// The JSONPath (without `$.`) of an id-like field of the operation's success answer: `id`
-/// (any case), `_id`, `uuid`, or a name ending in `id`, at the top or one object down.
-fn id_path(resolver: &Resolver, operation: &Json) -> Option<String> {
+/// How an author reads the new record's id from the operation's success answer (its first
+/// 2xx with a JSON body): `#valueof(...)` of the answer itself when it is a scalar, else of
+/// the first field, at the top or one object down, whose name says it identifies the record
+/// (`id`, `uuid`, a name ending in `id`, then `name`, `key`, `number`, `reference`, ...) and
+/// whose value is a string or a number. `None` when it declares none.
+fn id_read(resolver: &Resolver, operation: &Json) -> Option<(usize, String)> {
     let responses = operation.get("responses")?.as_object()?;
     let (_, response) = responses
         .iter()
@@ -572,40 +599,114 @@ fn id_path(resolver: &Resolver, operation: &Json) -> Option<String> {
     let content = response.get("content")?.as_object()?;
     let (_, media) = content.iter().find(|(m, _)| is_json(m))?;
     let schema = media.get("schema")?;
-    let properties = resolver.properties(schema, 0, &mut Vec::new());
-    let simple = |name: &str| {
-        name.chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    let id_like = |name: &str| {
-        let lower = name.to_ascii_lowercase();
-        simple(name) && (lower == "id" || lower == "_id" || lower == "uuid")
-    };
-    let ends_id = |name: &str| simple(name) && name.to_ascii_lowercase().ends_with("id");
     let scalar = |schema: &Json| {
-        let schema = resolver.follow(schema);
         !matches!(
-            schema.get("type").and_then(Json::as_str),
-            Some("object" | "array")
-        )
+            resolver.kind(schema, 0).as_deref(),
+            Some("object" | "array" | "boolean" | "null")
+        ) && resolver.properties(schema, 0, &mut Vec::new()).is_empty()
     };
-    for test in [&id_like as &dyn Fn(&str) -> bool, &ends_id] {
-        if let Some((name, _)) = properties.iter().find(|(n, s)| test(n) && scalar(s)) {
-            return Some(name.clone());
-        }
+    if resolver.kind(schema, 0).is_some() && scalar(schema) {
+        return Some((0, "#valueof($)".to_owned()));
     }
-    for (outer, schema) in &properties {
-        if !simple(outer) {
-            continue;
+    let properties = resolver.properties(schema, 0, &mut Vec::new());
+    let nested: Vec<(String, Map<String, Json>)> = properties
+        .iter()
+        .filter(|(name, _)| {
+            plain_name(name) && !ENVELOPES.contains(&name.to_ascii_lowercase().as_str())
+        })
+        .map(|(name, schema)| {
+            (
+                name.clone(),
+                resolver.properties(schema, 0, &mut Vec::new()),
+            )
+        })
+        .collect();
+    for tier in 0..ID_TIERS {
+        let found = |properties: &Map<String, Json>| {
+            properties
+                .iter()
+                .find(|(name, schema)| {
+                    plain_name(name) && id_tier(name) == Some(tier) && scalar(schema)
+                })
+                .map(|(name, _)| name.clone())
+        };
+        if let Some(name) = found(&properties) {
+            return Some((tier, format!("#valueof($.{name})")));
         }
-        let inner = resolver.properties(schema, 0, &mut Vec::new());
-        if let Some((name, _)) = inner.iter().find(|(n, s)| id_like(n) && scalar(s)) {
-            return Some(format!("{outer}.{name}"));
+        for (outer, inner) in &nested {
+            if let Some(name) = found(inner) {
+                return Some((tier, format!("#valueof($.{outer}.{name})")));
+            }
         }
     }
     None
+}
+
+/// Members of an answer that hold no record: its failure report, paging, links.
+const ENVELOPES: [&str; 8] = [
+    "error",
+    "errors",
+    "meta",
+    "links",
+    "_links",
+    "paging",
+    "pagination",
+    "warnings",
+];
+
+/// How many kinds of identifying names [`id_tier`] tells apart.
+const ID_TIERS: usize = 4;
+
+/// How surely a field's name says it identifies the record, surest first: `id` itself, a
+/// name ending in `id`, a name or key, a number or reference.
+fn id_tier(name: &str) -> Option<usize> {
+    let lower = name.to_ascii_lowercase();
+    let lower = lower.trim_start_matches('_');
+    if matches!(lower, "id" | "uuid" | "uid" | "guid") {
+        return Some(0);
+    }
+    if lower.ends_with("id") && !lower.ends_with("valid") && !lower.ends_with("paid") {
+        return Some(1);
+    }
+    if matches!(lower, "name" | "key" | "slug" | "handle") {
+        return Some(2);
+    }
+    let references = [
+        "number",
+        "reference",
+        "ref",
+        "key",
+        "code",
+        "href",
+        "self",
+        "uri",
+        "url",
+        "location",
+    ];
+    references
+        .iter()
+        .any(|end| {
+            lower == *end
+                || lower.ends_with(&format!("_{end}"))
+                || name.ends_with(&capitalised(end))
+        })
+        .then_some(3)
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// Whether a member name can be written after a `.` in a JSONPath.
+fn plain_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 struct Resolver<'d> {

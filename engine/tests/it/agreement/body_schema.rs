@@ -40,7 +40,36 @@ impl BodySchemas {
 
     /// Why `request`, sent for `operation`, is not what the operation accepts; `None` when it is.
     pub fn refusal(&self, operation: &OperationRef, request: &HttpRequest) -> Option<String> {
-        let declared = self.request_body(operation);
+        let item = self.path_item(&operation.path);
+        self.refusal_in(item, operation.method.as_str(), request)
+    }
+
+    /// Why `request` is not what the `method` operation of the document's path `template`
+    /// (written as the document writes it, `/v1/{+name}:approve`) accepts; `None` when it is.
+    pub fn refusal_at(
+        &self,
+        template: &str,
+        method: &str,
+        request: &HttpRequest,
+    ) -> Option<String> {
+        let item = self
+            .document
+            .get("paths")
+            .and_then(|paths| paths.get(template))
+            .map(|item| self.follow(item));
+        self.refusal_in(item, method, request)
+    }
+
+    fn refusal_in(
+        &self,
+        item: Option<&Json>,
+        method: &str,
+        request: &HttpRequest,
+    ) -> Option<String> {
+        let declared = item
+            .and_then(|item| item.get(method))
+            .and_then(|operation| operation.get("requestBody"))
+            .map(|body| self.follow(body));
         let sent_type = request
             .headers
             .iter()
@@ -66,6 +95,9 @@ impl BodySchemas {
             ));
         };
         let schema = entry.get("schema")?;
+        if essence.eq_ignore_ascii_case("application/x-www-form-urlencoded") {
+            return self.form_violation(schema, &form_fields(body));
+        }
         let Ok(instance) = serde_json::from_slice::<Json>(body) else {
             return Some(format!("a `{media}` body that is not JSON"));
         };
@@ -108,27 +140,154 @@ impl BodySchemas {
 
     /// The first error of `instance` against `schema` (resolved in the whole document).
     fn violation(&self, schema: &Json, instance: &Json) -> Option<String> {
-        let mut root = self.document.clone();
-        let Json::Object(members) = &mut root else {
-            return Some("the document is not an object".to_owned());
-        };
-        members.insert("x-checked-body".to_owned(), schema.clone());
-        members.insert("$ref".to_owned(), Json::from("#/x-checked-body"));
-        // `format` is an annotation, as JSON Schema 2020-12 and OpenAPI 3.1 define it and as
-        // the engine and the linter treat it: draft 4 would assert it by default.
-        let built = jsonschema::options()
-            .with_draft(self.draft)
-            .should_validate_formats(false)
-            .build(&root);
-        let validator = match built {
+        let validator = match self.validator(schema) {
             Ok(validator) => validator,
-            Err(error) => return Some(format!("its schema does not compile: {error}")),
+            Err(error) => return Some(error),
         };
         let error = validator.iter_errors(instance).next()?;
         Some(format!(
             "a body the schema refuses at `{}`: {error}",
             error.instance_path().as_str()
         ))
+    }
+
+    /// The first error of a form's fields against `schema`. A field is text on the wire: where
+    /// the schema asks for a number, a boolean, `null` or an array, the text is read as one
+    /// (OpenAPI's form serialization: an array's items comma-separated, or the field
+    /// repeated), as the receiving side reads it.
+    fn form_violation(&self, schema: &Json, fields: &Json) -> Option<String> {
+        let validator = match self.validator(schema) {
+            Ok(validator) => validator,
+            Err(error) => return Some(error),
+        };
+        let mut instance = fields.clone();
+        // Each round reads one field as its schema asks; a form has few fields.
+        for _ in 0..256 {
+            let Some(error) = validator.iter_errors(&instance).next() else {
+                return None;
+            };
+            let pointer = error.instance_path().as_str().to_owned();
+            let read = match error.kind() {
+                jsonschema::error::ValidationErrorKind::Type { kind } => {
+                    let wanted: Vec<jsonschema::JsonType> = match kind {
+                        jsonschema::error::TypeKind::Single(one) => vec![*one],
+                        jsonschema::error::TypeKind::Multiple(set) => set.iter().collect(),
+                    };
+                    instance
+                        .pointer(&pointer)
+                        .and_then(|text| read_field(text, &wanted))
+                }
+                _ => None,
+            };
+            let Some(read) = read else {
+                return Some(format!("a form the schema refuses at `{pointer}`: {error}"));
+            };
+            if let Some(slot) = instance.pointer_mut(&pointer) {
+                *slot = read;
+            }
+        }
+        Some("a form whose fields could not be read by its schema".to_owned())
+    }
+
+    fn validator(&self, schema: &Json) -> Result<jsonschema::Validator, String> {
+        let mut root = self.document.clone();
+        let Json::Object(members) = &mut root else {
+            return Err("the document is not an object".to_owned());
+        };
+        members.insert("x-checked-body".to_owned(), schema.clone());
+        members.insert("$ref".to_owned(), Json::from("#/x-checked-body"));
+        // `format` is an annotation, as JSON Schema 2020-12 and OpenAPI 3.1 define it and as
+        // the engine and the linter treat it: draft 4 would assert it by default.
+        jsonschema::options()
+            .with_draft(self.draft)
+            .should_validate_formats(false)
+            .build(&root)
+            .map_err(|error| format!("its schema does not compile: {error}"))
+    }
+}
+
+/// A form field's text read as one of the `wanted` JSON types; `None` when it reads as none.
+fn read_field(value: &Json, wanted: &[jsonschema::JsonType]) -> Option<Json> {
+    use jsonschema::JsonType;
+    let text = value.as_str();
+    for kind in wanted {
+        let read = match (kind, text) {
+            (JsonType::Integer, Some(t)) => t.parse::<i64>().ok().map(Json::from),
+            (JsonType::Number, Some(t)) => t
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Json::Number),
+            (JsonType::Boolean, Some(t)) => t.parse::<bool>().ok().map(Json::Bool),
+            (JsonType::Null, Some("")) => Some(Json::Null),
+            (JsonType::Array, Some(t)) => Some(Json::Array(
+                t.split(',')
+                    .map(|item| Json::from(item.to_owned()))
+                    .collect(),
+            )),
+            (JsonType::Array, None) if !value.is_array() => Some(Json::Array(vec![value.clone()])),
+            _ => None,
+        };
+        if read.is_some() {
+            return read;
+        }
+    }
+    None
+}
+
+/// The fields of a form body as JSON, each value a string: `a[b]=1` is the member `b` of the
+/// object `a`, `a[0]=x` the first item of the array `a`, a field given twice an array.
+fn form_fields(body: &[u8]) -> Json {
+    let mut root = Json::Object(Map::new());
+    for (name, value) in url::form_urlencoded::parse(body) {
+        let mut keys: Vec<&str> = Vec::new();
+        let (head, mut rest) = name.split_once('[').map_or((&*name, ""), |(h, r)| (h, r));
+        keys.push(head);
+        while let Some((key, after)) = rest.split_once(']') {
+            keys.push(key);
+            rest = after.strip_prefix('[').unwrap_or(after);
+        }
+        insert_field(&mut root, &keys, Json::from(value.into_owned()));
+    }
+    root
+}
+
+fn insert_field(node: &mut Json, keys: &[&str], value: Json) {
+    let Some((first, rest)) = keys.split_first() else {
+        return;
+    };
+    if let Ok(index) = first.parse::<usize>()
+        && let Json::Array(items) = node
+    {
+        while items.len() <= index {
+            items.push(Json::Null);
+        }
+        return place(&mut items[index], rest, value);
+    }
+    if !node.is_object() {
+        *node = Json::Object(Map::new());
+    }
+    if let Json::Object(members) = node {
+        let slot = members.entry((*first).to_owned()).or_insert_with(|| {
+            if rest.first().is_some_and(|k| k.parse::<usize>().is_ok()) {
+                Json::Array(Vec::new())
+            } else {
+                Json::Null
+            }
+        });
+        place(slot, rest, value);
+    }
+}
+
+/// `value` at `keys` under `slot`; a leaf given again becomes an array of its values.
+fn place(slot: &mut Json, keys: &[&str], value: Json) {
+    if !keys.is_empty() {
+        return insert_field(slot, keys, value);
+    }
+    match slot {
+        Json::Null => *slot = value,
+        Json::Array(items) => items.push(value),
+        other => *other = Json::Array(vec![other.clone(), value]),
     }
 }
 
@@ -214,7 +373,7 @@ mod tests {
     use syncdef_definitions::{Definition, SourceFile};
     use syncdef_engine::HttpRequest;
 
-    use super::{BodySchemas, fills};
+    use super::{BodySchemas, fills, form_fields};
 
     const DOCUMENT: &str = r#"
 openapi: 3.0.3
@@ -233,6 +392,27 @@ paths:
                 id: {type: string, readOnly: true}
                 name: {type: string, nullable: true}
                 due: {type: string, format: date}
+      responses:
+        "200": {description: ok}
+  /orders/{no}:
+    post:
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [count]
+              properties:
+                count: {type: integer}
+                paid: {type: boolean}
+                tags: {type: array, items: {type: string}}
+                lines:
+                  type: array
+                  items: {type: object, properties: {price: {type: number}}}
+      responses:
+        "200": {description: ok}
+  /orders/{no}:approve:
+    post:
       responses:
         "200": {description: ok}
 "#;
@@ -275,6 +455,38 @@ paths:
         assert!(refusal(Some(r#"{"name": 1}"#), "application/json").is_some());
         assert!(refusal(Some(r#"{"name": "a"}"#), "text/plain").is_some());
         assert!(refusal(None, "application/json").is_some());
+    }
+
+    fn form_refusal(template: &str, body: &str) -> Option<String> {
+        let definition = Definition::load(SourceFile::new("t.yaml", DOCUMENT)).expect("loads");
+        let schemas = BodySchemas::of(&definition);
+        let media = "application/x-www-form-urlencoded";
+        schemas.refusal_at(template, "post", &request(Some(body), media))
+    }
+
+    #[test]
+    fn a_form_is_judged_field_by_field_as_its_schema_reads_the_text() {
+        assert_eq!(
+            form_fields(b"a=1&b%5Bc%5D=x+y&d%5B0%5D%5Be%5D=2&f=3&f=4"),
+            serde_json::json!({"a": "1", "b": {"c": "x y"}, "d": [{"e": "2"}], "f": ["3", "4"]})
+        );
+        let body = "count=2&paid=true&tags=a,b&lines%5B0%5D%5Bprice%5D=1.5";
+        assert_eq!(form_refusal("/orders/{no}", body), None);
+        assert_eq!(form_refusal("/orders/{no}", "count=1&tags=a"), None);
+        let refused = form_refusal("/orders/{no}", "count=two");
+        assert!(refused.is_some_and(|r| r.contains("/count")));
+        assert!(form_refusal("/orders/{no}", "paid=true").is_some());
+    }
+
+    #[test]
+    fn the_operation_named_by_its_template_is_judged_not_the_first_the_path_fills() {
+        // `/orders/1:approve` fills `/orders/{no}` too; the template names the operation meant.
+        let refused = form_refusal("/orders/{no}:approve", "count=1");
+        assert_eq!(
+            refused.as_deref(),
+            Some("a body, where the operation declares no request body")
+        );
+        assert_eq!(form_refusal("/orders/{no}", "count=1"), None);
     }
 
     #[test]
