@@ -33,6 +33,7 @@
 //! assert!(made.left.is_empty());
 //! ```
 
+mod body_token;
 mod concurrency;
 mod constant;
 mod merged;
@@ -50,6 +51,7 @@ use crate::Definition;
 use crate::openapi::{MediaChoice, request_media};
 use crate::platform::modules::{self, MODULES, Module};
 use crate::pointer;
+use body_token::BodyToken;
 use record_field::RecordFields;
 use request::{Feeds, RequestWriter};
 
@@ -235,8 +237,12 @@ impl Written<'_> {
             Some(MediaChoice::Chosen(media)) => media.media.schema.map(|s| api.schema(s)),
             _ => None,
         };
+        let token = update
+            .then(|| body_token::body_token(self.vendor, &chosen, schema.as_ref()))
+            .flatten();
         let templates_at = format!("{}/schemasTransformer", self.push_at);
-        let mut writer = RequestWriter::new(&self.fields, feeds);
+        let mut writer = RequestWriter::new(&self.fields, feeds)
+            .with_token(token.as_ref().map(|t| t.property.clone()));
         let body = writer.body(schema.as_ref(), &format!("{templates_at}/{step}Request"));
         self.left.append(&mut writer.left);
         let response_at = format!("{templates_at}/{step}Response");
@@ -244,22 +250,33 @@ impl Written<'_> {
         self.left.extend(answer.left);
         self.push.insert(step.into(), json!(chosen.reference));
         if update {
-            match concurrency::if_match(&api, &chosen, &at) {
-                Some(concurrency::Token::Read(name, action)) => {
-                    let mut actions = Map::new();
-                    actions.insert(name.to_owned(), action);
-                    self.push
-                        .insert("preSynchronizationAction".into(), Json::Object(actions));
-                }
-                Some(concurrency::Token::Unread(left)) => self.left.push(left),
-                None => {}
-            }
+            self.pre_actions(&chosen, &at, token);
         }
         self.templates.insert(format!("{step}Request"), body);
         self.templates
             .insert(format!("{step}Response"), answer.template);
         self.chosen.push(chosen);
         Ok(())
+    }
+
+    /// The update's `preSynchronizationAction`s: reading its concurrency token, for its body
+    /// or for `If-Match`.
+    fn pre_actions(&mut self, update: &operation::Chosen<'_>, at: &str, token: Option<BodyToken>) {
+        let mut actions = Map::new();
+        if let Some(token) = token {
+            actions.insert(token.property, token.action);
+        }
+        match concurrency::if_match(&self.vendor.openapi(), update, at) {
+            Some(concurrency::Token::Read(name, action)) => {
+                actions.insert(name.to_owned(), action);
+            }
+            Some(concurrency::Token::Unread(left)) => self.left.push(left),
+            None => {}
+        }
+        if !actions.is_empty() {
+            self.push
+                .insert("preSynchronizationAction".into(), Json::Object(actions));
+        }
     }
 }
 

@@ -20,6 +20,8 @@ pub(super) struct Chosen<'d> {
     pub names_record: bool,
     /// The path item the operation is of.
     pub path_item: Node<'d>,
+    /// The path's template, as `paths` writes it.
+    pub template: &'d str,
 }
 
 /// The operation `text` names (`--create` or `--update`, the `option`); for an update, its last
@@ -38,10 +40,10 @@ pub(super) fn choose<'d>(
         message: format!("{option} `{text}`: {}", e.message),
         help: e.help,
     })?;
-    let (operation, path_item) = match definition.resolve(&reference) {
+    let (operation, path) = match definition.resolve(&reference) {
         Resolution::Found {
             operation, path, ..
-        } => (operation, path.item),
+        } => (operation, path),
         Resolution::MethodMissing { path } => {
             let methods: Vec<&str> = path.methods().iter().map(|m| m.as_str()).collect();
             return Err(ScaffoldError {
@@ -103,7 +105,8 @@ pub(super) fn choose<'d>(
         reference: written,
         operation: definition.openapi().operation(operation),
         names_record,
-        path_item,
+        path_item: path.item,
+        template: path.template,
     })
 }
 

@@ -37,6 +37,8 @@ pub(super) struct RequestWriter<'a> {
     feeds: Feeds,
     /// Platform fields read so far: an optional part is kept only when it reads one.
     reads: usize,
+    /// The body's concurrency token, which an update sends as a pre-action read it.
+    token: Option<String>,
     /// The constants written, to be checked by the user.
     pub left: Vec<Left>,
 }
@@ -47,8 +49,16 @@ impl<'a> RequestWriter<'a> {
             fields,
             feeds,
             reads: 0,
+            token: None,
             left: Vec::new(),
         }
+    }
+
+    /// This writer, sending the value a pre-action reads (`$.syncToken`) in property `token`
+    /// of an update's body.
+    pub fn with_token(mut self, token: Option<String>) -> Self {
+        self.token = token;
+        self
     }
 
     /// The template of a body of schema `schema` (none: an empty object), written at JSON
@@ -161,7 +171,8 @@ impl<'a> RequestWriter<'a> {
 
     /// What an update's body must say whatever the schema requires: the record's external id
     /// in its `id` when the reference does not name the record, `sparse: true` when the
-    /// vendor offers sparse updates (the fields not sent keep their values).
+    /// vendor offers sparse updates (the fields not sent keep their values), the concurrency
+    /// token a pre-action read.
     fn fixed(&self, name: &str, property: &Schema<'_>, depth: usize) -> Option<Json> {
         let Feeds::Update { names_record } = self.feeds else {
             return None;
@@ -174,6 +185,8 @@ impl<'a> RequestWriter<'a> {
             Some(json!("#valueof($.externalId)"))
         } else if name == "sparse" && boolean {
             Some(json!(true))
+        } else if self.token.as_deref() == Some(name) {
+            Some(json!("#valueof($.syncToken)"))
         } else {
             None
         }

@@ -487,3 +487,31 @@ fn a_name_required_without_a_schema_gets_a_placeholder() {
         made.left
     );
 }
+
+#[test]
+fn an_update_s_body_token_is_read_from_the_record_first() {
+    let readable = WRAPPED.replace(
+        "components:\n",
+        "  /customer/{customerId}:\n    get:\n      parameters:\n        - {name: customerId, in: path, required: true, schema: {type: string}}\n      responses:\n        \"200\":\n          description: the customer\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  Customer:\n                    type: object\n                    properties:\n                      Id: {type: string}\n                      SyncToken: {type: string}\ncomponents:\n",
+    );
+    let mut request = Request::new("Account", "/customer/post", "ledger.yaml");
+    request.update = Some("/customer/post");
+    let made = scaffold(&vendor(&readable), &request).expect("an overlay");
+    let push = &entry(&made.overlay, "Account")["push"];
+    assert_eq!(
+        push["preSynchronizationAction"],
+        json!({"SyncToken": {
+            "type": "ApiPath",
+            "path": "/customer/{IntegrationId}/get",
+            "schema": {"type": "String", "SyncToken": "Customer.SyncToken"},
+            "in": "Body",
+        }})
+    );
+    let templates = &push["schemasTransformer"];
+    assert_eq!(
+        templates["updateRequest"]["SyncToken"],
+        "#valueof($.syncToken)"
+    );
+    // A create has no token to read: the constant stays, listed.
+    assert_eq!(templates["createRequest"]["SyncToken"], "TODO SyncToken");
+}
