@@ -37,7 +37,7 @@ pub(super) fn body_token(
         let key: String = name
             .chars()
             .filter(char::is_ascii_alphanumeric)
-            .flat_map(|c| c.to_lowercase())
+            .flat_map(char::to_lowercase)
             .collect();
         (TOKEN_NAMES.contains(&key.as_str()) && !Merged::is_read_only(schema)).then_some(*name)
     })?;
