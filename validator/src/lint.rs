@@ -268,7 +268,7 @@ pub fn lint_definition(
 }
 
 /// Lints a definition already built, rendering its request templates over `samples` as
-/// `syncdef lint --sample ENTRY=FILE --related ENTRY=ID` does: what a dry-run of those records
+/// `syncdef lint --record ENTRY=FILE --related ENTRY=ID` does: what a dry-run of those records
 /// would send is checked against the operations' request body schemas.
 #[must_use]
 pub fn lint_definition_over(
@@ -333,7 +333,7 @@ struct Job {
 }
 
 enum Outcome {
-    /// The report and the names of the file's entries (to check `--sample` names against).
+    /// The report and the names of the file's entries (to check `--record` names against).
     Linted(FileReport, Vec<String>),
     Skipped,
     Failed(LintError),
@@ -341,6 +341,15 @@ enum Outcome {
 
 /// Finds each file's settings, reading each directory's `syncdef.toml` once, with the scope
 /// of `--scope` in place of theirs when given.
+/// Whether `candidate` is linted under `settings`: named on the command line, or found by a
+/// walk that its `include` and `exclude` let through.
+fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
+    candidate
+        .walk_root
+        .as_deref()
+        .is_none_or(|root| settings.walks(&candidate.path, root))
+}
+
 fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Vec<LintError>) {
     let scoped = |settings: RuleSettings| match config.scope {
         Some(scope) => settings.with_scope(scope),
@@ -354,6 +363,7 @@ fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Ve
         };
         let jobs = candidates
             .into_iter()
+            .filter(|candidate| walked(candidate, &settings))
             .map(|candidate| Job {
                 candidate,
                 settings: Arc::clone(&settings),
@@ -367,15 +377,6 @@ fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Ve
     for candidate in candidates {
         let settings = match crate::config::find_config_file(&candidate.path) {
             None => Some(Arc::clone(&default)),
-/// Whether `candidate` is linted under `settings`: named on the command line, or found by a
-/// walk that its `include` and `exclude` let through.
-fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
-    candidate
-        .walk_root
-        .as_deref()
-        .is_none_or(|root| settings.walks(&candidate.path, root))
-}
-
             Some(file) => by_file
                 .entry(file.clone())
                 .or_insert_with(|| match RuleSettings::load(&file) {
@@ -389,7 +390,6 @@ fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
                     }
                 })
                 .clone(),
-            .filter(|candidate| walked(candidate, &settings))
         };
         // A file whose configuration is broken is not linted: its severities are unknown. A
         // file a walk found is linted when its configuration's `include` and `exclude` let it.
