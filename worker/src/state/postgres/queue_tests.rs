@@ -401,3 +401,85 @@ fn a_dead_workers_slot_is_freed_after_its_hold_time() {
         Grant::Wait(_)
     ));
 }
+
+/// The shared budget's waits, as an observer hears them.
+#[derive(Default)]
+struct Throttles(std::sync::Mutex<Vec<(String, std::time::Duration)>>);
+
+impl crate::observer::Observer for Throttles {
+    fn event(&self, event: &crate::observer::Event<'_>) {
+        if let crate::observer::Event::Throttled { account, waited } = event {
+            let mut heard = self.0.lock().expect("heard");
+            heard.push(((*account).to_owned(), *waited));
+        }
+    }
+}
+
+/// Answers every request after a while, holding its concurrency slot meanwhile.
+struct Slow;
+
+impl syncdef_engine::Transport for Slow {
+    #[expect(
+        clippy::default_trait_access,
+        reason = "the worker depends on neither the HTTP header map's crate nor the bytes crate"
+    )]
+    fn send<'a>(
+        &'a self,
+        _: &'a syncdef_engine::HttpRequest,
+    ) -> futures::future::BoxFuture<
+        'a,
+        Result<syncdef_engine::HttpResponse, syncdef_engine::TransportError>,
+    > {
+        Box::pin(async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            Ok(syncdef_engine::HttpResponse {
+                status: 200,
+                headers: Default::default(),
+                body: Default::default(),
+                synthesized: false,
+            })
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_held_back_by_the_shared_budget_is_told_with_its_account_and_wait() {
+    use std::sync::Arc;
+    use syncdef_engine::Transport as _;
+
+    let (state, _server) = fresh_postgres();
+    let throttles = Arc::new(Throttles::default());
+    let budget = crate::budget::SharedBudget {
+        inner: Arc::new(Slow),
+        state: Arc::new(state),
+        key_values: "realmId=7".to_owned(),
+        limits: crate::state::AccountLimits {
+            requests_per_minute: None,
+            window_ms: 60_000,
+            concurrency: Some(1),
+        },
+        worker_id: "w1".to_owned(),
+        hold_seconds: 60,
+        observer: throttles.clone(),
+    };
+    let request = syncdef_engine::HttpRequest {
+        step: Arc::from("create"),
+        method: syncdef_definitions::operation_ref::HttpMethod::Post,
+        url: url::Url::parse("https://qb.example.com/v3/company/7/customer").expect("url"),
+        headers: Arc::from(Vec::new()),
+        body: None,
+        sample: None,
+        idempotency_key: None,
+    };
+    // One slot: the second request waits for the first's answer.
+    let (first, second) = tokio::join!(budget.send(&request), budget.send(&request));
+    assert_eq!(first.expect("answered").status, 200);
+    assert_eq!(second.expect("answered").status, 200);
+    let heard = throttles.0.lock().expect("heard").clone();
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert_eq!(heard[0].0, "realmId=7");
+    assert!(
+        heard[0].1 >= std::time::Duration::from_millis(100),
+        "{heard:?}"
+    );
+}
