@@ -25,10 +25,10 @@ struct Cli {
     #[command(flatten)]
     verbosity: logging::Verbosity,
 
-    #[command(subcommand)]
     #[command(flatten)]
     color: conventions::ColorArg,
 
+    #[command(subcommand)]
     command: Command,
 }
 
@@ -71,11 +71,11 @@ fn main() -> ExitCode {
     // clap exits with 2 on usage errors and 0 for --help/--version, as documented.
     let cli = Cli::parse_from(conventions::with_current_spellings(std::env::args_os()));
     cli.verbosity.remember();
+    cli.color.remember();
     // `sync` logs its progress at `info`, and not at all on a terminal (it draws bars there):
     // it sets up its own logging.
     if !matches!(cli.command, Command::Sync(_)) {
         logging::init(tracing_subscriber::filter::LevelFilter::WARN);
-    cli.color.remember();
     }
     let result = match cli.command {
         Command::Lint(args) => commands::lint::run(&args),
