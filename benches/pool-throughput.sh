@@ -142,10 +142,10 @@ run_scenario() {
     for c in $(seq "$companies"); do
         as_pg "$pg_bin/createdb" -h "$work/pg" -p 5499 -U syncdef "$prefix$c"
         for _ in $(seq "$processes"); do
-            "$BIN/syncdef" sync --platform "http://127.0.0.1:$platform_port" \
-                --definition "$work/definition.yaml" --state "$(db_url "$prefix$c")" \
+            "$BIN/syncdef" sync "$work/definition.yaml" --platform "http://127.0.0.1:$platform_port" \
+                --state "$(db_url "$prefix$c")" \
                 --base-url "http://127.0.0.1:$qbo_port/v3/company/$prefix$c" --var "realmId=$prefix$c" \
-                --entries Account --page-size ${PAGE_SIZE:-40} --pushers "${PUSHERS:-1}" --format json \
+                --entry Account --page-size ${PAGE_SIZE:-40} --pushers "${PUSHERS:-1}" --format json \
                 >"$work/$prefix$c-$RANDOM.out" 2>>"$work/$prefix.err" &
             workers+=($!) pids+=($!)
         done

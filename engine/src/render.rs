@@ -1,4 +1,4 @@
-//! The two renderings of an outcome that `syncdef dry-run` and `syncdef push` print: a JSON
+//! The two renderings of an outcome that `syncdef push` and `syncdef push --dry-run` print: a JSON
 //! document for tools and a text for people. Both show masked data only.
 
 use std::fmt::Write;

@@ -291,6 +291,14 @@ impl Runner {
                 ran.stderr
             ));
         }
+        // A documented command teaches its spelling: a former one would teach the note away.
+        if let Some(note) = ran.stderr.lines().find(|l| l.contains(" is deprecated; ")) {
+            return Err(format!(
+                "{}: `syncdef {}` uses a former spelling: {note}",
+                ran.place,
+                args.join(" ")
+            ));
+        }
         if let Some(file) = &invocation.stdout_to {
             fs::write(self.dir.join(file), &ran.stdout)
                 .map_err(|e| format!("{}: cannot write {file}: {e}", ran.place))?;

@@ -185,7 +185,7 @@ fn the_catalog_lints_clean_with_its_own_sample_records() {
                 .iter()
                 .partition(|(_, body)| body["module"] == record.module);
             for (entry, _) in sampled {
-                args.push("--sample".to_owned());
+                args.push("--record".to_owned());
                 args.push(format!("{entry}={}", record.path));
             }
             args.extend(related_args(
@@ -357,7 +357,8 @@ fn dry_run(
     operation: &str,
 ) -> Value {
     let mut args: Vec<String> = vec![
-        "dry-run".into(),
+        "push".into(),
+        "--dry-run".into(),
         definition.path.clone(),
         "--entry".into(),
         entry.into(),

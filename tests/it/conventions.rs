@@ -152,7 +152,8 @@ fn json_outputs() -> Vec<(String, Value)> {
         vec!["lint", "--format", "sarif", &mistakes],
         vec!["rules", "--format", "json"],
         vec![
-            "dry-run",
+            "push",
+            "--dry-run",
             qb,
             "--entry",
             "Account",
@@ -167,7 +168,15 @@ fn json_outputs() -> Vec<(String, Value)> {
         ],
         // A definition with lint errors: the refusal is the lint's JSON document.
         vec![
-            "dry-run", &mistakes, "--entry", "Customer", "--record", record, "--format", "json",
+            "push",
+            "--dry-run",
+            &mistakes,
+            "--entry",
+            "Customer",
+            "--record",
+            record,
+            "--format",
+            "json",
         ],
         // Nothing listens on the discard port of loopback: a failed push, with its error.
         vec![

@@ -218,12 +218,20 @@ mod runner {
         let broken = block(&[
             "syncdef lint catalog/quickbooks-online/definition.yaml",
             "# a comment",
-            "syncdef dry-run catalog/quickbooks-online/definition.yaml \\",
+            "syncdef push --dry-run catalog/quickbooks-online/definition.yaml \\",
             "  --entry NoSuchEntry --record catalog/records/account-acme-eur.json",
         ]);
         let failure = run(&broken).expect_err("an unknown entry exits 2");
         assert!(failure.starts_with("doc.md:6: "), "{failure}");
         assert!(failure.contains("exited 2, the docs say 0"), "{failure}");
+    }
+
+    #[test]
+    fn a_former_spelling_fails_its_block_with_the_note() {
+        let former = block(&["syncdef rules", "syncdef rules --json"]);
+        let failure = run(&former).expect_err("--json is a former spelling");
+        assert!(failure.starts_with("doc.md:5: "), "{failure}");
+        assert!(failure.contains("use `--format json`"), "{failure}");
     }
 
     #[test]

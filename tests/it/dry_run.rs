@@ -21,7 +21,8 @@ fn stable_json(stdout: &str) -> serde_json::Value {
 #[test]
 fn quickbooks_create_human() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         QB,
         "--entry",
         "Account",
@@ -37,7 +38,8 @@ fn quickbooks_create_human() {
 #[test]
 fn quickbooks_update_with_given_responses_json() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         QB,
         "--entry",
         "Account",
@@ -64,7 +66,8 @@ fn quickbooks_update_with_given_responses_json() {
 #[test]
 fn business_central_update_with_etag_header_human() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         BC,
         "--entry",
         "Invoice",
@@ -81,7 +84,8 @@ fn business_central_update_with_etag_header_human() {
 #[test]
 fn invoice_with_related_account_json() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         GENERIC,
         "--entry",
         "Invoice",
@@ -104,7 +108,8 @@ fn invoice_with_related_account_json() {
 #[test]
 fn success_false_exits_1_with_the_external_errors() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         GENERIC,
         "--entry",
         "Account",
@@ -120,7 +125,13 @@ fn success_false_exits_1_with_the_external_errors() {
 #[test]
 fn a_missing_related_id_says_what_to_pass() {
     let run = syncdef(&[
-        "dry-run", GENERIC, "--entry", "Invoice", "--record", INVOICE,
+        "push",
+        "--dry-run",
+        GENERIC,
+        "--entry",
+        "Invoice",
+        "--record",
+        INVOICE,
     ]);
     assert_eq!(run.code, 1);
     assert!(
@@ -132,15 +143,32 @@ fn a_missing_related_id_says_what_to_pass() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let run = syncdef(&["dry-run", GENERIC, "--entry", "Acount", "--record", ACCOUNT]);
+    let run = syncdef(&[
+        "push",
+        "--dry-run",
+        GENERIC,
+        "--entry",
+        "Acount",
+        "--record",
+        ACCOUNT,
+    ]);
     assert_eq!(run.code, 2);
     insta::assert_snapshot!("unknown_entry", run.stderr);
     let run = syncdef(&[
-        "dry-run", QB, "--entry", "Account", "--record", ACCOUNT, "--var", "realmId",
+        "push",
+        "--dry-run",
+        QB,
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+        "--var",
+        "realmId",
     ]);
     assert_eq!(run.code, 2);
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         QB,
         "--entry",
         "Account",
@@ -149,7 +177,15 @@ fn usage_errors_exit_2() {
     ]);
     assert_eq!(run.code, 2);
     let run = syncdef(&[
-        "dry-run", QB, "--entry", "Account", "--record", ACCOUNT, "--var", "nope=1",
+        "push",
+        "--dry-run",
+        QB,
+        "--entry",
+        "Account",
+        "--record",
+        ACCOUNT,
+        "--var",
+        "nope=1",
     ]);
     assert_eq!(
         run.code, 1,
@@ -161,7 +197,8 @@ fn usage_errors_exit_2() {
     let responses = dir.path().join("responses.json");
     std::fs::write(&responses, r#"{"create": {"status": 700}}"#).unwrap();
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         GENERIC,
         "--entry",
         "Account",
@@ -190,7 +227,8 @@ fn a_definition_with_lint_errors_is_refused_with_exit_1() {
     )
     .unwrap();
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         broken.to_str().unwrap(),
         "--entry",
         "Account",
@@ -258,7 +296,8 @@ fn a_template_reading_a_missing_related_id_stops_before_sending() {
     // The QuickBooks invoice reads `$.related.Account.IntegrationId` for `CustomerRef`: without
     // the id the body would reference no customer, so nothing may be sent.
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         "catalog/quickbooks-online/definition.yaml",
         "--entry",
         "Invoice",
@@ -290,7 +329,8 @@ fn a_body_that_breaks_its_schema_is_shown_but_not_sent() {
     )
     .unwrap();
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         "catalog/quickbooks-online/definition.yaml",
         "--entry",
         "Account",
@@ -328,7 +368,8 @@ fn a_body_that_breaks_its_schema_is_shown_but_not_sent() {
 #[test]
 fn a_refused_definition_is_reported_as_json_on_stdout_with_format_json() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         "validator/tests/fixtures/SD112.yaml",
         "--entry",
         "Customer",
@@ -352,7 +393,8 @@ fn a_record_wrapped_in_its_module_root_is_refused_with_the_fix() {
     let first = wrapped.lines().next().expect("a record");
     let run = common::syncdef_with_stdin(
         &[
-            "dry-run",
+            "push",
+            "--dry-run",
             "catalog/quickbooks-online/definition.yaml",
             "--entry",
             "Account",
@@ -381,7 +423,8 @@ const ACME_CUSTOMER: &str = "Account=5d115c9c-44e3-ea11-bb43-000d3a2feca1";
 #[test]
 fn business_central_order_with_its_lines_human() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         BC_CATALOG,
         "--entry",
         "Order",
@@ -409,7 +452,8 @@ fn business_central_order_with_its_lines_human() {
 #[test]
 fn business_central_order_lines_follow_the_order_items_json() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         BC_CATALOG,
         "--entry",
         "Order",
@@ -439,7 +483,8 @@ fn business_central_order_lines_follow_the_order_items_json() {
 fn a_payment_without_its_account_stops_before_sending() {
     for definition in [QB_CATALOG, BC_CATALOG] {
         let run = syncdef(&[
-            "dry-run",
+            "push",
+            "--dry-run",
             definition,
             "--entry",
             "Payment",
@@ -463,7 +508,8 @@ fn a_payment_without_its_account_stops_before_sending() {
 #[test]
 fn quickbooks_product_update_sends_the_item_sync_token_json() {
     let run = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         QB_CATALOG,
         "--entry",
         "Product",
@@ -500,7 +546,13 @@ fn quickbooks_product_update_sends_the_item_sync_token_json() {
 fn errors_in_parts_no_entry_uses_do_not_refuse_a_dry_run() {
     const VENDOR: &str = "validator/tests/fixtures/scope/vendor.yaml";
     let args = [
-        "dry-run", VENDOR, "--entry", "Customer", "--record", ACCOUNT,
+        "push",
+        "--dry-run",
+        VENDOR,
+        "--entry",
+        "Customer",
+        "--record",
+        ACCOUNT,
     ];
     let run = syncdef(&args);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
@@ -524,7 +576,13 @@ fn errors_in_parts_no_entry_uses_do_not_refuse_a_dry_run() {
     let account = common::root().join(ACCOUNT);
     let account = account.to_string_lossy();
     let refused = syncdef(&[
-        "dry-run", &vendor, "--entry", "Customer", "--record", &account,
+        "push",
+        "--dry-run",
+        &vendor,
+        "--entry",
+        "Customer",
+        "--record",
+        &account,
     ]);
     assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
     assert!(refused.stderr.contains("SD124"), "{}", refused.stderr);

@@ -215,7 +215,7 @@ fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
     let out = syncdef(&[
         "lint",
         &definition,
-        "--sample",
+        "--record",
         &format!("Account={}", good.display()),
     ]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
@@ -229,7 +229,7 @@ fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
         "--format",
         "json",
         &definition,
-        "--sample",
+        "--record",
         &format!("Account={}", bad.display()),
     ]);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
@@ -245,9 +245,9 @@ fn a_sample_record_is_rendered_and_checked_against_the_request_body() {
         "{codes:?}"
     );
     // A malformed flag or an unreadable file is a usage error.
-    let out = syncdef(&["lint", &definition, "--sample", "Account"]);
+    let out = syncdef(&["lint", &definition, "--record", "Account"]);
     assert_eq!(out.code, 2);
-    let out = syncdef(&["lint", &definition, "--sample", "Account=/nonexistent.json"]);
+    let out = syncdef(&["lint", &definition, "--record", "Account=/nonexistent.json"]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("cannot read the sample"),
@@ -277,7 +277,7 @@ fn a_token_read_by_a_pre_action_is_rendered_as_the_dry_run_reads_it() {
     let definition = definition.to_string_lossy();
     let account = root().join("catalog/records/account-acme-eur.json");
     let sample = format!("Account={}", account.display());
-    let out = syncdef(&["lint", "--format", "json", &definition, "--sample", &sample]);
+    let out = syncdef(&["lint", "--format", "json", &definition, "--record", &sample]);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
     let token_findings: Vec<&serde_json::Value> = report["diagnostics"]
@@ -293,7 +293,8 @@ fn a_token_read_by_a_pre_action_is_rendered_as_the_dry_run_reads_it() {
         .collect();
     assert!(!token_findings.is_empty(), "{}", out.stdout);
     let out = syncdef(&[
-        "dry-run",
+        "push",
+        "--dry-run",
         &definition,
         "--entry",
         "Account",
@@ -322,7 +323,7 @@ fn related_external_ids_are_rendered_with_the_sample() {
     let sample = format!("Invoice={}", invoice.display());
     let lint = |extra: &[&str]| {
         let mut args = vec!["lint", "--deny-warnings", "--format", "json", &definition];
-        args.extend_from_slice(&["--sample", &sample]);
+        args.extend_from_slice(&["--record", &sample]);
         args.extend_from_slice(extra);
         syncdef(&args)
     };
@@ -468,7 +469,7 @@ fn completion_scripts_know_every_command_and_lint_flag() {
         assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
         for word in [
             "lint",
-            "dry-run",
+            "push",
             "sync",
             "lsp",
             "fail-severity",

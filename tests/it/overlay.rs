@@ -120,7 +120,7 @@ fn an_overlay_dry_runs_as_the_definition_written_as_one() {
     ] {
         let run = |name: &str| {
             let definition = path(name);
-            let args = [&["dry-run", definition.as_str()][..], options].concat();
+            let args = [&["push", "--dry-run", definition.as_str()][..], options].concat();
             syncdef(&args)
         };
         let overlay = run("overlay.yaml");

@@ -23,7 +23,6 @@ fn sync_args(platform: &Platform, books: &QuickBooks, state: &Path, extra: &[&st
         "sync",
         "--platform",
         &platform.uri(),
-        "--definition",
         DEFINITION,
         "--state",
         &state.display().to_string(),
@@ -54,7 +53,7 @@ async fn sync_pushes_once_then_nothing_and_status_counts() {
         &platform,
         &books,
         &state,
-        &["--entries", "Invoice,Account"],
+        &["--entry", "Invoice,Account"],
     ))
     .await;
     assert_eq!(first.code, 0, "{}", first.stderr);
@@ -66,7 +65,7 @@ async fn sync_pushes_once_then_nothing_and_status_counts() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account,Invoice", "--format", "json"],
+        &["--entry", "Account,Invoice", "--format", "json"],
     ))
     .await;
     assert_eq!(second.code, 0, "{}", second.stderr);
@@ -103,7 +102,7 @@ async fn failing_records_are_listed_by_status_with_their_errors() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account,Invoice"],
+        &["--entry", "Account,Invoice"],
     ))
     .await;
     assert_eq!(run.code, 1, "failures exit 1: {}", run.stderr);
@@ -167,7 +166,7 @@ async fn dry_run_shows_the_requests_and_writes_nothing() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account,Invoice", "--dry-run"],
+        &["--entry", "Account,Invoice", "--dry-run"],
     ))
     .await;
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -183,13 +182,7 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
     let books = QuickBooks::start().await;
     let dir = tempfile::tempdir().expect("dir");
     let state = dir.path().join("state.sqlite");
-    let unknown = syncdef(sync_args(
-        &platform,
-        &books,
-        &state,
-        &["--entries", "Acount"],
-    ))
-    .await;
+    let unknown = syncdef(sync_args(&platform, &books, &state, &["--entry", "Acount"])).await;
     assert_eq!(unknown.code, 2);
     assert_eq!(
         unknown.stderr,
@@ -209,7 +202,7 @@ async fn mistakes_are_usage_errors_that_say_what_to_do() {
             "give a path in a directory that exists",
         ),
     ] {
-        let mut args = vec!["--entries", "Account"];
+        let mut args = vec!["--entry", "Account"];
         args.extend_from_slice(extra);
         let run = syncdef(sync_args(&platform, &books, &state, &args)).await;
         assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
@@ -249,7 +242,7 @@ async fn resolve_and_reset_cursor_settle_records_from_the_command_line() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account"],
+        &["--entry", "Account"],
     ))
     .await;
     assert_eq!(run.code, 1);
@@ -288,7 +281,7 @@ async fn resolve_and_reset_cursor_settle_records_from_the_command_line() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account"],
+        &["--entry", "Account"],
     ))
     .await;
     assert_eq!(again.code, 0, "{}", again.stdout);
@@ -311,7 +304,7 @@ async fn resolve_and_reset_cursor_settle_records_from_the_command_line() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account", "--format", "json"],
+        &["--entry", "Account", "--format", "json"],
     ))
     .await;
     let report: Value = serde_json::from_str(&rescan.stdout).expect("json");
@@ -583,7 +576,7 @@ async fn the_state_is_private_to_its_owner() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account"],
+        &["--entry", "Account"],
     ))
     .await;
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -594,7 +587,7 @@ async fn the_state_is_private_to_its_owner() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account"],
+        &["--entry", "Account"],
     ))
     .await;
     assert_eq!(again.code, 0, "{}", again.stderr);
@@ -624,7 +617,7 @@ async fn a_client_file_readable_by_others_is_refused() {
         &books,
         &state,
         &[
-            "--entries",
+            "--entry",
             "Account",
             "--token-store",
             &tokens_arg,
@@ -666,7 +659,7 @@ async fn a_record_whose_body_breaks_its_schema_fails_alone_and_is_not_sent() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account"],
+        &["--entry", "Account"],
     ))
     .await;
     assert_eq!(run.code, 1, "failures exit 1: {}", run.stderr);
@@ -709,7 +702,7 @@ async fn follow_keeps_polling_and_stops_cleanly_on_sigterm() {
         &books,
         &state,
         &[
-            "--entries",
+            "--entry",
             "Account",
             "--follow",
             "1",
@@ -810,7 +803,7 @@ async fn accounts_pushed(accounts: u32) -> (Platform, QuickBooks, tempfile::Temp
         &platform,
         &books,
         &state,
-        &["--entries", "Account"],
+        &["--entry", "Account"],
     ))
     .await;
     assert_eq!(pushed.code, 0, "{}", pushed.stderr);
@@ -837,7 +830,7 @@ async fn external_id_refreshes_one_record_from_the_command_line() {
             &books,
             &state,
             &[
-                "--entries",
+                "--entry",
                 "Account",
                 "--direction",
                 "pull",
@@ -888,7 +881,7 @@ async fn a_pull_killed_mid_create_creates_no_account_twice() {
         &platform,
         &books,
         &state,
-        &["--entries", "Account", "--direction", "pull"],
+        &["--entry", "Account", "--direction", "pull"],
     );
     let mut child = common::syncdef_command(&pull, &SYNC_ENV)
         .stdout(std::process::Stdio::null())

@@ -1,6 +1,7 @@
 // Replays the requests of the catalog snapshots (tests/it/snapshots/it__catalog__*.snap, written by
-// tests/it/catalog.rs from `syncdef dry-run`) that belong to one definition against a Prism mock
-// server of that definition, and fails on any request-validation violation Prism reports.
+// tests/it/catalog.rs from `syncdef push --dry-run`) that belong to one definition against a
+// Prism mock server of that definition, and fails on any request-validation violation Prism
+// reports.
 //
 // Usage: node replay.mjs DEFINITION PORT SNAPSHOT...
 // Prints one line per request; exits 1 when a request is refused or violates the definition,

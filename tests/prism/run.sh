@@ -17,10 +17,10 @@
 #   2. for each catalog definition (catalog/<system>/definition.{yaml,json}), starts
 #      `prism mock` on it on 127.0.0.1, on a free port (on the vendor's own description an
 #      overlay `extends`, never on the overlay's result);
-#   3. sends it every request that tests/it/catalog.rs rendered with `syncdef dry-run` for that
-#      definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap; cargo test keeps
-#      them equal to what the definitions render), and fails when Prism reports a violation
-#      located in the request (its `sl-violations` header) or refuses the request;
+#   3. sends it every request that tests/it/catalog.rs rendered with `syncdef push --dry-run`
+#      for that definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap;
+#      cargo test keeps them equal to what the definitions render), and fails when Prism reports
+#      a violation located in the request (its `sl-violations` header) or refuses the request;
 #   4. stops every Prism it started, also on failure or Ctrl-C; a Prism that exits before
 #      it listens fails the run at once, with its log.
 # Prism's own log for each definition is kept in tests/prism/.prism/<system>-<format>.log.

@@ -194,7 +194,7 @@ impl SyncOptions {
     ) -> Result<(), WorkerError> {
         if self.entries.is_empty() {
             return Err(WorkerError::Usage(format!(
-                "no entries to sync; name them with --entries (the definition has: {})",
+                "no entries to sync; name them with --entry (the definition has: {})",
                 dependencies.names().collect::<Vec<_>>().join(", ")
             )));
         }

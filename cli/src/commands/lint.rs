@@ -83,7 +83,7 @@ pub struct LintArgs {
     #[arg(long)]
     generate_ignore_file: bool,
 
-    /// The external id of a related record, as `dry-run --related` takes it (repeatable):
+    /// The external id of a related record, as `push --related` takes it (repeatable):
     /// `--related Customer=58`. Request templates reading `$.related.ENTRY.IntegrationId` are
     /// rendered with it instead of a stand-in.
     #[arg(long, value_name = "ENTRY=ID", value_parser = super::name_value)]

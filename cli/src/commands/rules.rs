@@ -21,6 +21,9 @@ pub struct RulesArgs {
 }
 
 pub fn run(args: &RulesArgs) -> Result<ExitCode, Failure> {
+    if args.json {
+        crate::conventions::deprecated("--json", "use `--format json`");
+    }
     let text = if args.json || args.format == Format::Json {
         let rules: Vec<serde_json::Value> = Rule::ALL
             .iter()

@@ -38,13 +38,13 @@ declare_rule! {
     /// `#ifcondition(#valueof($.account.isTaxable),true,true,false)` gives the string
     /// `"true"` or `"false"`, not a boolean), and on a rendering of the template over a sample record,
     /// validated with the `jsonschema` crate. The sample is synthesised from the platform record
-    /// schema (every field present), or given with `syncdef lint --sample ENTRY=FILE`; over a
+    /// schema (every field present), or given with `syncdef lint --record ENTRY=FILE`; over a
     /// synthesised sample only structural findings (required, not allowed, none of the
     /// alternatives) are reported: its values are made up (a field whose type the spec does not
     /// show is synthesised as a string), so value types are the static pass's job there. The
     /// external ids of related records (`$.related.<Entry>.IntegrationId`) are stand-ins unless
-    /// given with `--related ENTRY=ID`, as `syncdef dry-run` takes them. Each finding points at
-    /// the template key that produced the value.
+    /// given with `--related ENTRY=ID`, as `syncdef push --dry-run` takes them. Each finding
+    /// points at the template key that produced the value.
 ///
     /// ## Why is this bad?
     /// The external system rejects the request (`400 Bad Request`), or worse, silently drops a
@@ -238,7 +238,7 @@ fn check_template(
 pub(crate) struct Rendered {
     /// What the template wrote.
     pub output: Value,
-    /// Whether the sample was given (`--sample`) rather than synthesised.
+    /// Whether the sample was given (`--record`) rather than synthesised.
     pub given: bool,
     /// Which sample, as messages name it.
     pub sample: &'static str,
@@ -265,7 +265,7 @@ pub(crate) fn render_over_sample(
         output: Value::from(output),
         given: given.is_some(),
         sample: if given.is_some() {
-            "the sample given with `--sample`"
+            "the sample given with `--record`"
         } else {
             "a sample record synthesised from the platform record schema"
         },

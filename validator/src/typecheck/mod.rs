@@ -20,9 +20,9 @@ use syncdef_transform::{JsonPath, ValueKind};
 /// the user, and the external ids of related records, each by entry name.
 #[derive(Clone, Debug, Default)]
 pub struct Samples {
-    /// Sample records (`syncdef lint --sample ENTRY=FILE`).
+    /// Sample records (`syncdef lint --record ENTRY=FILE`).
     pub records: BTreeMap<String, Value>,
-    /// External ids of related records (`--related ENTRY=ID`, as `syncdef dry-run` takes
+    /// External ids of related records (`--related ENTRY=ID`, as `syncdef push --dry-run` takes
     /// them), read as `$.related.<ENTRY>.IntegrationId`; entries without one get a stand-in.
     pub related: BTreeMap<String, String>,
 }
