@@ -76,6 +76,14 @@ pub fn quiet() -> bool {
     CHOSEN.get().is_some_and(|v| v.quiet)
 }
 
+/// Whether `--log-format json` was given: the log is for a collector, so commands log their
+/// progress as events instead of drawing bars on the terminal.
+pub fn json() -> bool {
+    CHOSEN
+        .get()
+        .is_some_and(|v| v.log_format == LogFormat::Json)
+}
+
 /// Whether `-v` was given: commands then show what they leave out by default.
 pub fn verbose() -> bool {
     CHOSEN.get().is_some_and(|v| v.verbose > 0)

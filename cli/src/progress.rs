@@ -1,7 +1,8 @@
 //! Progress on a terminal for the commands that work long without printing on it: `pull`
 //! (records and pages of an entry, with their rate) and `lint` of many files. Drawn with
-//! `indicatif` on stderr only when stderr is a terminal and `-q` was not given; otherwise
-//! nothing is drawn and every line is printed as it would be without a bar.
+//! `indicatif` on stderr only when stderr is a terminal and neither `-q` nor `--log-format
+//! json` was given; otherwise nothing is drawn and every line is printed as it would be
+//! without a bar.
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
@@ -14,9 +15,10 @@ use syncdef_validator::{Config, LintProgress, LintReport};
 /// How often a spinner turns while nothing arrives, so that a slow page shows as waiting.
 const TICK: Duration = Duration::from_millis(120);
 
-/// Whether progress is drawn: on a terminal, unless `-q`.
+/// Whether progress is drawn: on a terminal, unless `-q` or `--log-format json` (whose lines
+/// are for a collector, which a bar's redrawing would garble).
 fn drawn() -> bool {
-    io::stderr().is_terminal() && !crate::logging::quiet()
+    io::stderr().is_terminal() && !crate::logging::quiet() && !crate::logging::json()
 }
 
 /// A bar, or nothing where progress is not drawn.

@@ -57,6 +57,16 @@ fn pull_shows_records_and_pages_on_a_terminal_and_nothing_more_in_a_pipe() {
         "{shown:?}"
     );
 
+    // Logs for a collector: no bar on the terminal either.
+    let mut json = PULL.to_vec();
+    json.extend(["--log-format", "json"]);
+    let collected = on_a_terminal(&json);
+    assert!(!collected.contains("record(s), "), "{collected:?}");
+    assert!(
+        collected.contains("3 record(s) from 3 page(s)"),
+        "{collected:?}"
+    );
+
     let piped = common::syncdef(&PULL);
     assert_eq!(piped.code, 1, "{}", piped.stderr);
     assert!(!drawn(&piped.stderr), "{:?}", piped.stderr);

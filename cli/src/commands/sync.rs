@@ -340,7 +340,9 @@ fn sync(args: &RunArgs) -> Result<ExitCode, Failure> {
         refresh: args.external_ids.clone(),
         ..SyncOptions::default()
     };
-    let interactive = io::stderr().is_terminal() && args.format == Format::Human;
+    // JSON logs are for a collector: they are written even on a terminal, instead of bars.
+    let interactive =
+        io::stderr().is_terminal() && args.format == Format::Human && !crate::logging::json();
     let worker = Worker::new(engine, transport, &dependencies, platform, state, options)
         .map_err(|e| Failure::usage(e.to_string()))?;
     let observer: Arc<dyn Observer> = if interactive {
