@@ -69,7 +69,7 @@ fn parse(text: &str) -> Help {
     let mut section = "";
     for line in text.lines() {
         if let Some(usage) = line.strip_prefix("Usage: ") {
-            help.usage = usage.to_owned();
+            usage.clone_into(&mut help.usage);
             continue;
         }
         if !line.starts_with(' ') && line.ends_with(':') {
