@@ -33,6 +33,7 @@
 //! assert!(made.left.is_empty());
 //! ```
 
+mod address;
 mod body_token;
 mod concurrency;
 mod constant;

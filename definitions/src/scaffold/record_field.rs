@@ -2,6 +2,7 @@
 //! same name (case, `_` and `-` aside), else a common synonym, and only when exactly one field
 //! of a type the property takes matches; anything less certain is left as a constant.
 
+use super::address::BillingAddress;
 use crate::platform::modules::Module;
 use crate::platform::{self, JsonType};
 
@@ -64,11 +65,13 @@ struct Field {
     kind: JsonType,
 }
 
-/// The scalar fields of one module's platform record.
+/// The scalar fields of one module's platform record, and its billing address.
 #[derive(Clone, Debug)]
 pub(super) struct RecordFields {
     /// The record's JSONPath root (`account`).
     pub root: &'static str,
+    /// The record's billing address, when it has addresses.
+    pub billing: Option<BillingAddress>,
     fields: Vec<Field>,
 }
 
@@ -98,6 +101,7 @@ impl RecordFields {
             .unwrap_or_default();
         let mut record = RecordFields {
             root: module.root,
+            billing: BillingAddress::of(module.root),
             fields,
         };
         record.add_nested(module);

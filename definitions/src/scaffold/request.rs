@@ -6,6 +6,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use super::Left;
+use super::address::BillingAddress;
 use super::constant::constant;
 use super::merged::Merged;
 use super::record_field::RecordFields;
@@ -39,6 +40,8 @@ pub(super) struct RequestWriter<'a> {
     reads: usize,
     /// The body's concurrency token, which an update sends as a pre-action read it.
     token: Option<String>,
+    /// Whether what is written is under the billing address's `#ifgroup` already.
+    in_billing_group: bool,
     /// The constants written, to be checked by the user.
     pub left: Vec<Left>,
 }
@@ -50,6 +53,7 @@ impl<'a> RequestWriter<'a> {
             feeds,
             reads: 0,
             token: None,
+            in_billing_group: false,
             left: Vec::new(),
         }
     }
@@ -136,6 +140,7 @@ impl<'a> RequestWriter<'a> {
 
     /// An object: its required properties, and the optional ones that read the record.
     fn object(&mut self, merged: &Merged<'_>, at: &str, depth: usize) -> Json {
+        let address = self.address_fields(merged);
         let mut out = Map::new();
         for (name, property) in &merged.properties {
             if Merged::is_read_only(property) {
@@ -143,8 +148,11 @@ impl<'a> RequestWriter<'a> {
             }
             let mut property_at = at.to_owned();
             pointer::push(&mut property_at, name);
+            let address_field = address.iter().find(|(n, _)| n == name).map(|(_, f)| *f);
             if let Some(fixed) = self.fixed(name, property, depth) {
                 out.insert((*name).to_owned(), fixed);
+            } else if let Some(field) = address_field {
+                self.address_read(&mut out, name, field, merged.required.contains(name));
             } else if merged.required.contains(name) {
                 let value = self.required(property, Some(name), &property_at, depth + 1);
                 out.insert((*name).to_owned(), value);
@@ -167,6 +175,82 @@ impl<'a> RequestWriter<'a> {
             }
         }
         Json::Object(out)
+    }
+
+    /// The properties of `merged` that are the fields of an address, with the billing address
+    /// field each stands for; none when they do not make an address.
+    fn address_fields<'m>(&self, merged: &Merged<'m>) -> Vec<(&'m str, &'static str)> {
+        let Some(billing) = &self.fields.billing else {
+            return Vec::new();
+        };
+        let found: Vec<(&'m str, &'static str)> = merged
+            .properties
+            .iter()
+            .filter(|(_, schema)| {
+                let property = Merged::of(schema);
+                property.kind == Some("string") && property.allowed.is_none()
+            })
+            .filter_map(|(name, _)| Some((*name, billing.field(name)?)))
+            .collect();
+        let fields: Vec<&str> = found.iter().map(|(_, field)| *field).collect();
+        if BillingAddress::is_address(&fields) {
+            found
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Writes property `name` as a read of billing address field `field`: as it is when the
+    /// property is required or the object is written for a billing address only, otherwise
+    /// under the `#ifgroup` that writes it when the record has a billing address.
+    fn address_read(
+        &mut self,
+        out: &mut Map<String, Json>,
+        name: &str,
+        field: &str,
+        required: bool,
+    ) {
+        let Some(billing) = &self.fields.billing else {
+            return;
+        };
+        let read = json!(billing.read(field));
+        self.reads += 1;
+        if required || self.in_billing_group {
+            out.insert(name.to_owned(), read);
+        } else if let Json::Object(group) = out.entry(billing.group()).or_insert_with(|| json!({}))
+        {
+            group.insert(name.to_owned(), read);
+        }
+    }
+
+    /// An optional object that is an address and requires nothing else: written whole under
+    /// the billing address's `#ifgroup`, so a record without one sends none.
+    fn billing_object(
+        &mut self,
+        out: &mut Map<String, Json>,
+        name: &str,
+        merged: &Merged<'_>,
+        at: &str,
+        depth: usize,
+    ) -> bool {
+        let address = self.address_fields(merged);
+        let only_address = merged
+            .required
+            .iter()
+            .all(|r| address.iter().any(|(n, _)| n == r));
+        let Some(group) = self.fields.billing.as_ref().map(BillingAddress::group) else {
+            return false;
+        };
+        if address.is_empty() || !only_address {
+            return false;
+        }
+        self.in_billing_group = true;
+        let object = self.object(merged, at, depth);
+        self.in_billing_group = false;
+        if let Json::Object(members) = out.entry(group).or_insert_with(|| json!({})) {
+            members.insert(name.to_owned(), object);
+        }
+        true
     }
 
     /// What an update's body must say whatever the schema requires: the record's external id
@@ -223,6 +307,9 @@ impl<'a> RequestWriter<'a> {
         // [...]}`) are looked into: deeper, an object is mostly another record's reference or
         // detail (a contact's branding theme, its groups), whose name is not this record's.
         if depth > WRAPPER_DEPTH {
+            return;
+        }
+        if merged.kind == Some("object") && self.billing_object(out, name, &merged, at, depth) {
             return;
         }
         let written = match merged.kind {

@@ -55,7 +55,7 @@ components:
     CustomerWrite:
       allOf:
         - $ref: "#/components/schemas/Customer"
-        - required: [DisplayName, Currency, Address]
+        - required: [DisplayName, Currency, Terms]
     Customer:
       type: object
       properties:
@@ -78,12 +78,12 @@ components:
           properties:
             value: {type: string}
             name: {type: string}
-        Address:
+        Terms:
           type: object
-          required: [Line1, Country]
+          required: [Basis, Kind]
           properties:
-            Line1: {type: string}
-            Country: {type: string, example: NO}
+            Basis: {type: string}
+            Kind: {type: string, example: NO}
             Phone: {type: string}
 "##;
 
@@ -107,9 +107,9 @@ fn required_properties_are_read_from_the_record_or_left_as_constants() {
             "#ifgroup(#existsandnotempty($.account.corpEmail))": {
                 "Email": "#valueof($.account.corpEmail)"
             },
-            "Address": {
-                "Line1": "TODO Line1",
-                "Country": "NO",
+            "Terms": {
+                "Basis": "TODO Basis",
+                "Kind": "NO",
                 "#ifgroup(#existsandnotempty($.account.phone))": {
                     "Phone": "#valueof($.account.phone)"
                 }
@@ -126,8 +126,8 @@ fn required_properties_are_read_from_the_record_or_left_as_constants() {
         left,
         [
             (format!("{request}/Currency"), json!("EUR")),
-            (format!("{request}/Address/Line1"), json!("TODO Line1")),
-            (format!("{request}/Address/Country"), json!("NO")),
+            (format!("{request}/Terms/Basis"), json!("TODO Basis")),
+            (format!("{request}/Terms/Kind"), json!("NO")),
         ]
     );
     assert_eq!(made.left[0].note, "the first value its enum allows");
@@ -468,8 +468,8 @@ fn a_description_without_security_is_listed() {
 #[test]
 fn a_name_required_without_a_schema_gets_a_placeholder() {
     let slip = BOOKS.replace(
-        "required: [DisplayName, Currency, Address]",
-        "required: [DisplayName, Currency, Address, motherName]",
+        "required: [DisplayName, Currency, Terms]",
+        "required: [DisplayName, Currency, Terms, motherName]",
     );
     assert_ne!(slip, BOOKS);
     let made = scaffold(
@@ -514,4 +514,67 @@ fn an_update_s_body_token_is_read_from_the_record_first() {
     );
     // A create has no token to read: the constant stays, listed.
     assert_eq!(templates["createRequest"]["SyncToken"], "TODO SyncToken");
+}
+
+#[test]
+fn address_fields_are_read_from_the_billing_address() {
+    let text = r#"
+openapi: 3.0.3
+info: {title: Addresses, version: "1"}
+security: [{key: []}]
+paths:
+  /customers:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [displayName, city]
+              properties:
+                displayName: {type: string}
+                addressLine1: {type: string}
+                city: {type: string}
+                postalCode: {type: string}
+                BillAddr:
+                  type: object
+                  properties:
+                    Line1: {type: string}
+                    City: {type: string}
+                    Country: {type: string}
+                TaxAddr:
+                  type: object
+                  properties:
+                    state: {type: string}
+                    country: {type: string}
+      responses:
+        "201": {description: created}
+"#;
+    let made = scaffold(
+        &vendor(text),
+        &Request::new("Account", "/customers/post", "./vendor.yaml"),
+    )
+    .expect("an overlay");
+    let billing = "$.account.addresses[?(@.isBilling==true)]";
+    let group = format!("#ifgroup(#exists({billing}))");
+    let read = |field: &str| json!(format!("#valueof({billing}.{field})"));
+    let request = &entry(&made.overlay, "Account")["push"]["schemasTransformer"]["createRequest"];
+    // Required, as it is; optional, under the group; an address object, whole under it; a
+    // state and a country alone are no address.
+    assert_eq!(
+        request,
+        &json!({
+            "displayName": "#valueof($.account.name)",
+            "city": read("city"),
+            group.clone(): {
+                "addressLine1": read("address1"),
+                "postalCode": read("postCode"),
+                "BillAddr": {
+                    "Line1": read("address1"),
+                    "City": read("city"),
+                    "Country": read("countryName"),
+                },
+            },
+        })
+    );
 }
