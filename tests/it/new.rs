@@ -119,12 +119,17 @@ fn each_catalog_system_gets_a_definition_that_lints_and_sends_the_create() {
         let requests = dry_run(dir.path(), &[]);
         let create = &requests[0];
         assert_eq!(create["step"], "create", "{system}: {requests:?}");
-        let name = if system == "quickbooks-online" {
-            &create["body"]["DisplayName"]
+        // The name from the account's, the city from its billing address (not the first).
+        let (name, city) = if system == "quickbooks-online" {
+            (
+                &create["body"]["DisplayName"],
+                &create["body"]["BillAddr"]["City"],
+            )
         } else {
-            &create["body"]["displayName"]
+            (&create["body"]["displayName"], &create["body"]["city"])
         };
         assert_eq!(name, "Acme Trading Ltd", "{system}: {create}");
+        assert_eq!(city, "Athens", "{system}: {create}");
         let updated = dry_run(dir.path(), &["--external-id", "58"]);
         let steps: Vec<&Json> = updated.iter().map(|r| &r["step"]).collect();
         assert_eq!(steps, [token, "update"], "{system}");
