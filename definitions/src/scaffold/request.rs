@@ -306,7 +306,7 @@ impl<'a> RequestWriter<'a> {
         // Only the body's own optional objects and lists (a wrapper such as `{"Contacts":
         // [...]}`) are looked into: deeper, an object is mostly another record's reference or
         // detail (a contact's branding theme, its groups), whose name is not this record's.
-        if depth > WRAPPER_DEPTH {
+        if depth > WRAPPER_DEPTH || is_shipping(name) {
             return;
         }
         if merged.kind == Some("object") && self.billing_object(out, name, &merged, at, depth) {
@@ -364,4 +364,11 @@ impl<'a> RequestWriter<'a> {
         }
         self.fields.matching(name, kind)
     }
+}
+
+/// Whether an object named `name` is where goods go (`shipping`, `deliveryAddress`): not the
+/// billing address, nor anything else the record says.
+fn is_shipping(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("ship") || lower.contains("deliver")
 }

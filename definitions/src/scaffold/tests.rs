@@ -542,6 +542,11 @@ paths:
                     Line1: {type: string}
                     City: {type: string}
                     Country: {type: string}
+                ShipAddr:
+                  type: object
+                  properties:
+                    Line1: {type: string}
+                    City: {type: string}
                 TaxAddr:
                   type: object
                   properties:
@@ -560,7 +565,7 @@ paths:
     let read = |field: &str| json!(format!("#valueof({billing}.{field})"));
     let request = &entry(&made.overlay, "Account")["push"]["schemasTransformer"]["createRequest"];
     // Required, as it is; optional, under the group; an address object, whole under it; a
-    // state and a country alone are no address.
+    // shipping address is not the billing one; a state and a country alone are no address.
     assert_eq!(
         request,
         &json!({
