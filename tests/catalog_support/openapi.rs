@@ -69,8 +69,13 @@ impl Operation<'_> {
     }
 
     /// The JSON request body schema, if the operation takes one.
+    /// The request body schema: the JSON one, else the form's (a form body is checked as the
+    /// JSON value it is written from, whose members are the form's fields).
     pub fn request_schema(&self) -> Option<&Value> {
-        self.operation["requestBody"]["content"]["application/json"].get("schema")
+        let content = &self.operation["requestBody"]["content"];
+        content["application/json"]
+            .get("schema")
+            .or_else(|| content["application/x-www-form-urlencoded"].get("schema"))
     }
 
     /// The JSON body schema of the response with `status`, if the operation declares one.
@@ -231,12 +236,34 @@ fn to_json_schema(schema: &Value, direction: Direction) -> Value {
             out.remove(inclusive);
         }
     }
+    // `nullable` beside alternatives and no `type` (Stripe's expandable fields): null is one
+    // more alternative.
+    if object.get("nullable") == Some(&Value::Bool(true))
+        && !out.contains_key("type")
+        && (out.contains_key("anyOf") || out.contains_key("oneOf"))
+    {
+        return json!({ "anyOf": [Value::Object(out), { "type": "null" }] });
+    }
     Value::Object(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nullable_alternatives_allow_null() {
+        let schema = json!({"nullable": true, "anyOf": [{"type": "string"}, {"type": "object"}]});
+        let converted = to_json_schema(&schema, Direction::Response);
+        let validator = jsonschema::validator_for(&converted).expect("compiles");
+        assert!(validator.is_valid(&Value::Null));
+        assert!(validator.is_valid(&json!("cus_1")));
+        assert!(!validator.is_valid(&json!(1)));
+        let strict = json!({"anyOf": [{"type": "string"}]});
+        let validator = jsonschema::validator_for(&to_json_schema(&strict, Direction::Response))
+            .expect("compiles");
+        assert!(!validator.is_valid(&Value::Null));
+    }
 
     #[test]
     fn templates_match_parameters_inside_segments() {

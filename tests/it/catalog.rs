@@ -128,6 +128,8 @@ fn sample_external_id(system: &str, entry: &str) -> &'static str {
         ("business-central", "Order") => "b6f4017a-b749-ee11-ad0b-a1422c0f7f1f",
         ("business-central", "Contact") => "7e3b2c55-4a1d-ef11-9f89-6045bdc8a215",
         ("business-central", _) => "9c2d1b7a-0e4f-ef11-8f2e-6045bdc8a215",
+        ("stripe", "Account") => "cus_NffrFeUfNV2Hib",
+        ("stripe", _) => "prod_NWjs8kKbJWmuuc",
         ("xero", "Account") => "3ff6d40c-af9a-40a3-89ce-3c1556a25591",
         ("xero", "Invoice") => "ed255415-e141-4150-aab7-89c3bbbb851c",
         ("xero", "Product") => "9a59a63d-6b5e-4bbd-8a4b-5d1b3e6f0c7a",
