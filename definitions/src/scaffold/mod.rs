@@ -226,7 +226,7 @@ impl Written<'_> {
         let update = step == "update";
         let at = format!("{}/{step}", self.push_at);
         let option = format!("--{step}");
-        let chosen = operation::choose(self.vendor, &option, text, update, &at, &mut self.left)?;
+        let chosen = operation::choose(self.vendor, &option, text, update, &at)?;
         let feeds = if update {
             Feeds::Update {
                 names_record: chosen.names_record,

@@ -2,7 +2,7 @@
 //! the vendor's `paths`, and written as the definition writes it, the record's own id as
 //! `{IntegrationId}`.
 
-use super::{Left, ScaffoldError};
+use super::ScaffoldError;
 use crate::Definition;
 use crate::node::Node;
 use crate::openapi::Operation;
@@ -22,18 +22,22 @@ pub(super) struct Chosen<'d> {
     pub path_item: Node<'d>,
     /// The path's template, as `paths` writes it.
     pub template: &'d str,
+    /// The JSON pointer of the reference in the definition.
+    pub at: String,
+    /// The reference's placeholders that name neither a server variable nor the record: each
+    /// needs a value.
+    pub unfilled: Vec<String>,
 }
 
-/// The operation `text` names (`--create` or `--update`, the `option`); for an update, its last
-/// path parameter that is no server variable stands for the record's external id. Other path
-/// parameters without a value are listed in `left`, at `at`.
+/// The operation `text` names (`--create` or `--update`, the `option`), written at JSON pointer
+/// `at`; for an update, its last path parameter that is no server variable stands for the
+/// record's external id.
 pub(super) fn choose<'d>(
     definition: &'d Definition,
     option: &str,
     text: &str,
     update: bool,
     at: &str,
-    left: &mut Vec<Left>,
 ) -> Result<Chosen<'d>, ScaffoldError> {
     let reference = OperationRef::parse(text).map_err(|e| ScaffoldError {
         location: None,
@@ -82,16 +86,6 @@ pub(super) fn choose<'d>(
             written.push_str("{IntegrationId}");
         } else {
             written.push_str(&text[placeholder.range.clone()]);
-            if unfilled.iter().any(|(i, _)| *i == index) {
-                left.push(Left {
-                    pointer: at.to_owned(),
-                    value: serde_json::Value::String(text[placeholder.range.clone()].to_owned()),
-                    note: format!(
-                        "the path parameter `{}` has no value: name a server variable, or `{{<Entry>.IntegrationId}}` for a related record's id",
-                        placeholder.name
-                    ),
-                });
-            }
         }
         from = placeholder.range.end;
     }
@@ -101,7 +95,14 @@ pub(super) fn choose<'d>(
             .placeholders
             .iter()
             .any(|p| p.kind == PlaceholderKind::IntegrationId);
+    let unfilled = unfilled
+        .iter()
+        .filter(|(index, _)| Some(*index) != record)
+        .map(|(_, name)| (*name).to_owned())
+        .collect();
     Ok(Chosen {
+        at: at.to_owned(),
+        unfilled,
         reference: written,
         operation: definition.openapi().operation(operation),
         names_record,

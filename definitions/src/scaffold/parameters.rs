@@ -11,6 +11,7 @@ use super::merged::Merged;
 use super::operation::Chosen;
 use crate::Definition;
 use crate::extension::ParameterPlace;
+use crate::node::Node;
 use crate::openapi::{OpenApi, SentParameter};
 use crate::pointer;
 
@@ -45,6 +46,9 @@ pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]
             if parameter.required && !senders.send(&parameter) && !out.gives(&parameter) {
                 out.give(&api, &senders, &parameter);
             }
+        }
+        for name in &chosen.unfilled {
+            out.give_path(&api, &senders, chosen, name);
         }
     }
     out
@@ -83,6 +87,59 @@ impl Parameters {
             })
     }
 
+    /// Gives path parameter `name` of `chosen`'s reference a value: a server variable of that
+    /// name, set per company (a create under a parent, such as an organisation or a ledger, is
+    /// under the company's), its default listed to set; without a server to add it to, the
+    /// reference is listed.
+    fn give_path(
+        &mut self,
+        api: &OpenApi<'_>,
+        senders: &Senders<'_>,
+        chosen: &Chosen<'_>,
+        name: &str,
+    ) {
+        if self.variables.contains_key(name) {
+            return;
+        }
+        if !senders.has_servers {
+            self.left.push(Left {
+                pointer: chosen.at.clone(),
+                value: json!(chosen.reference),
+                note: format!(
+                    "the path parameter `{name}` has no value: name a server variable, or `{{<Entry>.IntegrationId}}` for a related record's id"
+                ),
+            });
+            return;
+        }
+        let schema = chosen
+            .operation
+            .parameters(Some(chosen.path_item))
+            .into_iter()
+            .find(|p| {
+                p.get("in").and_then(Node::as_str) == Some("path")
+                    && p.get("name").and_then(Node::as_str) == Some(name)
+            })
+            .and_then(|p| p.get("schema"))
+            .map(|s| api.schema(s));
+        let default = text(schema.map_or_else(
+            || json!(format!("TODO {name}")),
+            |s| constant(&s, &Merged::of(&s), name).value,
+        ));
+        self.left.push(Left {
+            pointer: format!("/servers/0/variables/{}/default", pointer::escape(name)),
+            value: json!(default),
+            note: format!(
+                "the `{name}` path parameter of `{}`: each company's value (`--var {name}=...`)",
+                chosen.reference
+            ),
+        });
+        let description = format!("The `{name}` path parameter of this company's requests");
+        self.variables.insert(
+            name.to_owned(),
+            json!({"default": default, "description": description}),
+        );
+    }
+
     /// Gives `parameter` a value: a server variable's, added when the description has none of
     /// its name, its default listed to set; a constant when there is no server to add it to.
     fn give(&mut self, api: &OpenApi<'_>, senders: &Senders<'_>, parameter: &SentParameter<'_>) {
@@ -92,10 +149,7 @@ impl Parameters {
             Some(schema) => constant(&schema, &Merged::of(&schema), name).value,
             None => json!(format!("TODO {name}")),
         };
-        let default = match default {
-            Json::String(text) => text,
-            other => other.to_string(),
-        };
+        let default = text(default);
         let value = if senders.variables.contains(&variable.as_str()) {
             format!("{{{variable}}}")
         } else if senders.has_servers {
@@ -123,6 +177,14 @@ impl Parameters {
         if let Json::Object(values) = self.values.entry(place).or_insert_with(|| json!({})) {
             values.insert(name.to_owned(), json!(value));
         }
+    }
+}
+
+/// A constant as a server variable's value, which is text.
+fn text(value: Json) -> String {
+    match value {
+        Json::String(text) => text,
+        other => other.to_string(),
     }
 }
 

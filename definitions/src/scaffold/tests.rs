@@ -583,3 +583,27 @@ paths:
         })
     );
 }
+
+#[test]
+fn a_parent_s_path_parameter_is_a_server_variable_set_per_company() {
+    let text = WRAPPED.replace(
+        "  - url: https://{tenant}.ledger.example/api\n    variables:\n      tenant: {default: demo}\n",
+        "  - url: https://ledger.example/api\n",
+    );
+    assert_ne!(text, WRAPPED);
+    let made = scaffold(
+        &vendor(&text),
+        &Request::new("Account", "/{tenant}/Contacts/put", "ledger.yaml"),
+    )
+    .expect("an overlay");
+    assert_eq!(
+        entry(&made.overlay, "Account")["push"]["create"],
+        "/{tenant}/Contacts/put"
+    );
+    let actions = made.overlay["actions"].as_array().expect("actions");
+    assert_eq!(
+        actions[1]["update"]["variables"]["tenant"]["default"],
+        "TODO tenant"
+    );
+    assert_eq!(made.left[0].pointer, "/servers/0/variables/tenant/default");
+}
