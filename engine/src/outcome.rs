@@ -61,6 +61,14 @@ pub struct PushOutcome {
     /// system recognises it as a repeat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+    /// Set when the create was sent again under the idempotency key kept from an earlier
+    /// create of unknown outcome ([`RecordState::unresolved_create`]): the external system
+    /// answers such a repeat with the earlier create when that one was carried out. Says what
+    /// the push did about it.
+    ///
+    /// [`RecordState::unresolved_create`]: crate::RecordState::unresolved_create
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeated_create: Option<RepeatedCreate>,
     /// Time the whole push took.
     #[serde(serialize_with = "millis")]
     pub duration: Duration,
@@ -78,6 +86,22 @@ impl PushOutcome {
     pub fn external_id(&self) -> Option<&str> {
         self.external_id.as_deref()
     }
+}
+
+/// What a push did about a create sent again under an earlier create's idempotency key
+/// ([`PushOutcome::repeated_create`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RepeatedCreate {
+    /// The body was the earlier create's: whichever create made the record, it holds this
+    /// version. Nothing followed.
+    SameRecord,
+    /// The body differed from the earlier create's (or that one is not known): the answer may
+    /// be the earlier create's, so the record was updated at once with its current version.
+    Updated,
+    /// The body differed, and the entry has no `push.update`: the record there may hold the
+    /// earlier version.
+    NotUpdated,
 }
 
 /// The output of one template.

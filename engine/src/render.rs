@@ -6,7 +6,7 @@ use std::fmt::Write;
 use serde_json::{Value as Json, json};
 use syncdef_definitions::template_names;
 
-use crate::outcome::{Exchange, PushOutcome, PushStatus};
+use crate::outcome::{Exchange, PushOutcome, PushStatus, RepeatedCreate};
 use crate::plan::OperationKind;
 
 /// `{"entry", "operation", "requests": [{"step", "method", "url", "headers", "body",
@@ -127,6 +127,9 @@ pub fn human_report(outcome: &PushOutcome) -> String {
             let _ = writeln!(out, "{status}: external id {id}");
         }
     }
+    if let Some(repeat) = outcome.repeated_create {
+        let _ = writeln!(out, "{}", repeated_create_line(repeat));
+    }
     if let Some(e) = &outcome.error {
         let _ = writeln!(out, "{}", error_line("error", e));
     }
@@ -140,6 +143,21 @@ pub fn human_report(outcome: &PushOutcome) -> String {
         let _ = writeln!(out, "note: {n}");
     }
     out
+}
+
+/// What a create sent again under an earlier create's idempotency key came to, for people.
+fn repeated_create_line(repeat: RepeatedCreate) -> &'static str {
+    match repeat {
+        RepeatedCreate::SameRecord => {
+            "repeated create: sent again under the earlier create's idempotency key with the same body; the record there holds this version whichever create made it"
+        }
+        RepeatedCreate::Updated => {
+            "repeated create: sent again under the earlier create's idempotency key, so the external system may have answered with that create; updated it with the record as it is now"
+        }
+        RepeatedCreate::NotUpdated => {
+            "repeated create: sent again under the earlier create's idempotency key, so the external system may have answered with that create; the entry has no `push.update`, so the record there may hold the earlier version"
+        }
+    }
 }
 
 fn error_line(what: &str, e: &crate::error::EngineError) -> String {

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use syncdef_engine::{
-    ErrorClass, OperationKind, PushOutcome, PushStatus, RecordState, UnresolvedCreate,
+    ErrorClass, OperationKind, PushOutcome, PushStatus, RecordState, RepeatedCreate,
+    UnresolvedCreate,
 };
 use tracing::Instrument;
 
@@ -419,6 +420,7 @@ fn settle(
             } else {
                 RecordResult::Updated
             };
+            repeated_create(core, entry, key, outcome);
             tracing::debug!(entry = %entry.name, id = %key.platform_id, external_id, ?result, "pushed");
             Ok(Handled::new(result, Some(external_id), None))
         }
@@ -507,6 +509,24 @@ fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .push(planned);
+}
+
+/// Counts and logs a create sent again under an earlier create's idempotency key: the external
+/// system may have answered with that create, so the push updated the record or (without a
+/// `push.update`) could not.
+fn repeated_create(core: &Core, entry: &EntryInfo, key: &RecordKey, outcome: &PushOutcome) {
+    match outcome.repeated_create {
+        Some(RepeatedCreate::Updated) => {
+            tracing::info!(entry = %entry.name, id = %key.platform_id, external_id = ?outcome.external_id, "create sent again under the earlier create's idempotency key; the external system may have answered with that create, so the record was updated with its current version");
+            core.summary(&entry.name, |s| s.repeated_creates += 1);
+        }
+        Some(RepeatedCreate::NotUpdated) => core.summary(&entry.name, |s| {
+            s.warn(
+                "a create sent again under an earlier create's idempotency key may have been answered with that create, and the entry has no `push.update`: the record there may hold the version the earlier create sent".to_owned(),
+            );
+        }),
+        Some(RepeatedCreate::SameRecord) | None => {}
+    }
 }
 
 #[cfg(test)]

@@ -88,9 +88,28 @@ pub fn summary(report: &SyncReport) -> String {
             ));
         }
     }
+    out.push_str(&repeated_creates(report));
     out.push_str(&warnings(report));
     if let Some(stopped) = &report.stopped {
         out.push_str(&format!("stopped: {stopped}\n"));
+    }
+    out
+}
+
+/// A line for each entry with creates sent again under an earlier create's idempotency key
+/// and then updated: counted as created, they are what an operator looking for duplicates
+/// wants to know of.
+fn repeated_creates(report: &SyncReport) -> String {
+    let mut out = String::new();
+    for name in &report.order {
+        let n = report.entries.get(name).map_or(0, |s| s.repeated_creates);
+        if n == 0 {
+            continue;
+        }
+        let creates = if n == 1 { "create" } else { "creates" };
+        out.push_str(&format!(
+            "{name}: {n} {creates} sent again under an earlier create's idempotency key; the external system may have answered with that create, so the record was updated with its current version\n"
+        ));
     }
     out
 }

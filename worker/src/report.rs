@@ -66,12 +66,25 @@ pub struct EntrySummary {
     /// Listed but impossible to sync (no usable `id`): also counted as skipped, and a reason
     /// the run is not clean.
     pub unusable: u64,
+    /// Created by a create sent again under the idempotency key of an earlier create of
+    /// unknown outcome, with a record changed since: the external system may have answered
+    /// with the earlier create, so each was updated at once with the record as it is now.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub repeated_creates: u64,
     /// The cursor after the run.
     pub cursor: Option<String>,
     /// What the run met that a person should know, each once: records without an id, paging
     /// numbers that disagree. Kept in the state for `syncdef sync status`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl EntrySummary {

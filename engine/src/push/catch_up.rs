@@ -9,6 +9,7 @@ use serde_json::Value as Json;
 
 use crate::call::scope::Scope;
 use crate::error::EngineError;
+use crate::outcome::RepeatedCreate;
 use crate::plan::OperationKind;
 use crate::push::operation::{self, Pushing};
 use crate::push::run::Run;
@@ -30,20 +31,18 @@ pub(crate) async fn after_repeat(
         return Ok(());
     }
     if same_body(unresolved.body.as_deref(), run.create_body.as_deref()) {
+        run.repeated_create = Some(RepeatedCreate::SameRecord);
         return Ok(());
     }
     let Some(call) = push.entry.operation(OperationKind::Update) else {
-        run.trail.note(format!(
-            "the external system may have answered with the earlier create, made before the record changed, and the entry has no `push.update` to send the change: the record {id} there may hold the earlier version"
-        ));
+        run.repeated_create = Some(RepeatedCreate::NotUpdated);
         return Ok(());
     };
-    run.trail.note(format!(
-        "the external system may have answered with the earlier create, made before the record changed: the record {id} is updated to the record as it is now"
-    ));
     scope.external_id = Some(id.to_owned());
     operation::reread_tokens(run, push, scope).await?;
     operation::carry_out_and_read(run, push, OperationKind::Update, call, scope).await?;
+    // Said only once the update went through: a failed one is the push's error.
+    run.repeated_create = Some(RepeatedCreate::Updated);
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use crate::call::trail::Trail;
 use crate::error::EngineError;
 use crate::extract;
-use crate::outcome::{PushOutcome, PushStatus};
+use crate::outcome::{PushOutcome, PushStatus, RepeatedCreate};
 use crate::plan::OperationKind;
 
 /// The audit trail and results of one push.
@@ -22,6 +22,8 @@ pub(crate) struct Run {
     pub idempotency_key: Option<Arc<str>>,
     /// The body the record's create carried, as sent.
     pub create_body: Option<Bytes>,
+    /// What the push did about a create sent again under an earlier create's key.
+    pub repeated_create: Option<RepeatedCreate>,
 }
 
 impl Run {
@@ -34,6 +36,7 @@ impl Run {
             post_action_error: None,
             idempotency_key: None,
             create_body: None,
+            repeated_create: None,
         }
     }
 
@@ -57,6 +60,7 @@ impl Run {
             templates: self.trail.templates,
             notes: self.trail.notes,
             idempotency_key: self.idempotency_key.map(|k| k.to_string()),
+            repeated_create: self.repeated_create,
             duration,
         }
     }

@@ -345,6 +345,13 @@ async fn a_create_killed_in_flight_is_sent_again_with_its_kept_key_and_quickbook
         customer_phone(&rig, "Account 77"),
         Some("+30 210 000 0000".to_owned())
     );
+    // The run says so, in its counts and in what `syncdef sync` prints.
+    assert_eq!(second.entries["Account"].repeated_creates, 1, "{second:#?}");
+    let shown = syncdef_worker::render::summary(&second);
+    assert!(
+        shown.contains("Account: 1 create sent again under an earlier create's idempotency key"),
+        "{shown}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -17,8 +17,8 @@ use syncdef_engine::auth::{AuthError, Secret};
 use syncdef_engine::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use syncdef_engine::{
     Engine, ErrorClass, PushOutcome, PushStatus, RateLimitPolicy, RateLimits, RecordState,
-    RecordingTransport, ReqwestTransport, RetryPolicy, StaticToken, StepResponse, TokenProvider,
-    UnresolvedCreate,
+    RecordingTransport, RepeatedCreate, ReqwestTransport, RetryPolicy, StaticToken, StepResponse,
+    TokenProvider, UnresolvedCreate,
 };
 use syncdef_transform::Value;
 use url::Url;
@@ -738,6 +738,16 @@ async fn a_change_made_while_a_create_was_unresolved_arrives_after_the_repeat_is
         request_ids(&server),
         vec![kept.idempotency_key.clone().expect("a key")]
     );
+    // The outcome says so, and so does what `syncdef push` prints of it.
+    assert_eq!(outcome.repeated_create, Some(RepeatedCreate::Updated));
+    let shown = syncdef_engine::render::human_report(&outcome);
+    assert!(
+        shown.contains("sent again under the earlier create's idempotency key")
+            && shown.contains("updated it with the record as it is now"),
+        "{shown}"
+    );
+    let json = syncdef_engine::render::json_report(&outcome);
+    assert_eq!(json["outcome"]["repeatedCreate"], "updated");
 
     // Nothing changed since the create: the repeat's answer is the record, nothing follows.
     let same = RawServer::start(Vec::new()).await;
@@ -746,6 +756,15 @@ async fn a_change_made_while_a_create_was_unresolved_arrives_after_the_repeat_is
         .await;
     assert_eq!(outcome.status, PushStatus::Created, "{:#?}", outcome.error);
     assert_eq!(request_lines(&same).len(), 1, "{:?}", request_lines(&same));
+    assert_eq!(outcome.repeated_create, Some(RepeatedCreate::SameRecord));
+    // A first create is no repeat.
+    let fresh = RawServer::start(Vec::new()).await;
+    let outcome = connect(&engine, &fresh.url())
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert_eq!(outcome.repeated_create, None);
+    let json = syncdef_engine::render::json_report(&outcome);
+    assert!(json["outcome"].get("repeatedCreate").is_none(), "{json}");
 }
 
 #[tokio::test]
