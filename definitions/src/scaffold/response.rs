@@ -131,15 +131,16 @@ fn find(scalars: &[Found], test: fn(&str) -> bool) -> Option<&Found> {
     scalars.iter().find(|found| test(&found.name))
 }
 
-/// `id`, `Id`, `ID`, `_id`, `uuid`, `guid`.
+/// `id`, `Id`, `ID`, `_id`, `uuid`, `guid`, `sid` (Twilio's).
 fn is_id(name: &str) -> bool {
     let bare = name.trim_start_matches('_').to_ascii_lowercase();
-    matches!(bare.as_str(), "id" | "uuid" | "guid")
+    matches!(bare.as_str(), "id" | "uuid" | "guid" | "sid")
 }
 
-/// A name ending in a separate word `id`: `ContactID`, `accountId`, `account_id`.
+/// A name ending in a separate word that identifies: `ContactID`, `accountId`, `account_id`,
+/// an Amazon resource name (`PredictorArn`, `GatewayARN`), a Twilio `account_sid`.
 fn ends_in_id(name: &str) -> bool {
-    ["Id", "ID", "_id", "-id"]
+    ["Id", "ID", "_id", "Arn", "ARN", "_arn", "Sid", "_sid"]
         .iter()
         .any(|end| name.len() > end.len() && name.ends_with(end))
 }
@@ -150,4 +151,29 @@ fn is_simple(name: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ends_in_id, is_id};
+
+    #[test]
+    fn ids_by_their_names() {
+        for id in ["id", "Id", "ID", "_id", "uuid", "sid"] {
+            assert!(is_id(id), "{id}");
+        }
+        for id in [
+            "ContactID",
+            "accountId",
+            "account_id",
+            "PredictorArn",
+            "GatewayARN",
+            "account_sid",
+        ] {
+            assert!(ends_in_id(id), "{id}");
+        }
+        for other in ["paid", "valid", "Id", "barn", "consider"] {
+            assert!(!ends_in_id(other), "{other}");
+        }
+    }
 }
