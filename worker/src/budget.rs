@@ -4,9 +4,7 @@
 //! still runs above it.
 
 use std::sync::Arc;
-use std::time::Duration;
-
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use syncdef_engine::{HttpRequest, HttpResponse, Transport, TransportError};
@@ -71,7 +69,7 @@ impl SharedBudget {
             return Ok(0);
         };
         let account = self.account(request);
-        // Since the first answer to wait, if there was one.
+        // When the budget first answered to wait, if it did.
         let mut waiting: Option<Instant> = None;
         loop {
             let grant = budget
