@@ -5,11 +5,14 @@
 //!
 //! What it writes: the request templates fill every property the body requires (recursively,
 //! `$ref`s followed, `allOf` merged), each read from the platform record field it stands for by
-//! name and type, or left as a constant of its type; the optional properties that stand for a
-//! record field are written under an `#ifgroup`. The response templates read the id, `success`
-//! and `errors` where the answer declares them. What it could not decide (the constants, a path
-//! parameter without a value, an answer without an id) is listed in [`Scaffold::left`] with the
-//! JSON pointer where it is written, for the user to check.
+//! name and type (an address's from the record's billing address), or left as a constant of its
+//! type; the optional properties that stand for a record field are written under an `#ifgroup`.
+//! The response templates read the id, `success` and `errors` where the answer declares them.
+//! An update reads its concurrency token first where the vendor asks for one; parameters every
+//! request needs (a tenant header, a parent's path parameter) get server variables set per
+//! company. What it could not decide (the constants, a variable's default, an answer without an
+//! id) is listed in [`Scaffold::left`] with the JSON pointer where it is written, for the user
+//! to check.
 //!
 //! ```
 //! use syncdef_definitions::{Definition, SourceFile};
@@ -30,7 +33,8 @@
 //! let templates = &entry["push"]["schemasTransformer"];
 //! assert_eq!(templates["createRequest"]["displayName"], "#valueof($.account.name)");
 //! assert_eq!(templates["createResponse"]["id"], "#valueof($.id)");
-//! assert!(made.left.is_empty());
+//! // What it could not decide, for the user: the description names no credentials.
+//! assert_eq!(made.left[0].pointer, "/security");
 //! ```
 
 mod address;

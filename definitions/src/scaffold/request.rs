@@ -2,6 +2,8 @@
 //! recursively, read from the platform record field it stands for or left as a constant of its
 //! type; and the optional properties that stand for a record field, each under an `#ifgroup`
 //! that leaves it out when the record has no value, as the catalog's definitions write them.
+//! Address fields are read from the record's billing address; an update's body says which
+//! record it changes and sends the concurrency token a pre-action read.
 
 use serde_json::{Map, Value as Json, json};
 
@@ -42,7 +44,7 @@ pub(super) struct RequestWriter<'a> {
     token: Option<String>,
     /// Whether what is written is under the billing address's `#ifgroup` already.
     in_billing_group: bool,
-    /// The constants written, to be checked by the user.
+    /// What was written without knowing it is right (constants, mostly), for the user.
     pub left: Vec<Left>,
 }
 
