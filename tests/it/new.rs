@@ -289,6 +289,16 @@ fn without_output_the_definition_goes_to_standard_output() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let written: Json = serde_json::from_str(&run.stdout).expect("the definition on stdout");
     assert_eq!(written["extends"], "./vendors/stripe.yaml");
+    assert!(
+        run.stderr.contains("Next: `syncdef lint FILE`"),
+        "{}",
+        run.stderr
+    );
+    // `-q` leaves the hint out.
+    let quiet = syncdef_in(dir.path(), &[&args[..], &["-q"]].concat());
+    assert_eq!(quiet.code, 0, "{}", quiet.stderr);
+    assert_eq!(quiet.stdout, run.stdout);
+    assert!(!quiet.stderr.contains("Next:"), "{}", quiet.stderr);
     // Written beside another directory, `extends` leads from there.
     std::fs::create_dir(dir.path().join("definitions")).expect("a directory");
     let into = [&args[..], &["-o", "definitions/stripe.json"]].concat();

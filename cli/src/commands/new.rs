@@ -140,6 +140,11 @@ fn report(args: &NewArgs, made: &Scaffold) {
             };
         }
     }
+    // What to do next is a comment on the output, which `-q` leaves out; what was left to
+    // check is not.
+    if crate::logging::quiet() {
+        return;
+    }
     let _ = writeln!(
         err,
         "Next: `syncdef lint {target}`, then `syncdef push --dry-run {target} --entry {} --record RECORD.json` shows the requests it would send.",
