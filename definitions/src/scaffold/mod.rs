@@ -141,6 +141,7 @@ impl std::error::Error for ScaffoldError {}
 /// malformed or names no operation of it, or when the module is not known.
 pub fn scaffold(vendor: &Definition, request: &Request<'_>) -> Result<Scaffold, ScaffoldError> {
     check_openapi(vendor)?;
+    check_new_entry(vendor, request.entry)?;
     let module = module_of(request)?;
     let mut written = Written {
         vendor,
@@ -326,6 +327,20 @@ fn check_openapi(vendor: &Definition) -> Result<(), ScaffoldError> {
         });
     }
     Ok(())
+}
+
+/// Refuses an entry the description has already (it may be a definition itself): the
+/// overlay's entry would be merged into it.
+fn check_new_entry(vendor: &Definition, entry: &str) -> Result<(), ScaffoldError> {
+    let sync = vendor.root().get("synchronization");
+    let Some(existing) = sync.and_then(|s| s.member(entry)) else {
+        return Ok(());
+    };
+    Err(ScaffoldError {
+        location: Some(vendor.source.describe(existing.key.span)),
+        message: format!("the description has an entry `{entry}` already"),
+        help: "name another --entry (the module can stay, with --module)".into(),
+    })
 }
 
 /// The module of `request`: named, or the one whose record the entry is named after.

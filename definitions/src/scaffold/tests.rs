@@ -607,3 +607,24 @@ fn a_parent_s_path_parameter_is_a_server_variable_set_per_company() {
     );
     assert_eq!(made.left[0].pointer, "/servers/0/variables/tenant/default");
 }
+
+#[test]
+fn an_entry_the_description_has_already_is_refused_where_it_is() {
+    let defined = format!("{BOOKS}synchronization:\n  Account: {{module: Accounts}}\n");
+    let taken = refusal(
+        &defined,
+        &Request::new("Account", "/customers/post", "v.yaml"),
+    );
+    assert!(
+        taken.message.contains("an entry `Account` already"),
+        "{taken}"
+    );
+    assert!(
+        taken
+            .location
+            .is_some_and(|l| l.starts_with("vendor.yaml:"))
+    );
+    let mut other = Request::new("Customer", "/customers/post", "v.yaml");
+    other.module = Some("Accounts");
+    assert!(scaffold(&vendor(&defined), &other).is_ok());
+}
