@@ -70,7 +70,24 @@ impl<'a> RequestWriter<'a> {
     /// The template of a body of schema `schema` (none: an empty object), written at JSON
     /// pointer `at` of the definition.
     pub fn body(&mut self, schema: Option<&Schema<'_>>, at: &str) -> Json {
-        schema.map_or_else(|| json!({}), |s| self.required(s, None, at, 0))
+        let Some(schema) = schema else {
+            return json!({});
+        };
+        if Merged::of(schema).kind.is_none() {
+            // A body of any value: an object is where most start.
+            self.left.push(Left {
+                pointer: at.to_owned(),
+                value: json!({}),
+                note: "the body's schema allows any value: an empty object to fill".to_owned(),
+            });
+            return json!({});
+        }
+        match self.required(schema, None, at, 0) {
+            object @ (Json::Object(_) | Json::Array(_)) => object,
+            // A template written as a string is JSON text (spec 2.6): a body that is one value
+            // is written as its JSON text.
+            value => Json::String(value.to_string()),
+        }
     }
 
     /// The value of a schema that must be written: a read of the record field it stands

@@ -628,3 +628,20 @@ fn an_entry_the_description_has_already_is_refused_where_it_is() {
     other.module = Some("Accounts");
     assert!(scaffold(&vendor(&defined), &other).is_ok());
 }
+
+#[test]
+fn a_body_that_is_one_value_is_written_as_its_json_text() {
+    let text = |schema: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: T, version: '1'}}\nsecurity: [{{key: []}}]\npaths:\n  /things:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {schema}\n      responses:\n        '201': {{description: created}}\n"
+        )
+    };
+    let request = Request::new("Account", "/things/post", "v.yaml");
+    let body = |schema: &str| {
+        let made = scaffold(&vendor(&text(schema)), &request).expect("an overlay");
+        entry(&made.overlay, "Account")["push"]["schemasTransformer"]["createRequest"].clone()
+    };
+    assert_eq!(body("{type: string}"), json!("\"TODO body\""));
+    assert_eq!(body("{type: integer}"), json!("0"));
+    assert_eq!(body("{}"), json!({}));
+}
