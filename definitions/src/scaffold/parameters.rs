@@ -12,7 +12,7 @@ use super::operation::Chosen;
 use crate::Definition;
 use crate::extension::ParameterPlace;
 use crate::node::Node;
-use crate::openapi::{OpenApi, SentParameter};
+use crate::openapi::{OpenApi, Schema, SentParameter};
 use crate::pointer;
 
 /// The header an update's concurrency token goes in, which `concurrency` reads.
@@ -145,12 +145,26 @@ impl Parameters {
     fn give(&mut self, api: &OpenApi<'_>, senders: &Senders<'_>, parameter: &SentParameter<'_>) {
         let (name, place) = (parameter.name, parameter.place.key());
         let variable = variable_name(name);
-        let default = match parameter.node.get("schema").map(|s| api.schema(s)) {
-            Some(schema) => constant(&schema, &Merged::of(&schema), name).value,
+        let schema = parameter.node.get("schema").map(|s| api.schema(s));
+        let default = match &schema {
+            Some(schema) => constant(schema, &Merged::of(schema), name).value,
             None => json!(format!("TODO {name}")),
         };
         let default = text(default);
-        let value = if senders.variables.contains(&variable.as_str()) {
+        let listed = schema.as_ref().map_or(0, listed_values);
+        let value = if listed > 0 {
+            // The vendor lists the values: one the same for every company, sent as it is.
+            if listed > 1 {
+                self.left.push(Left {
+                    pointer: format!("/x-syncdef/parameters/{place}/{}", pointer::escape(name)),
+                    value: json!(default),
+                    note: format!(
+                        "the first value its enum allows, for the `{name}` {place} parameter every request sends"
+                    ),
+                });
+            }
+            default
+        } else if senders.variables.contains(&variable.as_str()) {
             format!("{{{variable}}}")
         } else if senders.has_servers {
             self.left.push(Left {
@@ -178,6 +192,18 @@ impl Parameters {
             values.insert(name.to_owned(), json!(value));
         }
     }
+}
+
+/// How many values `schema` lists (`const` is one, `enum` its items); 0 when it lists none.
+fn listed_values(schema: &Schema<'_>) -> usize {
+    if schema.node.get("const").is_some() {
+        return 1;
+    }
+    schema
+        .node
+        .get("enum")
+        .and_then(Node::as_array)
+        .map_or(0, |values| values.len())
 }
 
 /// A constant as a server variable's value, which is text.

@@ -403,7 +403,7 @@ fn an_update_requiring_if_match_reads_the_tag_the_path_s_get_answers() {
 fn a_required_header_is_sent_from_a_server_variable_set_per_company() {
     let tenanted = WRAPPED.replace(
         "  /{tenant}/Contacts:\n    put:\n",
-        "  /{tenant}/Contacts:\n    put:\n      parameters:\n        - {name: xero-tenant-id, in: header, required: true, schema: {type: string, format: uuid}}\n        - {name: Accept, in: header, required: true, schema: {type: string}}\n        - {name: tenant, in: header, required: true, schema: {type: string}}\n",
+        "  /{tenant}/Contacts:\n    put:\n      parameters:\n        - {name: xero-tenant-id, in: header, required: true, schema: {type: string, format: uuid}}\n        - {name: Accept, in: header, required: true, schema: {type: string}}\n        - {name: tenant, in: header, required: true, schema: {type: string}}\n        - {name: X-Sdk, in: header, required: true, schema: {type: string, enum: [\"true\"]}}\n",
     );
     let made = scaffold(
         &vendor(&tenanted),
@@ -417,6 +417,7 @@ fn a_required_header_is_sent_from_a_server_variable_set_per_company() {
         json!({"parameters": {"header": {
             "xero-tenant-id": "{xeroTenantId}",
             "tenant": "{tenant}",
+            "X-Sdk": "true",
         }}})
     );
     assert_eq!(actions[1]["target"], "$.servers[*]");
