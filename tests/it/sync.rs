@@ -919,3 +919,51 @@ async fn a_pull_killed_mid_create_creates_no_account_twice() {
     // Every customer has its account, except at most the one whose create was cut short.
     assert!(made.len() >= customers.len() - 1, "{made:?}");
 }
+
+/// A create of unknown outcome, sent again under its kept key: the summary says the external
+/// system may have answered with the earlier create and that the record was updated after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_create_sent_again_under_its_kept_key_is_said_in_the_summary() {
+    use syncdef_worker::state::State;
+    use syncdef_worker::{InFlightCreate, RecordKey, SqliteState};
+
+    let platform = Platform::start(Data::generate(3, 0)).await;
+    let books = QuickBooks::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    // Without its lookups, the definition settles a create of unknown outcome by its kept key.
+    let text = std::fs::read_to_string(common::root().join(DEFINITION)).expect("the definition");
+    let definition = dir.path().join("definition.yaml");
+    std::fs::write(&definition, sync_support::without_lookups(&text)).expect("write it");
+    let state = dir.path().join("state.sqlite");
+    // A process killed while account 2's create was on its way.
+    let kept = InFlightCreate {
+        idempotency_key: Some("0123456789abcdef0123456789abcdef".to_owned()),
+        body: None,
+    };
+    SqliteState::open(&state)
+        .expect("a state")
+        .mark_in_flight(&RecordKey::new("Account", "2"), &kept, 0)
+        .expect("marked in flight");
+    let run = syncdef(strings(&[
+        "sync",
+        &definition.display().to_string(),
+        "--platform",
+        &platform.uri(),
+        "--state",
+        &state.display().to_string(),
+        "--base-url",
+        &books.base(),
+        "--entry",
+        "Account",
+    ]))
+    .await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "Account: 1 create sent again under an earlier create's idempotency key; the external system may have answered with that create, so the record was updated with its current version"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(books.creates("Customer"), 3);
+}
