@@ -73,7 +73,12 @@ pub(super) fn choose<'d>(
         .filter(|(_, p)| p.kind == PlaceholderKind::Name && !variables.contains(&p.name.as_str()))
         .map(|(index, p)| (index, p.name.as_str()))
         .collect();
-    let record = if update {
+    let written_id = reference
+        .placeholders
+        .iter()
+        .any(|p| p.kind == PlaceholderKind::IntegrationId);
+    // An update names the record by its last parameter, unless it is written already.
+    let record = if update && !written_id {
         unfilled.last().map(|(i, _)| *i)
     } else {
         None
@@ -90,11 +95,7 @@ pub(super) fn choose<'d>(
         from = placeholder.range.end;
     }
     written.push_str(&text[from..]);
-    let names_record = record.is_some()
-        || reference
-            .placeholders
-            .iter()
-            .any(|p| p.kind == PlaceholderKind::IntegrationId);
+    let names_record = record.is_some() || written_id;
     let unfilled = unfilled
         .iter()
         .filter(|(index, _)| Some(*index) != record)

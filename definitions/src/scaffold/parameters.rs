@@ -1,7 +1,9 @@
 //! The header and query parameters the chosen operations require beyond what the engine sends
 //! itself (the tenant header every Xero request carries, say): each gets a server variable
 //! named after it, set per company, and `x-syncdef.parameters` gives it that variable's value,
-//! as SD304 advises. The variable's default is a constant the user replaces.
+//! as SD304 advises; one whose values the vendor lists is sent as its value. A path parameter
+//! above the record (an organisation's id) gets a server variable of its name. A variable's
+//! default is a constant the user replaces.
 
 use serde_json::{Map, Value as Json, json};
 

@@ -646,3 +646,20 @@ fn a_body_that_is_one_value_is_written_as_its_json_text() {
     assert_eq!(body("{type: integer}"), json!("0"));
     assert_eq!(body("{}"), json!({}));
 }
+
+#[test]
+fn an_update_written_with_the_record_s_placeholder_keeps_its_other_parameters() {
+    // `tenant` names no server variable here.
+    let text = WRAPPED.replace(
+        "  - url: https://{tenant}.ledger.example/api\n    variables:\n      tenant: {default: demo}\n",
+        "  - url: https://ledger.example/api\n",
+    );
+    assert_ne!(text, WRAPPED);
+    let mut request = Request::new("Account", "/{tenant}/Contacts/put", "ledger.yaml");
+    request.update = Some("/{tenant}/Contacts/{IntegrationId}/post");
+    let made = scaffold(&vendor(&text), &request).expect("an overlay");
+    assert_eq!(
+        entry(&made.overlay, "Account")["push"]["update"],
+        "/{tenant}/Contacts/{IntegrationId}/post"
+    );
+}
