@@ -12,6 +12,7 @@ use super::address::BillingAddress;
 use super::constant::constant;
 use super::merged::Merged;
 use super::record_field::RecordFields;
+use crate::node::NodeIdentity;
 use crate::openapi::Schema;
 use crate::pointer;
 
@@ -44,6 +45,9 @@ pub(super) struct RequestWriter<'a> {
     token: Option<String>,
     /// Whether what is written is under the billing address's `#ifgroup` already.
     in_billing_group: bool,
+    /// The schemas of the objects being written, outermost first: one met again contains
+    /// itself, and is not written again.
+    writing: Vec<NodeIdentity>,
     /// What was written without knowing it is right (constants, mostly), for the user.
     pub left: Vec<Left>,
 }
@@ -56,6 +60,7 @@ impl<'a> RequestWriter<'a> {
             reads: 0,
             token: None,
             in_billing_group: false,
+            writing: Vec::new(),
             left: Vec::new(),
         }
     }
@@ -104,8 +109,12 @@ impl<'a> RequestWriter<'a> {
             return read;
         }
         match merged.kind {
-            Some("object") if depth < MAX_DEPTH => {
+            Some("object")
+                if depth < MAX_DEPTH && !self.writing.contains(&schema.node.identity()) =>
+            {
+                self.writing.push(schema.node.identity());
                 let object = self.object(&merged, at, depth);
+                self.writing.pop();
                 // A required object left empty is one the vendor may refuse: the user fills it.
                 if name.is_some() && object.as_object().is_some_and(Map::is_empty) {
                     self.left.push(Left {

@@ -663,3 +663,42 @@ fn an_update_written_with_the_record_s_placeholder_keeps_its_other_parameters() 
         "/{tenant}/Contacts/{IntegrationId}/post"
     );
 }
+
+#[test]
+fn a_schema_that_requires_itself_is_written_once() {
+    // Five required properties of the schema itself: written again at every level, the
+    // template would have 5^12 objects.
+    let text = r##"
+openapi: 3.0.3
+info: {title: Trees, version: "1"}
+security: [{key: []}]
+paths:
+  /nodes:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Node"}
+      responses:
+        "201": {description: created}
+components:
+  schemas:
+    Node:
+      type: object
+      required: [a, b, c, d, e]
+      properties:
+        a: {$ref: "#/components/schemas/Node"}
+        b: {$ref: "#/components/schemas/Node"}
+        c: {$ref: "#/components/schemas/Node"}
+        d: {$ref: "#/components/schemas/Node"}
+        e: {$ref: "#/components/schemas/Node"}
+"##;
+    let made = scaffold(
+        &vendor(text),
+        &Request::new("Account", "/nodes/post", "v.yaml"),
+    )
+    .expect("an overlay");
+    let request = &entry(&made.overlay, "Account")["push"]["schemasTransformer"]["createRequest"];
+    assert_eq!(request["a"], json!({}));
+    assert_eq!(made.left.len(), 6, "{:?}", made.left);
+}
