@@ -113,8 +113,10 @@ fn shared_findings_name_what_tells_them_apart_in_every_format() {
     let notes: std::collections::BTreeSet<&str> = github
         .stdout
         .lines()
-        .filter(|l| l.starts_with("::notice"))
+        .filter(|l| l.starts_with("::notice file="))
         .collect();
+    // The one notice without a file counts the findings outside the lint scope (in the
+    // vendors' descriptions the overlays extend), which are not infos.
     assert_eq!(
         notes.len(),
         infos,
