@@ -25,13 +25,7 @@ const FIELDS: &[(&[&str], &str)] = &[
     (&["city", "town", "locality"], "city"),
     (&["postcode", "postalcode", "zip", "zipcode"], "postCode"),
     (
-        &[
-            "region",
-            "state",
-            "province",
-            "countrysubdivisioncode",
-            "county",
-        ],
+        &["region", "state", "province", "countrysubdivisioncode"],
         "region",
     ),
     (&["country", "countryname"], "countryName"),
@@ -117,6 +111,8 @@ mod tests {
         assert_eq!(billing.field("postal_code"), Some("postCode"));
         assert_eq!(billing.field("CountrySubDivisionCode"), Some("region"));
         assert_eq!(billing.field("name"), None);
+        // A county is not the region a state is: a description may have both.
+        assert_eq!(billing.field("county"), None);
         assert_eq!(
             billing.read("city"),
             "#valueof($.account.addresses[?(@.isBilling==true)].city)"
