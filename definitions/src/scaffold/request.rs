@@ -211,15 +211,21 @@ impl<'a> RequestWriter<'a> {
         let Some(billing) = &self.fields.billing else {
             return Vec::new();
         };
-        let found: Vec<(&'m str, &'static str)> = merged
-            .properties
-            .iter()
-            .filter(|(_, schema)| {
-                let property = Merged::of(schema);
-                property.kind == Some("string") && property.allowed.is_none()
-            })
-            .filter_map(|(name, _)| Some((*name, billing.field(name)?)))
-            .collect();
+        let mut found: Vec<(&'m str, &'static str)> = Vec::new();
+        for (name, schema) in &merged.properties {
+            let property = Merged::of(schema);
+            if property.kind != Some("string") || property.allowed.is_some() {
+                continue;
+            }
+            // The first property of a field is it (`state` before `province`): two would send
+            // one value twice.
+            match billing.field(name) {
+                Some(field) if !found.iter().any(|(_, f)| *f == field) => {
+                    found.push((name, field));
+                }
+                _ => {}
+            }
+        }
         let fields: Vec<&str> = found.iter().map(|(_, field)| *field).collect();
         if BillingAddress::is_address(&fields) {
             found

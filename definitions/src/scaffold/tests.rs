@@ -543,6 +543,7 @@ paths:
                     Line1: {type: string}
                     City: {type: string}
                     Country: {type: string}
+                    CountryName: {type: string}
                 ShipAddr:
                   type: object
                   properties:
