@@ -25,7 +25,6 @@ use crate::call::trail::Trail;
 use crate::error::{EngineError, ErrorClass};
 use crate::outcome::Exchange;
 use crate::plan::{CallPlan, DefinitionPlan, EntryPlan};
-use crate::reliability::rate_limit::Account;
 use crate::reliability::retry::RequestNature;
 use crate::request::Target;
 use crate::servers::Server;
@@ -116,7 +115,6 @@ async fn read_page(
     let call = pull_call(entry, entry.batch_read.as_ref(), "batchRead")?;
     let server = conn.servers.resolve(&request.server_variables)?;
     let server = server.get();
-    let account = conn.account(server);
     let scope = Scope::new(server, None, BTreeMap::new());
     let since = request.since.as_deref().unwrap_or(BEGINNING);
     let headers = entry.paging.headers(&request.position, since);
@@ -131,16 +129,7 @@ async fn read_page(
             target
         }
     };
-    let answer = ask(
-        trail,
-        conn,
-        account.as_deref(),
-        entry,
-        call,
-        &scope,
-        (target, headers),
-    )
-    .await?;
+    let answer = ask(trail, conn, entry, call, &scope, (target, headers)).await?;
     let output = map(trail, call, &answer)?;
     let count = elements(&output);
     let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
@@ -175,19 +164,9 @@ async fn read_one(
     let call = pull_call(entry, entry.read.as_ref(), "read")?;
     let server = conn.servers.resolve(server_variables)?;
     let server = server.get();
-    let account = conn.account(server);
     let scope = Scope::new(server, Some(external_id.to_owned()), BTreeMap::new());
     let target = compose::target(call, &scope)?;
-    let answer = ask(
-        trail,
-        conn,
-        account.as_deref(),
-        entry,
-        call,
-        &scope,
-        (target, Vec::new()),
-    )
-    .await?;
+    let answer = ask(trail, conn, entry, call, &scope, (target, Vec::new())).await?;
     let output = map(trail, call, &answer)?;
     let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
         .map_err(|e| EngineError::configuration(e).at(&call.step))?;
@@ -242,7 +221,6 @@ fn linked(link: &str, server: &Server) -> Result<Target, EngineError> {
 async fn ask(
     trail: &mut Trail,
     conn: &Connectors<'_>,
-    account: Option<&Account>,
     entry: &EntryPlan,
     call: &CallPlan,
     scope: &Scope<'_>,
@@ -259,7 +237,8 @@ async fn ask(
         },
         idempotency_key: None,
     };
-    let answer = send::send(trail, conn, account, call, outgoing, READ).await?;
+    let account = conn.account(scope.server);
+    let answer = send::send(trail, conn, account.as_deref(), call, outgoing, READ).await?;
     check_status(trail, &call.step, &answer)?;
     Ok(answer)
 }
