@@ -148,6 +148,7 @@ rule_codes! {
     "SD302" => unknown_placeholder_entry::UnknownPlaceholderEntry by check,
     "SD303" => unsupplied_path_parameter::UnsuppliedPathParameter by check,
     "SD304" => unsupplied_parameter::UnsuppliedParameter by check,
+    "SD305" => unused_parameter_value::UnusedParameterValue by check,
     // Templates.
     "SD401" => missing_template::MissingTemplate by check,
     "SD402" => unused_template::UnusedTemplate by check,

@@ -66,6 +66,7 @@ pub mod unsendable_security;
 pub mod unsupplied_parameter;
 pub mod unsupplied_path_parameter;
 pub mod unused_suppression;
+pub mod unused_parameter_value;
 pub mod unused_template;
 pub mod unwritable_request_body;
 pub mod update_not_sparse;
