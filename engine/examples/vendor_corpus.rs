@@ -292,28 +292,32 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
         "target": "$",
         "update": {"synchronization": {ENTRY: {"module": "Accounts", "push": push}}}
     }));
-    let overlay = json!({
-        "overlay": "1.0.0",
-        "info": {"title": "A synchronization over the vendor's description", "version": "1.0.0"},
-        "extends": vendor.display().to_string(),
-        "actions": actions,
-    });
     if let Some(parent) = overlay_path.parent() {
         std::fs::create_dir_all(parent).ok();
     }
-    let written = serde_json::to_string_pretty(&overlay).expect("JSON");
-    if let Err(error) = std::fs::write(overlay_path, written) {
+    if let Err(error) = write_overlay(vendor, overlay_path, &actions) {
         return failed(&format!("harness: cannot write the overlay: {error}"));
     }
     let mut causes = Vec::new();
     let mut details = Vec::new();
 
-    // 1. Lint, as `syncdef lint OVERLAY` does (default rules and scope).
+    // 1. Lint, as `syncdef lint OVERLAY` does (default rules and scope). A required name the
+    // vendor's schema does not declare (SD124) is declared in the overlay, as an author reading
+    // the finding would, and the overlay linted again.
     let config = Config {
         settings: Some(Arc::new(RuleSettings::default())),
         ..Config::default()
     };
-    let report = lint_paths(&[overlay_path.to_path_buf()], &config);
+    let mut report = lint_paths(&[overlay_path.to_path_buf()], &config);
+    let declarations = setup::undeclared_required(&document, report.diagnostics());
+    if !declarations.is_empty() {
+        let last = actions.len() - 1;
+        actions.splice(last..last, declarations);
+        if let Err(error) = write_overlay(vendor, overlay_path, &actions) {
+            return failed(&format!("harness: cannot write the overlay: {error}"));
+        }
+        report = lint_paths(&[overlay_path.to_path_buf()], &config);
+    }
     for error in &report.errors {
         causes.push("lint: cannot lint".to_owned());
         details.push(format!("lint: {error}"));
@@ -347,6 +351,17 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
         "causes": causes,
         "details": details,
     })
+}
+
+/// Writes the overlay over `vendor` made of `actions`.
+fn write_overlay(vendor: &Path, overlay_path: &Path, actions: &[Json]) -> std::io::Result<()> {
+    let overlay = json!({
+        "overlay": "1.0.0",
+        "info": {"title": "A synchronization over the vendor's description", "version": "1.0.0"},
+        "extends": vendor.display().to_string(),
+        "actions": actions,
+    });
+    std::fs::write(overlay_path, serde_json::to_string_pretty(&overlay)?)
 }
 
 /// Loads the overlay as the engine does and dry-runs the create; then validates what it sends.
@@ -675,7 +690,6 @@ fn id_tier(name: &str) -> Option<usize> {
         "number",
         "reference",
         "ref",
-        "key",
         "code",
         "href",
         "self",
@@ -1035,8 +1049,59 @@ impl<'d> Resolver<'d> {
                 return candidate;
             }
         }
-        padded(by_format)
+        let pattern = check.get("pattern").and_then(Json::as_str);
+        pattern
+            .and_then(|p| {
+                let min = usize::try_from(min).unwrap_or(usize::MAX);
+                matching(p, min, &|text| validator.is_valid(&Json::from(text)))
+            })
+            .unwrap_or_else(|| padded(by_format))
     }
+}
+
+/// A string matching `pattern` that `fits` (the schema's lengths too): drawn from the strings
+/// the pattern describes, by proptest's generator of strings from a regular expression, with a
+/// fixed seed so that every run writes the same definition. `None` when the pattern uses what
+/// that generator cannot read (look-around, back-references) or no draw fits.
+fn matching(pattern: &str, min: usize, fits: &dyn Fn(&str) -> bool) -> Option<String> {
+    use proptest::strategy::{Strategy as _, ValueTree as _};
+    // ECMA-262's classes, which JSON Schema's `pattern` uses, are ASCII.
+    let mut ascii = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            ascii.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => ascii.push_str("[A-Za-z0-9_]"),
+            Some('d') => ascii.push_str("[0-9]"),
+            Some('s') => ascii.push_str("[ ]"),
+            Some(other) => {
+                ascii.push('\\');
+                ascii.push(other);
+            }
+            None => ascii.push('\\'),
+        }
+    }
+    // The generator draws no anchors: a pattern anchored at both ends is its middle, one
+    // anchored at neither end is matched by its match.
+    let core = ascii.strip_prefix('^').unwrap_or(&ascii);
+    let core = match core.strip_suffix('$') {
+        Some(inner) if !inner.ends_with('\\') => inner,
+        _ => core,
+    };
+    let strategy = proptest::string::string_regex(core).ok()?;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    (0..64).find_map(|_| {
+        let drawn = strategy.new_tree(&mut runner).ok()?.current();
+        // A pattern is not anchored unless it says so: text after a match keeps it.
+        let mut padded = drawn.clone();
+        while padded.chars().count() < min {
+            padded.push('x');
+        }
+        [drawn, padded].into_iter().find(|s| fits(s))
+    })
 }
 
 /// A number between the schema's bounds, a multiple of its `multipleOf`.

@@ -216,3 +216,57 @@ fn text_of(value: &Json) -> String {
         text
     }
 }
+
+/// The actions declaring, as properties of any type, the names the vendor's schemas require
+/// without declaring them (SD124's findings, by their JSON pointers `.../required/N`): the
+/// local fix an author makes in the overlay, the vendor's file left as shipped.
+pub fn undeclared_required<'a>(
+    document: &Json,
+    diagnostics: impl Iterator<Item = &'a syncdef_validator::Diagnostic>,
+) -> Vec<Json> {
+    let mut actions = Vec::new();
+    for diagnostic in diagnostics.filter(|d| d.rule.code() == "SD124") {
+        let Some(pointer) = &diagnostic.pointer else {
+            continue;
+        };
+        let Some(at) = pointer.rfind("/required") else {
+            continue;
+        };
+        let Some(name) = diagnostic.message.split('`').nth(1) else {
+            continue;
+        };
+        let Some(target) = json_path(document, &pointer[..at]) else {
+            continue;
+        };
+        actions.push(json!({
+            "description": "A name the schema requires, declared",
+            "target": target,
+            "update": {"properties": {name: {}}},
+        }));
+    }
+    actions
+}
+
+/// The JSONPath (RFC 9535) of the node at `pointer` in `document`: members in brackets, items
+/// by index.
+fn json_path(document: &Json, pointer: &str) -> Option<String> {
+    let mut path = "$".to_owned();
+    let mut node = document;
+    for raw in pointer.split('/').skip(1) {
+        let segment = raw.replace("~1", "/").replace("~0", "~");
+        match node {
+            Json::Array(items) => {
+                let index: usize = segment.parse().ok()?;
+                node = items.get(index)?;
+                path.push_str(&format!("[{index}]"));
+            }
+            Json::Object(members) => {
+                node = members.get(&segment)?;
+                let quoted = segment.replace('\\', "\\\\").replace('\'', "\\'");
+                path.push_str(&format!("['{quoted}']"));
+            }
+            _ => return None,
+        }
+    }
+    Some(path)
+}
