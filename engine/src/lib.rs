@@ -87,8 +87,8 @@ pub use auth::{NoToken, StaticToken, TokenProvider};
 pub use engine::{Engine, Loaded};
 pub use error::{EngineError, ErrorClass, LoadRefused};
 pub use outcome::{
-    Exchange, MaskedHeaders, MaskedJson, PushOutcome, PushStatus, RecordedRequest, RecordedResponse,
-    RepeatedCreate,
+    Exchange, MaskedHeaders, MaskedJson, PushOutcome, PushStatus, RecordedRequest,
+    RecordedResponse, RepeatedCreate,
 };
 pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use pull::position::PagePosition;
