@@ -614,13 +614,25 @@ fn id_read(resolver: &Resolver, operation: &Json) -> Option<(usize, String)> {
     let content = response.get("content")?.as_object()?;
     let (_, media) = content.iter().find(|(m, _)| is_json(m))?;
     let schema = media.get("schema")?;
+    // Where the description shows the answer, the id is read from a field the example has:
+    // a dry-run answers with the example, and so, the author trusts, does the system.
+    let example = answer_example(resolver, media, schema);
+    let shown = |path: &str| {
+        example.as_ref().is_none_or(|example| {
+            let value = path
+                .split('.')
+                .filter(|step| !step.is_empty())
+                .try_fold(example, |node, step| node.get(step));
+            value.is_some_and(|v| v.is_string() || v.is_number())
+        })
+    };
     let scalar = |schema: &Json| {
         !matches!(
             resolver.kind(schema, 0).as_deref(),
             Some("object" | "array" | "boolean" | "null")
         ) && resolver.properties(schema, 0, &mut Vec::new()).is_empty()
     };
-    if resolver.kind(schema, 0).is_some() && scalar(schema) {
+    if resolver.kind(schema, 0).is_some() && scalar(schema) && shown("") {
         return Some((0, "#valueof($)".to_owned()));
     }
     let properties = resolver.properties(schema, 0, &mut Vec::new());
@@ -637,24 +649,44 @@ fn id_read(resolver: &Resolver, operation: &Json) -> Option<(usize, String)> {
         })
         .collect();
     for tier in 0..ID_TIERS {
-        let found = |properties: &Map<String, Json>| {
+        let found = |properties: &Map<String, Json>, prefix: &str| {
             properties
                 .iter()
                 .find(|(name, schema)| {
-                    plain_name(name) && id_tier(name) == Some(tier) && scalar(schema)
+                    plain_name(name)
+                        && id_tier(name) == Some(tier)
+                        && scalar(schema)
+                        && shown(&format!("{prefix}{name}"))
                 })
                 .map(|(name, _)| name.clone())
         };
-        if let Some(name) = found(&properties) {
+        if let Some(name) = found(&properties, "") {
             return Some((tier, format!("#valueof($.{name})")));
         }
         for (outer, inner) in &nested {
-            if let Some(name) = found(inner) {
+            if let Some(name) = found(inner, &format!("{outer}.")) {
                 return Some((tier, format!("#valueof($.{outer}.{name})")));
             }
         }
     }
     None
+}
+
+/// The answer the description shows for a media type: its `example`, its first `examples`
+/// value, or its schema's `example`; an example written as JSON text read as that JSON.
+fn answer_example(resolver: &Resolver, media: &Json, schema: &Json) -> Option<Json> {
+    let example = media
+        .get("example")
+        .or_else(|| {
+            let examples = media.get("examples")?.as_object()?;
+            let (_, first) = examples.iter().next()?;
+            resolver.follow(first).get("value")
+        })
+        .or_else(|| resolver.follow(schema).get("example"))?;
+    match example {
+        Json::String(text) => Some(serde_json::from_str(text).unwrap_or_else(|_| example.clone())),
+        _ => Some(example.clone()),
+    }
 }
 
 /// Members of an answer that hold no record: its failure report, paging, links.
@@ -677,6 +709,11 @@ const ID_TIERS: usize = 4;
 fn id_tier(name: &str) -> Option<usize> {
     let lower = name.to_ascii_lowercase();
     let lower = lower.trim_start_matches('_');
+    // A request's outcome, not the record: `resultCode`, `statusCode`, `errorCode`.
+    let outcomes = ["result", "status", "error", "response", "return"];
+    if outcomes.iter().any(|o| lower.starts_with(o)) {
+        return None;
+    }
     if matches!(lower, "id" | "uuid" | "uid" | "guid") {
         return Some(0);
     }
@@ -912,16 +949,20 @@ impl<'d> Resolver<'d> {
                     }
                     out.insert(name, self.example(property, depth + 1, seen));
                 }
+                self.fill_to_min_properties(schema, &properties, &mut out, depth, seen);
                 if reference.is_some() {
                     seen.pop();
                 }
                 Json::Object(out)
             }
             Some("array") => {
+                // A required array is sent with an item: an empty one is no field of a form
+                // at all, and says nothing to a JSON API either.
                 let count = facet("minItems")
                     .and_then(|n| n.as_u64())
-                    .unwrap_or(0)
-                    .min(3);
+                    .unwrap_or(1)
+                    .clamp(1, 3)
+                    .min(facet("maxItems").and_then(|n| n.as_u64()).unwrap_or(3));
                 let items = self.items(schema, 0);
                 let item = items.map_or(json!("x"), |i| self.example(i, depth + 1, seen));
                 Json::Array(vec![item; usize::try_from(count).unwrap_or(0)])
@@ -931,6 +972,45 @@ impl<'d> Resolver<'d> {
             Some("boolean") => json!(true),
             Some("null") => Json::Null,
             _ => Json::String(self.string(schema)),
+        }
+    }
+
+    /// `out` with optional properties (then members its `additionalProperties` allows) added
+    /// until it has the schema's `minProperties`.
+    fn fill_to_min_properties(
+        &self,
+        schema: &Json,
+        properties: &Map<String, Json>,
+        out: &mut Map<String, Json>,
+        depth: usize,
+        seen: &mut Vec<String>,
+    ) {
+        let wanted = self
+            .facet(schema, "minProperties", 0)
+            .and_then(|n| n.as_u64())
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(0);
+        for (name, property) in properties {
+            if out.len() >= wanted {
+                return;
+            }
+            let read_only = self.follow(property).get("readOnly") == Some(&Json::Bool(true));
+            if !out.contains_key(name) && !read_only {
+                out.insert(name.clone(), self.example(property, depth + 1, seen));
+            }
+        }
+        let additional = self.facet(schema, "additionalProperties", 0);
+        let value = match &additional {
+            Some(Json::Bool(false)) => return,
+            Some(Json::Object(_)) => additional
+                .as_ref()
+                .map_or(json!("x"), |a| self.example(a, depth + 1, seen)),
+            _ => json!("x"),
+        };
+        let mut next = 1;
+        while out.len() < wanted {
+            out.insert(format!("key{next}"), value.clone());
+            next += 1;
         }
     }
 

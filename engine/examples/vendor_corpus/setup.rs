@@ -19,8 +19,11 @@ pub fn servers(document: &Json) -> Vec<Json> {
         .filter(|s| s.get("url").and_then(Json::as_str).is_some())
         .collect();
     let url_of = |server: &Json| server["url"].as_str().unwrap_or_default().to_owned();
-    let fine = |url: &str| absolute(url) && !is_insecure_http(url);
-    if !listed.is_empty() && listed.iter().all(|s| fine(&url_of(s))) {
+    let fine = |server: &Json| {
+        let url = url_of(server);
+        absolute(&url) && !is_insecure_http(&url) && !is_insecure_http(&with_defaults(server))
+    };
+    if !listed.is_empty() && listed.iter().all(|s| fine(s)) {
         return Vec::new();
     }
     let chosen = listed
@@ -39,7 +42,23 @@ pub fn servers(document: &Json) -> Vec<Json> {
         url = format!("https://{}", &url["http://".len()..]);
     }
     let mut server = chosen;
-    server["url"] = Json::from(url);
+    server["url"] = Json::from(url.clone());
+    // A scheme given by a variable (`{protocol}://`) defaults to https.
+    if let Some(name) = url
+        .split_once("://")
+        .and_then(|(scheme, _)| scheme.strip_prefix('{')?.strip_suffix('}'))
+        && let Some(variable) = server
+            .get_mut("variables")
+            .and_then(|v| v.get_mut(name))
+            .and_then(Json::as_object_mut)
+    {
+        variable.insert("default".to_owned(), Json::from("https"));
+        if let Some(Json::Array(allowed)) = variable.get_mut("enum")
+            && !allowed.contains(&Json::from("https"))
+        {
+            allowed.push(Json::from("https"));
+        }
+    }
     let mut actions = Vec::new();
     if document.get("servers").is_some() {
         actions.push(json!({
@@ -63,11 +82,38 @@ fn absolute(url: &str) -> bool {
     })
 }
 
-/// Where the description is published (`info.x-origin[0].url`).
+/// Where the description is published (`info.x-origin[0].url`); when that is no web address
+/// (a `blob:`), the provider's domain (`info.x-providerName`) over https.
 fn origin(document: &Json) -> Option<String> {
-    let origins = document.get("info")?.get("x-origin")?;
-    let first = origins.as_array().map_or(Some(origins), |a| a.first())?;
-    first.get("url")?.as_str().map(str::to_owned)
+    let info = document.get("info")?;
+    let published = info
+        .get("x-origin")
+        .and_then(|origins| origins.as_array().map_or(Some(origins), |a| a.first()))
+        .and_then(|first| first.get("url")?.as_str())
+        .filter(|url| url::Url::parse(url).is_ok_and(|u| u.host_str().is_some()));
+    match published {
+        Some(url) => Some(url.to_owned()),
+        None => Some(format!(
+            "https://{}/",
+            info.get("x-providerName")?.as_str()?
+        )),
+    }
+}
+
+/// A server's URL with its variables' defaults.
+fn with_defaults(server: &Json) -> String {
+    let mut url = server["url"].as_str().unwrap_or_default().to_owned();
+    for (name, variable) in server
+        .get("variables")
+        .and_then(Json::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(default) = variable.get("default").and_then(Json::as_str) {
+            url = url.replace(&format!("{{{name}}}"), default);
+        }
+    }
+    url
 }
 
 /// `relative` read against `base`, its `{variables}` kept as written.
@@ -91,21 +137,7 @@ pub fn security(document: &Json, path: &str, item: &Json, operation: &Json) -> V
     if declared(operation).is_some() || declared(document).is_some_and(|r| !r.is_empty()) {
         return Vec::new();
     }
-    let schemes = document
-        .pointer("/components/securitySchemes")
-        .and_then(Json::as_object);
-    let sendable = schemes.into_iter().flatten().find(|(_, scheme)| {
-        let kind = scheme.get("type").and_then(Json::as_str);
-        let http = scheme
-            .get("scheme")
-            .and_then(Json::as_str)
-            .map(str::to_ascii_lowercase);
-        match kind {
-            Some("apiKey" | "oauth2") => true,
-            Some("http") => matches!(http.as_deref(), Some("basic" | "bearer")),
-            _ => false,
-        }
-    });
+    let sendable = sendable_scheme(document);
     if let Some((name, _)) = sendable {
         return vec![json!({
             "description": "The credentials the API takes, which the description declares but requires nowhere",
@@ -123,6 +155,49 @@ pub fn security(document: &Json, path: &str, item: &Json, operation: &Json) -> V
         "target": format!("$.paths['{quoted}'].post"),
         "update": {"security": []},
     })]
+}
+
+/// The document's first security scheme the engine can send: an API key, HTTP basic or
+/// bearer, OAuth2.
+fn sendable_scheme(document: &Json) -> Option<(&String, &Json)> {
+    let schemes = document
+        .pointer("/components/securitySchemes")
+        .and_then(Json::as_object);
+    schemes.into_iter().flatten().find(|(_, scheme)| {
+        let kind = scheme.get("type").and_then(Json::as_str);
+        let http = scheme
+            .get("scheme")
+            .and_then(Json::as_str)
+            .map(str::to_ascii_lowercase);
+        match kind {
+            Some("apiKey" | "oauth2") => true,
+            Some("http") => matches!(http.as_deref(), Some("basic" | "bearer")),
+            _ => false,
+        }
+    })
+}
+
+/// The names of the schemes the operation's requirements name (its own, else the document's,
+/// else the one [`security`] adds).
+fn required_schemes(document: &Json, operation: &Json) -> Vec<String> {
+    let named = |node: &Json| {
+        node.get("security")
+            .and_then(Json::as_array)
+            .filter(|r| !r.is_empty())
+            .map(|requirements| {
+                requirements
+                    .iter()
+                    .filter_map(Json::as_object)
+                    .flat_map(|r| r.keys().cloned())
+                    .collect::<Vec<_>>()
+            })
+    };
+    if operation.get("security").is_some() {
+        return named(operation).unwrap_or_default();
+    }
+    named(document)
+        .or_else(|| sendable_scheme(document).map(|(name, _)| vec![name.clone()]))
+        .unwrap_or_default()
 }
 
 /// The action giving the chosen operation's required header and query parameters their
@@ -143,12 +218,15 @@ pub fn parameters(
         .flatten()
         .map(follow)
         .collect();
+    let required = required_schemes(document, operation);
     let keys: Vec<(String, String)> = document
         .pointer("/components/securitySchemes")
         .and_then(Json::as_object)
         .into_iter()
         .flatten()
-        .filter(|(_, s)| s.get("type").and_then(Json::as_str) == Some("apiKey"))
+        .filter(|(name, s)| {
+            required.contains(name) && s.get("type").and_then(Json::as_str) == Some("apiKey")
+        })
         .filter_map(|(_, s)| {
             Some((
                 s.get("in")?.as_str()?.to_owned(),

@@ -85,10 +85,10 @@ impl BodySchemas {
         let sent_type = sent_type.unwrap_or("(no content-type)");
         let essence = sent_type.split(';').next().unwrap_or("").trim();
         let content = declared.get("content").and_then(Json::as_object)?;
-        let Some((media, entry)) = content
-            .iter()
-            .find(|(media, _)| media.eq_ignore_ascii_case(essence))
-        else {
+        let Some((media, entry)) = content.iter().find(|(media, _)| {
+            let declared = media.split(';').next().unwrap_or("").trim();
+            declared.eq_ignore_ascii_case(essence)
+        }) else {
             let declared: Vec<&String> = content.keys().collect();
             return Some(format!(
                 "a body sent as `{sent_type}`, where the operation declares {declared:?}"
@@ -96,7 +96,8 @@ impl BodySchemas {
         };
         let schema = entry.get("schema")?;
         if essence.eq_ignore_ascii_case("application/x-www-form-urlencoded") {
-            return self.form_violation(schema, &form_fields(body));
+            let names = self.property_names(schema);
+            return self.form_violation(schema, &form_fields(body, &names));
         }
         let Ok(instance) = serde_json::from_slice::<Json>(body) else {
             return Some(format!("a `{media}` body that is not JSON"));
@@ -189,6 +190,15 @@ impl BodySchemas {
         Some("a form whose fields could not be read by its schema".to_owned())
     }
 
+    /// The names of the properties `schema` declares at its top level (its `$ref` followed).
+    fn property_names(&self, schema: &Json) -> Vec<String> {
+        self.follow(schema)
+            .get("properties")
+            .and_then(Json::as_object)
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     fn validator(&self, schema: &Json) -> Result<jsonschema::Validator, String> {
         let mut root = self.document.clone();
         let Json::Object(members) = &mut root else {
@@ -236,10 +246,15 @@ fn read_field(value: &Json, wanted: &[jsonschema::JsonType]) -> Option<Json> {
 }
 
 /// The fields of a form body as JSON, each value a string: `a[b]=1` is the member `b` of the
-/// object `a`, `a[0]=x` the first item of the array `a`, a field given twice an array.
-fn form_fields(body: &[u8]) -> Json {
+/// object `a`, `a[0]=x` the first item of the array `a`, a field given twice an array. A name
+/// the schema declares as it is (`declared`, `model[name]`) is one field.
+fn form_fields(body: &[u8], declared: &[String]) -> Json {
     let mut root = Json::Object(Map::new());
     for (name, value) in url::form_urlencoded::parse(body) {
+        if declared.iter().any(|d| *d == name) {
+            insert_field(&mut root, &[&name], Json::from(value.into_owned()));
+            continue;
+        }
         let mut keys: Vec<&str> = Vec::new();
         let (head, mut rest) = name.split_once('[').map_or((&*name, ""), |(h, r)| (h, r));
         keys.push(head);
@@ -454,6 +469,17 @@ paths:
         assert!(missing.is_some_and(|m| m.contains("name")));
         assert!(refusal(Some(r#"{"name": 1}"#), "application/json").is_some());
         assert!(refusal(Some(r#"{"name": "a"}"#), "text/plain").is_some());
+        // The declared media type is compared by its essence, as the sent one.
+        let declared_with_parameters = DOCUMENT.replace(
+            "          application/json:",
+            "          application/json; charset=utf-8:",
+        );
+        let definition =
+            Definition::load(SourceFile::new("t.yaml", &declared_with_parameters)).expect("loads");
+        let sent = request(Some(r#"{"name": "a"}"#), "application/json; charset=utf-8");
+        let judged =
+            BodySchemas::of(&definition).refusal_at("/orders('{no}')/lines", "post", &sent);
+        assert_eq!(judged, None);
         assert!(refusal(None, "application/json").is_some());
     }
 
@@ -467,8 +493,12 @@ paths:
     #[test]
     fn a_form_is_judged_field_by_field_as_its_schema_reads_the_text() {
         assert_eq!(
-            form_fields(b"a=1&b%5Bc%5D=x+y&d%5B0%5D%5Be%5D=2&f=3&f=4"),
+            form_fields(b"a=1&b%5Bc%5D=x+y&d%5B0%5D%5Be%5D=2&f=3&f=4", &[]),
             serde_json::json!({"a": "1", "b": {"c": "x y"}, "d": [{"e": "2"}], "f": ["3", "4"]})
+        );
+        assert_eq!(
+            form_fields(b"m%5Bname%5D=x", &["m[name]".to_owned()]),
+            serde_json::json!({"m[name]": "x"})
         );
         let body = "count=2&paid=true&tags=a,b&lines%5B0%5D%5Bprice%5D=1.5";
         assert_eq!(form_refusal("/orders/{no}", body), None);
