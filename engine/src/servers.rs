@@ -95,7 +95,15 @@ impl ServerTemplate {
                     .find('/')
                     .map_or(self.url.len(), |j| i + 3 + j)
             });
-            let in_authority = self.url.find(&needle).is_some_and(|i| i < authority_end);
+            let at = self.url.find(&needle);
+            // A variable that ends the authority (`https://api.ebay.com{basePath}`) and whose
+            // value starts with `/` is the start of the path: the host is the template's.
+            let starts_path = value.starts_with('/')
+                && at.is_some_and(|i| {
+                    let after = &self.url[i + needle.len()..];
+                    i < authority_end && (after.is_empty() || after.starts_with(['/', '?']))
+                });
+            let in_authority = !starts_path && at.is_some_and(|i| i < authority_end);
             if value.is_empty()
                 || value == "."
                 || value == ".."
@@ -116,7 +124,16 @@ impl ServerTemplate {
                 let quoted = self.url.find(&needle).is_some_and(|i| {
                     self.url[..i].ends_with('\'') && self.url[i + needle.len()..].starts_with('\'')
                 });
-                encoded.insert(v.name.clone(), encode_value(value, quoted));
+                let text = if starts_path {
+                    value
+                        .split('/')
+                        .map(|segment| encode_value(segment, false))
+                        .collect::<Vec<_>>()
+                        .join("/")
+                } else {
+                    encode_value(value, quoted)
+                };
+                encoded.insert(v.name.clone(), text);
             }
         }
         for name in overrides.keys() {

@@ -217,3 +217,62 @@ fn plain_http_oauth_urls_are_refused_unless_loopback() {
     assert!(provider("http://127.0.0.1:9/token").is_ok());
     assert!(provider("http://[::1]:9/token").is_ok());
 }
+
+/// The generic fixture with its base path given by a variable right after the host, as eBay's
+/// descriptions write it: `https://api.example.com{basePath}`.
+fn base_path_variable() -> String {
+    generic_with(|text| {
+        text.replace(
+            "  - url: https://api.example.com/{tenant}\n    variables:\n      tenant:\n        default: acme",
+            "  - url: https://api.example.com{tenant}\n    variables:\n      tenant:\n        default: /acme/v1",
+        )
+    })
+}
+
+#[tokio::test]
+async fn a_base_path_variable_after_the_host_is_the_path_and_never_the_host() {
+    let text = base_path_variable();
+    let definition = Definition::load(SourceFile::new("generic.yaml", text)).expect("loads");
+    let engine = Engine::load(definition).expect("loads").engine;
+    let transport = Arc::new(syncdef_engine::RecordingTransport::synthesizing());
+    let engine = engine.with_transport(Arc::clone(&transport) as _);
+    let outcome = engine
+        .push("Account", &account(), &RecordState::new())
+        .await;
+    assert!(outcome.is_success(), "{:?}", outcome.error);
+    let sent = transport.requests();
+    assert_eq!(
+        sent[0].url.as_str(),
+        "https://api.example.com/acme/v1/accounts"
+    );
+    // A value that does not start the path is host text, where `/` or `@` would move the
+    // request to another host: refused.
+    for value in ["evil.com/x", "@evil.com/", ":1@evil.com"] {
+        let mut state = RecordState::new();
+        state.server_variables.insert("tenant".into(), value.into());
+        let outcome = engine.push("Account", &account(), &state).await;
+        assert_eq!(
+            outcome.error.map(|e| e.class),
+            Some(ErrorClass::Configuration),
+            "{value}"
+        );
+    }
+    // One that does is encoded segment by segment.
+    let mut state = RecordState::new();
+    state
+        .server_variables
+        .insert("tenant".into(), "/a b/c?d".into());
+    let outcome = engine.push("Account", &account(), &state).await;
+    assert!(outcome.is_success(), "{:?}", outcome.error);
+    let sent = transport.requests();
+    let last = &sent
+        .iter()
+        .rev()
+        .find(|r| &*r.step == "create")
+        .expect("a create")
+        .url;
+    assert_eq!(
+        last.as_str(),
+        "https://api.example.com/a%20b/c%3Fd/accounts"
+    );
+}
