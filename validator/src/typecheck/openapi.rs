@@ -99,7 +99,7 @@ fn compile(root: &Node, schema: &Node, direction: Direction) -> Converted {
 /// from the root, and every local `$ref` target it reaches converted at its own pointer.
 pub(crate) fn convert_document(root: &Node, schema: &Node, direction: Direction) -> Value {
     let mut refs = Vec::new();
-    let converted = convert(schema, direction, &mut refs);
+    let converted = convert(root, schema, direction, &mut refs);
     let mut doc = Map::new();
     doc.insert(
         "$schema".into(),
@@ -114,15 +114,33 @@ pub(crate) fn convert_document(root: &Node, schema: &Node, direction: Direction)
             continue;
         }
         done.push(pointer.clone());
-        let Some(target) = root.pointer(&pointer) else {
+        // A pointer in a URI fragment is percent-encoded (`%7B` is `{`: RFC 6901, section 6);
+        // the target is found, and its conversion placed, by the decoded pointer, which is
+        // where the `$ref` resolves.
+        let Some(decoded) = syncdef_definitions::refs::local_pointer(&format!("#{pointer}")) else {
+            continue;
+        };
+        let Some(target) = root.pointer(&decoded) else {
             // A broken `$ref` is SD106's finding; leave it unresolved (the build fails and
             // only the static walk runs).
             continue;
         };
-        let value = convert(&target, direction, &mut refs);
-        insert_at(&mut doc, &pointer, value);
+        let value = convert(root, &target, direction, &mut refs);
+        insert_at(&mut doc, &decoded, value);
     }
     doc
+}
+
+/// Whether `property` is a local `$ref` to a schema that sets `flag` (`readOnly`): OpenAPI 3.0
+/// ignores a `$ref`'s siblings, so a property is read-only by its target.
+fn flagged_target(root: &Node, property: &Value, flag: &str) -> bool {
+    property
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(syncdef_definitions::refs::local_pointer)
+        .and_then(|pointer| root.pointer(&pointer))
+        .and_then(|target| target.get(flag).and_then(|f| f.as_bool()))
+        == Some(true)
 }
 
 fn insert_at(doc: &mut Value, pointer: &str, value: Value) {
@@ -154,16 +172,27 @@ fn unescape(token: &str) -> String {
 /// a `$ref` drops its siblings (OpenAPI 3.0 ignores them), `readOnly` (requests) or
 /// `writeOnly` (responses) properties leave `required`; annotations OpenAPI adds
 /// (`discriminator`, `xml`, `example`, `externalDocs`) are dropped.
-pub(crate) fn convert(node: &Node, direction: Direction, refs: &mut Vec<String>) -> Value {
+pub(crate) fn convert(
+    root: &Node,
+    node: &Node,
+    direction: Direction,
+    refs: &mut Vec<String>,
+) -> Value {
     let json = node.to_json();
-    convert_value(&json, direction, refs, 0)
+    convert_value(root, &json, direction, refs, 0)
 }
 
 #[expect(
     clippy::too_many_lines,
     reason = "one match converting OpenAPI's schema dialect to JSON Schema keyword by keyword"
 )]
-fn convert_value(v: &Value, direction: Direction, refs: &mut Vec<String>, depth: u32) -> Value {
+fn convert_value(
+    root: &Node,
+    v: &Value,
+    direction: Direction,
+    refs: &mut Vec<String>,
+    depth: u32,
+) -> Value {
     let Some(obj) = v.as_object() else {
         return v.clone();
     };
@@ -191,7 +220,7 @@ fn convert_value(v: &Value, direction: Direction, refs: &mut Vec<String>, depth:
                         Direction::Request => "readOnly",
                         Direction::Response => "writeOnly",
                     };
-                    p.get(flag) == Some(&Value::Bool(true))
+                    p.get(flag) == Some(&Value::Bool(true)) || flagged_target(root, p, flag)
                 })
                 .map(|(k, _)| k.clone())
                 .collect()
@@ -252,18 +281,23 @@ fn convert_value(v: &Value, direction: Direction, refs: &mut Vec<String>, depth:
                     .as_object()
                     .into_iter()
                     .flatten()
-                    .map(|(k, s)| (k.clone(), convert_value(s, direction, refs, depth + 1)))
+                    .map(|(k, s)| {
+                        (
+                            k.clone(),
+                            convert_value(root, s, direction, refs, depth + 1),
+                        )
+                    })
                     .collect(),
             ),
             "items" | "additionalProperties" | "not" => {
-                convert_value(value, direction, refs, depth + 1)
+                convert_value(root, value, direction, refs, depth + 1)
             }
             "allOf" | "anyOf" | "oneOf" => Value::Array(
                 value
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|s| convert_value(s, direction, refs, depth + 1))
+                    .map(|s| convert_value(root, s, direction, refs, depth + 1))
                     .collect(),
             ),
             _ => value.clone(),
@@ -309,6 +343,58 @@ mod tests {
         syncdef_definitions::load::load_with(file, &LoadOptions::default())
             .expect("loads")
             .tree
+    }
+
+    #[test]
+    fn a_read_only_property_written_as_a_ref_leaves_required_in_requests() {
+        // Apideck writes `id: {$ref: "#/components/schemas/Id"}`, the `Id` schema `readOnly`.
+        let root_tree = doc(r##"
+components:
+  schemas:
+    Body:
+      type: object
+      required: [id, name]
+      properties:
+        id: {$ref: "#/components/schemas/Id"}
+        name: {type: string}
+    Id: {type: string, readOnly: true}
+"##);
+        let root = root_tree.root();
+        let schema = root.pointer("/components/schemas/Body").expect("schema");
+        let request = convert_document(&root, &schema, Direction::Request);
+        assert_eq!(request["x-syncdef-root"]["required"], json!(["name"]));
+        let response = convert_document(&root, &schema, Direction::Response);
+        assert_eq!(
+            response["x-syncdef-root"]["required"],
+            json!(["id", "name"])
+        );
+    }
+
+    #[test]
+    fn a_ref_whose_pointer_is_percent_encoded_is_converted_where_it_points() {
+        // RFC 6901, section 6: a pointer in a URI fragment is percent-encoded (`%7B` for `{`).
+        let root_tree = doc(r##"
+paths:
+  /ships/{symbol}:
+    get:
+      responses:
+        "200":
+          content:
+            application/json:
+              schema: {type: string, enum: [FRIGATE]}
+components:
+  schemas:
+    Body:
+      type: object
+      properties:
+        kind: {$ref: "#/paths/~1ships~1%7Bsymbol%7D/get/responses/200/content/application~1json/schema"}
+"##);
+        let root = root_tree.root();
+        let schema = root.pointer("/components/schemas/Body").expect("schema");
+        let converted = convert_document(&root, &schema, Direction::Request);
+        let validator = jsonschema::validator_for(&converted).expect("compiles");
+        assert!(validator.is_valid(&json!({"kind": "FRIGATE"})));
+        assert!(!validator.is_valid(&json!({"kind": "BARGE"})));
     }
 
     #[test]
