@@ -919,6 +919,9 @@ impl<'d> Resolver<'d> {
         if let Some(value) = self.constant(schema, 0) {
             return value;
         }
+        if let Some(value) = self.fitting_alternative(schema, depth, seen) {
+            return value;
+        }
         let resolved = self.follow(schema);
         let kind = self.kind(schema, 0).or_else(|| {
             let (p, _) = self.merged(schema, 0, &mut Vec::new());
@@ -964,6 +967,15 @@ impl<'d> Resolver<'d> {
                     .clamp(1, 3)
                     .min(facet("maxItems").and_then(|n| n.as_u64()).unwrap_or(3));
                 let items = self.items(schema, 0);
+                // An array of the schema being built (a collection of collections) ends here,
+                // unless it must have items.
+                let cyclic = items
+                    .and_then(|i| i.get("$ref"))
+                    .and_then(Json::as_str)
+                    .is_some_and(|r| seen.iter().any(|s| s == r));
+                if cyclic && facet("minItems").is_none() {
+                    return json!([]);
+                }
                 let item = items.map_or(json!("x"), |i| self.example(i, depth + 1, seen));
                 Json::Array(vec![item; usize::try_from(count).unwrap_or(0)])
             }
@@ -973,6 +985,53 @@ impl<'d> Resolver<'d> {
             Some("null") => Json::Null,
             _ => Json::String(self.string(schema)),
         }
+    }
+
+    /// For a `oneOf` of several alternatives, the value of the first alternative that fits
+    /// exactly one of them (the first alternative's value may fit several, which `oneOf`
+    /// refuses); `None` when the schema has no such choice or no alternative's value fits.
+    fn fitting_alternative(
+        &self,
+        schema: &Json,
+        depth: usize,
+        seen: &mut Vec<String>,
+    ) -> Option<Json> {
+        let resolved = self.follow(schema);
+        let alternatives = resolved.get("oneOf")?.as_array()?;
+        if alternatives.len() < 2 || depth > 16 {
+            return None;
+        }
+        let validator = self.validator(resolved)?;
+        alternatives.iter().find_map(|alternative| {
+            let mut variant = resolved.clone();
+            variant["oneOf"] = Json::Array(vec![alternative.clone()]);
+            let value = self.example(&variant, depth, seen);
+            validator.is_valid(&value).then_some(value)
+        })
+    }
+
+    /// A validator of `schema`, its `$ref`s read in the whole document (OpenAPI 3.0's schemas
+    /// as draft 4, 3.1's as 2020-12).
+    fn validator(&self, schema: &Json) -> Option<jsonschema::Validator> {
+        let mut root = self.document.clone();
+        let members = root.as_object_mut()?;
+        members.insert("x-checked".to_owned(), schema.clone());
+        members.insert("$ref".to_owned(), Json::from("#/x-checked"));
+        let openapi_30 = self
+            .document
+            .get("openapi")
+            .and_then(Json::as_str)
+            .is_some_and(|v| v.starts_with("3.0"));
+        let draft = if openapi_30 {
+            jsonschema::Draft::Draft4
+        } else {
+            jsonschema::Draft::Draft202012
+        };
+        jsonschema::options()
+            .with_draft(draft)
+            .should_validate_formats(false)
+            .build(&root)
+            .ok()
     }
 
     /// `out` with optional properties (then members its `additionalProperties` allows) added

@@ -24,7 +24,8 @@ impl BodySchemas {
             .and_then(Json::as_str)
             .is_some_and(|v| v.starts_with("3.0"));
         if openapi_30 {
-            convert_30(&mut document);
+            let read_only = read_only_refs(&document, &document);
+            convert_30(&mut document, &read_only);
         }
         BodySchemas {
             document,
@@ -331,18 +332,50 @@ fn fills(template: &str, path: &str) -> bool {
 /// OpenAPI 3.0 to JSON Schema draft 4, for request bodies: `nullable: true` admits `null`, and a
 /// `readOnly` property is required in responses only (OpenAPI 3.0.3, "Fixed Fields" of the
 /// Schema Object).
-fn convert_30(node: &mut Json) {
+fn convert_30(node: &mut Json, read_only: &[String]) {
     match node {
         Json::Object(members) => {
             admit_null(members);
-            drop_read_only_requirements(members);
+            drop_read_only_requirements(members, read_only);
             for value in members.values_mut() {
-                convert_30(value);
+                convert_30(value, read_only);
             }
         }
-        Json::Array(items) => items.iter_mut().for_each(convert_30),
+        Json::Array(items) => items
+            .iter_mut()
+            .for_each(|item| convert_30(item, read_only)),
         _ => {}
     }
+}
+
+/// The `$ref`s of `node` whose target is `readOnly`: a property written as such a reference is
+/// read-only (OpenAPI 3.0 ignores a reference's siblings).
+fn read_only_refs(document: &Json, node: &Json) -> Vec<String> {
+    let mut found = Vec::new();
+    match node {
+        Json::Object(members) => {
+            if let Some(reference) = members.get("$ref").and_then(Json::as_str)
+                && let Some(target) = reference
+                    .strip_prefix('#')
+                    .and_then(|pointer| document.pointer(pointer))
+                && target.get("readOnly") == Some(&Json::Bool(true))
+            {
+                found.push(reference.to_owned());
+            }
+            for value in members.values() {
+                found.extend(read_only_refs(document, value));
+            }
+        }
+        Json::Array(items) => {
+            for item in items {
+                found.extend(read_only_refs(document, item));
+            }
+        }
+        _ => {}
+    }
+    found.sort();
+    found.dedup();
+    found
 }
 
 fn admit_null(members: &mut Map<String, Json>) {
@@ -360,14 +393,20 @@ fn admit_null(members: &mut Map<String, Json>) {
     }
 }
 
-fn drop_read_only_requirements(members: &mut Map<String, Json>) {
+fn drop_read_only_requirements(members: &mut Map<String, Json>, read_only_refs: &[String]) {
     let read_only: Vec<String> = members
         .get("properties")
         .and_then(Json::as_object)
         .map(|properties| {
             properties
                 .iter()
-                .filter(|(_, schema)| schema.get("readOnly") == Some(&Json::Bool(true)))
+                .filter(|(_, schema)| {
+                    schema.get("readOnly") == Some(&Json::Bool(true))
+                        || schema
+                            .get("$ref")
+                            .and_then(Json::as_str)
+                            .is_some_and(|r| read_only_refs.iter().any(|known| known == r))
+                })
                 .map(|(name, _)| name.clone())
                 .collect()
         })
