@@ -116,6 +116,11 @@ pub const REFUSALS: &[Refusal] = &[
         "the template `{step}Request` failed",
         VALUES,
     ),
+    runtime(
+        "call/compose.rs",
+        "the parameters of `{}`",
+        "no definition reaches it: the load refuses a parameter value naming no declared server variable (SD114), and every declared variable has a value",
+    ),
     rule("call/compose.rs", "requires a request body", "SD401"),
     rule("call/compose.rs", "cannot be written as", "SD815"),
     runtime("call/send.rs", "the engine has no transport", CALLER),

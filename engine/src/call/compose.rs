@@ -35,7 +35,7 @@ pub(crate) fn target(call: &CallPlan, scope: &Scope<'_>) -> Result<Target, Engin
     if !call.parameters.is_empty() {
         let mut added = Ok(());
         target.edit(|url| added = call.parameters.add_query(&scope.server.variables, url));
-        added.map_err(|e| EngineError::configuration(e).at(&call.step))?;
+        added.map_err(|e| unfilled(call, &e))?;
     }
     Ok(target)
 }
@@ -47,7 +47,13 @@ pub(crate) fn parameter_headers(
 ) -> Result<Vec<(String, String)>, EngineError> {
     call.parameters
         .headers(&scope.server.variables)
-        .map_err(|e| EngineError::configuration(e).at(&call.step))
+        .map_err(|e| unfilled(call, &e))
+}
+
+/// A parameter value `x-syncdef.parameters` gives that cannot be filled.
+fn unfilled(call: &CallPlan, problem: &str) -> EngineError {
+    EngineError::configuration(format!("the parameters of `{}`: {problem}", call.reference))
+        .at(&call.step)
 }
 
 /// A request ready to send.

@@ -196,3 +196,31 @@ async fn a_pull_carries_the_tenant_of_the_company_it_reads() {
         Some("2026-11-01T00:00:00Z")
     );
 }
+
+#[test]
+fn a_value_naming_no_server_variable_is_refused_at_load() {
+    let text = DEFINITION.replacen(
+        "Xero-Tenant-Id: \"{tenantId}\"",
+        "Xero-Tenant-Id: \"{tenant}\"",
+        1,
+    );
+    let definition = syncdef_definitions::Definition::load(syncdef_definitions::SourceFile::new(
+        "parameters.yaml",
+        text,
+    ))
+    .expect("it loads");
+    let limits = syncdef_transform::Limits::default();
+    let refused = syncdef_engine::Engine::load_linted(
+        &definition,
+        Vec::new(),
+        &syncdef_definitions::settings::PushConfig::default(),
+        &limits,
+    )
+    .err()
+    .expect("refused at load, before any request");
+    let said = format!("{refused}: {:?}", refused.problems);
+    assert!(
+        said.contains("`{tenant}` names no server variable"),
+        "{said}"
+    );
+}
