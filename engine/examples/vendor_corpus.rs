@@ -302,17 +302,27 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
     let mut details = Vec::new();
 
     // 1. Lint, as `syncdef lint OVERLAY` does (default rules and scope). A required name the
-    // vendor's schema does not declare (SD124) is declared in the overlay, as an author reading
-    // the finding would, and the overlay linted again.
+    // vendor's schema does not declare (SD124) is declared in the overlay, and a `pattern` the
+    // product cannot compile (SD802) removed, as an author reading the findings would; then the
+    // overlay is linted again.
     let config = Config {
         settings: Some(Arc::new(RuleSettings::default())),
         ..Config::default()
     };
     let mut report = lint_paths(&[overlay_path.to_path_buf()], &config);
-    let declarations = setup::undeclared_required(&document, report.diagnostics());
-    if !declarations.is_empty() {
+    // Each compilation reports its first failure: a few rounds find every pattern.
+    for _ in 0..8 {
+        let mut fixes = setup::undeclared_required(&document, report.diagnostics());
+        fixes.extend(setup::uncompilable_patterns(
+            &document,
+            report.diagnostics(),
+        ));
+        fixes.retain(|fix| !actions.contains(fix));
+        if fixes.is_empty() {
+            break;
+        }
         let last = actions.len() - 1;
-        actions.splice(last..last, declarations);
+        actions.splice(last..last, fixes);
         if let Err(error) = write_overlay(vendor, overlay_path, &actions) {
             return failed(&format!("harness: cannot write the overlay: {error}"));
         }

@@ -348,3 +348,60 @@ fn json_path(document: &Json, pointer: &str) -> Option<String> {
     }
     Some(path)
 }
+
+/// The actions removing each `pattern` of the vendor's schemas that SD802 reports the product
+/// cannot compile (`its request body schema does not compile: "<pattern>" is not a "regex"`):
+/// what its message advises ("fix the schema"), where the author cannot edit the vendor's file.
+pub fn uncompilable_patterns<'a>(
+    document: &Json,
+    diagnostics: impl Iterator<Item = &'a syncdef_validator::Diagnostic>,
+) -> Vec<Json> {
+    let mut patterns: Vec<String> = Vec::new();
+    for diagnostic in diagnostics.filter(|d| d.rule.code() == "SD802") {
+        let quoted = diagnostic
+            .message
+            .split_once("does not compile: ")
+            .and_then(|(_, rest)| rest.split_once(" is not a \"regex\""))
+            .map(|(quoted, _)| quoted);
+        if let Some(pattern) = quoted.and_then(|q| serde_json::from_str::<String>(q).ok())
+            && !patterns.contains(&pattern)
+        {
+            patterns.push(pattern);
+        }
+    }
+    let mut places = Vec::new();
+    for pattern in &patterns {
+        holding_pattern(document, pattern, "$".to_owned(), &mut places);
+    }
+    places
+        .into_iter()
+        .map(|place| {
+            json!({
+                "description": "A pattern the engine cannot compile, removed",
+                "target": format!("{place}['pattern']"),
+                "remove": true,
+            })
+        })
+        .collect()
+}
+
+/// The JSONPath of every object under `node` (at `path`) whose `pattern` is `pattern`.
+fn holding_pattern(node: &Json, pattern: &str, path: String, into: &mut Vec<String>) {
+    match node {
+        Json::Object(members) => {
+            if members.get("pattern").and_then(Json::as_str) == Some(pattern) {
+                into.push(path.clone());
+            }
+            for (key, value) in members {
+                let quoted = key.replace('\\', "\\\\").replace('\'', "\\'");
+                holding_pattern(value, pattern, format!("{path}['{quoted}']"), into);
+            }
+        }
+        Json::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                holding_pattern(item, pattern, format!("{path}[{index}]"), into);
+            }
+        }
+        _ => {}
+    }
+}
