@@ -139,7 +139,7 @@ fn flagged_target(root: &Node, property: &Value, flag: &str) -> bool {
         .and_then(Value::as_str)
         .and_then(syncdef_definitions::refs::local_pointer)
         .and_then(|pointer| root.pointer(&pointer))
-        .and_then(|target| target.get(flag).and_then(|f| f.as_bool()))
+        .and_then(|target| target.get(flag).and_then(Node::as_bool))
         == Some(true)
 }
 
