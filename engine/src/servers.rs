@@ -66,6 +66,56 @@ impl ServerTemplate {
         })
     }
 
+    /// How `value` of `v` goes into the URL: percent-encoded in the path (`Some`), as it is
+    /// in the scheme, host or port (`None`), where a value that would change the URL's
+    /// structure is refused.
+    fn placed(&self, v: &Variable, value: &str) -> Result<Option<String>, EngineError> {
+        let needle = format!("{{{}}}", v.name);
+        let authority_end = self.url.find("://").map_or(0, |i| {
+            self.url[i + 3..]
+                .find('/')
+                .map_or(self.url.len(), |j| i + 3 + j)
+        });
+        let at = self.url.find(&needle);
+        // A variable that ends the authority (`https://api.ebay.com{basePath}`) and whose
+        // value starts with `/` is the start of the path: the host is the template's.
+        let starts_path = value.starts_with('/')
+            && at.is_some_and(|i| {
+                let after = &self.url[i + needle.len()..];
+                i < authority_end && (after.is_empty() || after.starts_with(['/', '?']))
+            });
+        let in_authority = !starts_path && at.is_some_and(|i| i < authority_end);
+        if value.is_empty()
+            || value == "."
+            || value == ".."
+            || in_authority
+                && value.chars().any(|c| {
+                    matches!(c, '/' | '?' | '#' | '@' | '\\' | ':' | '%')
+                        || c.is_whitespace()
+                        || c.is_control()
+                })
+        {
+            return Err(EngineError::configuration(format!(
+                "server variable `{}` has the value `{value}`, which is empty, or in the host and holds a character that would change the URL (/ ? # @ \\ : % or a space)",
+                v.name
+            )));
+        }
+        if in_authority {
+            return Ok(None);
+        }
+        if starts_path {
+            let segments: Vec<String> = value
+                .split('/')
+                .map(|segment| encode_value(segment, false))
+                .collect();
+            return Ok(Some(segments.join("/")));
+        }
+        let quoted = at.is_some_and(|i| {
+            self.url[..i].ends_with('\'') && self.url[i + needle.len()..].starts_with('\'')
+        });
+        Ok(Some(encode_value(value, quoted)))
+    }
+
     /// The URL with `overrides` over the defaults, or `base` when the instance replaces the
     /// server URL (a sandbox, a proxy, a test server).
     ///
@@ -89,52 +139,10 @@ impl ServerTemplate {
                     v.allowed.join(", ")
                 )));
             }
-            let needle = format!("{{{}}}", v.name);
-            let authority_end = self.url.find("://").map_or(0, |i| {
-                self.url[i + 3..]
-                    .find('/')
-                    .map_or(self.url.len(), |j| i + 3 + j)
-            });
-            let at = self.url.find(&needle);
-            // A variable that ends the authority (`https://api.ebay.com{basePath}`) and whose
-            // value starts with `/` is the start of the path: the host is the template's.
-            let starts_path = value.starts_with('/')
-                && at.is_some_and(|i| {
-                    let after = &self.url[i + needle.len()..];
-                    i < authority_end && (after.is_empty() || after.starts_with(['/', '?']))
-                });
-            let in_authority = !starts_path && at.is_some_and(|i| i < authority_end);
-            if value.is_empty()
-                || value == "."
-                || value == ".."
-                || in_authority
-                    && value.chars().any(|c| {
-                        matches!(c, '/' | '?' | '#' | '@' | '\\' | ':' | '%')
-                            || c.is_whitespace()
-                            || c.is_control()
-                    })
-            {
-                return Err(EngineError::configuration(format!(
-                    "server variable `{}` has the value `{value}`, which is empty, or in the host and holds a character that would change the URL (/ ? # @ \\ : % or a space)",
-                    v.name
-                )));
-            }
-            variables.insert(v.name.clone(), value.clone());
-            if !in_authority {
-                let quoted = self.url.find(&needle).is_some_and(|i| {
-                    self.url[..i].ends_with('\'') && self.url[i + needle.len()..].starts_with('\'')
-                });
-                let text = if starts_path {
-                    value
-                        .split('/')
-                        .map(|segment| encode_value(segment, false))
-                        .collect::<Vec<_>>()
-                        .join("/")
-                } else {
-                    encode_value(value, quoted)
-                };
+            if let Some(text) = self.placed(v, value)? {
                 encoded.insert(v.name.clone(), text);
             }
+            variables.insert(v.name.clone(), value.clone());
         }
         for name in overrides.keys() {
             if !variables.contains_key(name) {

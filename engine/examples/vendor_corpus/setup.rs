@@ -258,7 +258,7 @@ pub fn parameters(
         {
             continue;
         }
-        let schema = parameter.get("schema").map(follow).unwrap_or(Json::Null);
+        let schema = parameter.get("schema").map_or(Json::Null, follow);
         let value = ["default", "example"]
             .iter()
             .find_map(|k| schema.get(*k).or_else(|| parameter.get(*k)).cloned())
@@ -371,7 +371,7 @@ pub fn uncompilable_patterns<'a>(
     }
     let mut places = Vec::new();
     for pattern in &patterns {
-        holding_pattern(document, pattern, "$".to_owned(), &mut places);
+        holding_pattern(document, pattern, "$", &mut places);
     }
     places
         .into_iter()
@@ -386,20 +386,20 @@ pub fn uncompilable_patterns<'a>(
 }
 
 /// The JSONPath of every object under `node` (at `path`) whose `pattern` is `pattern`.
-fn holding_pattern(node: &Json, pattern: &str, path: String, into: &mut Vec<String>) {
+fn holding_pattern(node: &Json, pattern: &str, path: &str, into: &mut Vec<String>) {
     match node {
         Json::Object(members) => {
             if members.get("pattern").and_then(Json::as_str) == Some(pattern) {
-                into.push(path.clone());
+                into.push(path.to_owned());
             }
             for (key, value) in members {
                 let quoted = key.replace('\\', "\\\\").replace('\'', "\\'");
-                holding_pattern(value, pattern, format!("{path}['{quoted}']"), into);
+                holding_pattern(value, pattern, &format!("{path}['{quoted}']"), into);
             }
         }
         Json::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                holding_pattern(item, pattern, format!("{path}[{index}]"), into);
+                holding_pattern(item, pattern, &format!("{path}[{index}]"), into);
             }
         }
         _ => {}

@@ -106,13 +106,6 @@ impl BodySchemas {
         self.violation(schema, &instance)
     }
 
-    /// The operation's request body object, its `$ref` followed.
-    fn request_body(&self, operation: &OperationRef) -> Option<&Json> {
-        let item = self.path_item(&operation.path)?;
-        let body = item.get(operation.method.as_str())?.get("requestBody")?;
-        Some(self.follow(body))
-    }
-
     /// The path item whose template the reference's path fills: a placeholder of the document
     /// (`{documentType}`) stands for any text within its segment, the reference's own
     /// placeholders (`{IntegrationId}`) and literals (`Invoice`) alike.
@@ -165,9 +158,7 @@ impl BodySchemas {
         let mut instance = fields.clone();
         // Each round reads one field as its schema asks; a form has few fields.
         for _ in 0..256 {
-            let Some(error) = validator.iter_errors(&instance).next() else {
-                return None;
-            };
+            let error = validator.iter_errors(&instance).next()?;
             let pointer = error.instance_path().as_str().to_owned();
             let read = match error.kind() {
                 jsonschema::error::ValidationErrorKind::Type { kind } => {
