@@ -633,7 +633,7 @@ fn id_read(resolver: &Resolver, operation: &Json) -> Option<(usize, String)> {
                 .split('.')
                 .filter(|step| !step.is_empty())
                 .try_fold(example, |node, step| node.get(step));
-            value.is_some_and(|v| v.is_string() || v.is_number())
+            value.is_some_and(|v| v.as_str().is_some_and(|t| !t.is_empty()) || v.is_number())
         })
     };
     let scalar = |schema: &Json| {
@@ -682,8 +682,9 @@ fn id_read(resolver: &Resolver, operation: &Json) -> Option<(usize, String)> {
     None
 }
 
-/// The answer the description shows for a media type: its `example`, its first `examples`
-/// value, or its schema's `example`; an example written as JSON text read as that JSON.
+/// The answer the description shows for a media type, as a dry-run answers: its `example`,
+/// its first `examples` value, or its schema's `example` or `default`; an example written as
+/// JSON text read as that JSON.
 fn answer_example(resolver: &Resolver, media: &Json, schema: &Json) -> Option<Json> {
     let example = media
         .get("example")
@@ -692,7 +693,10 @@ fn answer_example(resolver: &Resolver, media: &Json, schema: &Json) -> Option<Js
             let (_, first) = examples.iter().next()?;
             resolver.follow(first).get("value")
         })
-        .or_else(|| resolver.follow(schema).get("example"))?;
+        .or_else(|| {
+            let schema = resolver.follow(schema);
+            schema.get("example").or_else(|| schema.get("default"))
+        })?;
     match example {
         Json::String(text) => Some(serde_json::from_str(text).unwrap_or_else(|_| example.clone())),
         _ => Some(example.clone()),
