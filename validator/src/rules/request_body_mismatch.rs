@@ -41,7 +41,9 @@ declare_rule! {
     /// schema (every field present), or given with `syncdef lint --record ENTRY=FILE`; over a
     /// synthesised sample only structural findings (required, not allowed, none of the
     /// alternatives) are reported: its values are made up (a field whose type the spec does not
-    /// show is synthesised as a string), so value types are the static pass's job there. The
+    /// show is synthesised as a string), so value types are the static pass's job there; a
+    /// template that reads nothing writes the same body for every record, so every finding on
+    /// it is reported (a constant body that fits two alternatives of a `oneOf`). The
     /// external ids of related records (`$.related.<Entry>.IntegrationId`) are stand-ins unless
     /// given with `--related ENTRY=ID`, as `syncdef push --dry-run` takes them. Each finding
     /// points at the template key that produced the value.
@@ -180,6 +182,9 @@ fn check_template(
     else {
         return;
     };
+    // A template that reads nothing writes the same body for every record: whatever refuses
+    // it here refuses every push, as a given sample's findings do.
+    let constant = compiled.paths().is_empty();
     for error in validator.iter_errors(&output) {
         let pointer = error.instance_path().as_str().to_owned();
         let kind = error.kind();
@@ -190,7 +195,7 @@ fn check_template(
                 | ValidationErrorKind::AnyOf { .. }
                 | ValidationErrorKind::OneOfNotValid { .. }
         );
-        if !given && !structural {
+        if !given && !constant && !structural {
             continue;
         }
         let targets: Vec<(String, String)> = match kind {

@@ -282,3 +282,59 @@ fn a_request_body_schema_the_engine_cannot_compile_is_an_error_at_the_reference(
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_constant_body_that_fits_several_alternatives_of_a_one_of_is_an_error() {
+    // A template that reads nothing writes the same body for every record: the engine refuses
+    // it for every push when `oneOf` cannot tell its alternatives apart, so lint says so too,
+    // whatever sample it renders over.
+    let text = r##"
+openapi: 3.0.3
+info: {title: Events, version: "1"}
+servers: [{url: "https://events.example.com"}]
+security: [{key: []}]
+paths:
+  /cursors:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - {properties: {cursor: {type: string}}}
+                - {properties: {limit: {type: number}}}
+      responses:
+        "200":
+          description: the cursor
+          content:
+            application/json:
+              schema: {type: object, properties: {id: {type: integer}}}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Key}
+synchronization:
+  Account:
+    module: Accounts
+    push:
+      create: /cursors/post
+      schemasTransformer:
+        createRequest: {cursor: "x"}
+        createResponse: {id: "#valueof($.id)"}
+"##;
+    let dir = std::env::temp_dir().join(format!("syncdef-sd802-one-of-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("one-of.yaml");
+    std::fs::write(&file, text).expect("written");
+    let config = Config {
+        settings: Some(std::sync::Arc::new(RuleSettings::default())),
+        ..Config::default()
+    };
+    let report = lint_paths(&[file], &config);
+    let found: Vec<&str> = report
+        .diagnostics()
+        .filter(|d| d.code() == "SD802")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(found.iter().any(|m| m.contains("oneOf")), "{found:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
