@@ -524,20 +524,19 @@ async fn false_success(engine: &Engine, pushes: &[Push<'_>]) -> Option<String> {
 /// Per class of mutant: mutants tried, lint errors, engine refusals, agreements.
 type Counts = std::collections::BTreeMap<&'static str, [usize; 4]>;
 
-/// The mutants of one catalog system's definition that lint clean and then fail, or report a
-/// failed answer as a success. One test per system, so that the test harness checks them side
-/// by side.
 /// One mutant in how many a run tries: a fifth a day, fewer of the systems whose vendor's
 /// description each mutant loads again (Xero's 0.7 MB, Stripe's 2.5 MB); the offset moves by one
 /// a day, so that every mutant is tried within `stride` days.
 fn default_stride(system: &str) -> usize {
     match system {
-        "xero" => 10,
-        "stripe" => 10,
+        "xero" | "stripe" => 10,
         _ => 5,
     }
 }
 
+/// The mutants of one catalog system's definition that lint clean and then fail, or report a
+/// failed answer as a success. One test per system, so that the test harness checks them side
+/// by side.
 async fn check_system(system: &str) {
     let stride = setting("AGREEMENT_STRIDE")
         .unwrap_or_else(|| default_stride(system))

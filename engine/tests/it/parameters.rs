@@ -210,14 +210,14 @@ fn a_value_naming_no_server_variable_is_refused_at_load() {
     ))
     .expect("it loads");
     let limits = syncdef_transform::Limits::default();
-    let refused = syncdef_engine::Engine::load_linted(
+    let Err(refused) = syncdef_engine::Engine::load_linted(
         &definition,
         Vec::new(),
         &syncdef_definitions::settings::PushConfig::default(),
         &limits,
-    )
-    .err()
-    .expect("refused at load, before any request");
+    ) else {
+        panic!("loaded: it must be refused at load, before any request");
+    };
     let said = format!("{refused}: {:?}", refused.problems);
     assert!(
         said.contains("`{tenant}` names no server variable"),
