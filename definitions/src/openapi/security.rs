@@ -118,6 +118,20 @@ impl<'d> OpenApi<'d> {
         )
     }
 
+    /// The parameters the `apiKey` schemes of operation `node`'s requirements send, as
+    /// `(name, in)` (`in`: `header`, `query` or `cookie`): the credentials its requests carry
+    /// in place of a parameter of that name. The schemes of its own `security` when it declares
+    /// one, else the document's.
+    #[must_use]
+    pub fn operation_api_keys(&self, node: Node<'d>) -> Vec<(&'d str, &'d str)> {
+        self.operation_security(node)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|requirement| self.security_scheme(requirement.scheme)?.api_key())
+            .collect()
+    }
+
     /// The security requirements of every operation that declares its own `security`, in
     /// document order (the top-level ones are [`OpenApi::security`]).
     pub fn operations_security(

@@ -34,16 +34,15 @@ pub(super) struct Parameters {
 /// The parameters `operations` require that nothing sends.
 pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]) -> Parameters {
     let api = vendor.openapi();
-    let senders = Senders {
-        api_keys: api
-            .security_schemes()
-            .filter_map(|scheme| scheme.api_key())
-            .collect(),
-        variables: vendor.server_variables(),
-        has_servers: api.servers().next().is_some(),
-    };
     let mut out = Parameters::default();
     for chosen in operations {
+        // The credentials the operation's own requirements send (as `syncdef lint` reads them:
+        // an operation's `security` overrides the document's).
+        let senders = Senders {
+            api_keys: api.operation_api_keys(chosen.operation.node),
+            variables: vendor.server_variables(),
+            has_servers: api.servers().next().is_some(),
+        };
         for parameter in chosen.operation.sent_parameters(Some(chosen.path_item)) {
             if parameter.required && !senders.send(&parameter) && !out.gives(&parameter) {
                 out.give(&api, &senders, &parameter);
@@ -58,7 +57,7 @@ pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]
 
 /// What sends a parameter without `x-syncdef.parameters`, and what a value may name.
 struct Senders<'d> {
-    /// `(name, in)` of the description's `apiKey` schemes.
+    /// `(name, in)` of the `apiKey` schemes the operation's security requirements name.
     api_keys: Vec<(&'d str, &'d str)>,
     /// The server variables declared.
     variables: Vec<&'d str>,

@@ -435,6 +435,35 @@ fn a_required_header_is_sent_from_a_server_variable_set_per_company() {
 }
 
 #[test]
+fn a_header_an_api_key_sends_only_for_other_operations_is_given_a_value() {
+    // The document's requirement sends the app's id as an API key; the create's own
+    // requirement (which overrides it) does not, so the create needs a value for the header.
+    let keyed = WRAPPED
+        .replace(
+            "security: [{key: []}]\n",
+            "security: [{key: [], app: []}]\n",
+        )
+        .replace(
+            "  /{tenant}/Contacts:\n    put:\n",
+            "  /{tenant}/Contacts:\n    put:\n      security: [{key: []}]\n      parameters:\n        - {name: x-app-id, in: header, required: true, schema: {type: string}}\n",
+        )
+        .replace(
+            "components:\n",
+            "components:\n  securitySchemes:\n    key: {type: apiKey, in: header, name: Authorization}\n    app: {type: apiKey, in: header, name: x-app-id}\n",
+        );
+    let made = scaffold(
+        &vendor(&keyed),
+        &Request::new("Account", "/{tenant}/Contacts/put", "ledger.yaml"),
+    )
+    .expect("an overlay");
+    let actions = made.overlay["actions"].as_array().expect("actions");
+    assert_eq!(
+        actions[0]["update"]["x-syncdef"]["parameters"]["header"]["x-app-id"], "{xAppId}",
+        "{actions:#?}"
+    );
+}
+
+#[test]
 fn the_answer_s_schema_is_that_of_its_first_json_media_type_with_one() {
     let split = BOOKS.replace(
         "          description: created\n          content:\n            application/json:\n",

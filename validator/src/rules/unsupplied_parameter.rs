@@ -131,11 +131,8 @@ impl<'a> Suppliers<'a> {
         operation: Node<'a>,
     ) -> Self {
         let api_keys = api
-            .operation_security(operation)
+            .operation_api_keys(operation)
             .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|r| api.security_scheme(r.scheme)?.api_key())
             .map(|(name, place)| (place, name))
             .collect();
         let push_operation = site.operation.and_then(push_operation);
