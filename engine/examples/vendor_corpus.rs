@@ -21,6 +21,8 @@
 mod body_schema;
 #[path = "vendor_corpus/generator.rs"]
 mod generator;
+#[path = "vendor_corpus/scaffolded.rs"]
+mod scaffolded;
 #[path = "vendor_corpus/schema_values.rs"]
 mod schema_values;
 #[path = "vendor_corpus/setup.rs"]
@@ -249,6 +251,12 @@ fn report(verdicts: &[Json], took: Duration, limit: Duration) {
         ))
     );
     println!();
+    print_causes(causes);
+    report_new(verdicts);
+}
+
+/// The causes table: each cause with its documents, most first.
+fn print_causes(causes: BTreeMap<String, Vec<String>>) {
     println!("| cause | documents | for example |");
     println!("|---|---:|---|");
     let mut rows: Vec<_> = causes.into_iter().collect();
@@ -262,6 +270,49 @@ fn report(verdicts: &[Json], took: Duration, limit: Duration) {
             examples.join(", ")
         );
     }
+}
+
+/// What `syncdef new` wrote for the judged documents: how many it wrote, how many of those lint
+/// with no error as written (before the user decides what it left), and the errors by rule.
+fn report_new(verdicts: &[Json]) {
+    let judged: Vec<&Json> = verdicts.iter().filter(|v| v["new"].is_object()).collect();
+    let written: Vec<&&Json> = judged
+        .iter()
+        .filter(|v| v["new"]["written"] == true)
+        .collect();
+    let clean = written
+        .iter()
+        .filter(|v| {
+            v["new"]["lintErrors"].as_array().is_some_and(Vec::is_empty)
+                && v["new"]["cannotLint"].as_array().is_some_and(Vec::is_empty)
+        })
+        .count();
+    println!();
+    println!(
+        "`syncdef new` for the same create: written for {} of {} documents; {clean} of them lint with no error as written.",
+        written.len(),
+        judged.len()
+    );
+    println!();
+    let mut causes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for verdict in &judged {
+        let document = verdict["document"].as_str().unwrap_or("?").to_owned();
+        let new = &verdict["new"];
+        let mut add = |cause: String| causes.entry(cause).or_default().push(document.clone());
+        if new["written"] != true {
+            add(format!(
+                "not written: {}",
+                shape(new["error"].as_str().unwrap_or("?"))
+            ));
+        }
+        for code in new["lintErrors"].as_array().into_iter().flatten() {
+            add(format!("lint {}", code.as_str().unwrap_or("?")));
+        }
+        if new["cannotLint"].as_array().is_some_and(|e| !e.is_empty()) {
+            add("lint: cannot lint".to_owned());
+        }
+    }
+    print_causes(causes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -322,8 +373,16 @@ fn judge(vendor: &Path, overlay_path: &Path) -> Json {
             details.push(detail);
         }
     }
+    // 4. `syncdef new` for the same create, as written, judged apart.
+    let new = scaffolded::judge(
+        vendor,
+        &overlay_path.with_extension("new.json"),
+        ENTRY,
+        &generated.reference,
+    );
     json!({
         "status": if causes.is_empty() { "pass" } else { "fail" },
+        "new": new,
         "operation": generated.reference,
         "idFrom": generated.response.as_ref().map(|r| r["id"].clone()),
         "lintErrors": codes,
