@@ -41,6 +41,7 @@ pub mod definition;
 pub mod extension;
 pub mod ignore;
 pub mod items;
+pub mod lexical_path;
 pub mod load;
 pub mod members;
 pub mod model;

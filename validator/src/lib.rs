@@ -19,7 +19,6 @@ pub mod diagnostic;
 pub mod discover;
 pub mod docs;
 mod large;
-mod lexical_path;
 mod lint;
 pub mod load_problem;
 pub mod output;

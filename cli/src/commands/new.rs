@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use syncdef_definitions::Definition;
+use syncdef_definitions::lexical_path::absolute;
 use syncdef_definitions::scaffold::{Left, Request, Scaffold, scaffold};
 
 use crate::failure::{Exit, Failure, output_error};
@@ -64,7 +65,7 @@ pub fn run(args: &NewArgs) -> Result<ExitCode, Failure> {
             e.message
         ))
     })?;
-    let extends = extends(&args.from, args.output.as_deref())?;
+    let extends = extends(&args.from, args.output.as_deref());
     let request = Request {
         entry: &args.entry,
         module: args.module.as_deref(),
@@ -154,45 +155,25 @@ fn report(args: &NewArgs, made: &Scaffold) {
 
 /// The overlay's `extends`: the description's path from the directory of `output` (the
 /// current directory without one), with `/` separators.
-fn extends(from: &Path, output: Option<&Path>) -> Result<String, Failure> {
-    let absolute = |path: &Path| {
-        std::path::absolute(path)
-            .map_err(|e| Failure::usage(format!("cannot resolve {}: {e}", path.display())))
-    };
-    let vendor = absolute(from)?;
+fn extends(from: &Path, output: Option<&Path>) -> String {
+    let vendor = absolute(from);
     let base = match output.and_then(Path::parent) {
-        Some(dir) if !dir.as_os_str().is_empty() => absolute(dir)?,
-        _ => absolute(Path::new("."))?,
+        Some(dir) if !dir.as_os_str().is_empty() => absolute(dir),
+        _ => absolute(Path::new(".")),
     };
-    let (base, vendor) = (normal(&base), normal(&vendor));
     let Some(relative) = relative_to(&base, &vendor) else {
-        return Ok(vendor.display().to_string());
+        return vendor.display().to_string();
     };
     let parts: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     let joined = parts.join("/");
-    Ok(if joined.starts_with("..") {
+    if joined.starts_with("..") {
         joined
     } else {
         format!("./{joined}")
-    })
-}
-
-/// `path` with its `.` and `..` components worked out.
-fn normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
     }
-    out
 }
 
 /// `to` from directory `from`, both absolute and normal; `None` when they share no directory

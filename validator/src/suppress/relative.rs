@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-pub(crate) use crate::lexical_path::absolute;
+pub(crate) use syncdef_definitions::lexical_path::absolute;
 
 /// `path` relative to the directory `base`, `/`-separated, with `..` where `path` is not
 /// beneath `base`; `path` as absolute when the two share no root (two Windows drives).

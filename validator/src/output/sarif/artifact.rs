@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::lexical_path::absolute;
+use syncdef_definitions::lexical_path::absolute;
 
 use serde_json::{Value, json};
 
