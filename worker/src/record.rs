@@ -37,6 +37,9 @@ pub(crate) struct Handled {
     pub result: RecordResult,
     pub external_id: Option<String>,
     pub error: Option<String>,
+    /// Skipped because another pusher or worker holds the record right now: it is being
+    /// pushed, and will be done (or its holder's lease will end) shortly.
+    pub busy: bool,
 }
 
 impl Handled {
@@ -45,6 +48,21 @@ impl Handled {
             result,
             external_id,
             error,
+            busy: false,
+        }
+    }
+
+    /// A record another pusher or worker is pushing: skipped by this one.
+    fn busy(by: &str) -> Self {
+        Handled {
+            busy: true,
+            ..Handled::new(
+                RecordResult::Skipped,
+                None,
+                Some(format!(
+                    "another {by} is pushing it; it is tried again after that"
+                )),
+            )
         }
     }
 }
@@ -92,18 +110,10 @@ async fn handle(
     let queue = core.state.queue();
     let key = RecordKey::new(&entry.name, platform_id);
     let Some(_held) = core.handling.hold(&key) else {
-        return Ok(Handled::new(
-            RecordResult::Skipped,
-            None,
-            Some("another pusher is pushing it; it is tried again after that".to_owned()),
-        ));
+        return Ok(Handled::busy("pusher"));
     };
     if !queue.claim(&key, entry.rank, core.lease())? {
-        return Ok(Handled::new(
-            RecordResult::Skipped,
-            None,
-            Some("another worker is pushing it; it is tried again after that".to_owned()),
-        ));
+        return Ok(Handled::busy("worker"));
     }
     let handled = handle_owned(core, entry, platform_id, trigger).await?;
     queue.complete(&key, &core.worker_id)?;

@@ -1,13 +1,15 @@
 //! The engine's `ApiSynchronization` callback: pushes the related record an entry needs first
 //! (an invoice's account) when it has no external id yet.
 
+use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use syncdef_engine::{EngineError, ErrorClass, Phase, SyncRequest, Synchronizer};
 
 use crate::error::WorkerError;
-use crate::record::{Trigger, sync_one};
+use crate::record::{Handled, Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::shared::{Core, EntryInfo};
 
@@ -41,17 +43,20 @@ impl Synchronizer for Related {
                     self.source.module.related_places(target.module)
                 )));
             };
-            let handled = sync_one(&self.core, &target, &id, Trigger::Dependency)
-                .await
-                .map_err(|e| {
-                    // Credentials refused while pushing the account stop the whole run, as
-                    // they would for the invoice itself.
-                    let class = match e {
-                        WorkerError::Authentication(_) => ErrorClass::Authentication,
-                        _ => ErrorClass::Transient,
-                    };
-                    EngineError::new(class, format!("{} {id}: {e}", target.name))
-                })?;
+            let most = Duration::from_secs(self.core.options.lease_seconds);
+            let handled = until_free(BUSY_POLL, most, || {
+                sync_one(&self.core, &target, &id, Trigger::Dependency)
+            })
+            .await
+            .map_err(|e| {
+                // Credentials refused while pushing the account stop the whole run, as
+                // they would for the invoice itself.
+                let class = match e {
+                    WorkerError::Authentication(_) => ErrorClass::Authentication,
+                    _ => ErrorClass::Transient,
+                };
+                EngineError::new(class, format!("{} {id}: {e}", target.name))
+            })?;
             match (handled.result, handled.external_id) {
                 (RecordResult::Failed | RecordResult::Unknown, _) | (_, None) => {
                     Err(EngineError::new(
@@ -66,5 +71,79 @@ impl Synchronizer for Related {
                 (_, Some(external)) => Ok(Some(external)),
             }
         })
+    }
+}
+
+/// How often a dependency another pusher or worker holds is asked for again.
+const BUSY_POLL: Duration = Duration::from_millis(200);
+
+/// `push` (a dependency's push) until it is not skipped as busy, asked every `poll`, for
+/// `most` at the longest: a record being pushed elsewhere is done within moments, and a dead
+/// holder's lease ends within the lease's length, after which this worker takes the record
+/// over. The record that needs it waits instead of failing into a backoff of minutes.
+async fn until_free<F, Fut>(
+    poll: Duration,
+    most: Duration,
+    mut push: F,
+) -> Result<Handled, WorkerError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<Handled, WorkerError>>,
+{
+    let deadline = tokio::time::Instant::now() + most;
+    loop {
+        let handled = push().await?;
+        if !handled.busy || tokio::time::Instant::now() + poll > deadline {
+            return Ok(handled);
+        }
+        tokio::time::sleep(poll).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::RecordResult;
+
+    fn handled(busy: bool) -> Handled {
+        Handled {
+            result: if busy {
+                RecordResult::Skipped
+            } else {
+                RecordResult::Created
+            },
+            external_id: (!busy).then(|| "58".to_owned()),
+            error: None,
+            busy,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_dependency_held_elsewhere_is_waited_for_until_it_is_done() {
+        let mut asked = 0;
+        let done = until_free(BUSY_POLL, Duration::from_secs(60), || {
+            asked += 1;
+            std::future::ready(Ok(handled(asked < 3)))
+        })
+        .await
+        .expect("done");
+        assert_eq!(asked, 3);
+        assert_eq!(done.external_id.as_deref(), Some("58"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_dependency_still_held_after_the_lease_s_length_is_given_up() {
+        let mut asked = 0;
+        let started = tokio::time::Instant::now();
+        let given_up = until_free(BUSY_POLL, Duration::from_secs(2), || {
+            asked += 1;
+            std::future::ready(Ok(handled(true)))
+        })
+        .await
+        .expect("an answer");
+        assert!(given_up.busy);
+        assert!(started.elapsed() <= Duration::from_secs(2));
+        // At once, then every 200 ms for the 2 s.
+        assert_eq!(asked, 11);
     }
 }
