@@ -7,6 +7,7 @@ mod templates;
 use std::path::Path;
 use std::sync::Arc;
 
+use syncdef_definitions::extension::{Extension, ExtensionError};
 use syncdef_definitions::model::{
     Action, ActionType, MethodCommon, OperationField, SyncEntry, Text, UnknownField,
 };
@@ -40,6 +41,11 @@ pub(crate) struct Context<'a> {
     /// Operations, parameters and schemas of the OpenAPI part, found once for the OpenAPI
     /// rules (a walk of `paths` and `components`, no conversion).
     pub openapi: OpenApiObjects<'a>,
+    /// `x-syncdef`, read once: empty when the definition has none, or when it cannot be read.
+    pub extension: Extension,
+    /// Why `x-syncdef` cannot be read (SD114 reports them); the rules that read it then judge
+    /// nothing it would decide. Empty when it is read.
+    pub extension_problems: Vec<ExtensionError>,
 }
 
 /// An entry and what the rules derive from it.
@@ -78,6 +84,10 @@ impl<'a> Context<'a> {
             .as_ref()
             .map(|s| s.entries.iter().map(|e| EntryInfo::new(e, text)).collect())
             .unwrap_or_default();
+        let (extension, extension_problems) = match Extension::read(doc) {
+            Ok(extension) => (extension.unwrap_or_default(), Vec::new()),
+            Err(problems) => (Extension::default(), problems),
+        };
         Context {
             doc,
             paths: PathIndex::new(doc.root()),
@@ -87,6 +97,8 @@ impl<'a> Context<'a> {
             schemas: crate::typecheck::openapi::SchemaCache::default(),
             samples,
             openapi: OpenApiObjects::of(doc.root()),
+            extension,
+            extension_problems,
         }
     }
 

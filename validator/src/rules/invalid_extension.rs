@@ -41,12 +41,10 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let errors = match Extension::read(ctx.doc) {
-        Ok(Some(extension)) => return check_lookup_paths(ctx, sink, &extension),
-        Ok(None) => return,
-        Err(errors) => errors,
-    };
-    for error in errors {
+    if ctx.extension_problems.is_empty() {
+        return check_lookup_paths(ctx, sink, &ctx.extension);
+    }
+    for error in &ctx.extension_problems {
         let d = sink
             .diagnostic(Rule::InvalidExtension, error.span, error.message.clone())
             .with_pointer(error.pointer.clone())

@@ -16,7 +16,7 @@ use crate::rule::declare_rule;
 use crate::templates::request_name;
 use crate::typecheck::RecordValueTypes;
 use crate::typecheck::openapi::Direction;
-use crate::typecheck::shape::{self, ShapeFinding, display, producer};
+use crate::typecheck::shape::{self, NAME_MARKER, ShapeFinding, display, producer};
 
 declare_rule! {
     /// ## What it does
@@ -72,14 +72,8 @@ declare_rule! {
     }
 }
 
-/// Stands for the template's name key in shape walks (its span is a file span already).
-const NAME_MARKER: Span = Span::empty(u32::MAX);
-
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let extension = syncdef_definitions::extension::Extension::read(ctx.doc)
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let extension = &ctx.extension;
     // Entries whose bodies the engine sends unchecked (`x-syncdef.requestValidation.skip`).
     let skipped: &[String] = extension
         .request_validation

@@ -1,10 +1,9 @@
 //! `UnencodableRequestBody`: a request template writes a body the media type its operation
 //! takes cannot hold.
 
-use syncdef_definitions::extension::Extension;
+use syncdef_definitions::Node;
 use syncdef_definitions::openapi::resolve;
 use syncdef_definitions::openapi::{FieldLayout, Unwritable};
-use syncdef_definitions::{Node, Span};
 use syncdef_transform::OutputShape;
 
 use crate::codes::Rule;
@@ -13,7 +12,7 @@ use crate::request_schema::chosen_media;
 use crate::rule::declare_rule;
 use crate::rules::request_body_mismatch::render_over_sample;
 use crate::templates::request_name;
-use crate::typecheck::shape::producer;
+use crate::typecheck::shape::{NAME_MARKER, producer};
 
 declare_rule! {
     /// ## What it does
@@ -50,12 +49,9 @@ declare_rule! {
     }
 }
 
-/// Stands for the template's name key in shape walks (its span is a file span already).
-const NAME_MARKER: Span = Span::empty(u32::MAX);
-
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let root = ctx.doc.root();
-    let extension = Extension::read(ctx.doc).ok().flatten().unwrap_or_default();
+    let extension = &ctx.extension;
     for info in &ctx.entries {
         let preferred = extension.request_media_type(info.name());
         for site in &info.operations {

@@ -58,10 +58,10 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     // An `x-syncdef` it cannot read is SD114's: what it would supply is not known.
-    let Ok(extension) = Extension::read(ctx.doc) else {
+    if !ctx.extension_problems.is_empty() {
         return;
-    };
-    let extension = extension.unwrap_or_default();
+    }
+    let extension = &ctx.extension;
     let api = OpenApi::new(ctx.doc.root());
     for info in &ctx.entries {
         for site in &info.operations {
@@ -71,7 +71,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             else {
                 continue;
             };
-            let suppliers = Suppliers::of(&extension, &api, info, site, operation);
+            let suppliers = Suppliers::of(extension, &api, info, site, operation);
             let sent = api.operation(operation).sent_parameters(Some(path.item));
             for parameter in sent.iter().filter(|p| p.required) {
                 if !suppliers.fill(parameter) {

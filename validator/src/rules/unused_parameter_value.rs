@@ -1,7 +1,7 @@
 //! `UnusedParameterValue`: a value under `x-syncdef.parameters` that no called operation
 //! declares, so that it is never sent.
 
-use syncdef_definitions::extension::{EXTENSION_KEY, Extension, ParameterPlace};
+use syncdef_definitions::extension::{EXTENSION_KEY, ParameterPlace};
 use syncdef_definitions::openapi::OpenApi;
 use syncdef_definitions::pointer;
 
@@ -42,10 +42,7 @@ declare_rule! {
 }
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
-    let Ok(Some(extension)) = Extension::read(ctx.doc) else {
-        return;
-    };
-    let Some(given) = &extension.parameters else {
+    let Some(given) = &ctx.extension.parameters else {
         return;
     };
     let declared = declared_parameters(ctx);

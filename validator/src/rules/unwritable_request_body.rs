@@ -1,7 +1,6 @@
 //! `UnwritableRequestBody`: an operation a request template feeds declares its request body
 //! in no media type the engine writes.
 
-use syncdef_definitions::extension::Extension;
 use syncdef_definitions::openapi::{MediaChoice, WRITTEN_MEDIA_TYPES, request_media};
 
 use crate::codes::Rule;
@@ -50,7 +49,7 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let root = ctx.doc.root();
-    let extension = Extension::read(ctx.doc).ok().flatten().unwrap_or_default();
+    let extension = &ctx.extension;
     for info in &ctx.entries {
         let preferred = extension.request_media_type(info.name());
         for site in &info.operations {

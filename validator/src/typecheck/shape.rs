@@ -5,6 +5,10 @@
 use syncdef_definitions::platform::{FieldSchema, JsonType, Property};
 use syncdef_definitions::{Node, NodeKind, Span};
 
+/// Stands for a template's name key in shape walks (whose spans are file spans): what
+/// [`producer`] answers for the template's root, and what [`check`] takes as its span.
+pub(crate) const NAME_MARKER: Span = Span::empty(u32::MAX);
+
 /// A mismatch between the template's shape and the schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeFinding {
