@@ -127,22 +127,12 @@ pub struct ConflictSpec {
 pub struct IdempotencySpec {
     /// `query` or `header`.
     #[serde(rename = "in")]
-    pub placement: KeyPlacement,
+    pub placement: ParameterPlace,
     /// The parameter or header name; not empty.
     pub name: String,
     /// The operations that carry the key (default: create).
     #[serde(default)]
     pub operations: Option<Vec<Operation>>,
-}
-
-/// Where an idempotency key goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KeyPlacement {
-    /// A query parameter.
-    Query,
-    /// A request header.
-    Header,
 }
 
 /// A push operation named in the extension.

@@ -96,9 +96,8 @@ pub use pull::records::{INTEGRATION_ID, PulledRecord, RejectedRecord};
 pub use pull::{PageRequest, PullPage};
 pub use push::synchronizer::{Phase, SyncRequest, Synchronizer};
 pub use reliability::{
-    ConflictRule, IdempotencyKey, KeyPlacement, Limit, Overrides, RateLimitOverrides,
-    RateLimitPolicy, RateLimits, RecordLimits, Reliability, RequestValidation, RetryOverrides,
-    RetryPolicy,
+    ConflictRule, IdempotencyKey, Limit, Overrides, RateLimitOverrides, RateLimitPolicy,
+    RateLimits, RecordLimits, Reliability, RequestValidation, RetryOverrides, RetryPolicy,
 };
 pub use state::{Intent, RecordState, UnresolvedCreate};
 pub use transport::{

@@ -21,8 +21,10 @@ pub struct ParametersSpec {
     pub query: BTreeMap<String, String>,
 }
 
-/// Where a parameter goes: the two places `x-syncdef.parameters` fills.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Where a parameter goes: the two places `x-syncdef.parameters` fills and an idempotency key
+/// is sent in (`in: query` or `in: header`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ParameterPlace {
     /// A request header (`in: header`).
     Header,

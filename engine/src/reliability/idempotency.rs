@@ -12,14 +12,13 @@ use url::Url;
 
 use crate::plan::OperationKind;
 
-/// Where the key goes: a query parameter (`?requestid=...`) or a request header.
-pub use syncdef_definitions::extension::KeyPlacement;
+use syncdef_definitions::extension::ParameterPlace;
 
 /// `x-syncdef.idempotency`: how the external system accepts an idempotency key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdempotencyKey {
     /// Query parameter or header.
-    pub placement: KeyPlacement,
+    pub placement: ParameterPlace,
     /// Its name (`requestid`).
     pub name: String,
     /// The operations that carry it. Default: `[create]`, the only one a lost answer can
@@ -42,10 +41,10 @@ impl IdempotencyKey {
     /// Adds `key` to the request (`url` or `headers`).
     pub(crate) fn apply(&self, key: &str, url: &mut Url, headers: &mut Vec<(String, String)>) {
         match self.placement {
-            KeyPlacement::Query => {
+            ParameterPlace::Query => {
                 url.query_pairs_mut().append_pair(&self.name, key);
             }
-            KeyPlacement::Header => {
+            ParameterPlace::Header => {
                 headers.retain(|(k, _)| !k.eq_ignore_ascii_case(&self.name));
                 headers.push((self.name.clone(), key.to_owned()));
             }
@@ -95,7 +94,7 @@ mod tests {
     #[test]
     fn query_and_header_placement() {
         let key = IdempotencyKey {
-            placement: KeyPlacement::Query,
+            placement: ParameterPlace::Query,
             name: "requestid".into(),
             operations: creates(),
         };
@@ -105,7 +104,7 @@ mod tests {
         key.apply("abc", &mut url, &mut headers);
         assert_eq!(url.query(), Some("minorversion=75&requestid=abc"));
         let key = IdempotencyKey {
-            placement: KeyPlacement::Header,
+            placement: ParameterPlace::Header,
             ..key
         };
         key.apply("abc", &mut url, &mut headers);

@@ -16,7 +16,7 @@ pub mod retry;
 
 pub use conflict::ConflictRule;
 pub use extension::{Reliability, RequestValidation};
-pub use idempotency::{IdempotencyKey, KeyPlacement};
+pub use idempotency::IdempotencyKey;
 pub use limits::RecordLimits;
 pub use lookup::{Lookup, Quote};
 pub use overrides::{Limit, Overrides, RateLimitOverrides, RetryOverrides};

@@ -1,7 +1,7 @@
 //! `UnsuppliedParameter`: a required header or query parameter of an operation the
 //! synchronization calls gets no value.
 
-use syncdef_definitions::extension::{Extension, KeyPlacement, Operation, ParameterPlace};
+use syncdef_definitions::extension::{Extension, Operation, ParameterPlace};
 use syncdef_definitions::model::{ActionIn, MethodCommon};
 use syncdef_definitions::openapi::{OpenApi, SentParameter};
 use syncdef_definitions::{Node, Span};
@@ -138,13 +138,9 @@ impl<'a> Suppliers<'a> {
         let push_operation = site.operation.and_then(push_operation);
         let idempotency = extension.idempotency.as_ref().and_then(|key| {
             let carried = key.operations.as_deref().unwrap_or(&[Operation::Create]);
-            let place = match key.placement {
-                KeyPlacement::Header => ParameterPlace::Header,
-                KeyPlacement::Query => ParameterPlace::Query,
-            };
             push_operation
                 .is_some_and(|op| carried.contains(&op))
-                .then_some((place, key.name.as_str()))
+                .then_some((key.placement, key.name.as_str()))
         });
         let mut set_headers = match (push_operation, &info.entry.push) {
             (Some(_), Some(push)) => header_action_names(&push.common),
