@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use syncdef_definitions::extension::Extension;
 use syncdef_definitions::model::{
     Action, ActionIn, ActionType, OperationField, SyncEntry, TemplateBody, TemplateSource,
 };
@@ -24,6 +23,7 @@ use crate::call::parameters::CallParameters;
 use crate::error::EngineError;
 use crate::projection::Projection;
 use crate::pull::position::Paging;
+use crate::reliability::extension::read_extension;
 use crate::reliability::{Lookup, Reliability};
 use crate::request::{self, Fill, FixedUrl, Target};
 use crate::request_check::RequestCheck;
@@ -323,7 +323,9 @@ impl DefinitionPlan {
         limits: &Limits,
     ) -> Result<DefinitionPlan, Vec<String>> {
         let mut problems = Vec::new();
-        let reliability = Reliability::from_definition(definition).map_err(|e| vec![e])?;
+        // Read once: the policies are made of it, and the calls' media types and parameters.
+        let extension = read_extension(definition).map_err(|e| vec![e])?;
+        let reliability = Reliability::from(extension.clone());
         let api = definition.openapi();
         let Some(sync) = &definition.sync else {
             return Err(vec![
@@ -350,11 +352,6 @@ impl DefinitionPlan {
                 ));
             }
         }
-        // Read and checked by `Reliability::from_definition` above.
-        let extension = Extension::read(definition)
-            .ok()
-            .flatten()
-            .unwrap_or_default();
         let mut entries = Vec::new();
         for entry in &sync.entries {
             let sources = Sources {

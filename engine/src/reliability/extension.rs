@@ -94,18 +94,23 @@ impl Reliability {
     /// # Errors
     /// A message naming the extension member that is wrong.
     pub fn from_definition(definition: &Definition) -> Result<Reliability, String> {
-        let read = Extension::read(definition).map_err(|errors| {
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; ")
-        })?;
-        let Some(extension) = read else {
-            return Ok(Reliability::default());
-        };
-        Ok(Reliability::from(extension))
+        read_extension(definition).map(Reliability::from)
     }
+}
+
+/// `x-syncdef` of `definition` (empty when absent), read with the reader the linter uses.
+///
+/// # Errors
+/// A message naming each extension member that is wrong.
+pub(crate) fn read_extension(definition: &Definition) -> Result<Extension, String> {
+    let read = Extension::read(definition).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    Ok(read.unwrap_or_default())
 }
 
 impl From<Extension> for Reliability {
