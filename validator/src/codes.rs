@@ -164,6 +164,7 @@ rule_codes! {
     "SD504" => unknown_synchronization_target::UnknownSynchronizationTarget by check,
     "SD505" => entry_dependency_cycle::EntryDependencyCycle by check,
     "SD506" => pull_action::PullAction by check,
+    "SD507" => misplaced_lines::MisplacedLines by check,
     // Entries.
     "SD601" => unknown_module::UnknownModule by check,
     "SD602" => update_without_concurrency_token::UpdateWithoutConcurrencyToken by check,

@@ -10,6 +10,7 @@
 //! fields whose type the spec does not show, the `x-syncdef-records` extension).
 
 pub mod filters;
+pub mod lines;
 pub mod modules;
 
 use std::sync::OnceLock;

@@ -113,9 +113,35 @@ pub struct Module {
     /// single record, spec 4.5) this module's records: spec 4.3 shows both for accounts and
     /// products only, so only their records can be pulled onto the platform.
     pub writable: bool,
+    /// For a module of lines (`InvoiceItems`): the module whose child collection of this name
+    /// holds them. Lines are not listed on their own: each is pushed within its parent's push
+    /// (an `ApiSynchronization` post-action naming the collection), and its templates read
+    /// the parent record under the parent's root beside the line under its own.
+    pub parent: Option<&'static str>,
 }
 
 impl Module {
+    /// The module whose lines this module's records are, for a module of lines.
+    #[must_use]
+    pub fn parent_module(&self) -> Option<&'static Module> {
+        self.parent.and_then(module)
+    }
+
+    /// The child collection of the parent that holds this module's records, for a module of
+    /// lines.
+    #[must_use]
+    pub fn line_collection(&self) -> Option<&'static ChildCollection> {
+        self.parent_module()?
+            .children
+            .iter()
+            .find(|c| c.name == self.name)
+    }
+
+    /// The record roots this module's templates read: its own, then its parent's for lines.
+    pub fn record_roots(&self) -> impl Iterator<Item = &'static str> + use<> {
+        std::iter::once(self.root).chain(self.parent_module().map(|p| p.root))
+    }
+
     /// The names of the child collections, in table order.
     pub fn child_names(&self) -> impl Iterator<Item = &'static str> {
         self.children.iter().map(|c| c.name)
@@ -173,6 +199,7 @@ pub const ACCOUNTS: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: true,
+    parent: None,
 };
 
 /// `Contacts`: `GET /api/contacts`, integer ids. The single-record route is assumed: spec 4.4
@@ -193,6 +220,7 @@ pub const CONTACTS: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
+    parent: None,
 };
 
 /// `Orders`: `GET /api/orders`, GUID ids, with their items (`/api/orders/{orderId}/items`).
@@ -217,6 +245,7 @@ pub const ORDERS: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
+    parent: None,
 };
 
 /// `Invoices`: `GET /api/invoices`, GUID ids, with their items (`/api/invoices/{invoiceId}/items`)
@@ -242,6 +271,7 @@ pub const INVOICES: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
+    parent: None,
 };
 
 /// `Products`: `GET /api/products`, GUID ids; a deleted product stays listed with
@@ -260,6 +290,7 @@ pub const PRODUCTS: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: Some("isDeleted"),
     writable: true,
+    parent: None,
 };
 
 /// `Payments`: `GET /api/payments`, GUID ids. A payment is an account's (2.1 `accountId`; the
@@ -278,6 +309,7 @@ pub const PAYMENTS: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
+    parent: None,
 };
 
 /// `Cases`: a module of the vendor's list with no collection in the spec, so no route, id
@@ -293,6 +325,7 @@ pub const CASES: Module = Module {
     change_cursor: None,
     deletion_marker: None,
     writable: false,
+    parent: None,
 };
 
 /// `Subscriptions`: `GET /api/subscriptions`, GUID ids.
@@ -310,9 +343,41 @@ pub const SUBSCRIPTIONS: Module = Module {
     change_cursor: UPDATED_AT,
     deletion_marker: None,
     writable: false,
+    parent: None,
 };
 
-/// Every module, in the order the docs list them.
+/// `InvoiceItems`: an invoice's lines (`/api/invoices/{invoiceId}/items`, read with the
+/// invoice into `items`), pushed one request each where the external system takes an
+/// invoice's lines one at a time (Stripe's invoice items). A line is known by its invoice's
+/// id and its own `id`.
+pub const INVOICE_ITEMS: Module = lines("InvoiceItems", "invoiceItem", "InvoiceItem", "Invoices");
+
+/// `OrderItems`: an order's lines (`/api/orders/{orderId}/items`, read with the order into
+/// `items`), pushed as invoice items are.
+pub const ORDER_ITEMS: Module = lines("OrderItems", "orderItem", "OrderItem", "Orders");
+
+/// A module of lines: the records of `parent`'s child collection `name`, read under `root`.
+const fn lines(
+    name: &'static str,
+    root: &'static str,
+    record: &'static str,
+    parent: &'static str,
+) -> Module {
+    Module {
+        name,
+        root,
+        record,
+        routes: None,
+        children: &[],
+        related: &[],
+        change_cursor: None,
+        deletion_marker: None,
+        writable: false,
+        parent: Some(parent),
+    }
+}
+
+/// Every module, in the order the docs list them; modules of lines last.
 pub const MODULES: &[Module] = &[
     ACCOUNTS,
     CONTACTS,
@@ -322,7 +387,17 @@ pub const MODULES: &[Module] = &[
     PAYMENTS,
     CASES,
     SUBSCRIPTIONS,
+    INVOICE_ITEMS,
+    ORDER_ITEMS,
 ];
+
+/// The module of lines whose records are the child collection `child` (`InvoiceItems`).
+#[must_use]
+pub fn lines_module(child: &str) -> Option<&'static Module> {
+    MODULES
+        .iter()
+        .find(|m| m.parent.is_some() && m.name == child)
+}
 
 /// JSONPath roots every template may read, whatever its module. What `$.syncTokens` and
 /// `$.related` may hold is checked by SD407.
@@ -414,6 +489,9 @@ mod tests {
             for rel in m.related {
                 assert!(module(rel.module).is_some(), "{}: {}", m.name, rel.module);
             }
+        }
+        for m in MODULES.iter().filter(|m| m.parent.is_some()) {
+            assert!(m.line_collection().is_some(), "{}: no such child", m.name);
         }
         assert_eq!(module("Invoices"), Some(&INVOICES));
         assert_eq!(module_by_root("account"), Some(&ACCOUNTS));

@@ -49,10 +49,12 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             .filter(|t| is_request_template(t.name()))
         {
             for read in &template.reads {
-                if read.root == module.root || COMMON_ROOTS.contains(&read.root.as_str()) {
+                if module.record_roots().any(|r| r == read.root)
+                    || COMMON_ROOTS.contains(&read.root.as_str())
+                {
                     continue;
                 }
-                let allowed = std::iter::once(module.root).chain(COMMON_ROOTS.iter().copied());
+                let allowed = module.record_roots().chain(COMMON_ROOTS.iter().copied());
                 let help = match (
                     module_by_root(&read.root),
                     did_you_mean(&read.root, allowed),

@@ -28,6 +28,7 @@ pub mod invalid_sync_structure;
 pub mod invalid_syntax;
 pub mod malformed_operation_ref;
 pub mod malformed_response_template;
+pub mod misplaced_lines;
 pub mod method_not_on_path;
 pub mod missing_security;
 pub mod missing_sync_section;

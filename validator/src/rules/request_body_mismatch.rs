@@ -156,7 +156,7 @@ fn check_template(
     };
     let types = RecordValueTypes {
         records: &ctx.records.schemas,
-        root: module.root,
+        module,
     };
     let findings = shape::check(&tree.root(), NAME_MARKER, schema_root, &types, &span_of);
     let mut seen: HashSet<(Span, String)> = HashSet::new();
@@ -256,7 +256,12 @@ pub(crate) fn render_over_sample(
     let record = given
         .cloned()
         .or_else(|| ctx.records.schemas.sample(module.root))?;
-    let input = template_input(ctx, info, module.root, record);
+    // A line's templates also read its parent (`$.invoice` beside `$.invoiceItem`).
+    let parent = module
+        .parent_module()
+        .and_then(|p| Some((p.root, ctx.records.schemas.sample(p.root)?)));
+    let records = std::iter::once((module.root, record)).chain(parent);
+    let input = template_input(ctx, info, records);
     let output = compiled
         .apply(&syncdef_transform::Value::from(input))
         .ok()?;
@@ -298,7 +303,11 @@ fn push(
 /// related records (`$.related.<Entry>.IntegrationId`): those given with `--related`, a
 /// stand-in for the others (the engine refuses to send a body whose related id is unknown, so
 /// the rendering assumes each is known).
-fn template_input(ctx: &Context, info: &EntryInfo, root: &str, record: Value) -> Value {
+fn template_input<'r>(
+    ctx: &Context,
+    info: &EntryInfo,
+    records: impl Iterator<Item = (&'r str, Value)>,
+) -> Value {
     let mut vars = Map::new();
     for server in ctx
         .doc
@@ -323,7 +332,9 @@ fn template_input(ctx: &Context, info: &EntryInfo, root: &str, record: Value) ->
         }
     }
     let mut input = Map::new();
-    input.insert(root.to_owned(), record);
+    for (root, record) in records {
+        input.insert(root.to_owned(), record);
+    }
     input.insert("serverVariables".into(), Value::Object(vars));
     input.insert("externalId".into(), Value::String("1".into()));
     // What the entry's `Body` pre-actions read from their operations' sample answers, as a

@@ -84,7 +84,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
                     .path
                     .member_chain()
                     .next()
-                    .is_some_and(|(root, _)| root == module.root);
+                    .is_some_and(|(root, _)| module.record_roots().any(|r| r == root));
                 let start = match &use_.context {
                     // Other roots are SD404's (foreign), SD405's or SD406's.
                     PathContext::Root if !own_root => None,

@@ -59,8 +59,9 @@ impl<'d> Records<'d> {
 /// Infers the type of template expressions from the platform record schema.
 pub(crate) struct RecordValueTypes<'s> {
     pub records: &'s RecordSchemas,
-    /// The module's record root (`account`): only its reads have a known type.
-    pub root: &'s str,
+    /// The module whose record roots (`account`; `invoiceItem` and `invoice` for lines) have
+    /// a known type: other reads have none.
+    pub module: &'s syncdef_definitions::platform::modules::Module,
 }
 
 impl shape::ValueTypes for RecordValueTypes<'_> {
@@ -72,7 +73,7 @@ impl shape::ValueTypes for RecordValueTypes<'_> {
                 return None;
             }
             let first = path.member_chain().next()?.0;
-            if first != self.root {
+            if !self.module.record_roots().any(|r| r == first) {
                 return None;
             }
             let end = reads::walk(self.records.input(), path.text(), path.steps()).ok()??;
