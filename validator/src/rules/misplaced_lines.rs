@@ -46,9 +46,15 @@ declare_rule! {
 
 pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let entries = || {
-        ctx.entries
-            .iter()
-            .map(|e| (e.name(), e.entry.module.as_ref().map(|m| m.as_str())))
+        ctx.entries.iter().map(|e| {
+            (
+                e.name(),
+                e.entry
+                    .module
+                    .as_ref()
+                    .map(syncdef_definitions::model::Text::as_str),
+            )
+        })
     };
     let mut pushed: Vec<&str> = Vec::new();
     for info in &ctx.entries {
