@@ -278,7 +278,36 @@ impl Engine {
             record_limits: &self.record_limits,
             synchronizer: self.synchronizer.as_deref(),
         };
-        push::push(&self.plan, &self.connectors(), &needs, entry, record, state).await
+        push::push(
+            &self.plan,
+            &self.connectors(),
+            &needs,
+            entry,
+            record,
+            None,
+            state,
+        )
+        .await
+    }
+
+    /// Pushes `line`, a line of `parent` (an invoice item of its invoice), with `entry`, an
+    /// entry of lines, as the record's `ApiSynchronization` post-action asks its synchronizer
+    /// to ([`SyncRequest::lines`](crate::SyncRequest::lines)): the caller gives the line's own
+    /// state (its external id, an unresolved create), with the record's external id among its
+    /// related ids under the record's entry name. Never panics on input.
+    pub async fn push_line(
+        &self,
+        entry: &str,
+        line: &Value,
+        parent: &Value,
+        state: &RecordState,
+    ) -> PushOutcome {
+        let needs = push::Needs {
+            record_limits: &self.record_limits,
+            synchronizer: self.synchronizer.as_deref(),
+        };
+        let conn = self.connectors();
+        push::push(&self.plan, &conn, &needs, entry, line, Some(parent), state).await
     }
 
     /// Reads the page `request` names of `entry`'s `pull.batchRead` and maps its records with

@@ -10,6 +10,7 @@ use syncdef_definitions::openapi::OpenApi;
 use syncdef_definitions::operation::{Operation, Section};
 use syncdef_definitions::operation_ref::{HttpMethod, OperationRef, PlaceholderKind};
 use syncdef_definitions::path_match::{PathEntry, PathIndex, Resolution};
+use syncdef_definitions::platform::lines::{LinesTarget, lines_target};
 use syncdef_definitions::platform::modules;
 use syncdef_definitions::template_names;
 use syncdef_definitions::{Definition, Node, SourceFile};
@@ -184,8 +185,13 @@ pub(crate) enum ActionPlan {
         call: Box<CallPlan>,
         placement: Placement,
     },
-    /// `ApiSynchronization`: have the caller push a related entry or child collection.
-    Synchronize { name: String, target: String },
+    /// `ApiSynchronization`: have the caller push a related entry or child collection, or,
+    /// when `lines` names an entry of lines, push each line of the record with that entry.
+    Synchronize {
+        name: String,
+        target: String,
+        lines: Option<Arc<str>>,
+    },
 }
 
 /// One entry (`Account`) compiled for pushing.
@@ -195,7 +201,10 @@ pub struct EntryPlan {
     pub name: Arc<str>,
     /// The JSONPath root its record is given under (`account` for `$.account`).
     pub root: String,
-    /// The members of its templates' input (`root` first), shared by every push.
+    /// The platform module of its records.
+    pub module: &'static modules::Module,
+    /// The members of its templates' input (`root` first, then the parent's root for an
+    /// entry of lines), shared by every push.
     pub(crate) input_shape: Shape,
     pub(crate) create: Option<CallPlan>,
     pub(crate) update: Option<CallPlan>,
@@ -368,6 +377,7 @@ impl DefinitionPlan {
                 Err(mut p) => problems.append(&mut p),
             }
         }
+        link_lines(&mut entries, &sync.entries, &mut problems);
         for (name, lookup) in &reliability.lookups {
             let Some(entry) = entries.iter_mut().find(|e| *e.name == **name) else {
                 if !sync.entries.iter().any(|e| e.key.value == *name) {
@@ -433,12 +443,14 @@ fn compile_entry(
     use Operation::{BatchRead, Create, Delete, Read, Update};
     let name = entry.key.value.clone();
     let mut problems = Vec::new();
-    let root = if let Some(Some(m)) = entry.module.as_ref().map(|m| modules::module(&m.value)) {
-        m.root.to_owned()
-    } else {
+    let module = entry
+        .module
+        .as_ref()
+        .and_then(|m| modules::module(&m.value));
+    if module.is_none() {
         problems.push(format!("entry `{name}`: unknown or missing `module`"));
-        String::new()
-    };
+    }
+    let root = module.map(|m| m.root.to_owned()).unwrap_or_default();
     if entry.push.is_none() && entry.pull.is_none() {
         return Err(vec![format!(
             "entry `{name}` has neither `push` nor `pull`"
@@ -499,19 +511,25 @@ fn compile_entry(
     let post_actions = push
         .map(|p| actions(&p.common.post_actions))
         .unwrap_or_default();
-    let shape = input_shape(&root);
-    if shape.is_none() {
+    if let (Some(parent), Some(_)) = (module.and_then(|m| m.parent), &entry.pull) {
+        problems.push(format!(
+            "entry `{name}`: lines are not pulled on their own (they are read with their `{parent}` record): remove its `pull`"
+        ));
+    }
+    let shape = module.and_then(|m| input_shape(m.record_roots()));
+    if module.is_some() && shape.is_none() {
         problems.push(format!(
             "entry `{name}`: its record's root `{root}` is also a member of every template input"
         ));
     }
-    let (Some(input_shape), true) = (shape, problems.is_empty()) else {
+    let (Some(input_shape), Some(module), true) = (shape, module, problems.is_empty()) else {
         return Err(problems);
     };
     Ok(EntryPlan {
         name: Arc::from(name),
         input_shape,
         root,
+        module,
         create,
         update,
         delete,
@@ -522,6 +540,56 @@ fn compile_entry(
         batch_read,
         paging: sources.paging.map(Paging::from).unwrap_or_default(),
     })
+}
+
+/// Sets, on each `ApiSynchronization` action that names lines, the entry that pushes them
+/// ([`lines_target`]); refuses what SD507 reports.
+fn link_lines(entries: &mut [EntryPlan], declared: &[SyncEntry], problems: &mut Vec<String>) {
+    let names: Vec<(&str, Option<&str>)> = declared
+        .iter()
+        .map(|e| {
+            (
+                e.key.value.as_str(),
+                e.module.as_ref().map(|m| m.value.as_str()),
+            )
+        })
+        .collect();
+    for entry in entries.iter_mut() {
+        let module = entry.module;
+        let lists = [
+            (true, &mut entry.pre_actions),
+            (false, &mut entry.post_actions),
+        ];
+        for (pre, list) in lists {
+            for action in list.iter_mut() {
+                let ActionPlan::Synchronize {
+                    name,
+                    target,
+                    lines,
+                } = action
+                else {
+                    continue;
+                };
+                let at = format!("entry `{}`, action `{name}`", entry.name);
+                match lines_target(module, target, names.iter().copied()) {
+                    LinesTarget::NotLines => {}
+                    LinesTarget::Entry(_) if pre => problems.push(format!(
+                        "{at}: lines are pushed once their {} exists: move the action to `postSynchronizationAction`",
+                        module.root
+                    )),
+                    LinesTarget::Entry(found) => *lines = Some(Arc::from(found)),
+                    LinesTarget::Ambiguous => problems.push(format!(
+                        "{at}: several entries push `{target}`: name one of them in `path`"
+                    )),
+                    LinesTarget::ForeignParent(of) => problems.push(format!(
+                        "{at}: `{target}` pushes lines of `{}`, not of `{}`",
+                        of.parent.unwrap_or_default(),
+                        module.name
+                    )),
+                }
+            }
+        }
+    }
 }
 
 fn lookup_plan(
@@ -547,17 +615,16 @@ fn lookup_plan(
     })
 }
 
-/// The keys of the template input of an entry whose record is `$.<root>`; `None` when `root`
-/// is one of the other keys.
-pub(crate) fn input_shape(root: &str) -> Option<Shape> {
-    Shape::new([
-        Arc::from(root),
+/// The keys of the template input of an entry whose records are under `roots` (`$.account`;
+/// `$.invoiceItem` then `$.invoice` for lines); `None` when a root is one of the other keys.
+pub(crate) fn input_shape(roots: impl Iterator<Item = &'static str>) -> Option<Shape> {
+    Shape::new(roots.map(Arc::from).chain([
         Arc::from("serverVariables"),
         Arc::from("externalId"),
         Arc::from("syncToken"),
         Arc::from("syncTokens"),
         Arc::from("related"),
-    ])
+    ]))
 }
 
 fn call_plan(
@@ -719,7 +786,12 @@ fn action_plan(
         .map(|p| p.value.clone())
         .ok_or("the action has no `path`")?;
     match action.kind.as_ref().map(|k| &k.value) {
-        Some(ActionType::ApiSynchronization) => Ok(ActionPlan::Synchronize { name, target: path }),
+        // Whether the target is lines is known once every entry is: `link_lines`.
+        Some(ActionType::ApiSynchronization) => Ok(ActionPlan::Synchronize {
+            name,
+            target: path,
+            lines: None,
+        }),
         Some(ActionType::ApiPath) => {
             let parsed = action
                 .path_ref

@@ -69,6 +69,27 @@ pub const REFUSALS: &[Refusal] = &[
     rule("plan.rs", "entry `{name}`, `{prefix}`: {problem}", "SD812"),
     rule("plan.rs", "entry `{name}`, `{prefix}`: {e}", "SD202"),
     rule("plan.rs", "`pull` has synchronization actions", "SD506"),
+    rule("plan.rs", "lines are not pulled on their own", "SD507"),
+    rule("plan.rs", "lines are pushed once their", "SD507"),
+    rule("plan.rs", "several entries push `{target}`", "SD507"),
+    rule("plan.rs", "pushes lines of `{}`, not of `{}`", "SD507"),
+    runtime("push/lines.rs", "each within its record's push", CALLER),
+    runtime(
+        "push/lines.rs",
+        "records, not lines of another record",
+        CALLER,
+    ),
+    runtime(
+        "push/lines.rs",
+        "the definition has no entry `{lines}`",
+        "the plan links an action only to an entry of lines it has",
+    ),
+    runtime(
+        "push/lines.rs",
+        "does not push lines",
+        "the plan links an action only to an entry of lines it has",
+    ),
+    runtime("push/lines.rs", "not the array of its lines", VALUES),
     rule("plan.rs", "entry `{name}`, action `{}`: {e}", "SD501"),
     runtime(
         "plan.rs",

@@ -52,7 +52,9 @@ impl<'a> Scope<'a> {
     /// by schema name) and `$.related.<Entry>.IntegrationId` (the external id of each related
     /// record, as `{<Entry>.IntegrationId}` fills paths: from the record state, or from an
     /// `ApiSynchronization` pre-action that pushed it).
-    pub fn input(&self, shape: &Shape, record: &Value) -> Value {
+    /// An entry of lines has the line's parent record after the line (`$.invoice` after
+    /// `$.invoiceItem`), as its shape says.
+    pub fn input(&self, shape: &Shape, record: &Value, parent: Option<&Value>) -> Value {
         let keys = &*INPUT_KEYS;
         let text = |s: Option<&str>| s.map_or(Value::Null, Value::from);
         let tokens = if self.body_values.is_empty() {
@@ -75,14 +77,16 @@ impl<'a> Scope<'a> {
             }
             Value::object(related)
         };
-        let values = vec![
-            record.clone(),
+        let mut values = Vec::with_capacity(shape.keys().len());
+        values.push(record.clone());
+        values.extend(parent.cloned());
+        values.extend([
             self.server.template_variables.clone(),
             text(self.external_id.as_deref()),
             text(self.body_values.first().map(|(_, v)| v.as_str())),
             tokens,
             related,
-        ];
+        ]);
         // The shape is the entry's, of as many keys.
         Value::object(Map::with_shape(shape, values).unwrap_or_default())
     }

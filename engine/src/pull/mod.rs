@@ -226,7 +226,7 @@ async fn ask(
     scope: &Scope<'_>,
     (target, mut headers): (Target, Vec<(String, String)>),
 ) -> Result<Answer, EngineError> {
-    let input = scope.input(&entry.input_shape, &Value::Null);
+    let input = scope.input(&entry.input_shape, &Value::Null, None);
     let body = compose::body(trail, call, &input)?;
     let outgoing = Outgoing {
         target,

@@ -10,6 +10,7 @@ use crate::call::{compose, send};
 use crate::error::EngineError;
 use crate::lookup;
 use crate::plan::{ActionPlan, Placement};
+use crate::push::lines;
 use crate::push::operation::Pushing;
 use crate::push::run::Run;
 use crate::push::synchronizer::{Phase, SyncRequest};
@@ -43,9 +44,20 @@ pub(crate) async fn run(
     scope: &mut Scope<'_>,
 ) -> Result<(), EngineError> {
     match action {
-        ActionPlan::Synchronize { name, target } => {
-            synchronize(run, push, name, target, phase, scope).await
+        ActionPlan::Synchronize {
+            name,
+            target,
+            lines: Some(lines),
+        } if push.needs.synchronizer.is_none() => {
+            debug_assert_eq!(phase, Phase::Post, "the plan refuses lines before the push");
+            let _ = target;
+            lines::push_all(run, push, name, lines, scope).await
         }
+        ActionPlan::Synchronize {
+            name,
+            target,
+            lines,
+        } => synchronize(run, push, name, target, lines.as_deref(), phase, scope).await,
         ActionPlan::Call {
             name,
             call,
@@ -63,7 +75,7 @@ pub(crate) async fn run(
                 );
                 return Ok(());
             }
-            let input = scope.input(&push.entry.input_shape, push.record);
+            let input = push.input(scope);
             let outgoing = compose::request(&mut run.trail, call, scope, &input, Vec::new(), None)?;
             // An action is retried after a lost answer only when its method is idempotent
             // (reads, PUT, DELETE): a POST action may have taken effect.
@@ -103,10 +115,11 @@ async fn synchronize(
     push: &Pushing<'_>,
     name: &str,
     target: &str,
+    lines: Option<&str>,
     phase: Phase,
     scope: &mut Scope<'_>,
 ) -> Result<(), EngineError> {
-    let Some(synchronizer) = push.synchronizer else {
+    let Some(synchronizer) = push.needs.synchronizer else {
         let child = syncdef_definitions::platform::modules::MODULES
             .iter()
             .any(|m| m.child_names().any(|c| c == target));
@@ -129,6 +142,8 @@ async fn synchronize(
         record: push.record,
         state: push.state,
         external_id: scope.external_id.as_deref(),
+        lines,
+        related: &scope.related,
     };
     let id = synchronizer
         .synchronize(request)

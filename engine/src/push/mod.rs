@@ -7,6 +7,7 @@
 
 pub(crate) mod actions;
 pub(crate) mod catch_up;
+pub(crate) mod lines;
 pub(crate) mod operation;
 pub(crate) mod prepare;
 pub(crate) mod resolve;
@@ -22,7 +23,7 @@ use crate::call::connectors::Connectors;
 use crate::call::scope::Scope;
 use crate::error::EngineError;
 use crate::outcome::{PushOutcome, PushStatus};
-use crate::plan::{DefinitionPlan, EntryPlan, OperationKind};
+use crate::plan::{DefinitionPlan, OperationKind};
 use crate::reliability::RecordLimits;
 use crate::state::RecordState;
 use operation::Pushing;
@@ -37,21 +38,34 @@ pub(crate) struct Needs<'a> {
     pub synchronizer: Option<&'a dyn Synchronizer>,
 }
 
-/// Pushes `record` of `entry` of `plan` through `conn`; every failure is in the outcome,
-/// classified.
+/// Pushes `record` of `entry` of `plan` through `conn`, a line of `parent` when the entry is
+/// one of lines; every failure is in the outcome, classified.
 pub(crate) async fn push(
     plan: &DefinitionPlan,
     conn: &Connectors<'_>,
     needs: &Needs<'_>,
     entry: &str,
     record: &Value,
+    parent: Option<&Value>,
     state: &RecordState,
 ) -> PushOutcome {
     let planned = plan.entry(entry);
     // The plan's name when the entry is known: the outcome shares it.
     let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
     let result = match planned {
-        Some(planned) => execute(conn, needs, &mut run, planned, record, state).await,
+        Some(planned) => {
+            let push = Pushing {
+                plan,
+                conn,
+                needs,
+                account: None,
+                entry: planned,
+                record,
+                parent,
+                state,
+            };
+            execute(&mut run, push).await
+        }
         None => Err(EngineError::configuration(format!(
             "the definition has no entry `{entry}` (it has: {})",
             plan.entry_names().collect::<Vec<_>>().join(", ")
@@ -60,25 +74,16 @@ pub(crate) async fn push(
     run.finish(result)
 }
 
-async fn execute(
-    conn: &Connectors<'_>,
-    needs: &Needs<'_>,
-    run: &mut Run,
-    entry: &EntryPlan,
-    record: &Value,
-    state: &RecordState,
-) -> Result<PushStatus, EngineError> {
+async fn execute(run: &mut Run, push: Pushing<'_>) -> Result<PushStatus, EngineError> {
+    let (conn, needs, entry, state) = (push.conn, push.needs, push.entry, push.state);
+    lines::check_parent(&push)?;
     let server = conn.servers.resolve(&state.server_variables)?;
     let server = server.get();
-    needs.record_limits.check(record)?;
+    needs.record_limits.check(push.record)?;
     let account = conn.account(server);
     let push = Pushing {
-        conn,
         account: account.as_deref(),
-        synchronizer: needs.synchronizer,
-        entry,
-        record,
-        state,
+        ..push
     };
     let mut scope = Scope::new(server, state.external_id.clone(), state.related.clone());
     let resolved = resolve::unresolved_create(run, &push, &mut scope).await?;

@@ -11,11 +11,12 @@ use crate::call::scope::Scope;
 use crate::call::send;
 use crate::error::{EngineError, ErrorClass};
 use crate::extract::{self, Extracted};
-use crate::plan::{ActionPlan, CallPlan, EntryPlan, OperationKind};
+use crate::plan::{ActionPlan, CallPlan, DefinitionPlan, EntryPlan, OperationKind};
+use crate::push::Needs;
 use crate::push::actions;
 use crate::push::response;
 use crate::push::run::Run;
-use crate::push::synchronizer::{Phase, Synchronizer};
+use crate::push::synchronizer::Phase;
 use crate::reliability::conflict;
 use crate::reliability::rate_limit::Account;
 use crate::reliability::retry::RequestNature;
@@ -23,14 +24,24 @@ use crate::state::RecordState;
 
 /// The push being carried out: what every step of it reads.
 pub(crate) struct Pushing<'a> {
+    /// The definition, whose entries of lines a post-action may push.
+    pub plan: &'a DefinitionPlan,
     pub conn: &'a Connectors<'a>,
+    pub needs: &'a Needs<'a>,
     /// The budget of the server's account the push's requests draw on.
     pub account: Option<&'a Account>,
-    /// Pushes what `ApiSynchronization` actions name; none: they are skipped, noted.
-    pub synchronizer: Option<&'a dyn Synchronizer>,
     pub entry: &'a EntryPlan,
     pub record: &'a Value,
+    /// For a line, the record it is a line of (the invoice of an invoice item).
+    pub parent: Option<&'a Value>,
     pub state: &'a RecordState,
+}
+
+impl Pushing<'_> {
+    /// The template input of the push's templates as `scope` stands now.
+    pub fn input(&self, scope: &Scope<'_>) -> Value {
+        scope.input(&self.entry.input_shape, self.record, self.parent)
+    }
 }
 
 /// Sends the record's `kind` request through `call` and returns the answer the push stands
@@ -62,7 +73,7 @@ pub(crate) async fn carry_out(
     };
     let mut conflicted = false;
     loop {
-        let input = scope.input(&push.entry.input_shape, push.record);
+        let input = push.input(scope);
         let source = match kept {
             Some(kept) => KeySource::Kept(kept),
             None => KeySource::Derived {

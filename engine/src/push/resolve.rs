@@ -165,7 +165,7 @@ fn sent_body(
     let Some(create) = push.entry.operation(OperationKind::Create) else {
         return Ok(Json::Null);
     };
-    let input = scope.input(&push.entry.input_shape, push.record);
+    let input = push.input(scope);
     let body = compose::body(&mut run.trail, create, &input)?;
     Ok(body
         .and_then(|b| serde_json::from_slice(&b.json).ok())

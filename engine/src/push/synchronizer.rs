@@ -1,6 +1,8 @@
 //! The caller's part in a push: pushing the related records `ApiSynchronization` actions name
 //! (an invoice's account), which the caller knows where to find.
 
+use std::collections::BTreeMap;
+
 use futures::future::BoxFuture;
 use syncdef_transform::Value;
 
@@ -33,6 +35,12 @@ pub struct SyncRequest<'a> {
     pub state: &'a RecordState,
     /// The record's external id as known now (after a create, the new one).
     pub external_id: Option<&'a str>,
+    /// When the target is the record's lines: the entry that pushes each (with
+    /// [`Engine::push_line`](crate::Engine::push_line)), after the record's own request.
+    pub lines: Option<&'a str>,
+    /// The external ids of the records the record names, as known now (an account pushed by
+    /// a pre-action included): a line's push names them too.
+    pub related: &'a BTreeMap<String, String>,
 }
 
 /// Pushes what `ApiSynchronization` actions name, for the engine: the caller knows where the

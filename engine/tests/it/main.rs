@@ -10,6 +10,7 @@ mod echo;
 mod encodings;
 mod faults;
 mod hostile;
+mod lines;
 mod load;
 mod oauth;
 mod operation_security;

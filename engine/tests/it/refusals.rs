@@ -220,6 +220,37 @@ fn notify(says: &'static str, action: &str, message: &'static str) -> Case {
     case(says, NOTIFY, &format!("        Notify:\n{action}"), message)
 }
 
+/// The Invoice's pre-actions in `generic.yaml`, after which a post-action goes.
+const INVOICE_ACTIONS: &str = "      preSynchronizationAction:\n        Account:\n          type: ApiSynchronization\n          path: Account\n";
+
+/// Where the Invoice entry of `generic.yaml` starts.
+const INVOICE_ENTRY: &str = "  Invoice:\n    description: Invoices, under their account\n";
+
+/// An entry `name` of module `module` (a module of lines, with whatever follows `module:`),
+/// pushing to the accounts' create.
+fn lines_entry(name: &str, module: &str) -> String {
+    format!(
+        "  {name}:\n    module: {module}\n    push:\n      create: /accounts/post\n      schemasTransformer:\n        createRequest: {{name: \"#valueof($.related.Invoice.IntegrationId)\"}}\n        createResponse: {{id: \"#valueof($.id)\"}}\n"
+    )
+}
+
+/// `generic.yaml` with an entry `Lines` of module `module` before the Invoice, and `from`
+/// replaced by `to`.
+fn lines(
+    says: &'static str,
+    from: &'static str,
+    to: &str,
+    module: &str,
+    message: &'static str,
+) -> Case {
+    let mut case = case(says, from, to, message);
+    case.edits.push((
+        INVOICE_ENTRY,
+        format!("{}{INVOICE_ENTRY}", lines_entry("Lines", module)),
+    ));
+    case
+}
+
 fn pull(says: &'static str, from: &'static str, to: &str, message: &'static str) -> Case {
     Case {
         fixture: "pull.yaml",
@@ -315,6 +346,47 @@ fn cases() -> Vec<Case> {
             "      create: /accounts/post\n",
             "      create: /acounts/post\n",
             "names no operation",
+        ),
+        lines(
+            "lines are pushed once their",
+            "        Account:\n          type: ApiSynchronization\n          path: Account\n",
+            "        Account:\n          type: ApiSynchronization\n          path: Account\n        Items:\n          type: ApiSynchronization\n          path: Lines\n",
+            "InvoiceItems",
+            "lines are pushed once their invoice exists",
+        ),
+        {
+            let mut two = lines(
+                "several entries push `{target}`",
+                INVOICE_ACTIONS,
+                &format!(
+                    "{INVOICE_ACTIONS}      postSynchronizationAction:\n        Items: {{type: ApiSynchronization, path: InvoiceItems}}\n"
+                ),
+                "InvoiceItems",
+                "several entries push `InvoiceItems`",
+            );
+            two.edits.push((
+                INVOICE_ENTRY,
+                format!("{}{INVOICE_ENTRY}", lines_entry("Lines2", "InvoiceItems")),
+            ));
+            two
+        },
+        lines(
+            "pushes lines of `{}`, not of `{}`",
+            INVOICE_ACTIONS,
+            &format!(
+                "{INVOICE_ACTIONS}      postSynchronizationAction:\n        Items: {{type: ApiSynchronization, path: Lines}}\n"
+            ),
+            "OrderItems",
+            "`Lines` pushes lines of `Orders`, not of `Invoices`",
+        ),
+        lines(
+            "lines are not pulled on their own",
+            INVOICE_ACTIONS,
+            &format!(
+                "{INVOICE_ACTIONS}      postSynchronizationAction:\n        Items: {{type: ApiSynchronization, path: Lines}}\n"
+            ),
+            "InvoiceItems\n    pull:\n      read: /accounts/{IntegrationId}/get",
+            "lines are not pulled on their own",
         ),
         pull(
             "`pull` has synchronization actions",

@@ -15,7 +15,8 @@ declare_rule! {
     /// collection when one entry alone has that module). This rule reports such an action in
     /// `preSynchronizationAction` (the parent does not exist yet in the external system, so a
     /// line cannot name it), an action of an entry of another module, a collection that
-    /// several entries push, and an entry of lines that no action pushes.
+    /// several entries push, an entry of lines that no action pushes, and one with a `pull`
+    /// (lines are read with their parent record).
 ///
     /// ## Why is this bad?
     /// Lines pushed before their invoice cannot be attached to it; lines no action pushes are
@@ -116,11 +117,27 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
         }
     }
     for info in ctx.entries.iter().filter(|e| is_lines(e)) {
+        if let Some(pull) = &info.entry.pull {
+            report_pulled(sink, info, pull);
+        }
         if pushed.contains(&info.name()) {
             continue;
         }
         report_never_pushed(sink, info);
     }
+}
+
+fn report_pulled(sink: &mut Sink, info: &EntryInfo, pull: &syncdef_definitions::model::Pull) {
+    let parent = info.module.and_then(|m| m.parent).unwrap_or_default();
+    let d = sink
+        .diagnostic(
+            Rule::MisplacedLines,
+            pull.span,
+            format!("lines are not pulled on their own: they are read with their {parent} record"),
+        )
+        .with_pointer(pull.pointer.clone())
+        .with_help("remove the `pull`");
+    sink.push(d);
 }
 
 fn is_lines(info: &EntryInfo) -> bool {
