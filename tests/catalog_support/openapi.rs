@@ -1,9 +1,14 @@
 //! Just enough OpenAPI 3.0 to check a rendered request against the definition it was rendered
 //! from: the server base URL, the operation a method and URL address, and that operation's
-//! request body schema as a JSON Schema (`$ref`s kept pointing into the document, `nullable`
-//! turned into a `null` type, `readOnly` properties refused since a client must not send them).
+//! request body schema as a JSON Schema (converted by `openapi_support/json_schema.rs`).
 
-use serde_json::{Map, Value, json};
+#[path = "../openapi_support/json_schema.rs"]
+mod json_schema;
+
+use serde_json::Value;
+
+pub use json_schema::Direction;
+use json_schema::{Formats, Schemas};
 
 /// The first server's URL with every variable at its default (what a dry-run uses unless told
 /// otherwise). Values in the path are percent-encoded as one segment, as the engine sends them
@@ -125,17 +130,7 @@ fn matches_template(template: &str, path: &str) -> bool {
 
 /// `value`, or what its `$ref` points at.
 pub fn resolve<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
-    match value["$ref"].as_str().and_then(|r| r.strip_prefix('#')) {
-        Some(pointer) => doc.pointer(pointer).unwrap_or(value),
-        None => value,
-    }
-}
-
-/// Which way a body goes: a client must not send `readOnly` properties, a server may.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    Request,
-    Response,
+    json_schema::follow(doc, value)
 }
 
 /// A validator for request bodies of `schema`, a schema of the OpenAPI document `doc`.
@@ -144,126 +139,17 @@ pub fn request_validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
 }
 
 /// A validator for bodies going `direction` of `schema`, a schema of the OpenAPI document `doc`.
+/// Formats are asserted: a date or an e-mail address the external system would refuse fails
+/// the catalog's checks.
 pub fn validator(doc: &Value, schema: &Value, direction: Direction) -> jsonschema::Validator {
-    let to_json_schema = |s: &Value| to_json_schema(s, direction);
-    let mut root = match to_json_schema(schema) {
-        Value::Object(map) => map,
-        other => Map::from_iter([("allOf".to_owned(), json!([other]))]),
-    };
-    // `$ref: "#/components/schemas/X"` resolves against the root: carry the converted
-    // components there.
-    let mut schemas = Map::new();
-    if let Some(components) = doc["components"]["schemas"].as_object() {
-        for (name, s) in components {
-            schemas.insert(name.clone(), to_json_schema(s));
-        }
-    }
-    root.insert("components".into(), json!({ "schemas": schemas }));
-    jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(&Value::Object(root))
-        .unwrap_or_else(|e| panic!("the request schema does not compile: {e}"))
-}
-
-/// One OpenAPI 3.0 schema object as a JSON Schema (draft 2020-12).
-fn to_json_schema(schema: &Value, direction: Direction) -> Value {
-    let to_json_schema = |s: &Value| to_json_schema(s, direction);
-    let Some(object) = schema.as_object() else {
-        return schema.clone();
-    };
-    // OpenAPI 3.0 ignores the siblings of `$ref`.
-    if let Some(reference) = object.get("$ref") {
-        return json!({ "$ref": reference });
-    }
-    if direction == Direction::Request && object.get("readOnly") == Some(&Value::Bool(true)) {
-        return Value::Bool(false);
-    }
-    let mut out = Map::new();
-    for (key, value) in object {
-        let converted = match key.as_str() {
-            "nullable" | "readOnly" | "writeOnly" | "example" | "discriminator" | "xml"
-            | "externalDocs" | "deprecated" => continue,
-            "properties" => Value::Object(
-                value
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .map(|(k, v)| (k.clone(), to_json_schema(v)))
-                    .collect(),
-            ),
-            "items" | "not" | "additionalProperties" => to_json_schema(value),
-            "allOf" | "anyOf" | "oneOf" => Value::Array(
-                value
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(&to_json_schema)
-                    .collect(),
-            ),
-            // OpenAPI 3.0 (like draft 4) writes exclusive bounds as booleans.
-            "exclusiveMinimum" | "exclusiveMaximum" if value.is_boolean() => {
-                if value == &Value::Bool(true) {
-                    let bound = if key == "exclusiveMinimum" {
-                        "minimum"
-                    } else {
-                        "maximum"
-                    };
-                    if let Some(limit) = object.get(bound) {
-                        out.insert(key.clone(), limit.clone());
-                    }
-                }
-                continue;
-            }
-            _ => value.clone(),
-        };
-        out.insert(key.clone(), converted);
-    }
-    if object.get("nullable") == Some(&Value::Bool(true))
-        && let Some(ty) = out.get("type").cloned()
-    {
-        out.insert("type".into(), json!([ty, "null"]));
-        if let Some(Value::Array(values)) = out.get_mut("enum") {
-            values.push(Value::Null);
-        }
-    }
-    // An exclusive bound replaced the inclusive one.
-    for (exclusive, inclusive) in [
-        ("exclusiveMinimum", "minimum"),
-        ("exclusiveMaximum", "maximum"),
-    ] {
-        if out.contains_key(exclusive) {
-            out.remove(inclusive);
-        }
-    }
-    // `nullable` beside alternatives and no `type` (Stripe's expandable fields): null is one
-    // more alternative.
-    if object.get("nullable") == Some(&Value::Bool(true))
-        && !out.contains_key("type")
-        && (out.contains_key("anyOf") || out.contains_key("oneOf"))
-    {
-        return json!({ "anyOf": [Value::Object(out), { "type": "null" }] });
-    }
-    Value::Object(out)
+    Schemas::of(doc, direction, Formats::Asserted)
+        .validator(schema)
+        .unwrap_or_else(|e| panic!("the body schema: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nullable_alternatives_allow_null() {
-        let schema = json!({"nullable": true, "anyOf": [{"type": "string"}, {"type": "object"}]});
-        let converted = to_json_schema(&schema, Direction::Response);
-        let validator = jsonschema::validator_for(&converted).expect("compiles");
-        assert!(validator.is_valid(&Value::Null));
-        assert!(validator.is_valid(&json!("cus_1")));
-        assert!(!validator.is_valid(&json!(1)));
-        let strict = json!({"anyOf": [{"type": "string"}]});
-        let validator = jsonschema::validator_for(&to_json_schema(&strict, Direction::Response))
-            .expect("compiles");
-        assert!(!validator.is_valid(&Value::Null));
-    }
 
     #[test]
     fn templates_match_parameters_inside_segments() {
@@ -272,21 +158,5 @@ mod tests {
         assert!(!matches_template("/customer/{id}", "/customer/67/x"));
         assert!(!matches_template("/customer/{id}", "/customer/"));
         assert!(matches_template("/customer", "/customer"));
-    }
-
-    #[test]
-    fn nullable_read_only_and_refs_convert() {
-        let doc = json!({"components": {"schemas": {
-            "A": {"type": "object", "required": ["n"], "properties": {
-                "n": {"type": "string", "nullable": true},
-                "id": {"type": "string", "readOnly": true}}}}}});
-        let v = request_validator(
-            &doc,
-            &json!({"$ref": "#/components/schemas/A", "description": "x"}),
-        );
-        assert!(v.is_valid(&json!({"n": null})));
-        assert!(!v.is_valid(&json!({"n": 1})));
-        assert!(!v.is_valid(&json!({"n": "x", "id": "1"})));
-        assert!(!v.is_valid(&json!({})));
     }
 }

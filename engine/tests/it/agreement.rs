@@ -6,7 +6,8 @@
 //! Lint is run over the records the dry-runs push (`lint --sample` and `--related` as a user
 //! would give them), and every request a dry-run would send is judged by a third party as
 //! well: its body validated with the `jsonschema` crate against the request body its operation
-//! declares (`agreement/body_schema.rs`, with its own reading of OpenAPI 3.0). A lint-clean
+//! declares (`agreement/body_schema.rs`, with the tests' own reading of OpenAPI,
+//! `tests/openapi_support/json_schema.rs`, not the engine's). A lint-clean
 //! mutant whose request that schema refuses is a disagreement, as is one the engine refuses.
 //!
 //! Mutants, by class: every single-line deletion of each catalog YAML definition; every scalar

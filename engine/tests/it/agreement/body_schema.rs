@@ -1,42 +1,33 @@
 //! What a dry-run would send, judged by a third party: each request body validated with the
 //! `jsonschema` crate against the request body its operation declares in the document. The
-//! OpenAPI 3.0 schema is converted to JSON Schema here, by the rules of the OpenAPI
-//! specification, and not with the conversion the engine and the linter share, so that a
-//! mistake of that conversion cannot hide a request the external system would refuse.
+//! OpenAPI schema is converted to JSON Schema by the workspace's test support
+//! (`tests/openapi_support/json_schema.rs`), by the rules of the OpenAPI specification, and not
+//! with the conversion the engine and the linter share, so that a mistake of that conversion
+//! cannot hide a request the external system would refuse.
 
+#[path = "../../../../tests/openapi_support/json_schema.rs"]
+mod json_schema;
+
+use json_schema::{Direction, Formats, Schemas};
 use serde_json::{Map, Value as Json};
 use syncdef_definitions::Definition;
 use syncdef_definitions::operation_ref::OperationRef;
 use syncdef_engine::HttpRequest;
 
-/// The document as a JSON Schema resource: every schema converted, each request body schema
-/// reachable by a JSON pointer.
+/// The request bodies a document's operations declare, and their schemas as JSON Schema.
 pub struct BodySchemas {
+    /// The document as written, to find an operation's request body in.
     document: Json,
-    draft: jsonschema::Draft,
+    schemas: Schemas,
 }
 
 impl BodySchemas {
     pub fn of(definition: &Definition) -> BodySchemas {
-        let mut document = definition.root().to_json();
-        let openapi_30 = document
-            .get("openapi")
-            .and_then(Json::as_str)
-            .is_some_and(|v| v.starts_with("3.0"));
-        if openapi_30 {
-            let read_only = read_only_refs(&document, &document);
-            convert_30(&mut document, &read_only);
-        }
-        BodySchemas {
-            document,
-            // OpenAPI 3.0's Schema Object is an extended subset of JSON Schema draft 4
-            // (`exclusiveMaximum` as a boolean); 3.1 is JSON Schema 2020-12.
-            draft: if openapi_30 {
-                jsonschema::Draft::Draft4
-            } else {
-                jsonschema::Draft::Draft202012
-            },
-        }
+        let document = definition.root().to_json();
+        // `format` is an annotation, as JSON Schema 2020-12 and OpenAPI 3.1 define it and as
+        // the engine and the linter treat it.
+        let schemas = Schemas::of(&document, Direction::Request, Formats::Annotated);
+        BodySchemas { document, schemas }
     }
 
     /// Why `request`, sent for `operation`, is not what the operation accepts; `None` when it is.
@@ -118,19 +109,8 @@ impl BodySchemas {
             .map(|(_, item)| item)
     }
 
-    fn follow<'a>(&'a self, mut node: &'a Json) -> &'a Json {
-        for _ in 0..32 {
-            let Some(target) = node
-                .get("$ref")
-                .and_then(Json::as_str)
-                .and_then(|r| r.strip_prefix('#'))
-                .and_then(|pointer| self.document.pointer(pointer))
-            else {
-                break;
-            };
-            node = target;
-        }
-        node
+    fn follow<'a>(&'a self, node: &'a Json) -> &'a Json {
+        json_schema::follow(&self.document, node)
     }
 
     /// The first error of `instance` against `schema` (resolved in the whole document).
@@ -192,19 +172,7 @@ impl BodySchemas {
     }
 
     fn validator(&self, schema: &Json) -> Result<jsonschema::Validator, String> {
-        let mut root = self.document.clone();
-        let Json::Object(members) = &mut root else {
-            return Err("the document is not an object".to_owned());
-        };
-        members.insert("x-checked-body".to_owned(), schema.clone());
-        members.insert("$ref".to_owned(), Json::from("#/x-checked-body"));
-        // `format` is an annotation, as JSON Schema 2020-12 and OpenAPI 3.1 define it and as
-        // the engine and the linter treat it: draft 4 would assert it by default.
-        jsonschema::options()
-            .with_draft(self.draft)
-            .should_validate_formats(false)
-            .build(&root)
-            .map_err(|error| format!("its schema does not compile: {error}"))
+        self.schemas.validator(schema)
     }
 }
 
@@ -317,97 +285,6 @@ fn fills(template: &str, path: &str) -> bool {
             ends.chain([segment.len()])
                 .any(|taken| fills(rest, &after[taken..]))
         }
-    }
-}
-
-/// OpenAPI 3.0 to JSON Schema draft 4, for request bodies: `nullable: true` admits `null`, and a
-/// `readOnly` property is required in responses only (OpenAPI 3.0.3, "Fixed Fields" of the
-/// Schema Object).
-fn convert_30(node: &mut Json, read_only: &[String]) {
-    match node {
-        Json::Object(members) => {
-            admit_null(members);
-            drop_read_only_requirements(members, read_only);
-            for value in members.values_mut() {
-                convert_30(value, read_only);
-            }
-        }
-        Json::Array(items) => items
-            .iter_mut()
-            .for_each(|item| convert_30(item, read_only)),
-        _ => {}
-    }
-}
-
-/// The `$ref`s of `node` whose target is `readOnly`: a property written as such a reference is
-/// read-only (OpenAPI 3.0 ignores a reference's siblings).
-fn read_only_refs(document: &Json, node: &Json) -> Vec<String> {
-    let mut found = Vec::new();
-    match node {
-        Json::Object(members) => {
-            if let Some(reference) = members.get("$ref").and_then(Json::as_str)
-                && let Some(target) = reference
-                    .strip_prefix('#')
-                    .and_then(|pointer| document.pointer(pointer))
-                && target.get("readOnly") == Some(&Json::Bool(true))
-            {
-                found.push(reference.to_owned());
-            }
-            for value in members.values() {
-                found.extend(read_only_refs(document, value));
-            }
-        }
-        Json::Array(items) => {
-            for item in items {
-                found.extend(read_only_refs(document, item));
-            }
-        }
-        _ => {}
-    }
-    found.sort();
-    found.dedup();
-    found
-}
-
-fn admit_null(members: &mut Map<String, Json>) {
-    if members.get("nullable") != Some(&Json::Bool(true)) {
-        return;
-    }
-    if let Some(Json::String(kind)) = members.get("type") {
-        let kinds = Json::from(vec![kind.clone(), "null".to_owned()]);
-        members.insert("type".to_owned(), kinds);
-    }
-    if let Some(Json::Array(values)) = members.get_mut("enum")
-        && !values.contains(&Json::Null)
-    {
-        values.push(Json::Null);
-    }
-}
-
-fn drop_read_only_requirements(members: &mut Map<String, Json>, read_only_refs: &[String]) {
-    let read_only: Vec<String> = members
-        .get("properties")
-        .and_then(Json::as_object)
-        .map(|properties| {
-            properties
-                .iter()
-                .filter(|(_, schema)| {
-                    schema.get("readOnly") == Some(&Json::Bool(true))
-                        || schema
-                            .get("$ref")
-                            .and_then(Json::as_str)
-                            .is_some_and(|r| read_only_refs.iter().any(|known| known == r))
-                })
-                .map(|(name, _)| name.clone())
-                .collect()
-        })
-        .unwrap_or_default();
-    if let Some(Json::Array(required)) = members.get_mut("required") {
-        required.retain(|name| {
-            !name
-                .as_str()
-                .is_some_and(|n| read_only.iter().any(|r| r == n))
-        });
     }
 }
 
@@ -547,6 +424,29 @@ paths:
             Some("a body, where the operation declares no request body")
         );
         assert_eq!(form_refusal("/orders/{no}", "count=1"), None);
+    }
+
+    #[test]
+    fn a_body_the_vendor_refuses_is_refused() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../catalog/quickbooks-online/definition.yaml"
+        );
+        let definition = Definition::load_path(std::path::Path::new(path)).expect("loads");
+        let schemas = BodySchemas::of(&definition);
+        let judged = |body: &str| {
+            let sent = request(Some(body), "application/json");
+            schemas.refusal_at("/customer", "post", &sent)
+        };
+        assert_eq!(judged(r#"{"DisplayName": "Acme"}"#), None);
+        assert!(
+            judged(r#"{"CompanyName": "Acme"}"#).is_some(),
+            "a create needs DisplayName"
+        );
+        assert!(
+            judged(r#"{"DisplayName": "A", "Balance": 3}"#).is_some(),
+            "Balance is read-only"
+        );
     }
 
     #[test]
