@@ -1,6 +1,11 @@
 //! The constant a starting definition writes where no platform field fits: a value of the
 //! property's type, the one the vendor's schema suggests when it suggests one, and a
 //! placeholder that says what to write otherwise.
+//!
+//! A placeholder, not a value made to fit the schema (one drawn from its `pattern` or within its
+//! bounds, as the vendor corpus benchmark writes for its finished bodies): a plausible value
+//! would hide that the user still has to decide it, where `TODO name` or an empty list shows
+//! it (each is listed in `Scaffold::left` too).
 
 use serde_json::{Value as Json, json};
 

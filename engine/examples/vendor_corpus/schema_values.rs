@@ -1,5 +1,13 @@
 //! Values that fit a description's schemas: a constant of each type, strings drawn from their
 //! `pattern`, numbers within their bounds, objects with their required properties.
+//!
+//! Not the values `syncdef new` writes (`syncdef_definitions::scaffold`), on purpose: those are
+//! a starting point for a user, record fields read where one fits and elsewhere a placeholder
+//! that shows it is still to decide (`TODO name`, an empty list, listed in `Scaffold::left`),
+//! which a vendor may well refuse. This benchmark measures the engine and the linter over
+//! bodies a careful author would have finished, so every value here must be one the schema
+//! accepts (a draw from its `pattern`, a `oneOf` alternative that fits exactly one); the
+//! scaffold's own output is measured apart, as it is (`scaffolded.rs`).
 
 use serde_json::{Map, Value as Json, json};
 
