@@ -73,6 +73,16 @@ pub const REFUSALS: &[Refusal] = &[
     rule("plan.rs", "lines are pushed once their", "SD507"),
     rule("plan.rs", "several entries push `{target}`", "SD507"),
     rule("plan.rs", "pushes lines of `{}`, not of `{}`", "SD507"),
+    runtime(
+        "push/prepare.rs",
+        "carries out no operation of the record",
+        "the engine runs such a push before it prepares an operation",
+    ),
+    runtime(
+        "push/mod.rs",
+        "the post-actions run again only for a record pushed before",
+        STATE,
+    ),
     runtime("push/lines.rs", "each within its record's push", CALLER),
     runtime(
         "push/lines.rs",

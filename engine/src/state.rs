@@ -10,6 +10,10 @@ pub enum Intent {
     Upsert,
     /// Delete the record (it must have an external id and the entry a `push.delete`).
     Delete,
+    /// Run the record's post-actions again, and nothing else: the record was pushed (it must
+    /// have an external id) and a post-action failed after it, as the lines of an invoice can.
+    /// The outcome is `updated` when they all succeed.
+    PostActions,
 }
 
 /// The record's standing in the external system and the instance's settings.

@@ -20,6 +20,7 @@ mod budget;
 mod entries;
 mod error;
 mod guard;
+mod lines;
 mod handling;
 pub mod hash;
 mod modules;

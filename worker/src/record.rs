@@ -43,7 +43,11 @@ pub(crate) struct Handled {
 }
 
 impl Handled {
-    fn new(result: RecordResult, external_id: Option<String>, error: Option<String>) -> Self {
+    pub(crate) fn new(
+        result: RecordResult,
+        external_id: Option<String>,
+        error: Option<String>,
+    ) -> Self {
         Handled {
             result,
             external_id,
@@ -192,6 +196,42 @@ async fn handle_owned(
         intent,
     };
     let record_json = Arc::new(record);
+    let outcome = push(core, entry, &key, platform_id, &record_json, &state, now).await;
+    // Related ids as they are after the push: the callback may have pushed the account.
+    let body_hash = || {
+        Ok(input_hash(
+            &record_json,
+            &related_ids(core, entry, &record_json)?,
+        ))
+    };
+    let handled = settle(
+        core,
+        &entry.name,
+        &key,
+        row.as_ref(),
+        &state,
+        updated_at,
+        &outcome,
+        &body_hash,
+    )?;
+    if let Some(post) = &outcome.post_action_error {
+        tracing::warn!(entry = %entry.name, id = %key.platform_id, error = %post, "post-synchronization action failed; the record itself was pushed");
+    }
+    Ok(handled)
+}
+
+/// Pushes the record with an engine that marks its create in flight before it leaves and
+/// pushes what its actions name (its account first, its lines after), and reports its
+/// requests.
+async fn push(
+    core: &Arc<Core>,
+    entry: &EntryInfo,
+    key: &RecordKey,
+    platform_id: &str,
+    record: &Arc<serde_json::Value>,
+    state: &RecordState,
+    now: i64,
+) -> PushOutcome {
     let engine = core
         .engine
         .with_transport(Arc::new(InFlightGuard {
@@ -203,24 +243,16 @@ async fn handle_owned(
         .with_synchronizer(Arc::new(Related {
             core: core.clone(),
             source: entry.clone(),
-            record: record_json.clone(),
+            platform_id: platform_id.to_owned(),
+            record: record.clone(),
         }));
-    let value = syncdef_transform::Value::from((*record_json).clone());
-    let outcome = engine.push(&entry.name, &value, &state).await;
+    let value = syncdef_transform::Value::from((**record).clone());
+    let outcome = engine.push(&entry.name, &value, state).await;
     crate::requests::report(core, &entry.name, Flow::Push, &outcome.exchanges);
     if core.options.dry_run {
-        plan(core, &key, &outcome);
+        plan(core, key, &outcome);
     }
-    settle(
-        core,
-        entry,
-        &key,
-        row.as_ref(),
-        &record_json,
-        &state,
-        updated_at,
-        &outcome,
-    )
+    outcome
 }
 
 /// What to ask of the engine for `record`: a record whose deletion marker turned on is deleted
@@ -235,6 +267,20 @@ fn intent(
     row: Option<&RecordRow>,
 ) -> Option<syncdef_engine::Intent> {
     if !entry.module.is_deleted(record) {
+        let can_update = core
+            .engine
+            .plan()
+            .entry(&entry.name)
+            .is_some_and(|p| p.has(syncdef_engine::OperationKind::Update));
+        let post_actions_failed = row.is_some_and(|r| {
+            r.status == RecordStatus::Failed
+                && r.error_class.as_deref() == Some(POST_ACTIONS_FAILED)
+        });
+        // An entry that can update does, and runs its post-actions after; one that cannot
+        // runs them alone.
+        if post_actions_failed && external_id.is_some() && !can_update {
+            return Some(syncdef_engine::Intent::PostActions);
+        }
         return Some(syncdef_engine::Intent::Upsert);
     }
     if external_id.is_none() && row.is_none_or(|r| r.create.is_none()) {
@@ -275,7 +321,7 @@ pub(crate) fn due_retries(core: &Core, entry: &EntryInfo) -> Result<Vec<RecordRo
 }
 
 /// The create of unknown outcome the engine must find out about before creating again.
-fn unresolved_create(row: Option<&RecordRow>) -> Option<UnresolvedCreate> {
+pub(crate) fn unresolved_create(row: Option<&RecordRow>) -> Option<UnresolvedCreate> {
     let row = row.filter(|r| r.status == RecordStatus::Unknown && r.external_id.is_none())?;
     let create = row.create.clone().unwrap_or_default();
     Some(UnresolvedCreate {
@@ -384,21 +430,25 @@ fn related_ids(
     Ok(related)
 }
 
+/// The class a record's failure is stored with when the record was pushed and a post-action
+/// failed after it: its next attempt runs them again (with the update, when the entry has
+/// one, or alone).
+pub(crate) const POST_ACTIONS_FAILED: &str = "postActions";
+
+/// Stores what became of the push of `key` (the record, or a line) as `outcome` says;
+/// `body_hash` gives the hash of what was pushed, asked only for a push that succeeded.
 #[allow(clippy::too_many_arguments)]
-fn settle(
+pub(crate) fn settle(
     core: &Core,
-    entry: &EntryInfo,
+    entry: &str,
     key: &RecordKey,
     row: Option<&RecordRow>,
-    record: &serde_json::Value,
     state: &RecordState,
     updated_at: Option<String>,
     outcome: &PushOutcome,
+    body_hash: &dyn Fn() -> Result<String, WorkerError>,
 ) -> Result<Handled, WorkerError> {
     let now = core.now();
-    if let Some(post) = &outcome.post_action_error {
-        tracing::warn!(entry = %entry.name, id = %key.platform_id, error = %post, "post-synchronization action failed; the record itself was pushed");
-    }
     match outcome.status {
         PushStatus::Created | PushStatus::Updated | PushStatus::Deleted => {
             let Some(external_id) = outcome.external_id.clone().or(state.external_id.clone())
@@ -417,11 +467,23 @@ fn settle(
                 )?;
                 return Ok(Handled::new(RecordResult::Unknown, None, Some(message)));
             };
-            // Related ids as they are now: the callback may have pushed the account.
-            let related = related_ids(core, entry, record)?;
+            if let Some(post) = &outcome.post_action_error {
+                // Not done: stored as done, an unchanged record would never run them again.
+                let message = shown(format!(
+                    "pushed, but a post-synchronization action failed (it runs again at the next attempt): {post}"
+                ));
+                let mut failed = Failed::new(POST_ACTIONS_FAILED, &message, false, updated_at);
+                failed.external_id = Some(external_id.clone());
+                fail(core, key, row, failed)?;
+                return Ok(Handled::new(
+                    RecordResult::Failed,
+                    Some(external_id),
+                    Some(message),
+                ));
+            }
             let pushed = Pushed {
                 external_id: external_id.clone(),
-                body_hash: input_hash(record, &related),
+                body_hash: body_hash()?,
                 updated_at,
             };
             core.state.record_pushed(key, &pushed, now)?;
@@ -431,7 +493,7 @@ fn settle(
                 RecordResult::Updated
             };
             repeated_create(core, entry, key, outcome);
-            tracing::debug!(entry = %entry.name, id = %key.platform_id, external_id, ?result, "pushed");
+            tracing::debug!(entry = %entry, id = %key.platform_id, external_id, ?result, "pushed");
             Ok(Handled::new(result, Some(external_id), None))
         }
         PushStatus::Failed => {
@@ -457,7 +519,7 @@ fn settle(
                     && outcome.operation != Some(OperationKind::Update)
                     && outcome.operation != Some(OperationKind::Delete))
                     || state.unresolved_create.is_some());
-            tracing::warn!(entry = %entry.name, id = %key.platform_id, class = %class, error = %message, "push failed");
+            tracing::warn!(entry = %entry, id = %key.platform_id, class = %class, error = %message, "push failed");
             let mut failed = Failed::new(class.as_str(), &message, unknown, updated_at);
             failed.external_id.clone_from(&learnt);
             fail(core, key, row, failed)?;
@@ -479,7 +541,7 @@ fn settle(
 }
 
 /// A message as the worker logs, reports and stores it: secrets redacted, bounded.
-fn shown(message: String) -> String {
+pub(crate) fn shown(message: String) -> String {
     match syncdef_secrets::shown(&message) {
         std::borrow::Cow::Borrowed(_) => message,
         std::borrow::Cow::Owned(shown) => shown,
@@ -503,7 +565,7 @@ fn fail(
     Ok(())
 }
 
-fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
+pub(crate) fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
     let planned = PlannedPush {
         entry: key.entry.clone(),
         platform_id: key.platform_id.clone(),
@@ -524,13 +586,13 @@ fn plan(core: &Core, key: &RecordKey, outcome: &PushOutcome) {
 /// Counts and logs a create sent again under an earlier create's idempotency key: the external
 /// system may have answered with that create, so the push updated the record or (without a
 /// `push.update`) could not.
-fn repeated_create(core: &Core, entry: &EntryInfo, key: &RecordKey, outcome: &PushOutcome) {
+fn repeated_create(core: &Core, entry: &str, key: &RecordKey, outcome: &PushOutcome) {
     match outcome.repeated_create {
         Some(RepeatedCreate::Updated) => {
-            tracing::info!(entry = %entry.name, id = %key.platform_id, external_id = ?outcome.external_id, "create sent again under the earlier create's idempotency key; the external system may have answered with that create, so the record was updated with its current version");
-            core.summary(&entry.name, |s| s.repeated_creates += 1);
+            tracing::info!(entry = %entry, id = %key.platform_id, external_id = ?outcome.external_id, "create sent again under the earlier create's idempotency key; the external system may have answered with that create, so the record was updated with its current version");
+            core.summary(entry, |s| s.repeated_creates += 1);
         }
-        Some(RepeatedCreate::NotUpdated) => core.summary(&entry.name, |s| {
+        Some(RepeatedCreate::NotUpdated) => core.summary(entry, |s| {
             s.warn(
                 "a create sent again under an earlier create's idempotency key may have been answered with that create, and the entry has no `push.update`: the record there may hold the version the earlier create sent".to_owned(),
             );

@@ -9,6 +9,7 @@ use futures::future::BoxFuture;
 use syncdef_engine::{EngineError, ErrorClass, Phase, SyncRequest, Synchronizer};
 
 use crate::error::WorkerError;
+use crate::lines::Parent;
 use crate::record::{Handled, Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::shared::{Core, EntryInfo};
@@ -18,6 +19,8 @@ use crate::shared::{Core, EntryInfo};
 pub(crate) struct Related {
     pub core: Arc<Core>,
     pub source: EntryInfo,
+    /// The record's id on the platform: its lines are known by it and their own.
+    pub platform_id: String,
     pub record: Arc<serde_json::Value>,
 }
 
@@ -27,8 +30,18 @@ impl Synchronizer for Related {
         request: SyncRequest<'a>,
     ) -> BoxFuture<'a, Result<Option<String>, EngineError>> {
         Box::pin(async move {
-            // After the push the related record is already there; child collections
-            // (`InvoiceItems`) are part of the record the worker read.
+            if let Some(lines) = request.lines {
+                let parent = Parent {
+                    entry: &self.source.name,
+                    platform_id: &self.platform_id,
+                    record: &self.record,
+                };
+                crate::lines::push_all(&self.core, &parent, lines, &request).await?;
+                return Ok(None);
+            }
+            // After the push the related record is already there; child collections no
+            // entry pushes (`InvoiceItems` written in the invoice's own request) are part of
+            // the record the worker read.
             if request.phase != Phase::Pre {
                 return Ok(None);
             }

@@ -25,7 +25,7 @@ use crate::error::EngineError;
 use crate::outcome::{PushOutcome, PushStatus};
 use crate::plan::{DefinitionPlan, OperationKind};
 use crate::reliability::RecordLimits;
-use crate::state::RecordState;
+use crate::state::{Intent, RecordState};
 use operation::Pushing;
 use run::Run;
 use synchronizer::{Phase, Synchronizer};
@@ -98,6 +98,9 @@ async fn execute(run: &mut Run, push: Pushing<'_>) -> Result<PushStatus, EngineE
         run.external_id = Some(id.clone());
         return Ok(PushStatus::Created);
     }
+    if state.intent == Intent::PostActions {
+        return post_actions_again(run, &push, &mut scope).await;
+    }
     let kind = prepare::operation(entry, state.intent, scope.external_id.as_deref())?;
     run.operation = Some(kind);
     actions::run_all(run, &push, Phase::Pre, &mut scope).await?;
@@ -124,4 +127,26 @@ async fn execute(run: &mut Run, push: Pushing<'_>) -> Result<PushStatus, EngineE
         run.post_action_error = Some(e);
     }
     Ok(response::status(kind))
+}
+
+/// Runs the post-actions of a record pushed before, whose post-actions failed: the record's
+/// own request is not sent again.
+async fn post_actions_again(
+    run: &mut Run,
+    push: &Pushing<'_>,
+    scope: &mut Scope<'_>,
+) -> Result<PushStatus, EngineError> {
+    let Some(id) = scope.external_id.clone() else {
+        return Err(EngineError::configuration(
+            "the post-actions run again only for a record pushed before: give its external id",
+        ));
+    };
+    run.external_id = Some(id);
+    run.trail.note(
+        "the record was pushed before and its post-actions failed: only they run again".to_owned(),
+    );
+    if let Err(e) = actions::run_all(run, push, Phase::Post, scope).await {
+        run.post_action_error = Some(e);
+    }
+    Ok(PushStatus::Updated)
 }

@@ -19,6 +19,11 @@ pub(crate) fn operation(
         (Intent::Delete, Some(_)) => OperationKind::Delete,
         (Intent::Upsert, None) => OperationKind::Create,
         (Intent::Upsert, Some(_)) => OperationKind::Update,
+        (Intent::PostActions, _) => {
+            return Err(EngineError::configuration(
+                "a push that runs only the post-actions carries out no operation of the record",
+            ));
+        }
     };
     if !entry.has(kind) {
         return Err(EngineError::configuration(format!(

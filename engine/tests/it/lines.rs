@@ -307,3 +307,26 @@ async fn a_synchronizer_is_handed_the_lines_with_the_entry_that_pushes_them() {
         )]
     );
 }
+
+#[tokio::test]
+async fn a_push_of_the_post_actions_alone_sends_nothing_of_the_record_itself() {
+    let server = server(None).await;
+    let asked = Arc::new(Asked::default());
+    let engine = engine(&server).with_synchronizer(asked.clone());
+    let record = common::json(&invoice().to_string());
+    let mut state = state().with_external_id("in_1");
+    state.intent = syncdef_engine::Intent::PostActions;
+    let outcome = engine.push("Invoice", &record, &state).await;
+    assert_eq!(outcome.status, PushStatus::Updated, "{outcome:#?}");
+    assert_eq!(outcome.external_id.as_deref(), Some("in_1"));
+    assert!(
+        server
+            .received_requests()
+            .await
+            .unwrap_or_default()
+            .is_empty()
+    );
+    let asked = asked.0.lock().map(|a| a.clone()).unwrap_or_default();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].3.as_deref(), Some("in_1"));
+}

@@ -5,6 +5,7 @@
 mod sync_support;
 
 mod central_worker;
+mod lines_worker;
 mod postgres_tls;
 mod pull_worker;
 mod sync_worker;
