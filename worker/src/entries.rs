@@ -28,6 +28,11 @@ pub(crate) fn entries(
             .plan()
             .entry(name)
             .ok_or_else(|| WorkerError::Usage(format!("the definition has no entry `{name}`")))?;
+        if let Some(parent) = plan.module.parent {
+            return Err(WorkerError::Usage(format!(
+                "entry `{name}` pushes the lines of `{parent}` records, each with its record: sync the entry of `{parent}` whose post-action names it"
+            )));
+        }
         Module::from_root(&plan.root).ok_or_else(|| {
             WorkerError::Usage(format!(
                 "entry `{name}` pushes `$.{}` records; `syncdef sync` reads the modules {} so far",

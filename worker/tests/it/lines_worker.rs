@@ -241,6 +241,10 @@ impl Rig {
     }
 
     fn worker(&self) -> Worker {
+        self.worker_of(&["Account", "Invoice"]).expect("worker")
+    }
+
+    fn worker_of(&self, entries: &[&str]) -> Result<Worker, syncdef_worker::WorkerError> {
         let definition = Definition::load(SourceFile::new("ledger.yaml", DEFINITION))
             .expect("the definition loads");
         let dependencies = Dependencies::from_definition(&definition);
@@ -266,14 +270,15 @@ impl Rig {
         let now = self.now.clone();
         let clock: Clock = Arc::new(move || now.load(Ordering::SeqCst));
         let options = SyncOptions {
-            entries: vec!["Account".to_owned(), "Invoice".to_owned()],
+            entries: entries.iter().map(|e| (*e).to_owned()).collect(),
             page_size: 50,
             ..SyncOptions::default()
         };
         let transport = Arc::new(ReqwestTransport::new().expect("transport"));
-        Worker::new(engine, transport, &dependencies, platform, state, options)
-            .expect("worker")
-            .with_clock(clock)
+        Ok(
+            Worker::new(engine, transport, &dependencies, platform, state, options)?
+                .with_clock(clock),
+        )
     }
 
     async fn run(&self) -> syncdef_worker::SyncReport {
@@ -484,4 +489,17 @@ async fn a_line_changed_after_its_answer_was_lost_is_not_created_twice_but_updat
         .map(|(_, body)| &body["quantity"])
         .collect();
     assert!(quantities.contains(&&json!(5)), "{quantities:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lines_are_synced_with_their_invoice_not_on_their_own() {
+    let rig = Rig::start(1, 1).await;
+    let Err(refused) = rig.worker_of(&["InvoiceItems"]) else {
+        panic!("an entry of lines synced on its own");
+    };
+    let message = refused.to_string();
+    assert!(
+        message.contains("sync the entry of `Invoices`"),
+        "{message}"
+    );
 }
