@@ -310,7 +310,7 @@ async fn line_update(definition: &Definition, entry: &str, record: &Record) -> V
             .as_str()
             .unwrap_or_default(),
     )
-    .and_then(|m| m.line_collection())
+    .and_then(syncdef_definitions::platform::modules::Module::line_collection)
     .map(|c| c.field)
     .expect("an entry of lines");
     let parent: Value = serde_json::from_str(
