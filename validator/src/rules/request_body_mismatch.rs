@@ -31,6 +31,20 @@ declare_rule! {
     /// (a constant string where an integer is required, an object where an array is, a
     /// `#valueof` of a platform field of another type).
     ///
+    /// It reports a property the schema marks `readOnly: true` that the template writes, itself
+    /// or through a `$ref` to a schema marked so (OpenAPI 3.0 ignores a `$ref`'s siblings): such
+    /// a property "SHOULD NOT be sent as part of the request" (OpenAPI 3.0.3, Schema Object),
+    /// the system sets it (a balance, a timestamp, an id). A read-only property the schema also
+    /// lists in `required` is required in answers only (OpenAPI says so): a template that leaves
+    /// it out has no finding, one that writes it only this one. This is an error and not a
+    /// warning, although OpenAPI writes SHOULD NOT: the property is part of the body not
+    /// fitting the schema as a request, as an unknown property is; the system refuses it
+    /// (QuickBooks' `Balance`, Business Central's `id`) or drops it without a word, so the push
+    /// never does what the template says on any record; and a warning would leave lint-clean a
+    /// definition whose body the request schema refuses. When the system does take the
+    /// property, the description is what is wrong: an overlay that removes its `readOnly` says
+    /// so where every check reads it.
+    ///
     /// The check runs twice, and reports each root cause once: on the template's shape (keys,
     /// constants, `#ifgroup` keys as optional, `#loop` as arrays, the type of `#valueof` from
     /// the platform record schema, and of every other function as the template language's
@@ -54,10 +68,12 @@ declare_rule! {
 ///
     /// ## Example
     /// ```yaml
-    /// # The body schema requires DisplayName (string) and has `additionalProperties: false`.
+    /// # The body schema requires DisplayName (string) and has `additionalProperties: false`;
+    /// # its Balance is `readOnly`.
     /// createRequest:
     ///   Name: "#valueof($.account.name)"
     ///   Taxable: "yes"
+    ///   Balance: "#valueof($.account.creditLimitAmount)"
     /// ```
 ///
     /// ## Use instead
@@ -228,6 +244,16 @@ fn check_template(
                 ),
                 help: "change the template so that its output fits the operation's request body schema".into(),
             };
+            push(sink, template, &finding, operation_span, Some(sample));
+        }
+    }
+    // `readOnly` is an annotation to the validator, so the rendering is walked for what it
+    // writes: the keys a template computes are seen only here.
+    for (pointer, name, via) in shape::read_only_written(&output, schema_root) {
+        let at = format!("{pointer}/{}", escape(&name));
+        let (_, span) = producer(tree.root(), NAME_MARKER, &at);
+        let finding = shape::read_only_finding(span_of(span), &pointer, &name, via);
+        if seen.insert((finding.span, finding.category.clone())) {
             push(sink, template, &finding, operation_span, Some(sample));
         }
     }

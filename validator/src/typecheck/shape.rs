@@ -16,7 +16,7 @@ pub(crate) struct ShapeFinding {
     pub span: Span,
     /// Output pointer of the object or value concerned (for deduplication with renderings).
     pub pointer: String,
-    /// `required:<name>`, `additional:<name>` or `type`.
+    /// `required:<name>`, `additional:<name>`, `readOnly:<name>` or `type`.
     pub category: String,
     pub message: String,
     pub help: String,
@@ -229,6 +229,15 @@ fn object(
     for m in &members {
         let p = format!("{pointer}/{}", m.key.replace('~', "~0").replace('/', "~1"));
         match schema.property(m.key) {
+            // Nothing under a read-only property is taken either: one finding, at its key.
+            Property::Known(s) if read_only(s) => {
+                out.push(read_only_finding(
+                    span_of(m.key_span),
+                    pointer,
+                    m.key,
+                    ref_of(schema, m.key),
+                ));
+            }
             Property::Known(s) => {
                 node(&m.value, m.key_span, &p, s, types, span_of, loop_depth, out);
             }
@@ -285,6 +294,105 @@ fn object(
             ),
             help: "add the properties of one alternative outside any `#ifgroup`".into(),
         });
+    }
+}
+
+/// Whether a property's schema (its `$ref` followed) is `readOnly: true`: OpenAPI 3.0 says such
+/// a property "SHOULD NOT be sent as part of the request", and ignores a `$ref`'s siblings, so
+/// a property written as a `$ref` is read-only by its target. The conversion keeps `readOnly`
+/// as an annotation (and takes such properties out of `required`): the walk is over a request
+/// schema, so a read-only property written is a finding.
+fn read_only(schema: FieldSchema<'_>) -> bool {
+    schema.json().get("readOnly") == Some(&serde_json::Value::Bool(true))
+}
+
+/// The `$ref` property `name` of `schema` (or of one of its composition parts) is written as,
+/// to say where its read-only flag comes from.
+fn ref_of(schema: FieldSchema<'_>, name: &str) -> Option<String> {
+    let own = std::iter::once(schema);
+    let composed = ["allOf", "anyOf", "oneOf"]
+        .into_iter()
+        .flat_map(|key| parts(schema, key));
+    own.chain(composed).find_map(|part| {
+        part.json()
+            .get("properties")?
+            .get(name)?
+            .get("$ref")?
+            .as_str()
+            .map(str::to_owned)
+    })
+}
+
+/// The finding for read-only property `name` written in the object at `pointer`: the same rule
+/// as a property the schema does not allow (the body does not fit the schema as a request),
+/// said as what it is.
+pub(crate) fn read_only_finding(
+    span: Span,
+    pointer: &str,
+    name: &str,
+    via: Option<String>,
+) -> ShapeFinding {
+    let why = via.map_or_else(String::new, |r| {
+        format!(" (its schema `{r}` is `readOnly`)")
+    });
+    ShapeFinding {
+        span,
+        pointer: format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1")),
+        category: format!("readOnly:{name}"),
+        message: format!(
+            "`{name}` in {} is read-only{why}: the external system sets it and does not take it in a request",
+            display(pointer)
+        ),
+        help: format!(
+            "remove `{name}` from the template; if the system does take it, the description is wrong: correct it with an overlay"
+        ),
+    }
+}
+
+/// The read-only properties a rendered body writes, as (object pointer, name, `$ref`): the
+/// rendering sees the keys a template computes (`#eval`, bulk functions), which the static
+/// walk cannot.
+pub(crate) fn read_only_written(
+    value: &serde_json::Value,
+    schema: FieldSchema<'_>,
+) -> Vec<(String, String, Option<String>)> {
+    let mut out = Vec::new();
+    written(value, schema, "", &mut out, 0);
+    out
+}
+
+fn written(
+    value: &serde_json::Value,
+    schema: FieldSchema<'_>,
+    pointer: &str,
+    out: &mut Vec<(String, String, Option<String>)>,
+    depth: u32,
+) {
+    if depth > 64 {
+        return;
+    }
+    match value {
+        serde_json::Value::Object(members) => {
+            for (name, member) in members {
+                let Property::Known(s) = schema.property(name) else {
+                    continue;
+                };
+                if read_only(s) {
+                    out.push((pointer.to_owned(), name.clone(), ref_of(schema, name)));
+                } else {
+                    let escaped = name.replace('~', "~0").replace('/', "~1");
+                    written(member, s, &format!("{pointer}/{escaped}"), out, depth + 1);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            if let Some(item_schema) = schema.items() {
+                for (i, item) in items.iter().enumerate() {
+                    written(item, item_schema, &format!("{pointer}/{i}"), out, depth + 1);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -501,6 +609,67 @@ mod tests {
         // A constant string where an integer is required; an object where an array is.
         let got = findings("a: x\nb: \"7\"\nc: {d: x}\n", &schema);
         assert_eq!(got, vec!["type /b", "type /c"]);
+    }
+
+    #[test]
+    fn a_read_only_property_written_is_one_finding_at_its_key() {
+        // `Balance` read-only itself, `MetaData` by the schema its `$ref` points at: nothing
+        // under it is walked (its `Nope` is not a second finding).
+        let schema = json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "Name": {"type": "string"},
+                "Balance": {"type": "number", "readOnly": true},
+                "MetaData": {"$ref": "#/$defs/MetaData"},
+                "Addr": {"type": "object", "properties": {"Id": {"type": "string", "readOnly": true}}}
+            },
+            "$defs": {"MetaData": {"type": "object", "readOnly": true, "additionalProperties": false}}
+        });
+        let got = findings(
+            "Name: x\nBalance: 3\nMetaData: {Nope: 1}\nAddr: {Id: x}\n",
+            &schema,
+        );
+        assert_eq!(
+            got,
+            vec![
+                "readOnly:Balance /Balance",
+                "readOnly:MetaData /MetaData",
+                "readOnly:Id /Addr/Id"
+            ]
+        );
+        let root = FieldSchema::in_document(&schema, &schema);
+        assert_eq!(
+            ref_of(root, "MetaData").as_deref(),
+            Some("#/$defs/MetaData")
+        );
+        assert_eq!(ref_of(root, "Balance"), None);
+    }
+
+    #[test]
+    fn a_rendered_body_is_walked_for_read_only_properties() {
+        // What a template computes its keys for is seen only in its rendering.
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "Lines": {"type": "array", "items": {"$ref": "#/$defs/Line"}},
+                "Total": {"type": "number", "readOnly": true}
+            },
+            "$defs": {"Line": {"type": "object", "properties": {"Id": {"readOnly": true}, "Qty": {}}}}
+        });
+        let root = FieldSchema::in_document(&schema, &schema);
+        let body = json!({"Total": 1, "Lines": [{"Qty": 1}, {"Id": "7", "Qty": 2}], "Other": 1});
+        let got: Vec<(String, String)> = read_only_written(&body, root)
+            .into_iter()
+            .map(|(at, name, _)| (at, name))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (String::new(), "Total".to_owned()),
+                ("/Lines/1".to_owned(), "Id".to_owned())
+            ]
+        );
     }
 
     #[test]

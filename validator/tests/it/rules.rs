@@ -338,3 +338,53 @@ synchronization:
     assert!(found.iter().any(|m| m.contains("oneOf")), "{found:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The messages of `text`'s findings, linted as a definition.
+fn messages_of(text: &str) -> Vec<String> {
+    let report = syncdef_validator::lint_text("customers.yaml", text, &RuleSettings::default());
+    report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}", d.code(), d.message))
+        .collect()
+}
+
+#[test]
+fn a_read_only_property_listed_as_required_is_neither_required_nor_taken() {
+    // Vendors that share one schema between requests and answers list a read-only `Id` in
+    // `required`; OpenAPI applies that to answers only. The create that leaves it out has no
+    // finding, the update that writes it one (read-only), not a second saying it is required.
+    let text = std::fs::read_to_string(fixture("SD802_read_only_required.yaml")).expect("fixture");
+    let report = syncdef_validator::lint_text("customers.yaml", &text, &RuleSettings::default());
+    let found: Vec<(String, Option<&str>)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (format!("{} {}", d.code(), d.message), d.pointer.as_deref()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "SD802 `Id` in the body is read-only: the external system sets it and does not take it in a request".to_owned(),
+            Some("/synchronization/Customer/push/schemasTransformer/updateRequest")
+        )]
+    );
+}
+
+#[test]
+fn a_read_only_property_a_template_names_by_a_computed_key_is_found_in_its_rendering() {
+    // The static walk cannot read an `#eval` key; the rendering over the sample record writes
+    // `Balance`, and the finding points at the template.
+    let text = std::fs::read_to_string(fixture("SD802_read_only.yaml")).expect("fixture");
+    let computed = text.replace(
+        "          Balance: \"#valueof($.account.creditLimitAmount)\"\n          MetaData:\n            CreateTime: \"2026-01-01T00:00:00Z\"\n",
+        "          \"#eval(#xconcat(Bal,ance))\": \"#valueof($.account.creditLimitAmount)\"\n",
+    );
+    assert_ne!(computed, text);
+    let found = messages_of(&computed);
+    assert_eq!(
+        found,
+        [
+            "SD802 `Balance` in the body is read-only: the external system sets it and does not take it in a request"
+        ]
+    );
+}
