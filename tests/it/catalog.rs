@@ -260,11 +260,11 @@ fn lines_of(module: &str) -> Option<&'static str> {
     syncdef_definitions::platform::modules::module(module).and_then(|m| m.parent)
 }
 
-/// The update of a line (an invoice item) of every entry of lines, for the first line of every
-/// sample record of its parent's module: rendered by the engine as the sync worker pushes a
-/// changed line (`Engine::push_line` with the line's external id), checked against the
-/// definition and snapshotted like the pushes above. A line's create is rendered within its
-/// parent's.
+/// The update and the delete of a line (an invoice item) of every entry of lines, for the first
+/// line of every sample record of its parent's module: rendered by the engine as the sync
+/// worker pushes a changed line, or one its record lost (`Engine::push_line` with the line's
+/// external id), checked against the definition and snapshotted like the pushes above. A
+/// line's create is rendered within its parent's.
 #[test]
 fn every_line_update_renders_requests_its_schemas_accept() {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -276,30 +276,40 @@ fn every_line_update_renders_requests_its_schemas_accept() {
         let section = &definition.doc["synchronization"];
         for (entry, body) in section.as_object().into_iter().flatten() {
             let module = body["module"].as_str().unwrap_or_default();
-            let (Some(parent), false) = (lines_of(module), body["push"]["update"].is_null()) else {
+            let Some(parent) = lines_of(module) else {
                 continue;
             };
-            for record in records().iter().filter(|r| r.module == parent) {
-                let run = runtime.block_on(line_update(&definition, entry, record));
-                check_requests(&definition, entry, "update", record, &run);
-                let name = format!(
-                    "{}_{}__{}__update__{}",
-                    definition.system, definition.format, entry, record.name
-                );
-                insta::assert_json_snapshot!(
-                    name,
-                    snapshot(&definition, entry, "update", record, &run)
-                );
-                rendered += 1;
+            for operation in ["update", "delete"] {
+                if body["push"][operation].is_null() {
+                    continue;
+                }
+                for record in records().iter().filter(|r| r.module == parent) {
+                    let run = runtime.block_on(line_push(&definition, entry, record, operation));
+                    check_requests(&definition, entry, operation, record, &run);
+                    let name = format!(
+                        "{}_{}__{}__{operation}__{}",
+                        definition.system, definition.format, entry, record.name
+                    );
+                    insta::assert_json_snapshot!(
+                        name,
+                        snapshot(&definition, entry, operation, record, &run)
+                    );
+                    rendered += 1;
+                }
             }
         }
     }
     assert!(rendered >= 2, "only {rendered} line updates rendered");
 }
 
-/// The update of the first line of `record` with `entry`, as `syncdef push --dry-run --format
-/// json` would show a push: its requests and its outcome.
-async fn line_update(definition: &Definition, entry: &str, record: &Record) -> Value {
+/// The `operation` (`update`, `delete`) of the first line of `record` with `entry`, as
+/// `syncdef push --dry-run --format json` would show a push: its requests and its outcome.
+async fn line_push(
+    definition: &Definition,
+    entry: &str,
+    record: &Record,
+    operation: &str,
+) -> Value {
     let loaded = syncdef_definitions::Definition::load_path(&root().join(&definition.path))
         .expect("the catalog definition loads");
     let engine = syncdef_engine::Engine::load(loaded)
@@ -319,7 +329,7 @@ async fn line_update(definition: &Definition, entry: &str, record: &Record) -> V
     .expect("the sample record is JSON");
     let line = parent[field][0].clone();
     let responses = root().join(format!(
-        "catalog/{}/responses/{entry}-update.json",
+        "catalog/{}/responses/{entry}-{operation}.json",
         definition.system
     ));
     let transport = match std::fs::read_to_string(&responses) {
@@ -331,6 +341,9 @@ async fn line_update(definition: &Definition, entry: &str, record: &Record) -> V
     };
     let mut state = syncdef_engine::RecordState::new()
         .with_external_id(sample_external_id(&definition.system, entry));
+    if operation == "delete" {
+        state.intent = syncdef_engine::Intent::Delete;
+    }
     for other in definition.doc["synchronization"]
         .as_object()
         .into_iter()
@@ -368,7 +381,7 @@ async fn line_update(definition: &Definition, entry: &str, record: &Record) -> V
             })
         })
         .collect();
-    json!({"operation": "update", "requests": requests, "outcome": outcome})
+    json!({"operation": operation, "requests": requests, "outcome": outcome})
 }
 
 /// Every pull (`batchRead`) of every entry: its first page rendered by the engine over the

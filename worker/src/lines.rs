@@ -40,9 +40,13 @@ pub(crate) async fn push_all(
     let items = items_of(core, parent, lines)?;
     let related = related(parent, request)?;
     let parent_value = syncdef_transform::Value::from(parent.record.clone());
-    for (index, line) in items.iter().enumerate() {
-        let key = key_of(parent, lines, index, line)?;
-        let handled = push_one(core, lines, &key, line, &parent_value, &related)
+    let keys = items
+        .iter()
+        .enumerate()
+        .map(|(index, line)| key_of(parent, lines, index, line))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (index, (line, key)) in items.iter().zip(&keys).enumerate() {
+        let handled = push_one(core, lines, key, line, &parent_value, &related)
             .await
             .map_err(|e| {
                 let class = match e {
@@ -77,7 +81,108 @@ pub(crate) async fn push_all(
             ));
         }
     }
+    let gone = Gone {
+        lines,
+        parent: &parent_value,
+        related: &related,
+    };
+    remove_gone(core, parent, &gone, &keys).await
+}
+
+/// What the removal of a line the record no longer has needs.
+struct Gone<'a> {
+    lines: &'a str,
+    parent: &'a syncdef_transform::Value,
+    related: &'a BTreeMap<String, String>,
+}
+
+/// The lines stored for `parent` that it no longer has (removed on the platform): deleted in
+/// the external system where the entry of lines can delete, their rows then forgotten; a line
+/// never created there is forgotten at once; one that cannot be deleted stays, and the run's
+/// summary says so.
+async fn remove_gone(
+    core: &Arc<Core>,
+    parent: &Parent<'_>,
+    gone: &Gone<'_>,
+    kept: &[RecordKey],
+) -> Result<(), EngineError> {
+    let prefix = format!("{}/", parent.platform_id);
+    let rows = core
+        .state
+        .rows_under(gone.lines, &prefix)
+        .map_err(|e| EngineError::new(ErrorClass::Transient, e.to_string()))?;
+    let can_delete = core
+        .engine
+        .plan()
+        .entry(gone.lines)
+        .is_some_and(|e| e.has(syncdef_engine::OperationKind::Delete));
+    for row in rows.iter().filter(|r| !kept.contains(&r.key)) {
+        match (&row.external_id, row.status) {
+            // Nothing of it exists there: a create that failed, not one of unknown outcome.
+            (None, RecordStatus::Failed) => forget(core, &row.key)?,
+            (None, _) => {}
+            (Some(_), _) if !can_delete => {
+                core.summary(gone.lines, |s| {
+                    s.warn(format!(
+                        "line `{}` was removed from its {} record on the platform; `{}` has no `push.delete`, so it stays in the external system",
+                        row.key.platform_id, parent.entry, gone.lines
+                    ));
+                });
+            }
+            (Some(_), _) => delete_one(core, gone, row).await?,
+        }
+    }
     Ok(())
+}
+
+/// Deletes the line of `row` in the external system, then forgets its row.
+async fn delete_one(core: &Arc<Core>, gone: &Gone<'_>, row: &RecordRow) -> Result<(), EngineError> {
+    let state = RecordState {
+        external_id: row.external_id.clone(),
+        related: gone.related.clone(),
+        server_variables: core.options.server_variables.clone(),
+        unresolved_create: None,
+        intent: syncdef_engine::Intent::Delete,
+    };
+    // The line itself is gone from the record: its id is what is left of it.
+    let id = row
+        .key
+        .platform_id
+        .rsplit_once('/')
+        .map_or(row.key.platform_id.as_str(), |(_, id)| id);
+    let line = syncdef_transform::Value::from(serde_json::json!({ "id": id }));
+    let outcome = core
+        .engine
+        .with_transport(core.transport.clone())
+        .push_line(gone.lines, &line, gone.parent, &state)
+        .await;
+    crate::requests::report(core, gone.lines, Flow::Push, &outcome.exchanges);
+    if core.options.dry_run {
+        plan(core, &row.key, &outcome);
+    }
+    if let Some(error) = outcome.error {
+        return Err(EngineError::new(
+            error.class,
+            format!(
+                "deleting line `{}`, removed from its record on the platform: {}",
+                row.key.platform_id, error.message
+            ),
+        ));
+    }
+    core.count(
+        gone.lines,
+        &row.key.platform_id,
+        RecordResult::Deleted,
+        None,
+    );
+    forget(core, &row.key)
+}
+
+fn forget(core: &Core, key: &RecordKey) -> Result<(), EngineError> {
+    core.state
+        .forget(key)
+        .map(|_| ())
+        .map_err(|e| EngineError::new(ErrorClass::Transient, e.to_string()))
 }
 
 /// The parent's lines that the entry `lines` pushes (`items`), none when it has none.

@@ -487,10 +487,10 @@ pub(crate) fn settle(
                 updated_at,
             };
             core.state.record_pushed(key, &pushed, now)?;
-            let result = if outcome.status == PushStatus::Created {
-                RecordResult::Created
-            } else {
-                RecordResult::Updated
+            let result = match outcome.status {
+                PushStatus::Created => RecordResult::Created,
+                PushStatus::Deleted => RecordResult::Deleted,
+                _ => RecordResult::Updated,
             };
             repeated_create(core, entry, key, outcome);
             tracing::debug!(entry = %entry, id = %key.platform_id, external_id, ?result, "pushed");

@@ -62,10 +62,17 @@ pub fn summary(report: &SyncReport) -> String {
         "{:<12} {:>7} {:>7} {created:>wc$} {updated:>wu$} {:>9} {failed:>wf$} {:>7} {:>7}  cursor\n",
         "entry", "listed", "retried", "unchanged", "unknown", "skipped"
     ));
-    for name in &report.order {
-        let Some(s) = report.entries.get(name) else {
-            continue;
-        };
+    // The entries run, then those whose records were pushed within others' (the lines of
+    // invoices): they have counts but no listing of their own.
+    let lines = report.entries.iter().filter(|(name, s)| {
+        !report.order.contains(name) && s.pushed_as_dependency == 0 && s.listed == 0
+    });
+    let rows = report
+        .order
+        .iter()
+        .filter_map(|name| Some((name, report.entries.get(name)?)))
+        .chain(lines);
+    for (name, s) in rows {
         out.push_str(&format!(
             "{:<12} {:>7} {:>7} {:>wc$} {:>wu$} {:>9} {:>wf$} {:>7} {:>7}  {}\n",
             name,
@@ -87,6 +94,14 @@ pub fn summary(report: &SyncReport) -> String {
                 s.pushed_as_dependency
             ));
         }
+    }
+    for (name, s) in report.entries.iter().filter(|(_, s)| s.deleted > 0) {
+        let verb = if report.dry_run {
+            "would be deleted"
+        } else {
+            "deleted"
+        };
+        out.push_str(&format!("{name}: {} {verb}\n", s.deleted));
     }
     out.push_str(&repeated_creates(report));
     out.push_str(&warnings(report));

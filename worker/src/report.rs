@@ -13,6 +13,8 @@ pub enum RecordResult {
     Created,
     /// Updated there.
     Updated,
+    /// Deleted there (a record whose deletion marker turned on, a line its record lost).
+    Deleted,
     /// Nothing changed since the last push: not sent.
     Unchanged,
     /// The push failed; stored with its error and retried later.
@@ -55,6 +57,9 @@ pub struct EntrySummary {
     pub created: u64,
     /// Updated.
     pub updated: u64,
+    /// Deleted.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub deleted: u64,
     /// Unchanged, not sent.
     pub unchanged: u64,
     /// Failed.
@@ -95,15 +100,16 @@ impl EntrySummary {
         }
     }
 
-    /// Created plus updated.
+    /// Created, updated and deleted.
     pub fn pushed(&self) -> u64 {
-        self.created + self.updated
+        self.created + self.updated + self.deleted
     }
 
     pub(crate) fn count(&mut self, result: RecordResult) {
         match result {
             RecordResult::Created => self.created += 1,
             RecordResult::Updated => self.updated += 1,
+            RecordResult::Deleted => self.deleted += 1,
             RecordResult::Unchanged => self.unchanged += 1,
             RecordResult::Failed => self.failed += 1,
             RecordResult::Unknown => self.unknown += 1,

@@ -204,7 +204,10 @@ impl Core {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         summaries.entry(entry.to_owned()).or_default().count(result);
         drop(summaries);
-        if matches!(result, RecordResult::Created | RecordResult::Updated) {
+        if matches!(
+            result,
+            RecordResult::Created | RecordResult::Updated | RecordResult::Deleted
+        ) {
             *self
                 .pushes
                 .lock()

@@ -284,6 +284,7 @@ fn record_result(result: RecordResult) -> &'static str {
     match result {
         RecordResult::Created => "created",
         RecordResult::Updated => "updated",
+        RecordResult::Deleted => "deleted",
         RecordResult::Unchanged => "unchanged",
         RecordResult::Failed => "failed",
         RecordResult::Unknown => "unknown",

@@ -386,6 +386,10 @@ pub trait State: Send + Sync {
     /// The warnings of the last runs, by entry.
     fn warnings(&self) -> Result<Vec<WarningRow>, StateError>;
 
+    /// The rows of `entry` whose platform id starts with `prefix`, by platform id: the lines
+    /// of one record (`<invoice id>/`), each stored as a record of its own.
+    fn rows_under(&self, entry: &str, prefix: &str) -> Result<Vec<RecordRow>, StateError>;
+
     /// Failed and unknown records of `entry` whose next attempt is due at `now`, oldest first.
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError>;
 

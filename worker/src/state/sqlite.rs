@@ -518,6 +518,18 @@ impl State for SqliteState {
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
 
+    fn rows_under(&self, entry: &str, prefix: &str) -> Result<Vec<RecordRow>, StateError> {
+        // `substr`, not `LIKE`: a platform id may hold `%` or `_`.
+        self.rows(
+            &format!(
+                "SELECT {COLUMNS} FROM records
+                 WHERE entry = ?1 AND substr(platform_id, 1, length(?2)) = ?2
+                 ORDER BY platform_id"
+            ),
+            params![entry, prefix],
+        )
+    }
+
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
         self.rows(
             &format!(

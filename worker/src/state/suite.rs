@@ -19,6 +19,7 @@ macro_rules! state_suite {
             cursors_move_and_reset_per_entry,
             counts_and_problems_list_what_needs_attention,
             due_retries_are_per_entry_and_oldest_first,
+            the_lines_of_a_record_are_the_rows_under_its_id,
             a_record_is_found_by_its_external_id_among_the_entries_asked,
             a_forgotten_row_is_gone,
             warnings_are_replaced_per_entry_by_each_run,
@@ -363,6 +364,28 @@ pub(crate) fn due_retries_are_per_entry_and_oldest_first(state: &dyn State) {
         .map(|r| r.key.platform_id)
         .collect();
     assert_eq!(due, ["b", "c", "a"]);
+}
+
+pub(crate) fn the_lines_of_a_record_are_the_rows_under_its_id(state: &dyn State) {
+    let line = |id: &str| RecordKey::new("InvoiceItems", id);
+    for id in ["inv_1/2", "inv_1/10", "inv_10/1", "inv_%/1", "inv_1_/3"] {
+        state.record_pushed(&line(id), &pushed("ii"), 1).expect("push");
+    }
+    state
+        .record_pushed(&RecordKey::new("Other", "inv_1/5"), &pushed("x"), 1)
+        .expect("push");
+    let under = |prefix: &str| -> Vec<String> {
+        state
+            .rows_under("InvoiceItems", prefix)
+            .expect("rows")
+            .into_iter()
+            .map(|r| r.key.platform_id)
+            .collect()
+    };
+    // Neither `inv_10/…` nor another entry's row; `%` and `_` are themselves.
+    assert_eq!(under("inv_1/"), ["inv_1/10", "inv_1/2"]);
+    assert_eq!(under("inv_%/"), ["inv_%/1"]);
+    assert!(under("inv_2/").is_empty());
 }
 
 pub(crate) fn a_record_is_found_by_its_external_id_among_the_entries_asked(state: &dyn State) {

@@ -45,9 +45,11 @@ paths:
       requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Item"}}}}
       responses: {"200": {$ref: "#/components/responses/made"}}
   /invoiceitems/{item}:
+    parameters: [{name: item, in: path, required: true, schema: {type: string}}]
     post:
-      parameters: [{name: item, in: path, required: true, schema: {type: string}}]
       requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Item"}}}}
+      responses: {"200": {$ref: "#/components/responses/made"}}
+    delete:
       responses: {"200": {$ref: "#/components/responses/made"}}
 components:
   responses:
@@ -99,6 +101,7 @@ synchronization:
     push:
       create: /invoiceitems/post
       update: /invoiceitems/{IntegrationId}/post
+      delete: /invoiceitems/{IntegrationId}/delete
       schemasTransformer:
         createRequest:
           invoice: "#valueof($.related.Invoice.IntegrationId)"
@@ -122,6 +125,8 @@ struct Books {
     creates: Vec<(String, String)>,
     /// Every update: the id.
     updates: Vec<String>,
+    /// Every delete: the id.
+    deletes: Vec<String>,
     /// The answer each idempotency key got: a repeated key gets it again, nothing done.
     keys: HashMap<String, Value>,
     /// Item creates with this description are refused (400) while set.
@@ -158,6 +163,13 @@ impl Respond for Ledger {
         let segments: Vec<&str> = request.url.path().trim_matches('/').split('/').collect();
         match segments.as_slice() {
             [collection] => create(&mut books, collection, request, body),
+            [_, id] if request.method.as_str() == "DELETE" => match books.objects.remove(*id) {
+                Some(_) => {
+                    books.deletes.push((*id).to_owned());
+                    ResponseTemplate::new(200).set_body_json(json!({"id": id}))
+                }
+                None => ResponseTemplate::new(404),
+            },
             [_, id] => match books.objects.get_mut(*id) {
                 Some((_, stored)) => {
                     *stored = body;
@@ -210,6 +222,8 @@ fn create(books: &mut Books, collection: &str, request: &Request, body: Value) -
 }
 
 struct Rig {
+    /// The definition's text (`DEFINITION`, or a test's edit of it).
+    definition: String,
     platform: Platform,
     ledger: MockServer,
     books: Arc<Mutex<Books>>,
@@ -228,6 +242,7 @@ impl Rig {
         .mount(&ledger)
         .await;
         Rig {
+            definition: DEFINITION.to_owned(),
             platform: Platform::start(Data::generate(accounts, invoices)).await,
             ledger,
             books,
@@ -245,7 +260,7 @@ impl Rig {
     }
 
     fn worker_of(&self, entries: &[&str]) -> Result<Worker, syncdef_worker::WorkerError> {
-        let definition = Definition::load(SourceFile::new("ledger.yaml", DEFINITION))
+        let definition = Definition::load(SourceFile::new("ledger.yaml", self.definition.clone()))
             .expect("the definition loads");
         let dependencies = Dependencies::from_definition(&definition);
         let engine = Engine::load(definition)
@@ -501,5 +516,54 @@ async fn lines_are_synced_with_their_invoice_not_on_their_own() {
     assert!(
         message.contains("sync the entry of `Invoices`"),
         "{message}"
+    );
+}
+
+/// Takes the first line off invoice 1 on the platform, as a new version of the invoice.
+fn remove_first_line(rig: &Rig) {
+    let mut data = rig.platform.data.lock().expect("data");
+    let id = invoice_id(1);
+    data.items.get_mut(&id).expect("items").remove(0);
+    data.invoices.get_mut(&id).expect("invoice")["updatedAt"] = json!(sync_support::stamp(20_000));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_removed_on_the_platform_is_deleted_and_forgotten() {
+    let rig = Rig::start(1, 2).await;
+    rig.run().await;
+    let removed = rig
+        .books()
+        .objects
+        .iter()
+        .find(|(_, (kind, body))| {
+            kind == "item" && body["description"] == "Backup" && body["invoice"] == "invoice_2"
+        })
+        .map(|(id, _)| id.clone())
+        .expect("invoice 1's first line");
+    remove_first_line(&rig);
+    let second = rig.run().await;
+    assert_eq!(second.entries["InvoiceItems"].deleted, 1, "{second:#?}");
+    assert_eq!(rig.books().deletes, [removed]);
+    assert_eq!(rig.line_rows(RecordStatus::Done), 3);
+    // Gone, and not deleted again.
+    rig.run().await;
+    assert_eq!(rig.books().deletes.len(), 1);
+    rig.assert_each_created_once();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_removed_where_lines_cannot_be_deleted_is_reported() {
+    let mut rig = Rig::start(1, 1).await;
+    rig.definition = DEFINITION.replace("      delete: /invoiceitems/{IntegrationId}/delete\n", "");
+    rig.run().await;
+    remove_first_line(&rig);
+    let second = rig.run().await;
+    assert!(rig.books().deletes.is_empty());
+    let warnings = &second.entries["InvoiceItems"].warnings;
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("has no `push.delete`, so it stays")),
+        "{warnings:?}"
     );
 }

@@ -713,6 +713,9 @@ impl State for NoInFlight {
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
         self.0.due_retries(entry, now)
     }
+    fn rows_under(&self, entry: &str, prefix: &str) -> Result<Vec<RecordRow>, StateError> {
+        self.0.rows_under(entry, prefix)
+    }
     fn recover_in_flight(&self, now: i64) -> Result<u64, StateError> {
         self.0.recover_in_flight(now)
     }

@@ -312,6 +312,23 @@ impl State for PostgresState {
         })
     }
 
+    fn rows_under(&self, entry: &str, prefix: &str) -> Result<Vec<RecordRow>, StateError> {
+        let (entry, prefix) = (entry.to_owned(), prefix.to_owned());
+        self.run(move |c| {
+            let (entry, prefix) = (entry.clone(), prefix.clone());
+            async move {
+                // `starts_with`, not `LIKE`: a platform id may hold `%` or `_`; ordered as
+                // SQLite orders (byte order), whatever the database's collation.
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM records
+                     WHERE entry = $1 AND starts_with(platform_id, $2)
+                     ORDER BY platform_id COLLATE \"C\""
+                );
+                record_rows(&c.query_cached(&sql, &[&entry, &prefix]).await?)
+            }
+        })
+    }
+
     fn due_retries(&self, entry: &str, now: i64) -> Result<Vec<RecordRow>, StateError> {
         let entry = entry.to_owned();
         self.run(move |c| {
