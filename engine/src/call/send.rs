@@ -29,7 +29,7 @@ pub(crate) async fn send(
     outgoing: Outgoing,
     nature: RequestNature,
 ) -> Result<Answer, EngineError> {
-    let step = Arc::clone(&call.step);
+    let step = trail.step_name(&call.step);
     let Some(transport) = conn.transport else {
         return Err(EngineError::configuration(
             "the engine has no transport: give it one with Engine::with_transport",
@@ -64,7 +64,7 @@ pub(crate) async fn send(
     };
     let mut token = auth.token;
     let mut request = HttpRequest {
-        step: Arc::clone(&call.step),
+        step: Arc::clone(&step),
         method: call.reference.method,
         url,
         headers: conn.headers.get(token.as_ref(), body.is_some(), &extra),

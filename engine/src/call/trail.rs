@@ -17,6 +17,9 @@ pub(crate) struct Trail {
     pub notes: Vec<String>,
     /// The external system's error messages, from the answer that failed.
     pub errors: Vec<String>,
+    /// What the steps of a push within another are named after (a line: `Items[0] id 90311`),
+    /// so that its requests are told apart from the record's own, for the transport too.
+    step_prefix: Option<Arc<str>>,
 }
 
 impl Trail {
@@ -28,6 +31,23 @@ impl Trail {
             templates: Vec::new(),
             notes: Vec::new(),
             errors: Vec::new(),
+            step_prefix: None,
+        }
+    }
+
+    /// A trail whose steps are named after `prefix` (`Items[0] id 90311: create`).
+    pub fn prefixed(prefix: Option<Arc<str>>) -> Trail {
+        Trail {
+            step_prefix: prefix,
+            ..Trail::new()
+        }
+    }
+
+    /// The name a request of `step` goes out under.
+    pub fn step_name(&self, step: &Arc<str>) -> Arc<str> {
+        match &self.step_prefix {
+            Some(prefix) => Arc::from(format!("{prefix}: {step}")),
+            None => Arc::clone(step),
         }
     }
 

@@ -10,6 +10,8 @@
 //! here, with the record's create only: it knows no line's external id, so on an update it
 //! could only create every line again.
 
+use std::sync::Arc;
+
 use syncdef_transform::Value;
 
 use crate::call::scope::Scope;
@@ -89,7 +91,8 @@ pub(crate) async fn push_all(
         synchronizer: None,
     };
     for (index, line) in items.iter().enumerate() {
-        let outcome = Box::pin(push::push(
+        let label = line_label(action, index, line);
+        let outcome = Box::pin(push::push_named(
             push.plan,
             push.conn,
             &needs,
@@ -97,9 +100,9 @@ pub(crate) async fn push_all(
             line,
             Some(push.record),
             &state,
+            Some(Arc::from(label.as_str())),
         ))
         .await;
-        let label = line_label(action, index, line);
         let failed = absorb(run, &label, outcome);
         if let Some(mut error) = failed {
             // The line's class and retry time stand; the message says which line, and how
@@ -143,8 +146,8 @@ pub(crate) fn line_label(action: &str, index: usize, line: &Value) -> String {
     }
 }
 
-/// Moves a line's trail into the record's, its steps named after the line; the line's error
-/// when it failed.
+/// Moves a line's trail into the record's (its requests already named after the line, its
+/// template outputs and notes named here); the line's error when it failed.
 fn absorb(run: &mut Run, label: &str, outcome: PushOutcome) -> Option<EngineError> {
     let PushOutcome {
         status,
@@ -155,8 +158,7 @@ fn absorb(run: &mut Run, label: &str, outcome: PushOutcome) -> Option<EngineErro
         errors,
         ..
     } = outcome;
-    for mut exchange in exchanges {
-        exchange.step = format!("{label}: {}", exchange.step).into();
+    for exchange in exchanges {
         run.trail.exchange(exchange);
     }
     for template in templates {

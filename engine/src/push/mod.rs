@@ -49,9 +49,28 @@ pub(crate) async fn push(
     parent: Option<&Value>,
     state: &RecordState,
 ) -> PushOutcome {
+    push_named(plan, conn, needs, entry, record, parent, state, None).await
+}
+
+/// [`push`], its steps named after `prefix` when it is pushed within another push (a line).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "push's arguments and the name of its steps"
+)]
+pub(crate) async fn push_named(
+    plan: &DefinitionPlan,
+    conn: &Connectors<'_>,
+    needs: &Needs<'_>,
+    entry: &str,
+    record: &Value,
+    parent: Option<&Value>,
+    state: &RecordState,
+    prefix: Option<Arc<str>>,
+) -> PushOutcome {
     let planned = plan.entry(entry);
     // The plan's name when the entry is known: the outcome shares it.
-    let mut run = Run::new(planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name)));
+    let name = planned.map_or_else(|| Arc::from(entry), |e| Arc::clone(&e.name));
+    let mut run = Run::named(name, prefix);
     let result = match planned {
         Some(planned) => {
             let push = Pushing {

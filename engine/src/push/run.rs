@@ -27,10 +27,12 @@ pub(crate) struct Run {
 }
 
 impl Run {
-    pub fn new(entry: Arc<str>) -> Run {
+    /// The run of a push of `entry`; within another push (a line), its steps are named after
+    /// `prefix`.
+    pub fn named(entry: Arc<str>, prefix: Option<Arc<str>>) -> Run {
         Run {
             entry,
-            trail: Trail::new(),
+            trail: Trail::prefixed(prefix),
             operation: None,
             external_id: None,
             post_action_error: None,

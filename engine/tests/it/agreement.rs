@@ -448,8 +448,13 @@ async fn dry_run_refusal(
 }
 
 /// The operation a request of `entry`'s push was sent for: its `create`, `update` or `delete`,
-/// or the `ApiPath` action of that name.
+/// or the `ApiPath` action of that name; for a line's request (`Items[0] id 7: create`), the
+/// operation of the entry of lines the `Items` action pushes.
 fn operation_of(definition: &Definition, entry: &str, step: &str) -> Option<OperationRef> {
+    if let Some((line, step)) = step.split_once(": ") {
+        let action = line.split('[').next()?;
+        return operation_of(definition, &lines_entry(definition, entry, action)?, step);
+    }
     let push = definition.sync.as_ref()?.entry(entry)?.push.as_ref()?;
     let field = match step {
         "create" => push.create.as_ref(),
@@ -467,6 +472,36 @@ fn operation_of(definition: &Definition, entry: &str, step: &str) -> Option<Oper
         .chain(&push.common.post_actions);
     let action = actions.into_iter().find(|a| a.name.value == step)?;
     action.path_ref.clone()?.ok()
+}
+
+/// The entry of lines that `entry`'s action `action` pushes.
+fn lines_entry(definition: &Definition, entry: &str, action: &str) -> Option<String> {
+    use syncdef_definitions::platform::lines::{LinesTarget, lines_target};
+    use syncdef_definitions::platform::modules::module;
+    let sync = definition.sync.as_ref()?;
+    let parent = sync.entry(entry)?;
+    let push = parent.push.as_ref()?;
+    let path = push
+        .common
+        .post_actions
+        .iter()
+        .find(|a| a.name.value == action)?
+        .path
+        .as_ref()?;
+    let entries = sync.entries.iter().map(|e| {
+        (
+            e.key.value.as_str(),
+            e.module.as_ref().map(|m| m.value.as_str()),
+        )
+    });
+    match lines_target(
+        module(parent.module.as_ref()?.as_str())?,
+        path.as_str(),
+        entries,
+    ) {
+        LinesTarget::Entry(name) => Some(name.to_owned()),
+        _ => None,
+    }
 }
 
 /// Answers to a create that say it failed, or from which no id can be read.

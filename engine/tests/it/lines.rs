@@ -330,3 +330,31 @@ async fn a_push_of_the_post_actions_alone_sends_nothing_of_the_record_itself() {
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0].3.as_deref(), Some("in_1"));
 }
+
+#[tokio::test]
+async fn the_transport_tells_a_line_s_create_from_the_record_s() {
+    // A transport that marks the record's create in flight (as the sync worker's does) must
+    // not take a line's create for the record's.
+    let transport = Arc::new(syncdef_engine::RecordingTransport::synthesizing());
+    let engine = common::load("lines.yaml", DEFINITION.to_owned())
+        .with_transport(transport.clone())
+        .with_token_provider(Arc::new(syncdef_engine::StaticToken::new("token")))
+        .with_retry_policy(RetryPolicy::none());
+    let record = common::json(&invoice().to_string());
+    let outcome = engine.push("Invoice", &record, &state()).await;
+    assert_eq!(outcome.status, PushStatus::Created, "{outcome:#?}");
+    let steps: Vec<String> = transport
+        .requests()
+        .iter()
+        .map(|r| r.step.to_string())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "create",
+            "Items[0] id 1: create",
+            "Items[1] id 2: create",
+            "Items[2] id 3: create"
+        ]
+    );
+}
