@@ -286,6 +286,7 @@ impl Engine {
             record,
             None,
             state,
+            None,
         )
         .await
     }
@@ -307,7 +308,17 @@ impl Engine {
             synchronizer: self.synchronizer.as_deref(),
         };
         let conn = self.connectors();
-        push::push(&self.plan, &conn, &needs, entry, line, Some(parent), state).await
+        push::push(
+            &self.plan,
+            &conn,
+            &needs,
+            entry,
+            line,
+            Some(parent),
+            state,
+            None,
+        )
+        .await
     }
 
     /// Reads the page `request` names of `entry`'s `pull.batchRead` and maps its records with

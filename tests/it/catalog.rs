@@ -366,7 +366,14 @@ async fn line_push(
         )
         .await;
     let outcome = serde_json::to_value(&outcome).expect("serializable");
-    let requests: Vec<Value> = outcome["exchanges"]
+    let requests = requests_of(&outcome["exchanges"]);
+    json!({"operation": operation, "requests": requests, "outcome": outcome})
+}
+
+/// The engine's exchanges (serialized) as `syncdef push --dry-run --format json` lists its
+/// requests: each with the answer it got.
+fn requests_of(exchanges: &Value) -> Vec<Value> {
+    exchanges
         .as_array()
         .into_iter()
         .flatten()
@@ -380,8 +387,7 @@ async fn line_push(
                 "response": x["response"],
             })
         })
-        .collect();
-    json!({"operation": operation, "requests": requests, "outcome": outcome})
+        .collect()
 }
 
 /// Every pull (`batchRead`) of every entry: its first page rendered by the engine over the
@@ -440,21 +446,7 @@ fn every_pull_path_renders_requests_its_operations_accept() {
                 definition.path
             );
             let exchanges = serde_json::to_value(&page.exchanges).expect("serializable");
-            let requests: Vec<Value> = exchanges
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|x| {
-                    json!({
-                        "step": x["step"],
-                        "method": x["request"]["method"],
-                        "url": x["request"]["url"],
-                        "headers": x["request"]["headers"],
-                        "body": x["request"]["body"],
-                        "response": x["response"],
-                    })
-                })
-                .collect();
+            let requests = requests_of(&exchanges);
             let run = json!({ "requests": requests });
             let record = Record {
                 name: "synthesized".into(),

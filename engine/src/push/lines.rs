@@ -92,7 +92,7 @@ pub(crate) async fn push_all(
     };
     for (index, line) in items.iter().enumerate() {
         let label = line_label(action, index, line);
-        let outcome = Box::pin(push::push_named(
+        let outcome = Box::pin(push::push(
             push.plan,
             push.conn,
             &needs,

@@ -39,25 +39,13 @@ pub(crate) struct Needs<'a> {
 }
 
 /// Pushes `record` of `entry` of `plan` through `conn`, a line of `parent` when the entry is
-/// one of lines; every failure is in the outcome, classified.
-pub(crate) async fn push(
-    plan: &DefinitionPlan,
-    conn: &Connectors<'_>,
-    needs: &Needs<'_>,
-    entry: &str,
-    record: &Value,
-    parent: Option<&Value>,
-    state: &RecordState,
-) -> PushOutcome {
-    push_named(plan, conn, needs, entry, record, parent, state, None).await
-}
-
-/// [`push`], its steps named after `prefix` when it is pushed within another push (a line).
+/// one of lines, its steps named after `prefix` when it is pushed within another push (a
+/// line: `Items[0] id 90311: create`); every failure is in the outcome, classified.
 #[expect(
     clippy::too_many_arguments,
-    reason = "push's arguments and the name of its steps"
+    reason = "what a push is of, and the name of its steps"
 )]
-pub(crate) async fn push_named(
+pub(crate) async fn push(
     plan: &DefinitionPlan,
     conn: &Connectors<'_>,
     needs: &Needs<'_>,

@@ -118,6 +118,14 @@ fn invoice() -> serde_json::Value {
     })
 }
 
+/// The steps of the invoice's create and of its three lines', in order.
+const STEPS: [&str; 4] = [
+    "create",
+    "Items[0] id 1: create",
+    "Items[1] id 2: create",
+    "Items[2] id 3: create",
+];
+
 fn state() -> RecordState {
     RecordState::new().with_related("Customer", "cus_1")
 }
@@ -187,15 +195,7 @@ async fn each_line_is_pushed_after_the_create_naming_the_new_invoice() {
     );
     // The audit trail names each line's requests.
     let steps: Vec<&str> = outcome.exchanges.iter().map(|e| &*e.step).collect();
-    assert_eq!(
-        steps,
-        [
-            "create",
-            "Items[0] id 1: create",
-            "Items[1] id 2: create",
-            "Items[2] id 3: create"
-        ]
-    );
+    assert_eq!(steps, STEPS);
 }
 
 #[tokio::test]
@@ -348,13 +348,5 @@ async fn the_transport_tells_a_line_s_create_from_the_record_s() {
         .iter()
         .map(|r| r.step.to_string())
         .collect();
-    assert_eq!(
-        steps,
-        [
-            "create",
-            "Items[0] id 1: create",
-            "Items[1] id 2: create",
-            "Items[2] id 3: create"
-        ]
-    );
+    assert_eq!(steps, STEPS);
 }
