@@ -16,7 +16,7 @@ use crate::error::WorkerError;
 use crate::guard::InFlightGuard;
 use crate::hash::input_hash;
 use crate::observer::Flow;
-use crate::record::{Handled, plan, settle, unresolved_create};
+use crate::record::{Handled, plan, settle, unresolved_create, waiting_for_an_operator};
 use crate::report::RecordResult;
 use crate::shared::Core;
 use crate::state::{RecordKey, RecordRow, RecordStatus};
@@ -330,11 +330,6 @@ fn waiting(row: &RecordRow) -> Handled {
     Handled::new(
         RecordResult::Unknown,
         None,
-        Some(format!(
-            "waiting for an operator: {}",
-            row.last_error
-                .as_deref()
-                .unwrap_or("unknown outcome of a create")
-        )),
+        Some(waiting_for_an_operator(row)),
     )
 }

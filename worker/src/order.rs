@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use syncdef_definitions::Definition;
-use syncdef_definitions::model::{ActionType, SyncEntry};
+use syncdef_definitions::model::SyncEntry;
 use syncdef_definitions::operation_ref::{OperationRef, PlaceholderKind};
 
 use crate::error::WorkerError;
@@ -147,11 +147,7 @@ fn collect(entry: &SyncEntry, needs: &mut BTreeSet<String>) {
         if let Some(Ok(r)) = &action.path_ref {
             from_ref(r, needs);
         }
-        let is_sync = matches!(
-            action.kind.as_ref().map(|k| &k.value),
-            Some(ActionType::ApiSynchronization)
-        );
-        if is_sync && let Some(path) = &action.path {
+        if let Some(path) = action.synchronized() {
             needs.insert(path.value.clone());
         }
     }

@@ -359,12 +359,7 @@ fn skip_without_reading(
         (RecordStatus::Unknown | RecordStatus::InFlight, _) => Some(Handled::new(
             RecordResult::Skipped,
             None,
-            Some(format!(
-                "waiting for an operator: {}",
-                row.last_error
-                    .as_deref()
-                    .unwrap_or("unknown outcome of a create")
-            )),
+            Some(waiting_for_an_operator(row)),
         )),
         (RecordStatus::Done, Trigger::Dependency) if external.is_some() => {
             Some(Handled::new(RecordResult::Skipped, external, None))
@@ -401,6 +396,17 @@ fn skip_without_reading(
         }
         _ => None,
     }
+}
+
+/// Why a record whose create's outcome is unknown, and that nothing can find out, is not
+/// pushed: the create may have been carried out, and only a person can tell.
+pub(crate) fn waiting_for_an_operator(row: &RecordRow) -> String {
+    format!(
+        "waiting for an operator: {}",
+        row.last_error
+            .as_deref()
+            .unwrap_or("unknown outcome of a create")
+    )
 }
 
 /// Whether the stored `updatedAt` is the listed one. Compared as instants: a list and a

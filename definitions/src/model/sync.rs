@@ -132,6 +132,18 @@ pub struct Action {
     pub unknown: Vec<UnknownField>,
 }
 
+impl Action {
+    /// What an `ApiSynchronization` action names (an entry, a child collection); `None` for
+    /// another action, or one without a `path`.
+    #[must_use]
+    pub fn synchronized(&self) -> Option<&Text> {
+        match self.kind.as_ref().map(|k| &k.value) {
+            Some(ActionType::ApiSynchronization) => self.path.as_ref(),
+            _ => None,
+        }
+    }
+}
+
 /// The `type` of an action.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActionType {

@@ -1,7 +1,6 @@
 //! `EntryDependencyCycle`: entries synchronize each other in a cycle.
 
 use syncdef_definitions::Span;
-use syncdef_definitions::model::ActionType;
 
 use crate::codes::Rule;
 use crate::context::{Context, Sink};
@@ -62,11 +61,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     let mut edges = Vec::new();
     for (i, info) in ctx.entries.iter().enumerate() {
         for (pre, action) in info.actions() {
-            let is_sync = matches!(
-                action.kind.as_ref().map(|k| &k.value),
-                Some(ActionType::ApiSynchronization)
-            );
-            let (true, Some(path)) = (is_sync, &action.path) else {
+            let Some(path) = action.synchronized() else {
                 continue;
             };
             let Some(j) = index(path.as_str()) else {

@@ -1,6 +1,5 @@
 //! `MisplacedLines`: an entry of lines is pushed where it cannot be, or never.
 
-use syncdef_definitions::model::ActionType;
 use syncdef_definitions::platform::lines::{LinesTarget, lines_target};
 
 use crate::codes::Rule;
@@ -61,11 +60,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         let Some(module) = info.module else { continue };
         for (pre, action) in info.actions() {
-            let is_sync = matches!(
-                action.kind.as_ref().map(|k| &k.value),
-                Some(ActionType::ApiSynchronization)
-            );
-            let (true, Some(path)) = (is_sync, &action.path) else {
+            let Some(path) = action.synchronized() else {
                 continue;
             };
             let problem = match lines_target(module, path.as_str(), entries()) {

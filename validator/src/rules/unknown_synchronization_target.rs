@@ -1,6 +1,5 @@
 //! `UnknownSynchronizationTarget`: an `ApiSynchronization` action names neither a child collection nor an entry.
 
-use syncdef_definitions::model::ActionType;
 use syncdef_definitions::platform::modules::Module;
 
 use crate::codes::Rule;
@@ -45,11 +44,7 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
             .flat_map(Module::child_names)
             .collect();
         for (_, action) in info.actions() {
-            let is_sync = matches!(
-                action.kind.as_ref().map(|k| &k.value),
-                Some(ActionType::ApiSynchronization)
-            );
-            let (true, Some(path)) = (is_sync, &action.path) else {
+            let Some(path) = action.synchronized() else {
                 continue;
             };
             let target = path.as_str();
