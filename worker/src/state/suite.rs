@@ -369,7 +369,9 @@ pub(crate) fn due_retries_are_per_entry_and_oldest_first(state: &dyn State) {
 pub(crate) fn the_lines_of_a_record_are_the_rows_under_its_id(state: &dyn State) {
     let line = |id: &str| RecordKey::new("InvoiceItems", id);
     for id in ["inv_1/2", "inv_1/10", "inv_10/1", "inv_%/1", "inv_1_/3"] {
-        state.record_pushed(&line(id), &pushed("ii"), 1).expect("push");
+        state
+            .record_pushed(&line(id), &pushed("ii"), 1)
+            .expect("push");
     }
     state
         .record_pushed(&RecordKey::new("Other", "inv_1/5"), &pushed("x"), 1)
