@@ -567,3 +567,33 @@ async fn a_line_removed_where_lines_cannot_be_deleted_is_reported() {
         "{warnings:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invoice_that_cannot_be_updated_runs_only_its_lines_again() {
+    let mut rig = Rig::start(1, 1).await;
+    rig.definition = DEFINITION
+        .replace("      update: /invoices/{IntegrationId}/post\n", "")
+        .replace(
+            "        updateRequest: {number: \"#valueof($.invoice.code)\"}\n",
+            "",
+        );
+    rig.books().refuse = Some("Support".to_owned());
+    let first = rig.run().await;
+    assert_eq!(first.entries["Invoice"].failed, 1, "{first:#?}");
+    rig.books().refuse = None;
+    rig.advance_a_day();
+    let second = rig.run().await;
+    assert_eq!(second.entries["Invoice"].failed, 0, "{second:#?}");
+    assert_eq!(second.entries["InvoiceItems"].created, 1, "{second:#?}");
+    // Neither created nor updated again: only its lines were pushed.
+    assert_eq!(
+        rig.books()
+            .creates
+            .iter()
+            .filter(|(k, _)| k == "invoice")
+            .count(),
+        1
+    );
+    assert!(rig.books().updates.is_empty());
+    rig.assert_each_created_once();
+}
