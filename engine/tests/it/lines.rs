@@ -338,7 +338,9 @@ async fn the_transport_tells_a_line_s_create_from_the_record_s() {
     let transport = Arc::new(syncdef_engine::RecordingTransport::synthesizing());
     let engine = common::load("lines.yaml", DEFINITION.to_owned())
         .with_transport(transport.clone())
-        .with_token_provider(Arc::new(syncdef_engine::StaticToken::new("token")))
+        .with_token_provider(Arc::new(syncdef_engine::StaticToken::new(
+            "lines-stand-in-access-token",
+        )))
         .with_retry_policy(RetryPolicy::none());
     let record = common::json(&invoice().to_string());
     let outcome = engine.push("Invoice", &record, &state()).await;
