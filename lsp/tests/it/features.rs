@@ -155,9 +155,10 @@ fn functions_fields_server_variables_and_placeholders_complete() {
 fn modules_action_values_and_rule_codes_complete() {
     let mut s = session();
     s.replace(2, "module: Accounts", "module: Inv");
+    // The invoices, and their lines (a module of lines, pushed with them).
     assert_eq!(
         s.labels(s.position("module: Inv", "module: Inv".len())),
-        vec!["Invoices"]
+        vec!["Invoices", "InvoiceItems"]
     );
     s.replace(3, "type: ApiPath", "type: ");
     let labels = s.labels(s.position("type: \n", "type: ".len()));
