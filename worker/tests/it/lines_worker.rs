@@ -315,6 +315,17 @@ impl Rig {
         self.books().items_created()
     }
 
+    /// Runs again once every backoff ended, and checks that no invoice failed and that the
+    /// ledger holds `lines` lines, each created once and stored done.
+    async fn run_again_and_check_each_line_pushed_once(&self, lines: usize) {
+        self.advance_a_day();
+        let again = self.run().await;
+        assert_eq!(again.entries["Invoice"].failed, 0, "{again:#?}");
+        assert_eq!(self.items_created(), lines);
+        self.assert_each_created_once();
+        assert_eq!(self.line_rows(RecordStatus::Done), lines);
+    }
+
     /// Lets every backoff end.
     fn advance_a_day(&self) {
         self.now.fetch_add(86_400, Ordering::SeqCst);
@@ -414,12 +425,7 @@ async fn a_line_whose_answer_was_lost_is_sent_again_with_its_key_and_not_created
     assert_eq!(first.entries["InvoiceItems"].unknown, 1, "{first:#?}");
     assert_eq!(rig.line_rows(RecordStatus::Unknown), 1);
     rig.books().lose_item = None;
-    rig.advance_a_day();
-    let second = rig.run().await;
-    assert_eq!(second.entries["Invoice"].failed, 0, "{second:#?}");
-    assert_eq!(rig.items_created(), 4);
-    rig.assert_each_created_once();
-    assert_eq!(rig.line_rows(RecordStatus::Done), 4);
+    rig.run_again_and_check_each_line_pushed_once(4).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -440,12 +446,7 @@ async fn a_run_dropped_between_two_lines_resumes_without_a_duplicate() {
         () = stopped => {}
     }
     drop(worker);
-    rig.advance_a_day();
-    let second = rig.run().await;
-    assert_eq!(second.entries["Invoice"].failed, 0, "{second:#?}");
-    assert_eq!(rig.items_created(), 6);
-    rig.assert_each_created_once();
-    assert_eq!(rig.line_rows(RecordStatus::Done), 6);
+    rig.run_again_and_check_each_line_pushed_once(6).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
