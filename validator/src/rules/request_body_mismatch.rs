@@ -21,7 +21,8 @@ use crate::typecheck::shape::{self, NAME_MARKER, ShapeFinding, display, producer
 declare_rule! {
     /// ## What it does
     /// Checks the output of each request template (`createRequest`, `updateRequest`,
-    /// `deleteRequest`) against the request body schema of the operation it feeds (OpenAPI
+    /// `deleteRequest`, and an `ApiPath` action's `{Action}Request`) against the request body
+    /// schema of the operation it feeds (OpenAPI
     /// 3.0: `$ref`s, `nullable`, `allOf`/`anyOf`/`oneOf`, `additionalProperties`, `readOnly`),
     /// the schema of the media type the engine writes the body in: JSON, a form or a multipart
     /// body alike, whose fields are written from the value the schema describes (SD815 checks
@@ -98,11 +99,14 @@ pub(crate) fn check(ctx: &Context, sink: &mut Sink) {
     for info in &ctx.entries {
         let Some(module) = info.module else { continue };
         for site in &info.operations {
-            let Some(op) = site.operation else { continue };
-            if !matches!(op, "create" | "update" | "delete") {
-                continue;
-            }
-            let Some(template) = info.template(&request_name(op)) else {
+            // The record's own requests, and `ApiPath` actions (their body is
+            // `{Action}Request`): the engine checks both before sending. Reads send none.
+            let sends = match site.operation {
+                Some(op @ ("create" | "update" | "delete")) => op,
+                Some(_) => continue,
+                None => site.key,
+            };
+            let Some(template) = info.template(&request_name(sends)) else {
                 continue;
             };
             let Some(Resolution::Found { operation, .. }) = ctx.resolve(site) else {
