@@ -94,7 +94,7 @@ pub use plan::{DefinitionPlan, EntryPlan, OperationKind};
 pub use pull::position::PagePosition;
 pub use pull::records::{INTEGRATION_ID, PulledRecord, RejectedRecord};
 pub use pull::{PageRequest, PullPage};
-pub use push::synchronizer::{Phase, SyncRequest, Synchronizer};
+pub use push::synchronizer::{Lines, Phase, SyncRequest, Synchronizer};
 pub use reliability::{
     ConflictRule, IdempotencyKey, Limit, Overrides, RateLimitOverrides, RateLimitPolicy,
     RateLimits, RecordLimits, Reliability, RequestValidation, RetryOverrides, RetryPolicy,

@@ -10,7 +10,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use syncdef_engine::{EngineError, ErrorClass, RecordState, SyncRequest};
+use syncdef_engine::{EngineError, ErrorClass, Lines, RecordState, SyncRequest};
+use syncdef_transform::Value;
 
 use crate::error::WorkerError;
 use crate::guard::InFlightGuard;
@@ -26,27 +27,28 @@ pub(crate) struct Parent<'a> {
     /// Its entry (`Invoice`): the lines name its external id under this name.
     pub entry: &'a str,
     pub platform_id: &'a str,
-    pub record: &'a serde_json::Value,
 }
 
-/// Pushes every line of `parent` with the entry `lines`, as `request` (the parent's
+/// Pushes every line of `parent`, with the entry the engine names, as `request` (the parent's
 /// post-action, after its push) asks.
 pub(crate) async fn push_all(
     core: &Arc<Core>,
     parent: &Parent<'_>,
-    lines: &str,
     request: &SyncRequest<'_>,
+    lines: Lines<'_>,
 ) -> Result<(), EngineError> {
-    let items = items_of(core, parent, lines)?;
+    let Lines {
+        entry: lines,
+        items,
+    } = lines;
     let related = related(parent, request)?;
-    let parent_value = syncdef_transform::Value::from(parent.record.clone());
     let keys = items
         .iter()
         .enumerate()
         .map(|(index, line)| key_of(parent, lines, index, line))
         .collect::<Result<Vec<_>, _>>()?;
     for (index, (line, key)) in items.iter().zip(&keys).enumerate() {
-        let handled = push_one(core, lines, key, line, &parent_value, &related)
+        let handled = push_one(core, lines, key, line, request.record, &related)
             .await
             .map_err(|e| {
                 let class = match e {
@@ -83,7 +85,7 @@ pub(crate) async fn push_all(
     }
     let gone = Gone {
         lines,
-        parent: &parent_value,
+        parent: request.record,
         related: &related,
     };
     remove_gone(core, parent, &gone, &keys).await
@@ -92,7 +94,7 @@ pub(crate) async fn push_all(
 /// What the removal of a line the record no longer has needs.
 struct Gone<'a> {
     lines: &'a str,
-    parent: &'a syncdef_transform::Value,
+    parent: &'a Value,
     related: &'a BTreeMap<String, String>,
 }
 
@@ -150,7 +152,7 @@ async fn delete_one(core: &Arc<Core>, gone: &Gone<'_>, row: &RecordRow) -> Resul
         .platform_id
         .rsplit_once('/')
         .map_or(row.key.platform_id.as_str(), |(_, id)| id);
-    let line = syncdef_transform::Value::from(serde_json::json!({ "id": id }));
+    let line = Value::from(serde_json::json!({ "id": id }));
     let outcome = core
         .engine
         .with_transport(core.transport.clone())
@@ -185,29 +187,6 @@ fn forget(core: &Core, key: &RecordKey) -> Result<(), EngineError> {
         .map_err(|e| EngineError::new(ErrorClass::Transient, e.to_string()))
 }
 
-/// The parent's lines that the entry `lines` pushes (`items`), none when it has none.
-fn items_of(
-    core: &Core,
-    parent: &Parent<'_>,
-    lines: &str,
-) -> Result<Vec<serde_json::Value>, EngineError> {
-    let plan = core.engine.plan();
-    let collection = plan
-        .entry(lines)
-        .and_then(|e| e.module.line_collection())
-        .ok_or_else(|| {
-            EngineError::configuration(format!("entry `{lines}` is not an entry of lines"))
-        })?;
-    match parent.record.get(collection.field) {
-        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
-        Some(serde_json::Value::Array(items)) => Ok(items.clone()),
-        Some(_) => Err(EngineError::configuration(format!(
-            "the {} record's `{}` is not the array of its lines",
-            parent.entry, collection.field
-        ))),
-    }
-}
-
 /// The external ids a line names: the records its parent names, and the parent itself under
 /// its entry's name.
 fn related(
@@ -230,11 +209,11 @@ fn key_of(
     parent: &Parent<'_>,
     lines: &str,
     index: usize,
-    line: &serde_json::Value,
+    line: &Value,
 ) -> Result<RecordKey, EngineError> {
     let id = match line.get("id") {
-        Some(serde_json::Value::String(id)) if !id.is_empty() => id.clone(),
-        Some(serde_json::Value::Number(id)) => id.to_string(),
+        Some(Value::String(id)) if !id.is_empty() => id.to_string(),
+        Some(Value::Int(id)) => id.to_string(),
         _ => {
             return Err(EngineError::configuration(format!(
                 "line {} of the {} record {} has no `id`: a line is known by its id, so that it is pushed once and updated after",
@@ -255,12 +234,12 @@ async fn push_one(
     core: &Arc<Core>,
     lines: &str,
     key: &RecordKey,
-    line: &serde_json::Value,
-    parent: &syncdef_transform::Value,
+    line: &Value,
+    parent: &Value,
     related: &BTreeMap<String, String>,
 ) -> Result<Handled, WorkerError> {
     let row = core.state.record(key)?;
-    let hash = input_hash(line, related);
+    let hash = input_hash(&serde_json::Value::from(line), related);
     if let Some(skip) = already(core, lines, row.as_ref(), &hash) {
         return Ok(skip);
     }
@@ -277,8 +256,7 @@ async fn push_one(
         key: key.clone(),
         now: core.now(),
     }));
-    let value = syncdef_transform::Value::from(line.clone());
-    let outcome = engine.push_line(lines, &value, parent, &state).await;
+    let outcome = engine.push_line(lines, line, parent, &state).await;
     crate::requests::report(core, lines, Flow::Push, &outcome.exchanges);
     if core.options.dry_run {
         plan(core, key, &outcome);

@@ -34,9 +34,8 @@ impl Synchronizer for Related {
                 let parent = Parent {
                     entry: &self.source.name,
                     platform_id: &self.platform_id,
-                    record: &self.record,
                 };
-                crate::lines::push_all(&self.core, &parent, lines, &request).await?;
+                crate::lines::push_all(&self.core, &parent, &request, lines).await?;
                 return Ok(None);
             }
             // After the push the related record is already there; child collections no

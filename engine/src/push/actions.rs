@@ -13,7 +13,7 @@ use crate::plan::{ActionPlan, Placement};
 use crate::push::lines;
 use crate::push::operation::Pushing;
 use crate::push::run::Run;
-use crate::push::synchronizer::{Phase, SyncRequest};
+use crate::push::synchronizer::{Lines, Phase, SyncRequest};
 use crate::reliability::retry::RequestNature;
 use crate::transport::HttpResponse;
 
@@ -133,6 +133,15 @@ async fn synchronize(
             )
         });
         return Ok(());
+    };
+    let lines = match lines {
+        Some(entry) => Some(Lines {
+            entry,
+            items: lines::of_record(push, entry)
+                .map_err(|e| e.at(name))?
+                .unwrap_or_default(),
+        }),
+        None => None,
     };
     let request = SyncRequest {
         entry: &push.entry.name,

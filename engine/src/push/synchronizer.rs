@@ -35,12 +35,21 @@ pub struct SyncRequest<'a> {
     pub state: &'a RecordState,
     /// The record's external id as known now (after a create, the new one).
     pub external_id: Option<&'a str>,
-    /// When the target is the record's lines: the entry that pushes each (with
+    /// When the target is the record's lines: the entry that pushes each, and the lines (with
     /// [`Engine::push_line`](crate::Engine::push_line)), after the record's own request.
-    pub lines: Option<&'a str>,
+    pub lines: Option<Lines<'a>>,
     /// The external ids of the records the record names, as known now (an account pushed by
     /// a pre-action included): a line's push names them too.
     pub related: &'a BTreeMap<String, String>,
+}
+
+/// The lines of a record that an `ApiSynchronization` post-action names.
+#[derive(Clone, Copy, Debug)]
+pub struct Lines<'a> {
+    /// The entry of lines that pushes each (`InvoiceItems`).
+    pub entry: &'a str,
+    /// The record's lines, in order (its `items`); empty when it has none.
+    pub items: &'a [Value],
 }
 
 /// Pushes what `ApiSynchronization` actions name, for the engine: the caller knows where the

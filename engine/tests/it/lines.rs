@@ -280,7 +280,7 @@ impl Synchronizer for Asked {
             .push((
                 request.phase,
                 request.target.to_owned(),
-                request.lines.map(str::to_owned),
+                request.lines.map(|l| l.entry.to_owned()),
                 request.external_id.map(str::to_owned),
             ));
         Box::pin(async { Ok(None) })
