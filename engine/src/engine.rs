@@ -274,33 +274,30 @@ impl Engine {
     /// Pushes `record` of `entry`: pre-actions, create / update / delete, response extraction,
     /// post-actions. Never panics on input; every failure is in the outcome, classified.
     pub async fn push(&self, entry: &str, record: &Value, state: &RecordState) -> PushOutcome {
-        let needs = push::Needs {
-            record_limits: &self.record_limits,
-            synchronizer: self.synchronizer.as_deref(),
-        };
-        push::push(
-            &self.plan,
-            &self.connectors(),
-            &needs,
-            entry,
-            record,
-            None,
-            state,
-            None,
-        )
-        .await
+        self.push_of(entry, record, None, state).await
     }
 
     /// Pushes `line`, a line of `parent` (an invoice item of its invoice), with `entry`, an
     /// entry of lines, as the record's `ApiSynchronization` post-action asks its synchronizer
     /// to ([`SyncRequest::lines`](crate::SyncRequest::lines)): the caller gives the line's own
-    /// state (its external id, an unresolved create), with the record's external id among its
-    /// related ids under the record's entry name. Never panics on input.
+    /// state (its external id, an unresolved create) with the related ids
+    /// [`Lines::related`](crate::Lines::related) names. Never panics on input.
     pub async fn push_line(
         &self,
         entry: &str,
         line: &Value,
         parent: &Value,
+        state: &RecordState,
+    ) -> PushOutcome {
+        self.push_of(entry, line, Some(parent), state).await
+    }
+
+    /// A push of `record`, a line of `parent` when it is one.
+    async fn push_of(
+        &self,
+        entry: &str,
+        record: &Value,
+        parent: Option<&Value>,
         state: &RecordState,
     ) -> PushOutcome {
         let needs = push::Needs {
@@ -309,14 +306,7 @@ impl Engine {
         };
         let conn = self.connectors();
         push::push(
-            &self.plan,
-            &conn,
-            &needs,
-            entry,
-            line,
-            Some(parent),
-            state,
-            None,
+            &self.plan, &conn, &needs, entry, record, parent, state, None,
         )
         .await
     }

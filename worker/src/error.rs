@@ -3,6 +3,7 @@
 use syncdef_platform::PlatformError;
 
 use crate::state::StateError;
+use syncdef_engine::ErrorClass;
 
 /// Why a run could not start or had to stop. Failures of single records never end up here:
 /// they are stored with their error and retried.
@@ -38,4 +39,16 @@ pub enum WorkerError {
     /// way, so the run stops. The record that met it is stored as failed.
     #[error("{0}; re-authorize (`syncdef auth login`) and run again")]
     Authentication(String),
+}
+
+impl WorkerError {
+    /// The engine's class of a push that met this error while pushing a record another one
+    /// needs (its account, its lines): refused credentials stay what they are, so that the
+    /// run stops; anything else is worth trying again.
+    pub(crate) fn class(&self) -> ErrorClass {
+        match self {
+            WorkerError::Authentication(_) => ErrorClass::Authentication,
+            _ => ErrorClass::Transient,
+        }
+    }
 }

@@ -17,46 +17,46 @@ use crate::error::WorkerError;
 use crate::guard::InFlightGuard;
 use crate::hash::input_hash;
 use crate::observer::Flow;
-use crate::record::{Handled, plan, settle, unresolved_create, waiting_for_an_operator};
+use crate::record::{Handled, finds_out, plan, settle, unresolved_create, waiting_for_an_operator};
 use crate::report::RecordResult;
 use crate::shared::Core;
 use crate::state::{RecordKey, RecordRow, RecordStatus};
 
-/// The record whose lines are pushed.
-pub(crate) struct Parent<'a> {
-    /// Its entry (`Invoice`): the lines name its external id under this name.
-    pub entry: &'a str,
-    pub platform_id: &'a str,
-}
-
-/// Pushes every line of `parent`, with the entry the engine names, as `request` (the parent's
-/// post-action, after its push) asks.
+/// Pushes every line the engine hands over (`lines`) of the record whose platform id is
+/// `parent_id`, as `request` (the record's post-action, after its push) asks.
 pub(crate) async fn push_all(
     core: &Arc<Core>,
-    parent: &Parent<'_>,
+    parent_id: &str,
     request: &SyncRequest<'_>,
-    lines: Lines<'_>,
+    lines: &Lines<'_>,
 ) -> Result<(), EngineError> {
     let Lines {
         entry: lines,
         items,
+        related,
     } = lines;
-    let related = related(parent, request)?;
+    if request.external_id.is_none() {
+        return Err(EngineError::configuration(format!(
+            "the lines of the {} record are pushed once it has an external id",
+            request.entry
+        )));
+    }
     let keys = items
         .iter()
         .enumerate()
-        .map(|(index, line)| key_of(parent, lines, index, line))
+        .map(|(index, line)| key_of(request.entry, parent_id, lines, index, line))
         .collect::<Result<Vec<_>, _>>()?;
+    // Every line's row, new and gone, read at once: the record's lease keeps other pushes
+    // from writing them meanwhile.
+    let stored = core
+        .state
+        .rows_under(lines, &format!("{parent_id}/"))
+        .map_err(|e| EngineError::new(ErrorClass::Transient, e.to_string()))?;
+    let row_of = |key: &RecordKey| stored.iter().find(|r| &r.key == key);
     for (index, (line, key)) in items.iter().zip(&keys).enumerate() {
-        let handled = push_one(core, lines, key, line, request.record, &related)
+        let handled = push_one(core, lines, key, row_of(key), line, request.record, related)
             .await
-            .map_err(|e| {
-                let class = match e {
-                    WorkerError::Authentication(_) => ErrorClass::Authentication,
-                    _ => ErrorClass::Transient,
-                };
-                EngineError::new(class, format!("line {}: {e}", key.platform_id))
-            })?;
+            .map_err(|e| EngineError::new(e.class(), format!("line {}: {e}", key.platform_id)))?;
         core.count(
             lines,
             &key.platform_id,
@@ -85,15 +85,19 @@ pub(crate) async fn push_all(
     }
     let gone = Gone {
         lines,
+        entry: request.entry,
         parent: request.record,
-        related: &related,
+        related,
     };
-    remove_gone(core, parent, &gone, &keys).await
+    let removed = stored.iter().filter(|r| !keys.contains(&r.key));
+    remove_gone(core, &gone, removed).await
 }
 
 /// What the removal of a line the record no longer has needs.
 struct Gone<'a> {
     lines: &'a str,
+    /// The record's entry (`Invoice`).
+    entry: &'a str,
     parent: &'a Value,
     related: &'a BTreeMap<String, String>,
 }
@@ -102,23 +106,17 @@ struct Gone<'a> {
 /// the external system where the entry of lines can delete, their rows then forgotten; a line
 /// never created there is forgotten at once; one that cannot be deleted stays, and the run's
 /// summary says so.
-async fn remove_gone(
+async fn remove_gone<'r>(
     core: &Arc<Core>,
-    parent: &Parent<'_>,
     gone: &Gone<'_>,
-    kept: &[RecordKey],
+    removed: impl Iterator<Item = &'r RecordRow>,
 ) -> Result<(), EngineError> {
-    let prefix = format!("{}/", parent.platform_id);
-    let rows = core
-        .state
-        .rows_under(gone.lines, &prefix)
-        .map_err(|e| EngineError::new(ErrorClass::Transient, e.to_string()))?;
     let can_delete = core
         .engine
         .plan()
         .entry(gone.lines)
         .is_some_and(|e| e.has(syncdef_engine::OperationKind::Delete));
-    for row in rows.iter().filter(|r| !kept.contains(&r.key)) {
+    for row in removed {
         match (&row.external_id, row.status) {
             // Nothing of it exists there: a create that failed, not one of unknown outcome.
             (None, RecordStatus::Failed) => forget(core, &row.key)?,
@@ -127,7 +125,7 @@ async fn remove_gone(
                 core.summary(gone.lines, |s| {
                     s.warn(format!(
                         "line `{}` was removed from its {} record on the platform; `{}` has no `push.delete`, so it stays in the external system",
-                        row.key.platform_id, parent.entry, gone.lines
+                        row.key.platform_id, gone.entry, gone.lines
                     ));
                 });
             }
@@ -187,26 +185,10 @@ fn forget(core: &Core, key: &RecordKey) -> Result<(), EngineError> {
         .map_err(|e| EngineError::new(ErrorClass::Transient, e.to_string()))
 }
 
-/// The external ids a line names: the records its parent names, and the parent itself under
-/// its entry's name.
-fn related(
-    parent: &Parent<'_>,
-    request: &SyncRequest<'_>,
-) -> Result<BTreeMap<String, String>, EngineError> {
-    let Some(id) = request.external_id else {
-        return Err(EngineError::configuration(format!(
-            "the lines of the {} record are pushed once it has an external id",
-            parent.entry
-        )));
-    };
-    let mut related = request.related.clone();
-    related.insert(parent.entry.to_owned(), id.to_owned());
-    Ok(related)
-}
-
 /// The state key of line `index`: its parent's platform id and its own `id`.
 fn key_of(
-    parent: &Parent<'_>,
+    entry: &str,
+    parent_id: &str,
     lines: &str,
     index: usize,
     line: &Value,
@@ -218,15 +200,12 @@ fn key_of(
             return Err(EngineError::configuration(format!(
                 "line {} of the {} record {} has no `id`: a line is known by its id, so that it is pushed once and updated after",
                 index + 1,
-                parent.entry,
-                parent.platform_id
+                entry,
+                parent_id
             )));
         }
     };
-    Ok(RecordKey::new(
-        lines,
-        format!("{}/{id}", parent.platform_id),
-    ))
+    Ok(RecordKey::new(lines, format!("{parent_id}/{id}")))
 }
 
 /// Pushes one line unless it is unchanged since its last push, and stores what became of it.
@@ -234,20 +213,20 @@ async fn push_one(
     core: &Arc<Core>,
     lines: &str,
     key: &RecordKey,
+    row: Option<&RecordRow>,
     line: &Value,
     parent: &Value,
     related: &BTreeMap<String, String>,
 ) -> Result<Handled, WorkerError> {
-    let row = core.state.record(key)?;
     let hash = input_hash(&serde_json::Value::from(line), related);
-    if let Some(skip) = already(core, lines, row.as_ref(), &hash) {
+    if let Some(skip) = already(core, lines, row, &hash) {
         return Ok(skip);
     }
     let state = RecordState {
-        external_id: row.as_ref().and_then(|r| r.external_id.clone()),
+        external_id: row.and_then(|r| r.external_id.clone()),
         related: related.clone(),
         server_variables: core.options.server_variables.clone(),
-        unresolved_create: unresolved_create(row.as_ref()),
+        unresolved_create: unresolved_create(row),
         intent: syncdef_engine::Intent::Upsert,
     };
     let engine = core.engine.with_transport(Arc::new(InFlightGuard {
@@ -262,16 +241,7 @@ async fn push_one(
         plan(core, key, &outcome);
     }
     let body_hash = || Ok(hash.clone());
-    settle(
-        core,
-        lines,
-        key,
-        row.as_ref(),
-        &state,
-        None,
-        &outcome,
-        &body_hash,
-    )
+    settle(core, lines, key, row, &state, None, &outcome, &body_hash)
 }
 
 /// A line needing no push: pushed before with the same input, or a create of unknown outcome
@@ -286,20 +256,11 @@ fn already(core: &Core, lines: &str, row: Option<&RecordRow>, hash: &str) -> Opt
                 None,
             ))
         }
+        RecordStatus::Unknown if finds_out(core, lines, row) => None,
         // Lines are pushed under their parent's lease, so no other push of this one is under
         // way: a create marked in flight and not recovered yet is of unknown outcome too, and
         // waits, since the engine is not told of it as an unresolved create.
-        RecordStatus::InFlight => Some(waiting(row)),
-        RecordStatus::Unknown => {
-            let kept_key = row
-                .create
-                .as_ref()
-                .is_some_and(|c| c.idempotency_key.is_some());
-            if core.engine.plan().finds_out_unknown_create(lines, kept_key) {
-                return None;
-            }
-            Some(waiting(row))
-        }
+        RecordStatus::InFlight | RecordStatus::Unknown => Some(waiting(row)),
         _ => None,
     }
 }

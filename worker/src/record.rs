@@ -134,7 +134,9 @@ async fn handle_owned(
     let key = RecordKey::new(&entry.name, platform_id);
     let row = core.state.record(&key)?;
     let now = core.now();
-    let finds_out = row.as_ref().is_some_and(|r| finds_out(core, entry, r));
+    let finds_out = row
+        .as_ref()
+        .is_some_and(|r| finds_out(core, &entry.name, r));
     if let Some(skip) =
         skip_without_reading(row.as_ref(), trigger, now, core.options.force, finds_out)
     {
@@ -246,7 +248,7 @@ async fn push(
             platform_id: platform_id.to_owned(),
             record: record.clone(),
         }));
-    let value = syncdef_transform::Value::from((**record).clone());
+    let value = syncdef_transform::Value::from(&**record);
     let outcome = engine.push(&entry.name, &value, state).await;
     crate::requests::report(core, &entry.name, Flow::Push, &outcome.exchanges);
     if core.options.dry_run {
@@ -301,14 +303,12 @@ fn intent(
 /// Whether the engine can find out, without a person, if the create of `row` (of unknown
 /// outcome) was carried out: the entry declares a lookup, or the create kept its idempotency
 /// key.
-pub(crate) fn finds_out(core: &Core, entry: &EntryInfo, row: &RecordRow) -> bool {
+pub(crate) fn finds_out(core: &Core, entry: &str, row: &RecordRow) -> bool {
     let kept_key = row
         .create
         .as_ref()
         .is_some_and(|c| c.idempotency_key.is_some());
-    core.engine
-        .plan()
-        .finds_out_unknown_create(&entry.name, kept_key)
+    core.engine.plan().finds_out_unknown_create(entry, kept_key)
 }
 
 /// The records of `entry` whose next attempt is due, oldest first, without the unknown creates
@@ -316,7 +316,7 @@ pub(crate) fn finds_out(core: &Core, entry: &EntryInfo, row: &RecordRow) -> bool
 /// reports them as skipped).
 pub(crate) fn due_retries(core: &Core, entry: &EntryInfo) -> Result<Vec<RecordRow>, WorkerError> {
     let mut rows = core.state.due_retries(&entry.name, core.now())?;
-    rows.retain(|row| row.status != RecordStatus::Unknown || finds_out(core, entry, row));
+    rows.retain(|row| row.status != RecordStatus::Unknown || finds_out(core, &entry.name, row));
     Ok(rows)
 }
 

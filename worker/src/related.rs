@@ -9,7 +9,6 @@ use futures::future::BoxFuture;
 use syncdef_engine::{EngineError, ErrorClass, Phase, SyncRequest, Synchronizer};
 
 use crate::error::WorkerError;
-use crate::lines::Parent;
 use crate::record::{Handled, Trigger, sync_one};
 use crate::report::RecordResult;
 use crate::shared::{Core, EntryInfo};
@@ -30,12 +29,8 @@ impl Synchronizer for Related {
         request: SyncRequest<'a>,
     ) -> BoxFuture<'a, Result<Option<String>, EngineError>> {
         Box::pin(async move {
-            if let Some(lines) = request.lines {
-                let parent = Parent {
-                    entry: &self.source.name,
-                    platform_id: &self.platform_id,
-                };
-                crate::lines::push_all(&self.core, &parent, &request, lines).await?;
+            if let Some(lines) = &request.lines {
+                crate::lines::push_all(&self.core, &self.platform_id, &request, lines).await?;
                 return Ok(None);
             }
             // After the push the related record is already there; child collections no
@@ -60,15 +55,9 @@ impl Synchronizer for Related {
                 sync_one(&self.core, &target, &id, Trigger::Dependency)
             })
             .await
-            .map_err(|e| {
-                // Credentials refused while pushing the account stop the whole run, as
-                // they would for the invoice itself.
-                let class = match e {
-                    WorkerError::Authentication(_) => ErrorClass::Authentication,
-                    _ => ErrorClass::Transient,
-                };
-                EngineError::new(class, format!("{} {id}: {e}", target.name))
-            })?;
+            // Credentials refused while pushing the account stop the whole run, as they would
+            // for the invoice itself.
+            .map_err(|e| EngineError::new(e.class(), format!("{} {id}: {e}", target.name)))?;
             match (handled.result, handled.external_id) {
                 (RecordResult::Failed | RecordResult::Unknown, _) | (_, None) => {
                     Err(EngineError::new(

@@ -47,15 +47,6 @@ pub(crate) async fn run(
         ActionPlan::Synchronize {
             name,
             target,
-            lines: Some(lines),
-        } if push.needs.synchronizer.is_none() => {
-            debug_assert_eq!(phase, Phase::Post, "the plan refuses lines before the push");
-            let _ = target;
-            lines::push_all(run, push, name, lines, scope).await
-        }
-        ActionPlan::Synchronize {
-            name,
-            target,
             lines,
         } => synchronize(run, push, name, target, lines.as_deref(), phase, scope).await,
         ActionPlan::Call {
@@ -120,6 +111,10 @@ async fn synchronize(
     scope: &mut Scope<'_>,
 ) -> Result<(), EngineError> {
     let Some(synchronizer) = push.needs.synchronizer else {
+        if let Some(lines) = lines {
+            // The plan refuses lines before the record's own request.
+            return lines::push_all(run, push, name, lines, scope).await;
+        }
         let child = syncdef_definitions::platform::modules::MODULES
             .iter()
             .any(|m| m.child_names().any(|c| c == target));
@@ -140,6 +135,7 @@ async fn synchronize(
             items: lines::of_record(push, entry)
                 .map_err(|e| e.at(name))?
                 .unwrap_or_default(),
+            related: lines::related(push, scope),
         }),
         None => None,
     };
@@ -152,7 +148,6 @@ async fn synchronize(
         state: push.state,
         external_id: scope.external_id.as_deref(),
         lines,
-        related: &scope.related,
     };
     let id = synchronizer
         .synchronize(request)

@@ -10,6 +10,7 @@
 //! here, with the record's create only: it knows no line's external id, so on an update it
 //! could only create every line again.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use syncdef_transform::Value;
@@ -121,16 +122,22 @@ pub(crate) async fn push_all(
     Ok(())
 }
 
-/// What a line's push knows: the record it belongs to by its entry's name (`{Invoice.IntegrationId}`),
-/// and the records that one names.
-pub(crate) fn line_state(push: &Pushing<'_>, scope: &Scope<'_>) -> RecordState {
+/// The external ids a line of the record names: the records the record names (an account a
+/// pre-action pushed included), and the record itself under its entry's name
+/// (`{Invoice.IntegrationId}`).
+pub(crate) fn related(push: &Pushing<'_>, scope: &Scope<'_>) -> BTreeMap<String, String> {
     let mut related = scope.related.clone();
     if let Some(id) = &scope.external_id {
         related.insert(push.entry.name.to_string(), id.clone());
     }
+    related
+}
+
+/// What a line's push knows when the engine pushes it: no external id, and [`related`] ids.
+fn line_state(push: &Pushing<'_>, scope: &Scope<'_>) -> RecordState {
     RecordState {
         external_id: None,
-        related,
+        related: related(push, scope),
         server_variables: push.state.server_variables.clone(),
         intent: Intent::Upsert,
         unresolved_create: None,

@@ -38,18 +38,18 @@ pub struct SyncRequest<'a> {
     /// When the target is the record's lines: the entry that pushes each, and the lines (with
     /// [`Engine::push_line`](crate::Engine::push_line)), after the record's own request.
     pub lines: Option<Lines<'a>>,
-    /// The external ids of the records the record names, as known now (an account pushed by
-    /// a pre-action included): a line's push names them too.
-    pub related: &'a BTreeMap<String, String>,
 }
 
 /// The lines of a record that an `ApiSynchronization` post-action names.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Lines<'a> {
     /// The entry of lines that pushes each (`InvoiceItems`).
     pub entry: &'a str,
     /// The record's lines, in order (its `items`); empty when it has none.
     pub items: &'a [Value],
+    /// The external ids a line names: those the record names (an account a pre-action pushed
+    /// included), and the record's own under its entry's name (`Invoice`).
+    pub related: BTreeMap<String, String>,
 }
 
 /// Pushes what `ApiSynchronization` actions name, for the engine: the caller knows where the
