@@ -46,6 +46,18 @@ pub(crate) async fn push_all(
         .enumerate()
         .map(|(index, line)| key_of(request.entry, parent_id, lines, index, line))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(twice) = keys
+        .iter()
+        .enumerate()
+        .find(|(i, k)| keys[..*i].contains(k))
+        .map(|(_, k)| k)
+    {
+        // Two lines under one key would share one row, and one of them would never be pushed.
+        return Err(EngineError::configuration(format!(
+            "two lines of the {} record {parent_id} have the id of `{}`: a line is known by its id, so that it is pushed once",
+            request.entry, twice.platform_id
+        )));
+    }
     // Every line's row, new and gone, read at once: the record's lease keeps other pushes
     // from writing them meanwhile.
     let stored = core

@@ -598,3 +598,24 @@ async fn an_invoice_that_cannot_be_updated_runs_only_its_lines_again() {
     assert!(rig.books().updates.is_empty());
     rig.assert_each_created_once();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_lines_with_one_id_are_refused_not_merged() {
+    let rig = Rig::start(1, 1).await;
+    {
+        let mut data = rig.platform.data.lock().expect("data");
+        let items = data.items.get_mut(&invoice_id(1)).expect("items");
+        items[1]["id"] = items[0]["id"].clone();
+    }
+    let report = rig.run().await;
+    assert_eq!(report.entries["Invoice"].failed, 1, "{report:#?}");
+    assert_eq!(rig.items_created(), 0);
+    let state = SqliteState::open(&rig.state_path()).expect("state");
+    let problems = state.problems(10).expect("problems");
+    let message = problems
+        .iter()
+        .find(|r| r.key.entry == "Invoice")
+        .and_then(|r| r.last_error.clone())
+        .unwrap_or_default();
+    assert!(message.contains("have the id of"), "{message}");
+}
