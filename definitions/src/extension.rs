@@ -19,7 +19,9 @@ mod parameters;
 mod placeholders;
 mod pull;
 
-pub use parameters::{ENGINE_HEADERS, ParameterPlace, ParametersSpec, fill_parameter};
+pub use parameters::{
+    ENGINE_HEADERS, ParameterPlace, ParametersSpec, fill_parameter, is_engine_header,
+};
 use placeholders::{Piece, pieces};
 pub use pull::{
     ConflictPolicy, PagePart, PageValue, PagingSpec, PagingStyle, PullSpec, page_parts,
@@ -361,11 +363,12 @@ impl Extension {
                 );
             }
         }
-        let variables = definition.server_variables();
-        for (path, message) in self.parameters.iter().flat_map(|p| p.problems(&variables)) {
-            let mut at = vec!["parameters"];
-            at.extend(path.iter().map(String::as_str));
-            refuse(&at, message);
+        if let Some(parameters) = &self.parameters {
+            for (path, message) in parameters.problems(&definition.server_variables()) {
+                let mut at = vec!["parameters"];
+                at.extend(path.iter().map(String::as_str));
+                refuse(&at, message);
+            }
         }
         for (entry, pull) in self.pull.iter().flatten() {
             let pulls = definition

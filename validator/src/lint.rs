@@ -339,8 +339,6 @@ enum Outcome {
     Failed(LintError),
 }
 
-/// Finds each file's settings, reading each directory's `syncdef.toml` once, with the scope
-/// of `--scope` in place of theirs when given.
 /// Whether `candidate` is linted under `settings`: named on the command line, or found by a
 /// walk that its `include` and `exclude` let through.
 fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
@@ -350,6 +348,8 @@ fn walked(candidate: &Candidate, settings: &RuleSettings) -> bool {
         .is_none_or(|root| settings.walks(&candidate.path, root))
 }
 
+/// Finds each file's settings, reading each directory's `syncdef.toml` once, with the scope
+/// of `--scope` in place of theirs when given.
 fn attach_settings(candidates: Vec<Candidate>, config: &Config) -> (Vec<Job>, Vec<LintError>) {
     let scoped = |settings: RuleSettings| match config.scope {
         Some(scope) => settings.with_scope(scope),

@@ -68,6 +68,12 @@ impl ParameterPlace {
 /// would be sent twice.
 pub const ENGINE_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
 
+/// Whether `name` is one of the [`ENGINE_HEADERS`], in any case.
+#[must_use]
+pub fn is_engine_header(name: &str) -> bool {
+    ENGINE_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name))
+}
+
 impl ParametersSpec {
     /// Every parameter given, with its place, name and value text.
     pub fn iter(&self) -> impl Iterator<Item = (ParameterPlace, &str, &str)> {
@@ -103,9 +109,7 @@ impl ParametersSpec {
                 out.push((at, format!("a {} parameter needs a name", place.key())));
                 continue;
             }
-            if place == ParameterPlace::Header
-                && ENGINE_HEADERS.contains(&name.to_ascii_lowercase().as_str())
-            {
+            if place == ParameterPlace::Header && is_engine_header(name) {
                 out.push((
                     at,
                     format!(

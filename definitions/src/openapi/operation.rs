@@ -1,6 +1,6 @@
 //! An operation object: its parameters, request body and responses.
 
-use crate::extension::{ENGINE_HEADERS, ParameterPlace};
+use crate::extension::{ParameterPlace, is_engine_header};
 use crate::node::Node;
 
 use super::resolve;
@@ -97,7 +97,7 @@ pub struct SentParameter<'d> {
 impl<'d> Operation<'d> {
     /// The header and query parameters that apply to the operation (its own, then its path
     /// item's), leaving out the headers the engine writes itself, which OpenAPI says are
-    /// ignored as parameters ([`ENGINE_HEADERS`]).
+    /// ignored as parameters ([`ENGINE_HEADERS`](crate::extension::ENGINE_HEADERS)).
     #[must_use]
     pub fn sent_parameters(&self, path_item: Option<Node<'d>>) -> Vec<SentParameter<'d>> {
         self.parameters(path_item)
@@ -106,8 +106,7 @@ impl<'d> Operation<'d> {
                 let text = |key| node.get(key).and_then(Node::as_str);
                 let place = ParameterPlace::of_openapi(text("in")?)?;
                 let name = text("name")?;
-                let engine_header = place == ParameterPlace::Header
-                    && ENGINE_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name));
+                let engine_header = place == ParameterPlace::Header && is_engine_header(name);
                 (!engine_header).then(|| SentParameter {
                     place,
                     name,

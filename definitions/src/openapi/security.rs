@@ -1,5 +1,6 @@
 //! Security: the requirements a document lists and the schemes they name, with OAuth2 flows.
 
+use crate::extension::ParameterPlace;
 use crate::node::Node;
 
 use super::OpenApi;
@@ -118,17 +119,20 @@ impl<'d> OpenApi<'d> {
         )
     }
 
-    /// The parameters the `apiKey` schemes of operation `node`'s requirements send, as
-    /// `(name, in)` (`in`: `header`, `query` or `cookie`): the credentials its requests carry
-    /// in place of a parameter of that name. The schemes of its own `security` when it declares
-    /// one, else the document's.
+    /// The header and query parameters the `apiKey` schemes of operation `node`'s
+    /// requirements send, as `(in, name)`: the credentials its requests carry in place of a
+    /// parameter of that name (a cookie is no parameter a definition could give). The schemes
+    /// of its own `security` when it declares one, else the document's.
     #[must_use]
-    pub fn operation_api_keys(&self, node: Node<'d>) -> Vec<(&'d str, &'d str)> {
+    pub fn operation_api_keys(&self, node: Node<'d>) -> Vec<(ParameterPlace, &'d str)> {
         self.operation_security(node)
             .into_iter()
             .flatten()
             .flatten()
-            .filter_map(|requirement| self.security_scheme(requirement.scheme)?.api_key())
+            .filter_map(|requirement| {
+                let (name, place) = self.security_scheme(requirement.scheme)?.api_key()?;
+                Some((ParameterPlace::of_openapi(place)?, name))
+            })
             .collect()
     }
 

@@ -394,9 +394,7 @@ pub const MODULES: &[Module] = &[
 /// The module of lines whose records are the child collection `child` (`InvoiceItems`).
 #[must_use]
 pub fn lines_module(child: &str) -> Option<&'static Module> {
-    MODULES
-        .iter()
-        .find(|m| m.parent.is_some() && m.name == child)
+    module(child).filter(|m| m.parent.is_some())
 }
 
 /// JSONPath roots every template may read, whatever its module. What `$.syncTokens` and

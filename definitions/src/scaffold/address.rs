@@ -72,11 +72,7 @@ impl BillingAddress {
 
     /// The address field a vendor's text property `name` stands for.
     pub fn field(&self, name: &str) -> Option<&'static str> {
-        let key: String = name
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .flat_map(char::to_lowercase)
-            .collect();
+        let key = super::name_key(name);
         let (_, field) = FIELDS
             .iter()
             .find(|(names, _)| names.contains(&key.as_str()))?;

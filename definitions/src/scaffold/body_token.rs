@@ -34,11 +34,7 @@ pub(super) fn body_token(
 ) -> Option<BodyToken> {
     let merged = Merged::of(body?);
     let property = merged.properties.iter().find_map(|(name, schema)| {
-        let key: String = name
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .flat_map(char::to_lowercase)
-            .collect();
+        let key = super::name_key(name);
         (TOKEN_NAMES.contains(&key.as_str()) && !Merged::is_read_only(schema)).then_some(*name)
     })?;
     let (written_path, _) = update.reference.rsplit_once('/')?;

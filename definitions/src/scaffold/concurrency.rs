@@ -9,12 +9,13 @@ use serde_json::{Value as Json, json};
 use super::Left;
 use super::merged::Merged;
 use super::operation::Chosen;
+use crate::extension::ParameterPlace;
 use crate::node::Node;
 use crate::openapi::OpenApi;
 use crate::operation_ref::HttpMethod;
 
 /// The header a concurrency token goes in.
-const HEADER: &str = "If-Match";
+pub(super) const HEADER: &str = "If-Match";
 
 /// What an update requiring `If-Match` gets.
 pub(super) enum Token {
@@ -29,13 +30,10 @@ pub(super) enum Token {
 pub(super) fn if_match(api: &OpenApi<'_>, update: &Chosen<'_>, at: &str) -> Option<Token> {
     let required = update
         .operation
-        .parameters(Some(update.path_item))
-        .into_iter()
+        .sent_parameters(Some(update.path_item))
+        .iter()
         .any(|p| {
-            let text = |key| p.get(key).and_then(Node::as_str);
-            text("in") == Some("header")
-                && text("name").is_some_and(|n| n.eq_ignore_ascii_case(HEADER))
-                && p.get("required").and_then(Node::as_bool) == Some(true)
+            p.required && p.place == ParameterPlace::Header && p.place.same_name(p.name, HEADER)
         });
     if !required {
         return None;

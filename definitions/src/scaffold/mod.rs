@@ -287,6 +287,15 @@ impl Written<'_> {
 }
 
 /// The description's title, or its name when it has none.
+/// A vendor's property name as the scaffold compares names: its ASCII letters and digits,
+/// lower-cased (`Address_Line1`, `addressLine1` -> `addressline1`).
+fn name_key(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 fn title(vendor: &Definition) -> String {
     let info = vendor.root().get("info").and_then(|i| i.get("title"));
     info.and_then(crate::node::Node::as_str)

@@ -17,9 +17,6 @@ use crate::node::Node;
 use crate::openapi::{OpenApi, Schema, SentParameter};
 use crate::pointer;
 
-/// The header an update's concurrency token goes in, which `concurrency` reads.
-const IF_MATCH: &str = "If-Match";
-
 /// What the overlay adds for the required parameters.
 #[derive(Debug, Default)]
 pub(super) struct Parameters {
@@ -58,7 +55,7 @@ pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]
 /// What sends a parameter without `x-syncdef.parameters`, and what a value may name.
 struct Senders<'d> {
     /// `(name, in)` of the `apiKey` schemes the operation's security requirements name.
-    api_keys: Vec<(&'d str, &'d str)>,
+    api_keys: Vec<(ParameterPlace, &'d str)>,
     /// The server variables declared.
     variables: Vec<&'d str>,
     /// Whether the description has a server to add variables to.
@@ -70,9 +67,10 @@ impl Senders<'_> {
     /// token (which `concurrency` reads).
     fn send(&self, parameter: &SentParameter<'_>) -> bool {
         let same = |name: &str| parameter.place.same_name(name, parameter.name);
-        let place = parameter.place.key();
-        self.api_keys.iter().any(|(n, at)| *at == place && same(n))
-            || (parameter.place == ParameterPlace::Header && same(IF_MATCH))
+        self.api_keys
+            .iter()
+            .any(|(at, n)| *at == parameter.place && same(n))
+            || (parameter.place == ParameterPlace::Header && same(super::concurrency::HEADER))
     }
 }
 

@@ -81,9 +81,9 @@ pub(super) fn success_schema<'d>(
     operation: &Operation<'d>,
 ) -> Option<Schema<'d>> {
     operation
-        .responses()
-        .filter(|(code, _)| code.starts_with('2'))
-        .find_map(|(_, response)| {
+        .success_responses()
+        .into_iter()
+        .find_map(|response| {
             let content = response.get("content")?.as_object()?;
             content
                 .iter()

@@ -17,6 +17,7 @@ use crate::templates::request_name;
 use crate::typecheck::RecordValueTypes;
 use crate::typecheck::openapi::Direction;
 use crate::typecheck::shape::{self, NAME_MARKER, ShapeFinding, display, producer};
+use syncdef_definitions::pointer;
 
 declare_rule! {
     /// ## What it does
@@ -221,7 +222,7 @@ fn check_template(
                 .iter()
                 .map(|n| {
                     (
-                        format!("{pointer}/{}", escape(n)),
+                        format!("{pointer}/{}", pointer::escape(n)),
                         format!("additional:{n}"),
                     )
                 })
@@ -254,7 +255,7 @@ fn check_template(
     // `readOnly` is an annotation to the validator, so the rendering is walked for what it
     // writes: the keys a template computes are seen only here.
     for (pointer, name, via) in shape::read_only_written(&output, schema_root) {
-        let at = format!("{pointer}/{}", escape(&name));
+        let at = format!("{pointer}/{}", pointer::escape(&name));
         let (_, span) = producer(tree.root(), NAME_MARKER, &at);
         let finding = shape::read_only_finding(span_of(span), &pointer, &name, via);
         if seen.insert((finding.span, finding.category.clone())) {
@@ -304,10 +305,6 @@ pub(crate) fn render_over_sample(
             "a sample record synthesised from the platform record schema"
         },
     })
-}
-
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 fn push(

@@ -112,7 +112,7 @@ fn parameter_span(node: Node) -> Span {
 struct Suppliers<'a> {
     extension: &'a Extension,
     /// `(in, name)` of the `apiKey` schemes the operation's security requirements name.
-    api_keys: Vec<(&'a str, &'a str)>,
+    api_keys: Vec<(ParameterPlace, &'a str)>,
     /// The idempotency key, when the site's operation carries it.
     idempotency: Option<(ParameterPlace, &'a str)>,
     /// Headers `in: Header` pre-actions set (on the record's own request only), and those
@@ -130,11 +130,7 @@ impl<'a> Suppliers<'a> {
         site: &OperationSite<'a>,
         operation: Node<'a>,
     ) -> Self {
-        let api_keys = api
-            .operation_api_keys(operation)
-            .into_iter()
-            .map(|(name, place)| (place, name))
-            .collect();
+        let api_keys = api.operation_api_keys(operation);
         let push_operation = site.operation.and_then(push_operation);
         let idempotency = extension.idempotency.as_ref().and_then(|key| {
             let carried = key.operations.as_deref().unwrap_or(&[Operation::Create]);
@@ -172,7 +168,7 @@ impl<'a> Suppliers<'a> {
             || self
                 .api_keys
                 .iter()
-                .any(|(at, key)| *at == place.key() && place.same_name(key, name))
+                .any(|(at, key)| *at == place && place.same_name(key, name))
             || self
                 .idempotency
                 .is_some_and(|(at, key)| at == place && place.same_name(key, name))

@@ -227,7 +227,7 @@ fn object(
     }
     let closed = schema_closed(schema);
     for m in &members {
-        let p = format!("{pointer}/{}", m.key.replace('~', "~0").replace('/', "~1"));
+        let p = format!("{pointer}/{}", syncdef_definitions::pointer::escape(m.key));
         match schema.property(m.key) {
             // Nothing under a read-only property is taken either: one finding, at its key.
             Property::Known(s) if read_only(s) => {
@@ -337,7 +337,7 @@ pub(crate) fn read_only_finding(
     });
     ShapeFinding {
         span,
-        pointer: format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1")),
+        pointer: format!("{pointer}/{}", syncdef_definitions::pointer::escape(name)),
         category: format!("readOnly:{name}"),
         message: format!(
             "`{name}` in {} is read-only{why}: the external system sets it and does not take it in a request",
@@ -380,7 +380,7 @@ fn written(
                 if read_only(s) {
                     out.push((pointer.to_owned(), name.clone(), ref_of(schema, name)));
                 } else {
-                    let escaped = name.replace('~', "~0").replace('/', "~1");
+                    let escaped = syncdef_definitions::pointer::escape(name);
                     written(member, s, &format!("{pointer}/{escaped}"), out, depth + 1);
                 }
             }
@@ -525,7 +525,7 @@ pub(crate) fn producer<'n>(root: Node<'n>, root_span: Span, pointer: &str) -> (N
     let mut at = root;
     let mut span = root_span;
     for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        let token = syncdef_definitions::pointer::unescape(token);
         if let Some(body) = loop_body(&at) {
             at = body;
             continue;
