@@ -250,10 +250,9 @@ pub fn parameters(
         }
         seen.push(key.clone());
         let required = parameter.get("required") == Some(&Json::Bool(true));
-        let engines = ["accept", "content-type", "authorization"];
         if !required
             || !matches!(place, "header" | "query")
-            || (place == "header" && engines.contains(&key.1.as_str()))
+            || (place == "header" && syncdef_definitions::extension::is_engine_header(name))
             || keys.contains(&key)
         {
             continue;
