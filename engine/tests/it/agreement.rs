@@ -486,8 +486,7 @@ fn lines_entry(definition: &Definition, entry: &str, action: &str) -> Option<Str
         .post_actions
         .iter()
         .find(|a| a.name.value == action)?
-        .path
-        .as_ref()?;
+        .synchronized()?;
     let entries = sync.entries.iter().map(|e| {
         (
             e.key.value.as_str(),

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use sync_support::{Data, Platform, invoice_id};
 use syncdef_definitions::{Definition, SourceFile};
-use syncdef_engine::{Engine, RateLimitPolicy, ReqwestTransport, RetryPolicy, StaticToken};
+use syncdef_engine::{Engine, ReqwestTransport, RetryPolicy, StaticToken};
 use syncdef_platform::{Credentials, PlatformClient};
 use syncdef_worker::state::State;
 use syncdef_worker::{Clock, Dependencies, RecordStatus, SqliteState, SyncOptions, Worker};
@@ -266,12 +266,6 @@ impl Rig {
         let engine = Engine::load(definition)
             .expect("the definition compiles")
             .engine
-            .with_rate_limit_policy(RateLimitPolicy {
-                key: Vec::new(),
-                requests_per_minute: None,
-                window_seconds: None,
-                concurrency: None,
-            })
             .with_retry_policy(RetryPolicy::none())
             .with_base_url(url::Url::parse(&self.ledger.uri()).expect("url"))
             .with_token_provider(Arc::new(StaticToken::new("ledger-token")));
