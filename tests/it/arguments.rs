@@ -125,11 +125,16 @@ fn parse(text: &str) -> Help {
     help
 }
 
-fn every_help() -> Vec<(String, Help)> {
-    every_command()
-        .into_iter()
-        .map(|(path, text)| (path.join(" "), parse(&text)))
-        .collect()
+/// Every command's help, by command path (`sync status`): read once for all the tests, as it
+/// takes a process per command.
+fn every_help() -> &'static [(String, Help)] {
+    static HELPS: std::sync::LazyLock<Vec<(String, Help)>> = std::sync::LazyLock::new(|| {
+        every_command()
+            .into_iter()
+            .map(|(path, text)| (path.join(" "), parse(&text)))
+            .collect()
+    });
+    &HELPS
 }
 
 #[test]
@@ -149,7 +154,7 @@ fn every_command_spells_each_concept_one_way() {
     }
     // The dry run is a flag, not a command of its own.
     assert!(!names.contains(&"dry-run"), "{names:?}");
-    for (name, help) in &helps {
+    for (name, help) in helps {
         for (flag, shown) in &help.options {
             assert_ne!(
                 flag, "--definition",
@@ -174,7 +179,7 @@ fn every_command_spells_each_concept_one_way() {
 
 #[test]
 fn every_command_with_a_definition_takes_it_first() {
-    let helps: BTreeMap<String, Help> = every_help().into_iter().collect();
+    let helps: BTreeMap<&str, &Help> = every_help().iter().map(|(n, h)| (n.as_str(), h)).collect();
     let required = ["push", "pull", "sync", "auth login"];
     // Beside `--state`, the definition only says where the state is.
     let optional = ["sync status", "sync resolve", "sync reset-cursor"];
@@ -188,10 +193,10 @@ fn every_command_with_a_definition_takes_it_first() {
         assert_eq!(help.arguments, [shown], "{name}: {help:?}");
         assert!(help.usage.contains(shown), "{name}: {}", help.usage);
     }
-    for (name, help) in &helps {
+    for (name, help) in helps {
         let takes_one = help.arguments.iter().any(|a| a.contains("DEFINITION"));
         assert!(
-            takes_one == (required.contains(&name.as_str()) || optional.contains(&name.as_str())),
+            takes_one == (required.contains(&name) || optional.contains(&name)),
             "{name} takes a definition: {takes_one}"
         );
     }
@@ -202,7 +207,7 @@ fn color_is_on_every_command_and_format_on_every_one_that_prints_a_report() {
     let helps = every_help();
     let color = &helps[0].1.options["--color"];
     assert_eq!(color.values, ["auto", "always", "never"]);
-    for (name, help) in &helps {
+    for (name, help) in helps {
         let Some(this) = help.options.get("--color") else {
             panic!("{name} has no --color");
         };
@@ -213,7 +218,7 @@ fn color_is_on_every_command_and_format_on_every_one_that_prints_a_report() {
         );
     }
     let reports = ["lint", "push", "sync", "sync status", "rules"];
-    for (name, help) in &helps {
+    for (name, help) in helps {
         let format = help.options.get("--format");
         assert_eq!(
             format.is_some(),
@@ -273,7 +278,7 @@ fn since_reads_and_says_the_same_wherever_it_is() {
 
 #[test]
 fn every_command_that_sends_has_dry_run() {
-    let helps: BTreeMap<String, Help> = every_help().into_iter().collect();
+    let helps: BTreeMap<&str, &Help> = every_help().iter().map(|(n, h)| (n.as_str(), h)).collect();
     for name in ["push", "pull", "sync"] {
         assert!(helps[name].options.contains_key("--dry-run"), "{name}");
     }

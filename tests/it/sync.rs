@@ -455,7 +455,7 @@ async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_l
         human.stdout
     );
     let stored = state_bytes(dir.path());
-    for secret in [
+    let secrets = [
         QBO_TOKEN,
         QBO_REFRESH,
         QBO_CLIENT_SECRET,
@@ -463,7 +463,8 @@ async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_l
         PLATFORM_SECRET,
         basic.as_str(),
         "platform-token",
-    ] {
+    ];
+    for secret in secrets {
         for (what, text) in [
             ("sync stdout", &run.stdout),
             ("sync logs", &run.stderr),
@@ -506,15 +507,7 @@ async fn credentials_echoed_by_the_external_system_are_never_stored_printed_or_l
         failed.to_string().contains("Duplicate Name Exists Error"),
         "{failed}"
     );
-    for secret in [
-        QBO_TOKEN,
-        QBO_REFRESH,
-        QBO_CLIENT_SECRET,
-        PLATFORM_PASSWORD,
-        PLATFORM_SECRET,
-        basic.as_str(),
-        "platform-token",
-    ] {
+    for secret in secrets {
         assert!(
             !logged.stderr.contains(secret),
             "JSON logs show {secret}:\n{}",
