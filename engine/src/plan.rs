@@ -279,6 +279,12 @@ impl DefinitionPlan {
         self.entries.iter().find(|e| *e.name == *name)
     }
 
+    /// Whether the entry named `name` has the operation `kind` (`false` for no such entry).
+    #[must_use]
+    pub fn entry_has(&self, name: &str, kind: OperationKind) -> bool {
+        self.entry(name).is_some_and(|e| e.has(kind))
+    }
+
     /// The entry names, in document order.
     pub fn entry_names(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|e| &*e.name)
@@ -332,9 +338,14 @@ impl DefinitionPlan {
         limits: &Limits,
     ) -> Result<DefinitionPlan, Vec<String>> {
         let mut problems = Vec::new();
-        // Read once: the policies are made of it, and the calls' media types and parameters.
-        let extension = read_extension(definition).map_err(|e| vec![e])?;
-        let reliability = Reliability::from(extension.clone());
+        // Read once: the calls keep their media types and parameters, the policies the rest.
+        let mut policies = read_extension(definition).map_err(|e| vec![e])?;
+        let extension = syncdef_definitions::extension::Extension {
+            parameters: policies.parameters.take(),
+            request_media_type: policies.request_media_type.take(),
+            ..Default::default()
+        };
+        let reliability = Reliability::from(policies);
         let api = definition.openapi();
         let Some(sync) = &definition.sync else {
             return Err(vec![

@@ -126,8 +126,7 @@ async fn remove_gone<'r>(
     let can_delete = core
         .engine
         .plan()
-        .entry(gone.lines)
-        .is_some_and(|e| e.has(syncdef_engine::OperationKind::Delete));
+        .entry_has(gone.lines, syncdef_engine::OperationKind::Delete);
     for row in removed {
         match (&row.external_id, row.status) {
             // Nothing of it exists there: a create that failed, not one of unknown outcome.

@@ -268,19 +268,18 @@ fn intent(
     external_id: Option<&str>,
     row: Option<&RecordRow>,
 ) -> Option<syncdef_engine::Intent> {
+    let plan = core.engine.plan();
     if !entry.module.is_deleted(record) {
-        let can_update = core
-            .engine
-            .plan()
-            .entry(&entry.name)
-            .is_some_and(|p| p.has(syncdef_engine::OperationKind::Update));
         let post_actions_failed = row.is_some_and(|r| {
             r.status == RecordStatus::Failed
                 && r.error_class.as_deref() == Some(POST_ACTIONS_FAILED)
         });
         // An entry that can update does, and runs its post-actions after; one that cannot
         // runs them alone.
-        if post_actions_failed && external_id.is_some() && !can_update {
+        if post_actions_failed
+            && external_id.is_some()
+            && !plan.entry_has(&entry.name, syncdef_engine::OperationKind::Update)
+        {
             return Some(syncdef_engine::Intent::PostActions);
         }
         return Some(syncdef_engine::Intent::Upsert);
@@ -288,11 +287,7 @@ fn intent(
     if external_id.is_none() && row.is_none_or(|r| r.create.is_none()) {
         return None;
     }
-    let can_delete = core
-        .engine
-        .plan()
-        .entry(&entry.name)
-        .is_some_and(|p| p.has(syncdef_engine::OperationKind::Delete));
+    let can_delete = plan.entry_has(&entry.name, syncdef_engine::OperationKind::Delete);
     Some(if can_delete && external_id.is_some() {
         syncdef_engine::Intent::Delete
     } else {

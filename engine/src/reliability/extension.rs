@@ -87,15 +87,6 @@ impl Reliability {
             .as_ref()
             .is_some_and(|k| k.applies_to(OperationKind::Create))
     }
-
-    /// Reads `x-syncdef` from `definition` (defaults when absent) with the reader the linter
-    /// uses ([`Extension::read`]), so that what the linter passes loads here.
-    ///
-    /// # Errors
-    /// A message naming the extension member that is wrong.
-    pub fn from_definition(definition: &Definition) -> Result<Reliability, String> {
-        read_extension(definition).map(Reliability::from)
-    }
 }
 
 /// `x-syncdef` of `definition` (empty when absent), read with the reader the linter uses.

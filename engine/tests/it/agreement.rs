@@ -417,7 +417,7 @@ async fn dry_run_refusal(
 ) -> Option<String> {
     let schemas = BodySchemas::of(definition);
     for (entry, record, state, kind) in pushes {
-        if !engine.plan().entry(entry).is_some_and(|e| e.has(*kind)) {
+        if !engine.plan().entry_has(entry, *kind) {
             continue;
         }
         let transport = Arc::new(RecordingTransport::synthesizing());
@@ -539,9 +539,7 @@ async fn false_success(engine: &Engine, pushes: &[Push<'_>]) -> Option<String> {
             ))
             .with_token_provider(Arc::new(StaticToken::new("stand-in")));
         for (entry, record, state, kind) in pushes {
-            if *kind != OperationKind::Create
-                || !engine.plan().entry(entry).is_some_and(|e| e.has(*kind))
-            {
+            if *kind != OperationKind::Create || !engine.plan().entry_has(entry, *kind) {
                 continue;
             }
             let outcome = engine.push(entry, record, state).await;
