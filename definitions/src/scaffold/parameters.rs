@@ -32,13 +32,15 @@ pub(super) struct Parameters {
 pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]) -> Parameters {
     let api = vendor.openapi();
     let mut out = Parameters::default();
+    let variables = vendor.server_variables();
+    let has_servers = api.servers().next().is_some();
     for chosen in operations {
         // The credentials the operation's own requirements send (as `syncdef lint` reads them:
         // an operation's `security` overrides the document's).
         let senders = Senders {
             api_keys: api.operation_api_keys(chosen.operation.node),
-            variables: vendor.server_variables(),
-            has_servers: api.servers().next().is_some(),
+            variables: &variables,
+            has_servers,
         };
         for parameter in chosen.operation.sent_parameters(Some(chosen.path_item)) {
             if parameter.required && !senders.send(&parameter) && !out.gives(&parameter) {
@@ -53,16 +55,16 @@ pub(super) fn required_parameters(vendor: &Definition, operations: &[Chosen<'_>]
 }
 
 /// What sends a parameter without `x-syncdef.parameters`, and what a value may name.
-struct Senders<'d> {
-    /// `(name, in)` of the `apiKey` schemes the operation's security requirements name.
+struct Senders<'v, 'd> {
+    /// `(in, name)` of the `apiKey` schemes the operation's security requirements name.
     api_keys: Vec<(ParameterPlace, &'d str)>,
     /// The server variables declared.
-    variables: Vec<&'d str>,
+    variables: &'v [&'d str],
     /// Whether the description has a server to add variables to.
     has_servers: bool,
 }
 
-impl Senders<'_> {
+impl Senders<'_, '_> {
     /// Whether `parameter` is sent by an `apiKey` scheme, or is the update's concurrency
     /// token (which `concurrency` reads).
     fn send(&self, parameter: &SentParameter<'_>) -> bool {
@@ -93,7 +95,7 @@ impl Parameters {
     fn give_path(
         &mut self,
         api: &OpenApi<'_>,
-        senders: &Senders<'_>,
+        senders: &Senders<'_, '_>,
         chosen: &Chosen<'_>,
         name: &str,
     ) {
@@ -120,10 +122,7 @@ impl Parameters {
             })
             .and_then(|p| p.get("schema"))
             .map(|s| api.schema(s));
-        let default = text(schema.map_or_else(
-            || json!(format!("TODO {name}")),
-            |s| constant(&s, &Merged::of(&s), name).value,
-        ));
+        let default = default_text(schema.as_ref(), name);
         self.left.push(Left {
             pointer: format!("/servers/0/variables/{}/default", pointer::escape(name)),
             value: json!(default),
@@ -141,15 +140,16 @@ impl Parameters {
 
     /// Gives `parameter` a value: a server variable's, added when the description has none of
     /// its name, its default listed to set; a constant when there is no server to add it to.
-    fn give(&mut self, api: &OpenApi<'_>, senders: &Senders<'_>, parameter: &SentParameter<'_>) {
+    fn give(
+        &mut self,
+        api: &OpenApi<'_>,
+        senders: &Senders<'_, '_>,
+        parameter: &SentParameter<'_>,
+    ) {
         let (name, place) = (parameter.name, parameter.place.key());
         let variable = variable_name(name);
         let schema = parameter.node.get("schema").map(|s| api.schema(s));
-        let default = match &schema {
-            Some(schema) => constant(schema, &Merged::of(schema), name).value,
-            None => json!(format!("TODO {name}")),
-        };
-        let default = text(default);
+        let default = default_text(schema.as_ref(), name);
         let listed = schema.as_ref().map_or(0, listed_values);
         let value = if listed > 0 {
             // The vendor lists the values: one the same for every company, sent as it is.
@@ -203,6 +203,15 @@ fn listed_values(schema: &Schema<'_>) -> usize {
         .get("enum")
         .and_then(Node::as_array)
         .map_or(0, |values| values.len())
+}
+
+/// The value a parameter `name` of `schema` starts with: a constant the schema allows, as text,
+/// or a visible `TODO name` where it gives none to make.
+fn default_text(schema: Option<&Schema<'_>>, name: &str) -> String {
+    text(schema.map_or_else(
+        || json!(format!("TODO {name}")),
+        |s| constant(s, &Merged::of(s), name).value,
+    ))
 }
 
 /// A constant as a server variable's value, which is text.
