@@ -259,20 +259,7 @@ fn a_request_body_schema_the_engine_cannot_compile_is_an_error_at_the_reference(
             "DisplayName: {type: string}",
             "DisplayName: {type: string, pattern: \"(\"}",
         );
-    let dir = std::env::temp_dir().join(format!("syncdef-sd802-compile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let file = dir.join("uncompilable.yaml");
-    std::fs::write(&file, text).expect("written");
-    let config = Config {
-        settings: Some(std::sync::Arc::new(RuleSettings::default())),
-        ..Config::default()
-    };
-    let report = lint_paths(&[file], &config);
-    let found: Vec<&str> = report
-        .diagnostics()
-        .filter(|d| d.code() == "SD802")
-        .map(|d| d.message.as_str())
-        .collect();
+    let found = sd802_messages("uncompilable", &text);
     assert!(
         found
             .iter()
@@ -280,7 +267,26 @@ fn a_request_body_schema_the_engine_cannot_compile_is_an_error_at_the_reference(
                 && m.contains("the engine refuses to load the definition")),
         "{found:#?}"
     );
+}
+
+/// The SD802 messages of `text`, linted as the file `<name>.yaml` with the default settings.
+fn sd802_messages(name: &str, text: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("syncdef-sd802-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join(format!("{name}.yaml"));
+    std::fs::write(&file, text).expect("written");
+    let config = Config {
+        settings: Some(std::sync::Arc::new(RuleSettings::default())),
+        ..Config::default()
+    };
+    let report = lint_paths(&[file], &config);
+    let found = report
+        .diagnostics()
+        .filter(|d| d.code() == "SD802")
+        .map(|d| d.message.clone())
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
+    found
 }
 
 #[test]
@@ -321,22 +327,8 @@ synchronization:
         createRequest: {cursor: "x"}
         createResponse: {id: "#valueof($.id)"}
 "##;
-    let dir = std::env::temp_dir().join(format!("syncdef-sd802-one-of-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let file = dir.join("one-of.yaml");
-    std::fs::write(&file, text).expect("written");
-    let config = Config {
-        settings: Some(std::sync::Arc::new(RuleSettings::default())),
-        ..Config::default()
-    };
-    let report = lint_paths(&[file], &config);
-    let found: Vec<&str> = report
-        .diagnostics()
-        .filter(|d| d.code() == "SD802")
-        .map(|d| d.message.as_str())
-        .collect();
+    let found = sd802_messages("one-of", text);
     assert!(found.iter().any(|m| m.contains("oneOf")), "{found:#?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The messages of `text`'s findings, linted as a definition.
