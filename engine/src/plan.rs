@@ -199,8 +199,6 @@ pub(crate) enum ActionPlan {
 pub struct EntryPlan {
     /// The entry's key; shared with the outcome of every push of the entry.
     pub name: Arc<str>,
-    /// The JSONPath root its record is given under (`account` for `$.account`).
-    pub root: String,
     /// The platform module of its records.
     pub module: &'static modules::Module,
     /// The members of its templates' input (`root` first, then the parent's root for an
@@ -231,6 +229,12 @@ pub(crate) struct LookupPlan {
 }
 
 impl EntryPlan {
+    /// The JSONPath root its record is given under (`account` for `$.account`).
+    #[must_use]
+    pub fn root(&self) -> &'static str {
+        self.module.root
+    }
+
     pub(crate) fn operation(&self, kind: OperationKind) -> Option<&CallPlan> {
         match kind {
             OperationKind::Create => self.create.as_ref(),
@@ -461,7 +465,6 @@ fn compile_entry(
     if module.is_none() {
         problems.push(format!("entry `{name}`: unknown or missing `module`"));
     }
-    let root = module.map(|m| m.root.to_owned()).unwrap_or_default();
     if entry.push.is_none() && entry.pull.is_none() {
         return Err(vec![format!(
             "entry `{name}` has neither `push` nor `pull`"
@@ -528,9 +531,10 @@ fn compile_entry(
         ));
     }
     let shape = module.and_then(|m| input_shape(m.record_roots()));
-    if module.is_some() && shape.is_none() {
+    if let (Some(module), None) = (module, &shape) {
         problems.push(format!(
-            "entry `{name}`: its record's root `{root}` is also a member of every template input"
+            "entry `{name}`: its record's root `{}` is also a member of every template input",
+            module.root
         ));
     }
     let (Some(input_shape), Some(module), true) = (shape, module, problems.is_empty()) else {
@@ -539,7 +543,6 @@ fn compile_entry(
     Ok(EntryPlan {
         name: Arc::from(name),
         input_shape,
-        root,
         module,
         create,
         update,

@@ -33,10 +33,10 @@ pub(crate) fn entries(
                 "entry `{name}` pushes the lines of `{parent}` records, each with its record: sync the entry of `{parent}` whose post-action names it"
             )));
         }
-        Module::from_root(&plan.root).ok_or_else(|| {
+        Module::from_root(plan.root()).ok_or_else(|| {
             WorkerError::Usage(format!(
                 "entry `{name}` pushes `$.{}` records; `syncdef sync` reads the modules {} so far",
-                plan.root,
+                plan.root(),
                 Module::supported()
             ))
         })

@@ -76,7 +76,7 @@ pub(crate) async fn pull_entries(
         }
         let same_module = |n: &&str| {
             plan.entry(n)
-                .and_then(|e| Module::from_root(&e.root))
+                .and_then(|e| Module::from_root(e.root()))
                 .is_some_and(|m| m == entry.module)
         };
         let module_entries: Vec<String> = plan

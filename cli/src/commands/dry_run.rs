@@ -94,7 +94,10 @@ impl RecordArgs {
         let name = display_name(&self.record);
         let record = Value::from_json_slice(&bytes)
             .map_err(|e| Failure::usage(format!("the record {name} is not JSON: {e}")))?;
-        let root = engine.plan().entry(&self.entry).map(|e| e.root.as_str());
+        let root = engine
+            .plan()
+            .entry(&self.entry)
+            .map(syncdef_engine::EntryPlan::root);
         let wrapped = match (root, record.as_object()) {
             (Some(root), Some(object)) => {
                 object.len() == 1 && object.get(root).is_some_and(|v| v.as_object().is_some())

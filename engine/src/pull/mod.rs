@@ -132,7 +132,7 @@ async fn read_page(
     let answer = ask(trail, conn, entry, call, &scope, (target, headers)).await?;
     let output = map(trail, call, &answer)?;
     let count = elements(&output);
-    let (records, rejected) = records_of(&output, &entry.root, &call.response_name)
+    let (records, rejected) = records_of(&output, entry.root(), &call.response_name)
         .map_err(|e| EngineError::configuration(e).at(&call.step))?;
     if answer.response().synthesized {
         // A made-up answer names made-up pages: a dry-run without given answers reads one.
@@ -168,7 +168,7 @@ async fn read_one(
     let target = compose::target(call, &scope)?;
     let answer = ask(trail, conn, entry, call, &scope, (target, Vec::new())).await?;
     let output = map(trail, call, &answer)?;
-    let (mut records, mut rejected) = records_of(&output, &entry.root, &call.response_name)
+    let (mut records, mut rejected) = records_of(&output, entry.root(), &call.response_name)
         .map_err(|e| EngineError::configuration(e).at(&call.step))?;
     if let Some(at) = records.iter().position(|r| r.external_id != external_id) {
         let other = records.remove(at);

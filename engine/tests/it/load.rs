@@ -10,14 +10,18 @@ fn fixtures_load_with_their_entries() {
     let qb = common::engine("quickbooks-online.yaml");
     let account = qb.plan().entry("Account").expect("Account entry");
     assert!(account.has(OperationKind::Create) && account.has(OperationKind::Update));
-    assert_eq!(account.root, "account");
+    assert_eq!(account.root(), "account");
     assert_eq!(
-        qb.plan().entry("Invoice").map(|e| e.root.as_str()),
+        qb.plan()
+            .entry("Invoice")
+            .map(syncdef_engine::EntryPlan::root),
         Some("invoice")
     );
     let bc = common::engine("business-central.yaml");
     assert_eq!(
-        bc.plan().entry("Invoice").map(|e| e.root.as_str()),
+        bc.plan()
+            .entry("Invoice")
+            .map(syncdef_engine::EntryPlan::root),
         Some("invoice")
     );
     common::engine("generic.yaml");
