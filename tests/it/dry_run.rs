@@ -12,6 +12,11 @@ const ACCOUNT: &str = "tests/fixtures/dry_run/account.json";
 const INVOICE: &str = "tests/fixtures/dry_run/invoice.json";
 
 /// Durations change from run to run; everything else is stable.
+/// `syncdef push --dry-run ARGS...`.
+fn dry_run(args: &[&str]) -> common::Run {
+    syncdef(&[&["push", "--dry-run"], args].concat())
+}
+
 fn stable_json(stdout: &str) -> serde_json::Value {
     let mut v: serde_json::Value = serde_json::from_str(stdout).expect("the output is JSON");
     v["outcome"]["duration"] = serde_json::Value::from("[duration]");
@@ -20,9 +25,7 @@ fn stable_json(stdout: &str) -> serde_json::Value {
 
 #[test]
 fn quickbooks_create_human() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         QB,
         "--entry",
         "Account",
@@ -37,9 +40,7 @@ fn quickbooks_create_human() {
 
 #[test]
 fn quickbooks_update_with_given_responses_json() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         QB,
         "--entry",
         "Account",
@@ -65,9 +66,7 @@ fn quickbooks_update_with_given_responses_json() {
 
 #[test]
 fn business_central_update_with_etag_header_human() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         BC,
         "--entry",
         "Invoice",
@@ -83,9 +82,7 @@ fn business_central_update_with_etag_header_human() {
 
 #[test]
 fn invoice_with_related_account_json() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         GENERIC,
         "--entry",
         "Invoice",
@@ -107,9 +104,7 @@ fn invoice_with_related_account_json() {
 
 #[test]
 fn success_false_exits_1_with_the_external_errors() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         GENERIC,
         "--entry",
         "Account",
@@ -124,15 +119,7 @@ fn success_false_exits_1_with_the_external_errors() {
 
 #[test]
 fn a_missing_related_id_says_what_to_pass() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
-        GENERIC,
-        "--entry",
-        "Invoice",
-        "--record",
-        INVOICE,
-    ]);
+    let run = dry_run(&[GENERIC, "--entry", "Invoice", "--record", INVOICE]);
     assert_eq!(run.code, 1);
     assert!(
         run.stdout.contains("--related Account=ID"),
@@ -143,32 +130,14 @@ fn a_missing_related_id_says_what_to_pass() {
 
 #[test]
 fn usage_errors_exit_2() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
-        GENERIC,
-        "--entry",
-        "Acount",
-        "--record",
-        ACCOUNT,
-    ]);
+    let run = dry_run(&[GENERIC, "--entry", "Acount", "--record", ACCOUNT]);
     assert_eq!(run.code, 2);
     insta::assert_snapshot!("unknown_entry", run.stderr);
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
-        QB,
-        "--entry",
-        "Account",
-        "--record",
-        ACCOUNT,
-        "--var",
-        "realmId",
+    let run = dry_run(&[
+        QB, "--entry", "Account", "--record", ACCOUNT, "--var", "realmId",
     ]);
     assert_eq!(run.code, 2);
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         QB,
         "--entry",
         "Account",
@@ -176,16 +145,8 @@ fn usage_errors_exit_2() {
         "tests/fixtures/dry_run/missing.json",
     ]);
     assert_eq!(run.code, 2);
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
-        QB,
-        "--entry",
-        "Account",
-        "--record",
-        ACCOUNT,
-        "--var",
-        "nope=1",
+    let run = dry_run(&[
+        QB, "--entry", "Account", "--record", ACCOUNT, "--var", "nope=1",
     ]);
     assert_eq!(
         run.code, 1,
@@ -196,9 +157,7 @@ fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let responses = dir.path().join("responses.json");
     std::fs::write(&responses, r#"{"create": {"status": 700}}"#).unwrap();
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         GENERIC,
         "--entry",
         "Account",
@@ -226,9 +185,7 @@ fn a_definition_with_lint_errors_is_refused_with_exit_1() {
         text.replace("create: /accounts/post", "create: /acounts/post"),
     )
     .unwrap();
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         broken.to_str().unwrap(),
         "--entry",
         "Account",
@@ -295,9 +252,7 @@ async fn push_sends_for_real_and_prints_the_outcome() {
 fn a_template_reading_a_missing_related_id_stops_before_sending() {
     // The QuickBooks invoice reads `$.related.Account.IntegrationId` for `CustomerRef`: without
     // the id the body would reference no customer, so nothing may be sent.
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         "catalog/quickbooks-online/definition.yaml",
         "--entry",
         "Invoice",
@@ -328,9 +283,7 @@ fn a_body_that_breaks_its_schema_is_shown_but_not_sent() {
         serde_json::json!({"id": 42, "name": name, "corpEmail": "billing@acme.test"}).to_string(),
     )
     .unwrap();
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         "catalog/quickbooks-online/definition.yaml",
         "--entry",
         "Account",
@@ -367,9 +320,7 @@ fn a_body_that_breaks_its_schema_is_shown_but_not_sent() {
 
 #[test]
 fn a_refused_definition_is_reported_as_json_on_stdout_with_format_json() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         "validator/tests/fixtures/SD112.yaml",
         "--entry",
         "Customer",
@@ -422,9 +373,7 @@ const ACME_CUSTOMER: &str = "Account=5d115c9c-44e3-ea11-bb43-000d3a2feca1";
 /// customer its account was pushed as.
 #[test]
 fn business_central_order_with_its_lines_human() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         BC_CATALOG,
         "--entry",
         "Order",
@@ -451,9 +400,7 @@ fn business_central_order_with_its_lines_human() {
 /// The order's lines come from its items: one line each, in order, with the item's figures.
 #[test]
 fn business_central_order_lines_follow_the_order_items_json() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         BC_CATALOG,
         "--entry",
         "Order",
@@ -482,9 +429,7 @@ fn business_central_order_lines_follow_the_order_items_json() {
 #[test]
 fn a_payment_without_its_account_stops_before_sending() {
     for definition in [QB_CATALOG, BC_CATALOG] {
-        let run = syncdef(&[
-            "push",
-            "--dry-run",
+        let run = dry_run(&[
             definition,
             "--entry",
             "Payment",
@@ -507,9 +452,7 @@ fn a_payment_without_its_account_stops_before_sending() {
 /// A QuickBooks item update sends back the `SyncToken` the pre-action read, sparse.
 #[test]
 fn quickbooks_product_update_sends_the_item_sync_token_json() {
-    let run = syncdef(&[
-        "push",
-        "--dry-run",
+    let run = dry_run(&[
         QB_CATALOG,
         "--entry",
         "Product",
@@ -575,15 +518,7 @@ fn errors_in_parts_no_entry_uses_do_not_refuse_a_dry_run() {
     let vendor = vendor.to_string_lossy();
     let account = common::root().join(ACCOUNT);
     let account = account.to_string_lossy();
-    let refused = syncdef(&[
-        "push",
-        "--dry-run",
-        &vendor,
-        "--entry",
-        "Customer",
-        "--record",
-        &account,
-    ]);
+    let refused = dry_run(&[&vendor, "--entry", "Customer", "--record", &account]);
     assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
     assert!(refused.stderr.contains("SD124"), "{}", refused.stderr);
     assert!(
