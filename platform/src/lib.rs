@@ -12,6 +12,7 @@
 //!
 //! Decisions where the spec is silent are in `docs/platform-client.md`.
 
+mod attached;
 mod client;
 mod credentials;
 pub mod envelope;

@@ -145,17 +145,24 @@ impl Module {
         Ok(self.routes.record_path(&self.checked_id(id)?))
     }
 
-    /// The full record with its child collections, as templates read it.
+    /// The full record with its child collections and attached lists, as templates read it.
     pub async fn read(self, platform: &PlatformClient, id: &str) -> Result<Value, PlatformError> {
         // A checked id is digits or a GUID: nothing in it needs escaping in a path.
         let id = self.checked_id(id)?;
         let mut record = platform.get_record(&self.routes.record_path(&id)).await?;
+        // Templates read the child and attached fields (`$.invoice.items`,
+        // `$.product.pricelists`); their own routes are the authority, whatever the record's
+        // body carries.
+        let mut fields = Vec::new();
         for child in self.facts.children {
-            let items = platform.get_list(&child.path(&id)).await?;
-            // Templates loop over the child field (`$.invoice.items`); the child collection
-            // is the authority, whatever the record's body carries.
-            if let Value::Object(map) = &mut record {
-                map.insert(child.field.to_owned(), Value::Array(items));
+            fields.push((child.field, platform.get_list(&child.path(&id)).await?));
+        }
+        for list in self.facts.attached {
+            fields.push((list.field, platform.attached_list(list, &id).await?));
+        }
+        if let Value::Object(map) = &mut record {
+            for (field, values) in fields {
+                map.insert(field.to_owned(), Value::Array(values));
             }
         }
         Ok(record)

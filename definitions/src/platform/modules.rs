@@ -88,6 +88,44 @@ pub struct RelatedRecord {
     pub placeholder: &'static str,
 }
 
+/// A list the platform shows beside a module's record, read with the record for its templates
+/// but never pushed on its own: a product's price lists. Unlike a [`ChildCollection`], no
+/// `ApiSynchronization` action names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttachedList {
+    /// The record field templates read it under (`pricelists`, for `$.product.pricelists`).
+    pub field: &'static str,
+    /// The route that lists it (`/api/products/{productId}/pricelists`); its one placeholder
+    /// is the record's id.
+    pub route: &'static str,
+    /// What is read into each of its elements, if anything.
+    pub each: Option<ElementRows>,
+}
+
+impl AttachedList {
+    /// The list's route for the record `id` (see [`Routes::record_path`] on escaping).
+    #[must_use]
+    pub fn path(&self, id: &str) -> String {
+        fill(self.route, id)
+    }
+}
+
+/// The rows of a collection that concern the record, read into each element of an
+/// [`AttachedList`]: the items of each of a product's price lists that price the product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementRows {
+    /// The collection (`/api/pricelists/{pricelistId}/items`); its one placeholder is the
+    /// element's `id`.
+    pub collection: &'static str,
+    /// The type of the elements' ids.
+    pub element_id: IdType,
+    /// The property of the collection's rows that names the record (`productId`): only rows
+    /// where it equals the record's id are read.
+    pub record_property: &'static str,
+    /// The element field the rows are read into (`items`).
+    pub field: &'static str,
+}
+
 /// A platform module a synchronization entry can be attached to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Module {
@@ -101,6 +139,8 @@ pub struct Module {
     pub routes: Option<Routes>,
     /// Child collections an `ApiSynchronization` action may name.
     pub children: &'static [ChildCollection],
+    /// Lists read with the record that no entry pushes (a product's price lists).
+    pub attached: &'static [AttachedList],
     /// Records of other modules this module's record names.
     pub related: &'static [RelatedRecord],
     /// The field whose change finds changed records (`updatedAt`, a 2.1 filter property of
@@ -195,6 +235,7 @@ pub const ACCOUNTS: Module = Module {
         id_type: IdType::Integer,
     }),
     children: &[],
+    attached: &[],
     related: &[],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
@@ -216,6 +257,7 @@ pub const CONTACTS: Module = Module {
         id_type: IdType::Integer,
     }),
     children: &[],
+    attached: &[],
     related: &[ACCOUNT_BY_ID],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
@@ -241,6 +283,7 @@ pub const ORDERS: Module = Module {
         route: "/api/orders/{orderId}/items",
         field: "items",
     }],
+    attached: &[],
     related: &[ACCOUNT_OR_BILL_TO],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
@@ -267,6 +310,7 @@ pub const INVOICES: Module = Module {
         route: "/api/invoices/{invoiceId}/items",
         field: "items",
     }],
+    attached: &[],
     related: &[ACCOUNT_OR_BILL_TO],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
@@ -275,7 +319,8 @@ pub const INVOICES: Module = Module {
 };
 
 /// `Products`: `GET /api/products`, GUID ids; a deleted product stays listed with
-/// `isDeleted` (spec 2.1).
+/// `isDeleted` (spec 2.1). A product carries no price of its own: it is read with its price
+/// lists ([`PRODUCT_PRICE_LISTS`]).
 pub const PRODUCTS: Module = Module {
     name: "Products",
     root: "product",
@@ -286,11 +331,28 @@ pub const PRODUCTS: Module = Module {
         id_type: IdType::Guid,
     }),
     children: &[],
+    attached: &[PRODUCT_PRICE_LISTS],
     related: &[],
     change_cursor: UPDATED_AT,
     deletion_marker: Some("isDeleted"),
     writable: true,
     parent: None,
+};
+
+/// A product's price lists (spec 4.3 `GET /api/products/{productId}/pricelists`: those whose
+/// active units match the product's), each with the items of the list that price the product
+/// (`GET /api/pricelists/{pricelistId}/items`, filtered by `productId`: amount, unit, pricing
+/// method, price group). Assumed, as the spec does not show it: the product's price-list
+/// answer has the fields of `GET /api/pricelists` (`id`, `name`, `isActive`, `currency`, ...).
+pub const PRODUCT_PRICE_LISTS: AttachedList = AttachedList {
+    field: "pricelists",
+    route: "/api/products/{productId}/pricelists",
+    each: Some(ElementRows {
+        collection: "/api/pricelists/{pricelistId}/items",
+        element_id: IdType::Integer,
+        record_property: "productId",
+        field: "items",
+    }),
 };
 
 /// `Payments`: `GET /api/payments`, GUID ids. A payment is an account's (2.1 `accountId`; the
@@ -305,6 +367,7 @@ pub const PAYMENTS: Module = Module {
         id_type: IdType::Guid,
     }),
     children: &[],
+    attached: &[],
     related: &[ACCOUNT_BY_ID],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
@@ -321,6 +384,7 @@ pub const CASES: Module = Module {
     record: "Case",
     routes: None,
     children: &[],
+    attached: &[],
     related: &[],
     change_cursor: None,
     deletion_marker: None,
@@ -339,6 +403,7 @@ pub const SUBSCRIPTIONS: Module = Module {
         id_type: IdType::Guid,
     }),
     children: &[],
+    attached: &[],
     related: &[ACCOUNT_OR_BILL_TO],
     change_cursor: UPDATED_AT,
     deletion_marker: None,
@@ -369,6 +434,7 @@ const fn lines(
         record,
         routes: None,
         children: &[],
+        attached: &[],
         related: &[],
         change_cursor: None,
         deletion_marker: None,
@@ -467,6 +533,16 @@ mod tests {
                 assert!(seen.insert(("child", c.name)), "child {}", c.name);
                 assert!(seen.insert(("route", c.route)), "{}", c.route);
             }
+            // An attached list's field beside a child collection's would hide one of them.
+            for a in m.attached {
+                assert!(seen.insert(("route", a.route)), "{}", a.route);
+                assert!(
+                    m.children.iter().all(|c| c.field != a.field),
+                    "{}: field {}",
+                    m.name,
+                    a.field
+                );
+            }
         }
     }
 
@@ -482,6 +558,9 @@ mod tests {
                 assert_eq!(m.change_cursor, Some("updatedAt"), "{}", m.name);
                 for c in m.children {
                     assert!(c.route.starts_with(r.collection), "{}", c.name);
+                }
+                for a in m.attached {
+                    assert!(a.route.starts_with(r.record), "{}", a.field);
                 }
             }
             for rel in m.related {

@@ -4,6 +4,7 @@
 #[path = "../sync_support/mod.rs"]
 mod sync_support;
 
+mod attached_lists;
 mod central_worker;
 mod lines_worker;
 mod postgres_tls;

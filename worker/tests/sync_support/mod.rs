@@ -36,6 +36,9 @@ pub struct Data {
     pub order_items: HashMap<String, Vec<Value>>,
     pub contacts: BTreeMap<i64, Value>,
     pub items: HashMap<String, Vec<Value>>,
+    /// Price lists, each with its items (of every product): `/api/products/{id}/pricelists`
+    /// lists those with an item of the product, `/api/pricelists/{id}/items` their items.
+    pub price_lists: Vec<(Value, Vec<Value>)>,
     /// Changed right after the next account listing is served: (account id, new updatedAt
     /// in seconds). Simulates an edit on the platform while a run pages through accounts.
     pub edit_after_listing: Option<(i64, u32)>,
@@ -81,10 +84,25 @@ pub fn invoice_id(n: u32) -> String {
 }
 
 impl Data {
-    /// `n` products (every seventh retired: `isDeleted`), stamped after every account.
+    /// `n` products (every seventh retired: `isDeleted`), stamped after every account, each
+    /// priced in a euro price list (product `i` at `i`.50 a month) and every second one in a
+    /// dollar list too.
     pub fn with_products(mut self, n: u32) -> Self {
+        let mut euro = Vec::new();
+        let mut dollar = Vec::new();
         for i in 1..=n {
             let id = format!("10000000-0000-4000-8000-{i:012}");
+            let price = |list: u32, amount: f64| {
+                json!({
+                    "id": list * 100_000 + i, "productId": id, "productName": format!("Product {i}"),
+                    "unitId": "month", "unitName": "Month", "pricingMethod": "Flat",
+                    "amount": amount,
+                })
+            };
+            euro.push(price(1, f64::from(i) + 0.5));
+            if i % 2 == 0 {
+                dollar.push(price(2, f64::from(i) + 0.75));
+            }
             self.products.insert(
                 id.clone(),
                 json!({
@@ -94,6 +112,13 @@ impl Data {
                 }),
             );
         }
+        let list = |id: u32, name: &str, currency: &str| {
+            json!({"id": id, "name": name, "isActive": true, "currency": currency})
+        };
+        self.price_lists = vec![
+            (list(1, "Retail EUR", "EUR"), euro),
+            (list(2, "Retail USD", "USD"), dollar),
+        ];
         self
     }
 
@@ -256,7 +281,7 @@ impl Platform {
             .await;
         Mock::given(method("GET"))
             .and(path_regex(
-                r"^/api/(accounts|invoices|products|payments|subscriptions|orders|contacts)(/[^/]+(/items)?)?$",
+                r"^/api/(accounts|invoices|products|payments|subscriptions|orders|contacts|pricelists)(/[^/]+(/items|/pricelists)?)?$",
             ))
             .respond_with(PlatformResponder { data: data.clone() })
             .mount(&server)
@@ -421,6 +446,16 @@ impl Respond for PlatformResponder {
             }
             ["api", "invoices", id, "items"] => ResponseTemplate::new(200)
                 .set_body_json(data.items.get(*id).cloned().unwrap_or_default()),
+            ["api", "products", id, "pricelists"] => {
+                let lists: Vec<&Value> = data
+                    .price_lists
+                    .iter()
+                    .filter(|(_, items)| items.iter().any(|i| i["productId"] == *id))
+                    .map(|(list, _)| list)
+                    .collect();
+                ResponseTemplate::new(200).set_body_json(lists)
+            }
+            ["api", "pricelists", id, "items"] => price_list_items(&data, id, request),
             ["api", _] if data.listing_down => {
                 ResponseTemplate::new(503).set_body_string("maintenance")
             }
@@ -450,6 +485,37 @@ impl Respond for PlatformResponder {
 }
 
 /// `$filter=updatedAt gt|ge datetime'…'`, `$orderby=updatedAt asc`, `page`, `size`.
+/// The items of price list `id`, narrowed by `$filter=productId eq '<id>'` when asked.
+fn price_list_items(data: &Data, id: &str, request: &Request) -> ResponseTemplate {
+    let Some((_, items)) = data
+        .price_lists
+        .iter()
+        .find(|(list, _)| list["id"].to_string() == id)
+    else {
+        return ResponseTemplate::new(404);
+    };
+    let filter: Option<String> = request
+        .url
+        .query_pairs()
+        .find(|(k, _)| k == "$filter")
+        .map(|(_, v)| v.into_owned());
+    let product = match filter.as_deref() {
+        None => None,
+        Some(text) => match text
+            .strip_prefix("productId eq '")
+            .and_then(|t| t.strip_suffix('\''))
+        {
+            Some(product) => Some(product.to_owned()),
+            None => return ResponseTemplate::new(400).set_body_string("bad filter"),
+        },
+    };
+    let items: Vec<&Value> = items
+        .iter()
+        .filter(|i| product.as_deref().is_none_or(|p| i["productId"] == p))
+        .collect();
+    ResponseTemplate::new(200).set_body_json(items)
+}
+
 fn list(
     request: &Request,
     mut records: Vec<Value>,
