@@ -112,9 +112,7 @@ impl Data {
                 }),
             );
         }
-        let list = |id: u32, name: &str, currency: &str| {
-            json!({"id": id, "name": name, "isActive": true, "currency": currency})
-        };
+        let list = |id: u32, name: &str, currency: &str| json!({"id": id, "name": name, "isActive": true, "currency": currency});
         self.price_lists = vec![
             (list(1, "Retail EUR", "EUR"), euro),
             (list(2, "Retail USD", "USD"), dollar),
