@@ -23,8 +23,9 @@
 #      for that definition (the committed snapshots tests/it/snapshots/it__catalog__*.snap;
 #      cargo test keeps them equal to what the definitions render), and fails when Prism reports
 #      a violation located in the request (its `sl-violations` header) or refuses the request;
-#   4. for a system in IN_PROCESS (Stripe: Prism never finishes starting on its description),
-#      validates those requests with validate.mjs instead: openapi-backend loads the vendor's
+#   4. for a system in IN_PROCESS (Stripe: Prism never finishes starting on its description;
+#      startup_cost.mjs prints how far Prism's start-up walk gets in a few seconds, to show
+#      why), validates those requests with validate.mjs instead: openapi-backend loads the vendor's
 #      description unmodified (and dereferences it with @apidevtools/json-schema-ref-parser, its
 #      own dependency) and checks each request's operation, parameters, security and body, a
 #      form body read with qs the way Stripe reads `metadata[key]=v`; validate_test.sh first
@@ -185,8 +186,10 @@ free_port() {
 # Systems whose description Prism cannot serve, with the reason; their requests are validated by
 # validate.mjs (openapi-backend, in process) instead.
 declare -A IN_PROCESS=(
-  [stripe]="Prism $PRISM_VERSION never finishes starting on Stripe's description: it first dereferences the whole document with @stoplight/json-schema-ref-parser 10.0.0, which on Stripe's schemas (they refer to each other in cycles: customer -> subscription -> customer) was still crawling after minutes of CPU"
+  [stripe]="Prism $PRISM_VERSION never finishes starting on Stripe's description: its dereferencing (@stoplight/json-schema-ref-parser 10.0.0) does not end within minutes, and the step after it, decycle, writes each schema out once per path of references that reaches it, which on Stripe's schemas (they refer to each other in dense cycles: customer -> subscription -> invoice -> customer) grows exponentially (startup_cost.mjs measures it)"
 )
+# How long startup_cost.mjs walks a description Prism cannot serve, to show why in the log.
+STARTUP_COST_SECONDS=5
 
 status=0
 cd "$repo"
@@ -203,6 +206,7 @@ for file in "${definitions[@]}"; do
   if [[ -n "${IN_PROCESS[$system]:-}" ]]; then
     echo "== $definition: openapi-backend on ${served#"$repo"/}, not Prism: ${IN_PROCESS[$system]}"
     # The validator must refuse wrong requests before its acceptance of these means anything.
+    node "$here/startup_cost.mjs" "$prefix" "${served#"$repo"/}" "$STARTUP_COST_SECONDS" || true
     if [[ "$system" == stripe ]] && ! SYNCDEF_PRISM_DIR="$prefix" "$here/validate_test.sh"; then
       status=1
       continue
