@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Checks that tests/prism/validate.mjs (openapi-backend on Stripe's own description) refuses
-# wrong requests: it takes the committed Stripe snapshot of a product's creation
-# (POST /v1/products), writes copies of it each spoiled in one way, and expects validate.mjs to
-# fail on each, naming the fault; the unspoiled copy must pass.
+# Checks that the validators of Stripe's requests refuse wrong ones: it takes the committed
+# Stripe snapshot of a product's creation (POST /v1/products), writes copies of it each spoiled
+# in one way, and expects validate.mjs (openapi-backend on Stripe's own description) to fail on
+# each, naming the fault, and the unspoiled copy to pass. With PRISM_PORT set, it also replays
+# each copy (replay.mjs) against the Prism listening there (serve.mjs on Stripe's description)
+# and expects the same, in Prism's words. Prism reads a form member by member of the schema,
+# and a `deepObject` member (metadata) from its bracketed keys only, so it sees neither an
+# unknown member nor `metadata=7`: those two copies are left to openapi-backend.
 #
 #     tests/prism/validate_test.sh      (run.sh runs it before it validates Stripe's requests)
 #
@@ -54,11 +58,11 @@ spoil() {
 }
 
 failures=0
-# Runs validate.mjs on $work/$1.snap; expects exit $2 and, when failing, $3 in its report.
-expect() {
-  local name="$1" want="$2" says="${3:-}" status=0
-  node "$here/validate.mjs" "$prefix" "$definition" "$description" "$work/$name.snap" \
-    >"$work/$name.out" 2>&1 || status=$?
+# Whether the command after $1 $2 $3 exits $2 and, when failing, says $3 (check name $1).
+check() {
+  local name="$1" want="$2" says="$3" status=0
+  shift 3
+  "$@" >"$work/$name.out" 2>&1 || status=$?
   if [[ $status -ne $want ]] || ! grep -qF -- "$says" "$work/$name.out"; then
     echo "FAIL $name: exit $status; expected exit $want${says:+ saying: $says}" >&2
     cat "$work/$name.out" >&2
@@ -68,26 +72,45 @@ expect() {
   fi
 }
 
+# Checks $work/$1.snap: validate.mjs must exit $2 saying $3; with PRISM_PORT, Prism must
+# refuse it as well saying $4 (`-`: Prism does not see this fault).
+expect() {
+  local name="$1" want="$2" says="${3:-}" prism_says="${4:-}"
+  check "$name" "$want" "$says" \
+    node "$here/validate.mjs" "$prefix" "$definition" "$description" "$work/$name.snap"
+  if [[ -n "${PRISM_PORT:-}" && "$prism_says" != - ]]; then
+    check "$name (Prism)" "$want" "$prism_says" \
+      node "$here/replay.mjs" "$prefix" "$definition" "$PRISM_PORT" "$work/$name.snap"
+  fi
+}
+
 spoil unspoiled ''
 expect unspoiled 0
 spoil name-missing 'delete r.body.name'
-expect name-missing 1 "must have required property 'name'"
+expect name-missing 1 "must have required property 'name'" \
+  "Request body must have required property 'name'"
 spoil active-not-boolean 'r.body.active = "maybe"'
-expect active-not-boolean 1 "/requestBody/active: must be boolean"
+expect active-not-boolean 1 "/requestBody/active: must be boolean" \
+  "Request body property active must be boolean"
 spoil name-not-string 'r.body.name = { first: "Cloud" }'
-expect name-not-string 1 "/requestBody/name: must be string"
+expect name-not-string 1 "/requestBody/name: must be string" \
+  "Request body must have required property 'name'"
 spoil metadata-not-object 'r.body.metadata = 7'
-expect metadata-not-object 1 "/requestBody/metadata"
+expect metadata-not-object 1 "/requestBody/metadata" -
+spoil price-without-currency 'delete r.body.default_price_data.currency'
+expect price-without-currency 1 "must have required property 'currency'" \
+  "default_price_data must have required property 'currency'"
 spoil unknown-field 'r.body.colour = "blue"'
-expect unknown-field 1 "must NOT have additional properties (colour)"
+expect unknown-field 1 "must NOT have additional properties (colour)" -
 spoil unknown-path 'r.url = r.url.replace("/v1/products", "/v1/product")'
-expect unknown-path 1 "no operation of $description is POST /v1/product"
+expect unknown-path 1 "no operation of $description is POST /v1/product" "-> 404"
 spoil no-authorization 'delete r.headers.authorization'
-expect no-authorization 1 "no security requirement of PostProducts is met"
+expect no-authorization 1 "no security requirement of PostProducts is met" "-> 401"
 spoil json-body 'r.headers["content-type"] = "application/json"'
-expect json-body 1 "body sent as application/json; PostProducts declares application/x-www-form-urlencoded"
+expect json-body 1 "body sent as application/json; PostProducts declares application/x-www-form-urlencoded" \
+  "Supported content types: application/x-www-form-urlencoded"
 
 if ((failures > 0)); then
   exit 1
 fi
-echo "validate.mjs refuses each spoiled Stripe request and accepts the unspoiled one"
+echo "each spoiled Stripe request is refused${PRISM_PORT:+ by openapi-backend and Prism}, and the unspoiled one accepted"
