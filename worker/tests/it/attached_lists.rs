@@ -21,8 +21,12 @@ fn product_id(n: u32) -> String {
     format!("10000000-0000-4000-8000-{n:012}")
 }
 
-/// `(list name, currency, [(product, amount)])` of each price list the product was read with.
-fn prices(product: &Value) -> Vec<(String, String, Vec<(String, f64)>)> {
+/// A price list as read with a product: its name, its currency, and `(product, amount)` of
+/// each of its items.
+type ListPrices = (String, String, Vec<(String, f64)>);
+
+/// The price lists the product was read with.
+fn prices(product: &Value) -> Vec<ListPrices> {
     product["pricelists"]
         .as_array()
         .expect("pricelists")

@@ -488,7 +488,7 @@ fn price_list_items(data: &Data, id: &str, request: &Request) -> ResponseTemplat
     let Some((_, items)) = data
         .price_lists
         .iter()
-        .find(|(list, _)| list["id"].to_string() == id)
+        .find(|(list, _)| list["id"].as_u64().is_some() && list["id"].as_u64() == id.parse().ok())
     else {
         return ResponseTemplate::new(404);
     };
