@@ -5,7 +5,7 @@ use crate::sync_support;
 
 use serde_json::{Value, json};
 use sync_support::{Data, Platform};
-use syncdef_platform::{Credentials, PlatformClient};
+use syncdef_platform::{Credentials, PlatformClient, PlatformError};
 use syncdef_worker::Module;
 
 fn client(platform: &Platform) -> PlatformClient {
@@ -19,6 +19,14 @@ fn client(platform: &Platform) -> PlatformClient {
 
 fn product_id(n: u32) -> String {
     format!("10000000-0000-4000-8000-{n:012}")
+}
+
+/// Product `n` as the worker reads it from `platform`.
+async fn read_product(platform: &Platform, n: u32) -> Result<Value, PlatformError> {
+    Module::from_name("Products")
+        .expect("products are synced")
+        .read(&client(platform), &product_id(n))
+        .await
 }
 
 /// A price list as read with a product: its name, its currency, and `(product, amount)` of
@@ -55,11 +63,7 @@ fn prices(product: &Value) -> Vec<ListPrices> {
 #[tokio::test]
 async fn a_product_is_read_with_its_price_lists_and_only_its_own_items_of_each() {
     let platform = Platform::start(Data::default().with_products(4)).await;
-    let products = Module::from_name("Products").expect("products are synced");
-    let second = products
-        .read(&client(&platform), &product_id(2))
-        .await
-        .expect("read");
+    let second = read_product(&platform, 2).await.expect("read");
     assert_eq!(second["name"], json!("Product 2"));
     assert_eq!(
         prices(&second),
@@ -78,10 +82,7 @@ async fn a_product_is_read_with_its_price_lists_and_only_its_own_items_of_each()
         "each list holds the product's own items, not the other products'"
     );
     // An odd product is in the euro list only.
-    let third = products
-        .read(&client(&platform), &product_id(3))
-        .await
-        .expect("read");
+    let third = read_product(&platform, 3).await.expect("read");
     assert_eq!(prices(&third).len(), 1);
     assert_eq!(platform.gets("/api/pricelists/1/items").await, 2);
 }
@@ -91,11 +92,7 @@ async fn a_product_without_price_lists_is_read_with_an_empty_list() {
     let mut data = Data::default().with_products(1);
     data.price_lists.clear();
     let platform = Platform::start(data).await;
-    let product = Module::from_name("Products")
-        .expect("products")
-        .read(&client(&platform), &product_id(1))
-        .await
-        .expect("read");
+    let product = read_product(&platform, 1).await.expect("read");
     assert_eq!(product["pricelists"], json!([]));
 }
 
@@ -104,9 +101,7 @@ async fn a_price_list_without_an_id_is_an_error_naming_it() {
     let mut data = Data::default().with_products(1);
     data.price_lists[0].0 = json!({"name": "Retail EUR", "currency": "EUR"});
     let platform = Platform::start(data).await;
-    let error = Module::from_name("Products")
-        .expect("products")
-        .read(&client(&platform), &product_id(1))
+    let error = read_product(&platform, 1)
         .await
         .expect_err("a price list without an id cannot be read further");
     let message = error.to_string();
