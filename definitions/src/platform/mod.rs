@@ -609,6 +609,33 @@ mod tests {
         }
     }
 
+    /// The declared list `field` of `record`.
+    fn list_at<'a>(record: &FieldSchema<'a>, field: &str, what: &str) -> FieldSchema<'a> {
+        match record.property(field) {
+            Property::Known(schema) if !schema.is_not_array() => schema,
+            other => panic!("{what}: `{field}` is not declared as a list: {other:?}"),
+        }
+    }
+
+    /// Templates read what the worker reads with a record under the field the module table
+    /// names: the record schema must declare it, as a list, or lint would refuse the path.
+    #[test]
+    fn the_fields_read_with_a_record_are_declared_lists() {
+        for module in modules::MODULES {
+            let record = builtin().record(module.root).expect("record");
+            for child in module.children {
+                list_at(&record, child.field, module.name);
+            }
+            for attached in module.attached {
+                let list = list_at(&record, attached.field, module.name);
+                if let Some(each) = attached.each {
+                    let element = list.items().expect("the list's elements");
+                    list_at(&element, each.field, attached.field);
+                }
+            }
+        }
+    }
+
     #[test]
     fn walks_the_spec_fields() {
         let account = builtin().record("account").expect("account");
