@@ -4,16 +4,17 @@
 
 use reqwest::Method;
 use serde_json::Value;
-use syncdef_definitions::platform::modules::{AttachedList, ElementRows, IdType};
+use syncdef_definitions::platform::modules::AttachedList;
 
 use crate::client::PlatformClient;
 use crate::error::PlatformError;
-use crate::ids::{AccountId, IdError, InvoiceId, RecordId};
+use crate::ids::record_id;
 use crate::query::{Collection, Filter, Query};
 
 impl PlatformClient {
     /// The elements of `list` for the record `id` (already checked and escaped as its record
-    /// route takes it), each with the rows its [`ElementRows`] name.
+    /// route takes it), each with the rows of its `each` collection that name the record (the
+    /// items of one price list that price the product).
     pub async fn attached_list(
         &self,
         list: &AttachedList,
@@ -24,47 +25,28 @@ impl PlatformClient {
         let Some(each) = list.each else {
             return Ok(elements);
         };
+        let collection = Collection::find(each.collection).ok_or_else(|| {
+            PlatformError::Config(format!("no collection {} is known", each.collection))
+        })?;
+        let placeholder = collection.path_params.first().map_or("id", |p| p.name);
         for element in &mut elements {
             // Without its id an element's rows cannot be asked for: the read fails rather
             // than hand templates a list that looks complete and is not.
             let element_id =
-                element_id(each.element_id, element).map_err(|e| PlatformError::Decode {
+                record_id(each.element_id, element).map_err(|e| PlatformError::Decode {
                     method: Method::GET,
                     url: self.url(&path, None).to_string(),
                     reason: format!("an element of the list cannot be read further: {e}"),
                     body: element.to_string().chars().take(200).collect(),
                 })?;
-            let rows = self.element_rows(each, &element_id, id).await?;
+            let query = Query::new(collection)
+                .path_param(placeholder, element_id)
+                .filter(Filter::eq(each.record_property, id));
+            let rows = self.list_all(&query).await?;
             if let Value::Object(map) = element {
                 map.insert(each.field.to_owned(), Value::Array(rows));
             }
         }
         Ok(elements)
-    }
-
-    /// The rows of `each`'s collection under the element `element_id` that name the record
-    /// `id` (the items of one price list that price the product).
-    async fn element_rows(
-        &self,
-        each: ElementRows,
-        element_id: &str,
-        id: &str,
-    ) -> Result<Vec<Value>, PlatformError> {
-        let collection = Collection::find(each.collection).ok_or_else(|| {
-            PlatformError::Config(format!("no collection {} is known", each.collection))
-        })?;
-        let placeholder = collection.path_params.first().map_or("id", |p| p.name);
-        let query = Query::new(collection)
-            .path_param(placeholder, element_id)
-            .filter(Filter::eq(each.record_property, id));
-        self.list_all(&query).await
-    }
-}
-
-/// The `id` of an element whose ids are of `id_type`, as text.
-fn element_id(id_type: IdType, element: &Value) -> Result<String, IdError> {
-    match id_type {
-        IdType::Integer => AccountId::from_record(element).map(|i| i.to_string()),
-        IdType::Guid => InvoiceId::from_record(element).map(|i| i.to_string()),
     }
 }

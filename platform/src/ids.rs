@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde_json::Value;
+use syncdef_definitions::platform::modules::IdType;
 
 use crate::guid::Guid;
 
@@ -80,6 +81,15 @@ impl RecordId for AccountId {
             Value::String(s) => s.trim().parse().ok().map(Self),
             _ => None,
         }
+    }
+}
+
+/// The `id` of a record whose ids are of the module table's `id_type`, as text: the id types
+/// of each shape read it, so their messages name the shape only.
+pub fn record_id(id_type: IdType, record: &Value) -> Result<String, IdError> {
+    match id_type {
+        IdType::Integer => AccountId::from_record(record).map(|i| i.to_string()),
+        IdType::Guid => InvoiceId::from_record(record).map(|i| i.to_string()),
     }
 }
 

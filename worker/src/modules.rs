@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde_json::Value;
 use syncdef_definitions::platform::modules::{self as table, IdType, Routes};
-use syncdef_platform::ids::{AccountId, InvoiceId, RecordId};
+use syncdef_platform::ids::record_id;
 use syncdef_platform::query::Collection;
 use syncdef_platform::{Guid, PlatformClient, PlatformError};
 
@@ -111,12 +111,7 @@ impl Module {
 
     /// The platform id of a listed record, as text.
     pub fn id_of(self, record: &Value) -> Result<String, String> {
-        // The platform client's id types of each shape: their messages name the shape only.
-        let id = match self.routes.id_type {
-            IdType::Integer => AccountId::from_record(record).map(|i| i.to_string()),
-            IdType::Guid => InvoiceId::from_record(record).map(|i| i.to_string()),
-        };
-        id.map_err(|e| e.to_string())
+        record_id(self.routes.id_type, record).map_err(|e| e.to_string())
     }
 
     /// `id` as the record route takes it, or why it cannot be an id of this module.
