@@ -10,8 +10,7 @@
 // or when no snapshot belongs to DEFINITION (nothing would have been checked).
 //
 // A form body (application/x-www-form-urlencoded) is written from the snapshot's JSON value the
-// way syncdef writes it, Stripe's bracket convention (`metadata[key]=v`, `items[0][price]=p`,
-// null members left out), with qs.stringify, as validate.mjs does.
+// way syncdef writes it, as validate.mjs does (snapshots.mjs).
 //
 // Prism reads such a form member by member of the schema, and a member whose encoding is
 // `deepObject` becomes an object even when the form leaves it out (an empty one, or one
@@ -19,9 +18,11 @@
 // members of objects the request never sent. A violation located under a body member the
 // request does not send is therefore set aside, and counted in the output; one located at a
 // member the request sends, or at the body, is kept.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import {
+  FORM, describe, headerPairs, mediaType, pathUnder, pushesOf, writeForm,
+} from './snapshots.mjs';
 
 const [modules, definition, port, ...snapshots] = process.argv.slice(2);
 if (!modules || !definition || !port || snapshots.length === 0) {
@@ -30,14 +31,10 @@ if (!modules || !definition || !port || snapshots.length === 0) {
 }
 const qs = createRequire(join(resolve(modules), 'package.json'))('qs');
 const mock = `http://127.0.0.1:${port}`;
-const FORM = 'application/x-www-form-urlencoded';
 
 /** The body as sent: a form in the bracket convention, else JSON. */
 function wire(body, contentType) {
-  if (contentType?.split(';')[0].trim().toLowerCase() === FORM) {
-    return qs.stringify(body, { arrayFormat: 'indices', skipNulls: true });
-  }
-  return JSON.stringify(body);
+  return mediaType(contentType) === FORM ? writeForm(qs, body) : JSON.stringify(body);
 }
 
 /**
@@ -62,13 +59,6 @@ function sent(location, body) {
   return true;
 }
 
-// An insta snapshot is a metadata header between `---` lines, then the JSON value.
-function readSnapshot(file) {
-  const text = readFileSync(file, 'utf8');
-  const body = text.split(/^---$/m).slice(2).join('---');
-  return JSON.parse(body);
-}
-
 async function waitForPrism(deadlineMs) {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
@@ -82,27 +72,20 @@ async function waitForPrism(deadlineMs) {
   throw new Error(`Prism did not listen on ${mock} within ${deadlineMs / 1000} s`);
 }
 
-const pushes = snapshots.map((file) => ({ file, snap: readSnapshot(file) }))
-  .filter(({ snap }) => snap.definition === definition);
-if (pushes.length === 0) {
-  console.error(`${definition}: no snapshot renders a push of it; run cargo test -p syncdef-cli --test it catalog::`);
-  process.exit(1);
-}
+const pushes = pushesOf(definition, snapshots);
 await waitForPrism(60_000);
 
 let requests = 0;
 const failures = [];
 for (const { file, snap } of pushes) {
   for (const request of snap.requests) {
-    if (!request.url.startsWith(snap.server)) {
+    const path = pathUnder(snap, request);
+    if (path === null) {
       failures.push(`${file}: ${request.url} is not under the server ${snap.server}`);
       continue;
     }
-    const path = request.url.slice(snap.server.length);
     const headers = {};
-    // Headers as `{name: value}` or as `[name, value]` pairs.
-    const pairs = Array.isArray(request.headers) ? request.headers : Object.entries(request.headers ?? {});
-    for (const [name, value] of pairs) {
+    for (const [name, value] of headerPairs(request)) {
       if (!['host', 'content-length'].includes(name.toLowerCase())) headers[name] = header(name, value);
     }
     const init = { method: request.method, headers };
@@ -116,7 +99,7 @@ for (const { file, snap } of pushes) {
       .filter((v) => v.location?.[0] === 'request');
     const violations = reported.filter((v) => sent(v.location, request.body));
     const setAside = reported.length - violations.length;
-    const what = `${snap.entry} ${snap.operation} ${snap.record}: ${request.step} ${request.method} ${path}`;
+    const what = describe(snap, request, path);
     const aside = setAside > 0 ? ` (${setAside} violations under members not sent set aside)` : '';
     // A 422 that only the set-aside violations caused is Prism's answer to those.
     const refused = response.status >= 300 && !(response.status === 422 && setAside > 0);

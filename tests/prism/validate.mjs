@@ -23,13 +23,15 @@
 //   - its Content-Type: a media type the operation's requestBody declares, and a body only when
 //     the operation takes one.
 // A form body (application/x-www-form-urlencoded) is written from the snapshot's JSON value the
-// way syncdef writes it (definitions/src/openapi/form_fields.rs: Stripe's bracket convention,
-// `metadata[key]=v`, `items[0][price]=p`, null members left out) with qs.stringify, then read
-// back the way Stripe documents its forms are read, with qs.parse (brackets nest), so that the
-// schema sees `metadata` as an object, as Stripe does.
-import { readFileSync } from 'node:fs';
+// way syncdef writes it (snapshots.mjs: Stripe's bracket convention, `metadata[key]=v`,
+// `items[0][price]=p`, null members left out), then read back the way Stripe documents its
+// forms are read, with qs.parse (brackets nest), so that the schema sees `metadata` as an
+// object, as Stripe does.
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import {
+  FORM, describe, headerPairs, mediaType, pathUnder, pushesOf, writeForm,
+} from './snapshots.mjs';
 
 const [modules, definition, description, ...snapshots] = process.argv.slice(2);
 if (!modules || !definition || !description || snapshots.length === 0) {
@@ -40,23 +42,11 @@ const require = createRequire(join(resolve(modules), 'package.json'));
 const { OpenAPIBackend } = require('openapi-backend');
 const qs = require('qs');
 
-const FORM = 'application/x-www-form-urlencoded';
 // How deep and how long the brackets of a form may nest: beyond qs's defaults (5 levels, 20
 // items), which would turn deeper members into flat keys the schema then refuses.
 const PARSE = { depth: 50, arrayLimit: 1000, parameterLimit: 10000 };
 
-// An insta snapshot is a metadata header between `---` lines, then the JSON value.
-function readSnapshot(file) {
-  const text = readFileSync(file, 'utf8');
-  return JSON.parse(text.split(/^---$/m).slice(2).join('---'));
-}
-
-const pushes = snapshots.map((file) => ({ file, snap: readSnapshot(file) }))
-  .filter(({ snap }) => snap.definition === definition);
-if (pushes.length === 0) {
-  console.error(`${definition}: no snapshot renders a push of it; run cargo test -p syncdef-cli --test it catalog::`);
-  process.exit(1);
-}
+const pushes = pushesOf(definition, snapshots);
 
 const started = Date.now();
 const api = new OpenAPIBackend({
@@ -103,22 +93,21 @@ const failures = [];
 for (const { file, snap } of pushes) {
   for (const request of snap.requests) {
     sent += 1;
-    if (!request.url.startsWith(snap.server)) {
+    const path = pathUnder(snap, request);
+    if (path === null) {
       failures.push(`${file}: ${request.url} is not under the server ${snap.server}`);
       continue;
     }
-    const path = request.url.slice(snap.server.length);
-    const what = `${snap.entry} ${snap.operation} ${snap.record}: ${request.step} ${request.method} ${path}`;
+    const what = describe(snap, request, path);
     const problems = [];
     const headers = {};
-    // Headers as `{name: value}` or as `[name, value]` pairs; header names are case-insensitive.
-    const pairs = Array.isArray(request.headers) ? request.headers : Object.entries(request.headers ?? {});
-    for (const [name, value] of pairs) headers[name.toLowerCase()] = value;
-    const mediaType = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    // Header names are case-insensitive.
+    for (const [name, value] of headerPairs(request)) headers[name.toLowerCase()] = value;
+    const sentType = mediaType(headers['content-type']);
     const hasBody = request.body !== null && request.body !== undefined;
     let body;
-    if (hasBody && mediaType === FORM) {
-      body = qs.parse(qs.stringify(request.body, { arrayFormat: 'indices', skipNulls: true }), PARSE);
+    if (hasBody && sentType === FORM) {
+      body = qs.parse(writeForm(qs, request.body), PARSE);
     } else if (hasBody) {
       body = request.body;
     }
@@ -128,14 +117,14 @@ for (const { file, snap } of pushes) {
       problems.push(`no operation of ${description} is ${request.method} ${path.split('?')[0]}`);
     } else {
       const declared = Object.keys(operation.requestBody?.content ?? {}).map((m) => m.toLowerCase());
-      if (hasBody && !declared.includes(mediaType)) {
-        problems.push(`body sent as ${mediaType || 'no Content-Type'}; ${operation.operationId} declares ${declared.join(', ') || 'no body'}`);
+      if (hasBody && !declared.includes(sentType)) {
+        problems.push(`body sent as ${sentType || 'no Content-Type'}; ${operation.operationId} declares ${declared.join(', ') || 'no body'}`);
       }
       // openapi-backend checks a body against the operation's JSON schema first, else its
       // multipart one, else its form one: make sure that is the media type sent.
       const checked = ['application/json', 'multipart/form-data', FORM].find((m) => declared.includes(m));
-      if (hasBody && checked && checked !== mediaType) {
-        problems.push(`openapi-backend would check this ${mediaType} body against ${operation.operationId}'s ${checked} schema`);
+      if (hasBody && checked && checked !== sentType) {
+        problems.push(`openapi-backend would check this ${sentType} body against ${operation.operationId}'s ${checked} schema`);
       }
       if (operation.requestBody?.required && !hasBody) {
         problems.push(`${operation.operationId} requires a body`);
